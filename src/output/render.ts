@@ -1,0 +1,152 @@
+/**
+ * Renders API objects in the five output formats. json/ndjson/csv/tsv stream each page as it
+ * is pushed; a table waits for the last page, since column widths depend on every row.
+ */
+import { pickFields, resolveColumns, type ResolvedColumn } from './columns.js';
+import { formatCell, plainValue, toCsvRow, toTsvRow } from './format.js';
+import type { Palette } from './format.js';
+import { loadTableKit } from './table.js';
+import type { RenderOptions } from './types.js';
+
+/** Streams a list: pages are pushed as they arrive. */
+export interface ListRenderer {
+  push(items: readonly Record<string, unknown>[]): void;
+  end(): void;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * One JSON array, written page by page, byte-identical to `JSON.stringify(all, null, 2)`
+ * plus a newline, without holding more than the page at hand.
+ */
+function jsonList(opts: RenderOptions): ListRenderer {
+  let first = true;
+  return {
+    push(items) {
+      if (items.length === 0) return;
+      // Inside a 2-space array every line of an item gains two spaces; JSON strings never
+      // hold a raw newline, so indenting at '\n' is exact.
+      const body = items
+        .map((item) => JSON.stringify(pickFields(item, opts.fields), null, 2).replaceAll('\n', '\n  '))
+        .join(',\n  ');
+      opts.out.write((first ? '[\n  ' : ',\n  ') + body);
+      first = false;
+    },
+    end() {
+      opts.out.write(first ? '[]\n' : '\n]\n');
+    },
+  };
+}
+
+function ndjsonList(opts: RenderOptions): ListRenderer {
+  return {
+    push(items) {
+      if (items.length === 0) return;
+      opts.out.write(items.map((item) => JSON.stringify(pickFields(item, opts.fields)) + '\n').join(''));
+    },
+    end() {},
+  };
+}
+
+/**
+ * csv/tsv. Lines end with '\n', not RFC 4180's CRLF: that is what Unix tools and every
+ * spreadsheet read, while quoting follows the RFC. The header row holds the column keys,
+ * which are what --fields takes; it is written with the first page, or at the end for an
+ * empty list, so a failed first request leaves stdout empty.
+ */
+function delimitedList(
+  opts: RenderOptions,
+  cols: readonly ResolvedColumn[],
+  toRow: (values: readonly unknown[]) => string,
+): ListRenderer {
+  let headerDue = opts.header;
+  const writeHeader = (): string => {
+    if (!headerDue) return '';
+    headerDue = false;
+    return toRow(cols.map((c) => c.key)) + '\n';
+  };
+  return {
+    push(items) {
+      if (items.length === 0) return;
+      const lines = items.map((item) => toRow(cols.map((c) => plainValue(c.value(item), c.kind))) + '\n');
+      opts.out.write(writeHeader() + lines.join(''));
+    },
+    end() {
+      const header = writeHeader();
+      if (header) opts.out.write(header);
+    },
+  };
+}
+
+function cells(row: Row, cols: readonly ResolvedColumn[], opts: RenderOptions, palette?: Palette): string[] {
+  return cols.map((c) =>
+    formatCell(c.value(row), c.kind, { tty: opts.tty, now: opts.now, maxWidth: c.maxWidth, palette }),
+  );
+}
+
+/**
+ * Creates the renderer for `opts.format`. Async because a table loads cli-table3 (and chalk)
+ * on demand; the other formats load nothing.
+ */
+export async function createListRenderer(opts: RenderOptions): Promise<ListRenderer> {
+  const cols = resolveColumns(opts.columns, opts.fields);
+  switch (opts.format) {
+    case 'json':
+      return jsonList(opts);
+    case 'ndjson':
+      return ndjsonList(opts);
+    case 'csv':
+      return delimitedList(opts, cols, toCsvRow);
+    case 'tsv':
+      return delimitedList(opts, cols, toTsvRow);
+    case 'table': {
+      const kit = await loadTableKit(opts.color);
+      // Formatted strings only: the objects themselves are not kept past their page.
+      const rows: string[][] = [];
+      return {
+        push(items) {
+          for (const item of items) rows.push(cells(item, cols, opts, kit.palette));
+        },
+        end() {
+          // An empty table prints nothing: the caller says "No results" on stderr.
+          if (rows.length === 0) return;
+          opts.out.write(kit.grid(opts.header ? cols.map((c) => c.header) : undefined, rows));
+        },
+      };
+    }
+  }
+}
+
+/**
+ * Renders one object. json/ndjson print it as received (keys picked by --fields); csv/tsv
+ * print a header and one row; a table is a vertical listing of label and value, one line per
+ * column (or field). With neither columns nor fields, the table lists the object's own keys.
+ */
+export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
+  switch (opts.format) {
+    case 'json':
+      opts.out.write(JSON.stringify(pickFields(obj, opts.fields), null, 2) + '\n');
+      return;
+    case 'ndjson':
+      opts.out.write(JSON.stringify(pickFields(obj, opts.fields)) + '\n');
+      return;
+    case 'csv':
+    case 'tsv': {
+      const list = await createListRenderer(opts);
+      list.push([obj]);
+      list.end();
+      return;
+    }
+    case 'table': {
+      const columns = opts.columns.length > 0 || opts.fields ? opts.columns : Object.keys(obj).map((key) => ({ key }));
+      const cols = resolveColumns(columns, opts.fields);
+      if (cols.length === 0) return;
+      const kit = await loadTableKit(opts.color);
+      const values = cells(obj, cols, opts, kit.palette);
+      const label = (s: string): string => (kit.palette ? kit.palette.header(s) : s);
+      opts.out.write(kit.grid(undefined, cols.map((c, i) => [label(c.header), values[i] ?? ''])));
+      return;
+    }
+  }
+}
