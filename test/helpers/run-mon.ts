@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const MON_BIN = fileURLToPath(new URL('../../bin/mon', import.meta.url));
+
+export interface MonResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, then stdin is closed. Without it stdin is closed at once (like cron). */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** A fresh, empty config folder, so no test ever touches the real home. */
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'mon-test-'));
+}
+
+/**
+ * Spawns bin/mon exactly as a shell script would, with a clean environment: only PATH, HOME
+ * and what the test passes (MON_* from the developer's shell must not leak in).
+ */
+export function runMon(args: readonly string[], options: RunOptions = {}): Promise<MonResult> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir() };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MON_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // e2e tests spawn bin/mon, which runs the bundle in dist/: `npm run build` first.
+    globalSetup: ['test/helpers/global-setup.ts'],
+  },
+});
