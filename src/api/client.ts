@@ -1,0 +1,408 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import {
+  AuthError,
+  InterruptedError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  RejectedError,
+  ServerError,
+  type MonError,
+} from '../errors.js';
+import { parseBaseUrl } from './base-url.js';
+import { encodeForm, flattenParams, type Params } from './encode.js';
+import { fillPath, IDEMPOTENT_POSTS, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
+import { redact, REDACTED } from './redact.js';
+import { ApiErrorBody } from './schemas/common.js';
+import { checkResponse } from './schemas/index.js';
+
+/** Waits for permission to send one request, so the client stays under the API's rate limit. */
+export interface RateBudget {
+  take(signal: AbortSignal): Promise<void>;
+}
+
+export interface ClientConfig {
+  baseUrl: string;
+  /** Where the base URL came from, for messages ("profile acme", "--base-url"). */
+  baseUrlSource: string;
+  apiKey: string;
+  timeoutMs: number;
+  /** Retries after the first attempt, for 429 and for transient failures of safe requests. */
+  retries: number;
+  /** expand[] keys sent with every request (cli-contract.md, --expand). */
+  expand: readonly string[];
+  signal: AbortSignal;
+  userAgent: string;
+  env: Record<string, string | undefined>;
+  budget?: RateBudget;
+  /** One line per request for --verbose; lines never contain the key. */
+  log?: (line: string) => void;
+  /** Base of the exponential backoff between retries, in ms. */
+  backoffMs?: number;
+  /** The longest wait a Retry-After may ask for before the client gives up instead. */
+  maxRetryAfterMs?: number;
+}
+
+export interface RequestInput {
+  path?: Record<string, string>;
+  query?: Params;
+  body?: Params;
+}
+
+/** A request ready to go, without the key: what --dry-run shows and what send() sends. */
+export interface PreparedRequest {
+  method: HttpMethod;
+  url: URL;
+  /** Form fields (POST, PUT, DELETE). The query lives in url. */
+  form: [string, string][];
+  route?: RouteName;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  data: unknown;
+}
+
+export interface Paging {
+  page?: number;
+  perPage?: number;
+  offset?: number;
+  all?: boolean;
+  limit?: number;
+}
+
+/** One page of a list: its items and what the pagination headers said. */
+export interface Page {
+  items: Record<string, unknown>[];
+  total?: number;
+  headers: Record<string, string>;
+}
+
+/** per_page limit of api-v2.5, Limits. */
+export const MAX_PER_PAGE = 100;
+/** How many pages `--all` fetches at once; the rate budget still bounds the pace. */
+const PAGE_CONCURRENCY = 4;
+
+const TLS_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * The thin client: base URL + /v2.5 routes, api_key placement, form bodies, expand, timeouts,
+ * retries, rate budget and redaction. The only module that speaks HTTP.
+ */
+export class ApiClient {
+  private readonly base: URL;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly config: ClientConfig) {
+    this.base = parseBaseUrl(config.baseUrl, config.baseUrlSource);
+    const { env } = config;
+    this.dispatcher = new EnvHttpProxyAgent({
+      httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+      httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+      noProxy: env.NO_PROXY ?? env.no_proxy,
+      connect: { timeout: config.timeoutMs },
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+    });
+  }
+
+  /** The base URL requests go to (never carries the key). */
+  get baseUrl(): string {
+    return this.base.href.replace(/\/$/, '');
+  }
+
+  /** Builds the request for a named route. */
+  prepare(route: RouteName, input: RequestInput = {}): PreparedRequest {
+    const { method, template } = routeOf(route);
+    return { ...this.prepareRaw(method, fillPath(template, input.path ?? {}), input), route };
+  }
+
+  /** Builds a request for any path (the `api` command). Paths without /v2.5 get it. */
+  prepareRaw(method: HttpMethod, path: string, input: RequestInput = {}): PreparedRequest {
+    const relative = path.replace(/^\/+/, '');
+    const versioned = relative.startsWith('v2.5/') || relative === 'v2.5' ? relative : `v2.5/${relative}`;
+    const url = new URL(`${this.base.href.replace(/\/$/, '')}/${versioned}`);
+    const expand = this.config.expand.length > 0 ? { expand: this.config.expand } : {};
+    const sendsBody = method !== 'GET';
+    for (const [key, value] of flattenParams({ ...input.query, ...(sendsBody ? {} : expand) })) {
+      url.searchParams.append(key, value);
+    }
+    const form = sendsBody ? flattenParams({ ...input.body, ...expand }) : [];
+    return { method, url, form };
+  }
+
+  /** The request as --dry-run prints it: method, URL and form fields, key redacted. */
+  describe(prepared: PreparedRequest): { method: string; url: string; form: [string, string][] } {
+    const url = new URL(prepared.url);
+    const form = [...prepared.form];
+    if (prepared.method === 'GET') url.searchParams.append('api_key', REDACTED);
+    else form.push(['api_key', REDACTED]);
+    return { method: prepared.method, url: redact(url.toString()).replace(/%5B/g, '[').replace(/%5D/g, ']'), form };
+  }
+
+  async call(route: RouteName, input: RequestInput = {}): Promise<ApiResponse> {
+    return this.send(this.prepare(route, input));
+  }
+
+  /**
+   * Sends with the rate budget, retries and timeouts of cli-contract.md: 429 is retried for
+   * every method (the server did not act on it); network failures and 502/503/504 (and 500 on
+   * reads) only where a repeat cannot create a second object.
+   */
+  async send(prepared: PreparedRequest): Promise<ApiResponse> {
+    const { retries } = this.config;
+    const repeatable = prepared.method !== 'POST' || (prepared.route !== undefined && IDEMPOTENT_POSTS.has(prepared.route));
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= retries;
+      let response: ApiResponse;
+      try {
+        response = await this.once(prepared);
+      } catch (error) {
+        if (error instanceof NetworkError && repeatable && !last) {
+          await this.pause(this.backoff(attempt));
+          continue;
+        }
+        throw error;
+      }
+      const { status } = response;
+      if (status === 429 && !last) {
+        const wait = this.retryAfter(response.headers['retry-after']) ?? this.backoff(attempt);
+        if (wait <= (this.config.maxRetryAfterMs ?? 60_000)) {
+          await this.pause(wait);
+          continue;
+        }
+      }
+      const transient = status === 502 || status === 503 || status === 504 || (status === 500 && prepared.method === 'GET');
+      if (transient && repeatable && !last) {
+        await this.pause(this.backoff(attempt));
+        continue;
+      }
+      return this.settle(prepared, response);
+    }
+  }
+
+  /**
+   * Yields the pages of a list in order. Without --all one page (or, with --limit, as many as
+   * the limit needs); with --all every page up to x-total-pages, a few at a time.
+   */
+  async *pages(route: RouteName, input: RequestInput, paging: Paging): AsyncGenerator<Page> {
+    const perPage = paging.perPage ?? (paging.all ? MAX_PER_PAGE : undefined);
+    const pageQuery = (n: number): Params => ({
+      ...input.query,
+      page: paging.offset === undefined ? n : undefined,
+      per_page: perPage,
+      offset: paging.offset === undefined ? undefined : paging.offset + (n - firstPage) * (perPage ?? 50),
+    });
+    const firstPage = paging.page ?? 1;
+    let remaining = paging.limit ?? Number.POSITIVE_INFINITY;
+    const first = await this.fetchPage(route, input, pageQuery(firstPage));
+    remaining -= first.items.length;
+    yield { ...first, items: first.items.slice(0, first.items.length + Math.min(0, remaining)) };
+    const follow = paging.all === true || paging.limit !== undefined;
+    if (!follow || remaining <= 0) return;
+
+    const lastPage = lastPageOf(first, firstPage, perPage ?? 50, paging.offset);
+    const inFlight: Promise<Page>[] = [];
+    let next = firstPage + 1;
+    const refill = () => {
+      while (inFlight.length < PAGE_CONCURRENCY && next <= lastPage) {
+        const page = this.fetchPage(route, input, pageQuery(next++));
+        page.catch(() => undefined); // awaited in order below; this keeps an early failure from going unhandled
+        inFlight.push(page);
+      }
+    };
+    refill();
+    while (inFlight.length > 0 && remaining > 0) {
+      const page = await inFlight.shift()!;
+      refill();
+      remaining -= page.items.length;
+      yield { ...page, items: page.items.slice(0, page.items.length + Math.min(0, remaining)) };
+      if (page.items.length === 0) break;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async fetchPage(route: RouteName, input: RequestInput, query: Params): Promise<Page> {
+    const response = await this.send(this.prepare(route, { ...input, query }));
+    const items = Array.isArray(response.data) ? (response.data as Record<string, unknown>[]) : [];
+    const total = numberHeader(response.headers['x-total']);
+    return { items, headers: response.headers, ...(total === undefined ? {} : { total }) };
+  }
+
+  /** One attempt: waits for the budget, sends, reads the whole body. Never throws the key. */
+  private async once(prepared: PreparedRequest): Promise<ApiResponse> {
+    const { signal, timeoutMs, apiKey } = this.config;
+    if (signal.aborted) throw interrupted(signal);
+    await this.config.budget?.take(signal);
+    const url = new URL(prepared.url);
+    const headers: Record<string, string> = { 'user-agent': this.config.userAgent, accept: 'application/json' };
+    let body: string | undefined;
+    if (prepared.method === 'GET') {
+      url.searchParams.append('api_key', apiKey);
+    } else {
+      body = encodeForm([...prepared.form, ['api_key', apiKey]]);
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const started = Date.now();
+    const shownUrl = redact(prepared.url.toString(), apiKey);
+    try {
+      const response = await request(url, {
+        method: prepared.method,
+        headers,
+        body,
+        dispatcher: this.dispatcher,
+        signal: AbortSignal.any([signal, timeout]),
+      });
+      const text = await response.body.text();
+      this.config.log?.(`${prepared.method} ${shownUrl} ${response.statusCode} (${Date.now() - started} ms)`);
+      return { status: response.statusCode, headers: flatHeaders(response.headers), data: text };
+    } catch (error) {
+      this.config.log?.(`${prepared.method} ${shownUrl} failed (${Date.now() - started} ms)`);
+      if (signal.aborted) throw interrupted(signal);
+      throw this.networkError(error, timeout.aborted);
+    }
+  }
+
+  /** Turns a final response into data or a typed error. `data` arrives as text. */
+  private settle(prepared: PreparedRequest, response: ApiResponse): ApiResponse {
+    const { status, headers } = response;
+    const text = typeof response.data === 'string' ? response.data : '';
+    const where = `${prepared.method} ${prepared.url.pathname}`;
+    if (status >= 300 && status < 400) {
+      throw new ServerError(
+        `${where}: the server answered ${status} with a redirect${headers.location ? ` to ${this.clean(headers.location)}` : ''}; redirects are not followed so the key never travels to another host`,
+        'check the base URL of the profile (mon profile show)',
+      );
+    }
+    if (status === 204 || (status < 300 && text.trim() === '' && prepared.method === 'DELETE')) {
+      return { status, headers, data: undefined };
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      if (status < 300 || status >= 500) {
+        const kind = headers['content-type']?.split(';')[0] ?? 'no content type';
+        const gist = text.trim().slice(0, 60).replace(/\s+/g, ' ');
+        throw new ServerError(`${where}: the server answered ${status} with a body that is not JSON (${kind}${gist ? `: ${this.clean(gist)}` : ''})`);
+      }
+      data = undefined;
+    }
+    if (status >= 200 && status < 300) {
+      const mismatch = prepared.route ? checkResponse(prepared.route, data) : undefined;
+      if (mismatch) throw new ServerError(`${where}: the response does not have the documented shape (${this.clean(mismatch)})`);
+      return { status, headers, data };
+    }
+    throw this.statusError(where, status, data, headers);
+  }
+
+  private statusError(where: string, status: number, data: unknown, headers: Record<string, string>): MonError {
+    const parsed = ApiErrorBody.safeParse(data);
+    const entries = parsed.success ? parsed.data : [];
+    const said = entries
+      .map((entry) => {
+        const text = [entry.title, entry.details].filter(Boolean).join(': ') || entry.code || '';
+        return entry.attribute ? `${entry.attribute}: ${text}` : text;
+      })
+      .filter(Boolean)
+      .join('; ');
+    const message = this.clean(`${where}: ${status}${said ? ` ${said}` : ''}`);
+    if (status === 401) return new AuthError(message, 'the API key or subdomain is not valid: check them with `mon profile test`');
+    if (status === 403) return new AuthError(message, 'the key is valid but has no permission for this item');
+    if (status === 404) return new NotFoundError(message);
+    if (status === 400 || status === 422) return new RejectedError(message);
+    if (status === 429) {
+      const after = this.retryAfter(headers['retry-after']);
+      const when = after === undefined ? 'in a minute' : `in ${Math.ceil(after / 1000)} s`;
+      return new RateLimitError(`${message} (rate limit: 400 requests per minute)`, `try again ${when}`);
+    }
+    if (status >= 500) return new ServerError(message, 'the service failed; try again later');
+    return new ServerError(`${message} (unexpected status)`);
+  }
+
+  private networkError(error: unknown, timedOut: boolean): NetworkError {
+    const host = this.base.host;
+    const seconds = this.config.timeoutMs / 1000;
+    const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code ?? '';
+    if (timedOut || /TIMEOUT/.test(code)) {
+      return new NetworkError(`no answer from ${host} within ${seconds} s`, 'raise --timeout (or MON_TIMEOUT) if the service is slow');
+    }
+    if (TLS_CODES.has(code) || /certificate/i.test(String((error as Error).message))) {
+      return new NetworkError(
+        `TLS: the certificate of ${host} is not trusted (${code || 'verification failed'})`,
+        'if a proxy or private CA signs it, point NODE_EXTRA_CA_CERTS at its certificate file',
+      );
+    }
+    const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'connection reset' : code || (error as Error).message || 'network error';
+    return new NetworkError(`cannot reach ${host}: ${this.clean(reason)}`);
+  }
+
+  private clean(text: string): string {
+    return redact(text, this.config.apiKey);
+  }
+
+  /** Exponential backoff with full jitter: 0..base·2^attempt, at most 8 s. */
+  private backoff(attempt: number): number {
+    const base = this.config.backoffMs ?? 500;
+    return Math.round(Math.random() * Math.min(8_000, base * 2 ** attempt)) + base / 2;
+  }
+
+  /** Retry-After in seconds or as an HTTP date (RFC 9110), in ms from now. */
+  private retryAfter(value: string | undefined): number | undefined {
+    if (!value) return undefined;
+    if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  }
+
+  private async pause(ms: number): Promise<void> {
+    try {
+      await sleep(ms, undefined, { signal: this.config.signal });
+    } catch {
+      throw interrupted(this.config.signal);
+    }
+  }
+}
+
+function interrupted(signal: AbortSignal): InterruptedError {
+  return new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function numberHeader(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The last page to fetch: x-total-pages when sent, else from x-total, else only the first. */
+function lastPageOf(first: Page, firstPage: number, perPage: number, offset?: number): number {
+  // With --offset the pages are counted from the offset, not from record 1.
+  if (offset !== undefined && first.total !== undefined) return firstPage - 1 + Math.ceil((first.total - offset) / perPage);
+  const totalPages = numberHeader(first.headers['x-total-pages']);
+  if (totalPages !== undefined) return totalPages;
+  if (first.total !== undefined) return Math.ceil(first.total / perPage);
+  // No headers at all: a full page may have more behind it; follow x-next-page or stop.
+  const next = numberHeader(first.headers['x-next-page']);
+  return next ?? (first.items.length >= perPage ? firstPage + 1 : firstPage);
+}

@@ -1,0 +1,31 @@
+/** A value as the API takes it: scalars, name[] arrays, or resource[attribute] objects. */
+export type Scalar = string | number | boolean;
+export type ParamValue = Scalar | readonly Scalar[] | Readonly<Record<string, Scalar | undefined>> | undefined;
+export type Params = Readonly<Record<string, ParamValue>>;
+
+/**
+ * Flattens parameters into the key/value pairs of api-v2.5 "General conventions" 7: attributes
+ * as resource[attribute], arrays as name[]=value. Undefined values are left out; booleans are
+ * sent as true/false.
+ */
+export function flattenParams(params: Params): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      for (const item of value as readonly Scalar[]) pairs.push([`${key}[]`, String(item)]);
+    } else if (typeof value === 'object') {
+      for (const [attribute, inner] of Object.entries(value as Record<string, Scalar | undefined>)) {
+        if (inner !== undefined) pairs.push([`${key}[${attribute}]`, String(inner)]);
+      }
+    } else {
+      pairs.push([key, String(value)]);
+    }
+  }
+  return pairs;
+}
+
+/** application/x-www-form-urlencoded text of the pairs (also right for a query string). */
+export function encodeForm(pairs: readonly [string, string][]): string {
+  return new URLSearchParams(pairs as [string, string][]).toString();
+}

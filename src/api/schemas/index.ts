@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { RouteName } from '../endpoints.js';
+import { Catalogue, Computer, Expiration, Group, Note, PluginResult, User } from './resources.js';
+
+type Shape = { kind: 'object' | 'list'; item: z.ZodType } | { kind: 'empty' };
+
+const one = (item: z.ZodType): Shape => ({ kind: 'object', item });
+const many = (item: z.ZodType): Shape => ({ kind: 'list', item });
+const empty: Shape = { kind: 'empty' };
+
+/** What each route answers with on success (api-v2.5, Endpoints). */
+export const RESPONSES: Record<RouteName, Shape> = {
+  'groups.list': many(Group),
+  'groups.get': one(Group),
+  'groups.findOrCreate': one(Group),
+  'groups.update': one(Group),
+  'computers.list': many(Computer),
+  'computers.get': one(Computer),
+  'computers.update': one(Computer),
+  'expirations.list': many(Expiration),
+  'expirations.get': one(Expiration),
+  'expirations.create': one(Expiration),
+  'expirations.update': one(Expiration),
+  'expirations.delete': empty,
+  'expirationManufacturers.list': many(Catalogue),
+  'expirationManufacturers.get': one(Catalogue),
+  'expirationManufacturers.create': one(Catalogue),
+  'expirationManufacturers.update': one(Catalogue),
+  'expirationManufacturers.delete': empty,
+  'expirationProducts.list': many(Catalogue),
+  'expirationProducts.get': one(Catalogue),
+  'expirationProducts.create': one(Catalogue),
+  'expirationProducts.update': one(Catalogue),
+  'expirationProducts.delete': empty,
+  'notes.list': many(Note),
+  'notes.get': one(Note),
+  'notes.create': one(Note),
+  'notes.update': one(Note),
+  'notes.delete': empty,
+  'pluginResults.update': one(PluginResult),
+  'users.list': many(User),
+};
+
+/**
+ * Checks a decoded body against the route's shape and returns a one-line description of the
+ * first mismatch, or undefined when it fits. The body itself is never changed: JSON output is
+ * the API's objects as received.
+ */
+export function checkResponse(route: RouteName, body: unknown): string | undefined {
+  const shape = RESPONSES[route];
+  if (shape.kind === 'empty') return undefined;
+  const schema = shape.kind === 'list' ? z.array(shape.item) : shape.item;
+  const result = schema.safeParse(body);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  if (!issue) return 'unexpected response';
+  const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
+  return `${where}: ${issue.message}`;
+}

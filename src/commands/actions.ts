@@ -1,0 +1,167 @@
+import type { PreparedRequest, RequestInput } from '../api/client.js';
+import type { RouteName } from '../api/endpoints.js';
+import type { Context } from '../context.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { Column, RenderOptions } from '../output/types.js';
+
+/**
+ * The steps most verbs share: send (or, with --dry-run, show) a request, and render what comes
+ * back. Heavy modules (client, renderers) load here, at run time, never at start-up.
+ */
+
+/** How a resource is shown: its default columns and every key --fields accepts. */
+export interface View {
+  columns: Column[];
+  fields: readonly string[];
+}
+
+/** Render options from the global flags, the terminal and the environment. */
+export function renderOptions(ctx: Context, view: View): RenderOptions {
+  const { globals, io, env } = ctx;
+  const known = new Set([...view.fields, ...view.columns.map((column) => column.key)]);
+  const unknown = globals.fields?.filter((field) => !known.has(field)) ?? [];
+  if (unknown.length > 0) {
+    throw new UsageError(`--fields: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
+  }
+  const tty = io.stdout.isTTY === true;
+  return {
+    format: globals.output,
+    columns: view.columns,
+    fields: globals.fields,
+    header: globals.header,
+    color: colourWanted(ctx, tty),
+    tty,
+    now: ctx.now,
+    out: io.stdout,
+  };
+}
+
+/**
+ * Colour only on a terminal (cli-contract.md, Output): --no-color and NO_COLOR turn it off,
+ * FORCE_COLOR (other than 0) turns it on even in a pipe, for those who ask.
+ */
+export function colourWanted(ctx: Context, tty: boolean): boolean {
+  const { env, globals } = ctx;
+  if (!globals.color || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return tty;
+}
+
+/** Prints the request --dry-run stands for, key redacted. Returns true when nothing must be sent. */
+export async function showDryRun(ctx: Context, prepared: PreparedRequest): Promise<boolean> {
+  if (!ctx.globals.dryRun) return false;
+  const shown = (await ctx.client()).describe(prepared);
+  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
+    const request = { method: shown.method, url: shown.url, form: Object.fromEntries(shown.form) };
+    ctx.io.stdout.write(`${JSON.stringify(request, null, ctx.globals.output === 'json' ? 2 : 0)}\n`);
+  } else {
+    const lines = [`${shown.method} ${shown.url}`, ...shown.form.map(([key, value]) => `${key}=${value}`)];
+    ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  }
+  ctx.notice('dry run: nothing was sent');
+  return true;
+}
+
+/** Options every list verb shares, as checkInput returned them. */
+interface PagingOpts {
+  page?: number;
+  perPage?: number;
+  offset?: number;
+  all?: boolean;
+  limit?: number;
+  count?: boolean;
+}
+
+/**
+ * A list verb: --count prints x-total; otherwise pages stream into the renderer as they come
+ * (ndjson lines appear while later pages are still on their way).
+ */
+export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingOpts): Promise<void> {
+  const render = renderOptions(ctx, view);
+  const client = await ctx.client();
+  if (opts.count) {
+    const prepared = client.prepare(route, { ...input, query: { ...input.query, per_page: 1 } });
+    if (await showDryRun(ctx, prepared)) return;
+    let total: number | undefined;
+    for await (const page of client.pages(route, input, { perPage: 1 })) total = page.total;
+    if (total === undefined) {
+      // No x-total header: count the records themselves.
+      total = 0;
+      for await (const page of client.pages(route, input, { all: true })) total += page.items.length;
+    }
+    ctx.io.stdout.write(`${total}\n`);
+    return;
+  }
+  const first = client.prepare(route, { ...input, query: { ...input.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
+  if (await showDryRun(ctx, first)) return;
+  const { createListRenderer } = await import('../output/render.js');
+  const renderer = await createListRenderer(render);
+  let shown = 0;
+  for await (const page of client.pages(route, input, opts)) {
+    renderer.push(page.items);
+    shown += page.items.length;
+  }
+  renderer.end();
+  if (shown === 0 && render.format === 'table') ctx.notice('No results.');
+}
+
+/** A verb that answers with one object: get, create, update. */
+export async function objectCommand(
+  ctx: Context,
+  route: RouteName,
+  input: RequestInput,
+  view: View,
+  confirm?: (result: Record<string, unknown>) => string | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  const render = renderOptions(ctx, view);
+  const client = await ctx.client();
+  const prepared = client.prepare(route, input);
+  if (await showDryRun(ctx, prepared)) return undefined;
+  const { data } = await client.send(prepared);
+  const result = data as Record<string, unknown>;
+  const { renderObject } = await import('../output/render.js');
+  await renderObject(result, render);
+  const message = confirm?.(result);
+  if (message) ctx.notice(message);
+  return result;
+}
+
+/**
+ * A delete: asks first on a terminal (showing what will go), refuses without --yes when no one
+ * can answer (cli-contract.md, Exit codes: 2), prints nothing on stdout on 204.
+ */
+export async function deleteCommand(ctx: Context, route: RouteName, input: RequestInput, describe: () => Promise<string>): Promise<void> {
+  const client = await ctx.client();
+  const prepared = client.prepare(route, input);
+  if (await showDryRun(ctx, prepared)) return;
+  await confirmDeletion(ctx, describe);
+  await client.send(prepared);
+  ctx.notice('Deleted.');
+}
+
+/** --yes, or a "y" typed on a terminal; with neither, a UsageError (exit 2) and nothing deleted. */
+export async function confirmDeletion(ctx: Context, describe: () => Promise<string>): Promise<void> {
+  if (ctx.globals.yes) return;
+  const { stdin, stderr } = ctx.io;
+  if (!stdin.isTTY || !stderr.isTTY) {
+    throw new UsageError('refusing to delete without --yes: no terminal to confirm on', 'add --yes (-y) to delete from a script');
+  }
+  const what = await describe();
+  if (!(await askYesNo(ctx, `Delete ${what}? This cannot be undone. [y/N] `))) {
+    throw new UsageError('not deleted: the deletion was not confirmed');
+  }
+}
+
+async function askYesNo(ctx: Context, question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr as NodeJS.WritableStream, terminal: true });
+  try {
+    const answer = await rl.question(question, { signal: ctx.signal });
+    return /^y(es)?$/i.test(answer.trim());
+  } catch (error) {
+    if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    throw error;
+  } finally {
+    rl.close();
+  }
+}

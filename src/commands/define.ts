@@ -1,0 +1,76 @@
+import { Argument, Command, Option } from 'commander';
+import { PAGING_OPTIONS, isResource, type CommandSpec, type Invocation, type OptionSpec, type VerbSpec } from './spec.js';
+
+/** Runs a verb once commander has parsed its words (program.ts supplies it). */
+export type VerbRunner = (verb: VerbSpec, input: Invocation, command: Command) => Promise<void>;
+
+/** The options a verb really has: its own, then the paging ones for lists. */
+export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
+  return verb.list ? [...(verb.options ?? []), ...PAGING_OPTIONS] : (verb.options ?? []);
+}
+
+/** Turns the command specs into commander commands under `parent`. The only code that knows commander's builder API. */
+export function defineCommands(parent: Command, specs: readonly CommandSpec[], runVerb: VerbRunner): void {
+  for (const spec of specs) {
+    if (!isResource(spec)) {
+      parent.addCommand(verbCommand(spec, runVerb), spec.isDefault ? { isDefault: true } : {});
+      continue;
+    }
+    const resource = new Command(spec.name).description(spec.summary);
+    if (spec.aliases) resource.aliases([...spec.aliases]);
+    if (spec.examples) resource.addHelpText('after', examplesText(spec.examples));
+    for (const verb of spec.verbs) {
+      resource.addCommand(verbCommand(verb, runVerb), verb.isDefault ? { isDefault: true } : {});
+    }
+    parent.addCommand(resource);
+  }
+}
+
+function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
+  const command = new Command(verb.name).description(verb.description ? `${verb.summary}\n\n${verb.description}` : verb.summary);
+  command.summary(verb.summary);
+  if (verb.aliases) command.aliases([...verb.aliases]);
+  for (const arg of verb.args ?? []) {
+    const word = `${arg.name}${arg.variadic ? '...' : ''}`;
+    command.addArgument(new Argument(arg.optional ? `[${word}]` : `<${word}>`, arg.description));
+  }
+  for (const spec of optionsOf(verb)) {
+    for (const option of commanderOptions(spec)) command.addOption(option);
+  }
+  command.addHelpText('after', examplesText(verb.examples));
+  command.action(async (...words: unknown[]) => {
+    const self = words.at(-1) as Command;
+    const args: Record<string, string | undefined> = {};
+    const rest: string[] = [];
+    (verb.args ?? []).forEach((arg, index) => {
+      const value = self.processedArgs[index] as string | string[] | undefined;
+      if (Array.isArray(value)) {
+        args[arg.name] = value[0];
+        rest.push(...value.slice(1));
+      } else {
+        args[arg.name] = value;
+      }
+    });
+    await runVerb(verb, { args, opts: self.opts(), rest }, self);
+  });
+  return command;
+}
+
+function commanderOptions(spec: OptionSpec): Option[] {
+  const description = spec.rule && 'max' in spec.rule && spec.rule.max !== undefined && spec.rule.type !== 'int'
+    ? `${spec.description} (max ${spec.rule.max} characters)`
+    : spec.description;
+  const option = new Option(spec.flags, description);
+  // Choices are listed in help and completions; the check itself is ours (src/validate), so
+  // that every bad value gets the same kind of message and repeatable options work.
+  if (spec.choices) option.argChoices = [...spec.choices];
+  if (spec.defaultText) option.defaultValueDescription = spec.defaultText;
+  if (spec.repeatable) option.argParser((value: string, previous: unknown) => [...((previous as string[] | undefined) ?? []), value]);
+  if (!spec.negatable) return [option];
+  const negative = new Option(`--no-${option.attributeName().replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, `do not ${spec.description.replace(/^(\w)/, (c) => c.toLowerCase())}`);
+  return [option, negative];
+}
+
+function examplesText(examples: readonly string[]): string {
+  return `\nExamples:\n${examples.map((line) => `  $ ${line}`).join('\n')}`;
+}

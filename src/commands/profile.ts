@@ -1,0 +1,177 @@
+import { Writable } from 'node:stream';
+import { parseBaseUrl } from '../api/base-url.js';
+import type { Profile } from '../config/store.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { confirmDeletion, renderOptions, type View } from './actions.js';
+import type { ResourceSpec } from './spec.js';
+
+const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
+
+/** Shows that a key is there and which one, never the key: its last 4 characters at most. */
+export function maskKey(key: string): string {
+  return key.length >= 12 ? `****${key.slice(-4)}` : '****';
+}
+
+const PROFILE_VIEW: View = {
+  columns: [{ key: 'name' }, { key: 'default', kind: 'bool' }, { key: 'base_url', header: 'BASE URL' }, { key: 'api_key', header: 'KEY' }],
+  fields: ['name', 'default', 'base_url', 'api_key', 'subdomain', 'domain'],
+};
+
+function shown(name: string, profile: Profile, isDefault: boolean): Record<string, unknown> {
+  return {
+    name,
+    default: isDefault,
+    base_url: profile.baseUrl,
+    api_key: maskKey(profile.apiKey),
+    ...(profile.subdomain ? { subdomain: profile.subdomain, domain: profile.domain } : {}),
+  };
+}
+
+function checkName(name: string): string {
+  if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) {
+    throw new UsageError(`<name>: '${name}' is not a profile name (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+  }
+  return name;
+}
+
+/** Reads the key: from stdin with --api-key-stdin, else from a hidden prompt on a terminal. */
+async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
+  const { stdin, stderr } = ctx.io;
+  let key: string;
+  if (fromStdin) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
+    key = Buffer.concat(chunks).toString('utf8').trim();
+  } else if (stdin.isTTY) {
+    const { createInterface } = await import('node:readline/promises');
+    stderr.write('API key (Settings > API in the dashboard; input hidden): ');
+    // The typed characters go to a sink that drops them: nothing is echoed.
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const rl = createInterface({ input: stdin, output: silent, terminal: true });
+    try {
+      key = (await rl.question('', { signal: ctx.signal })).trim();
+    } finally {
+      rl.close();
+      stderr.write('\n');
+    }
+  } else {
+    throw new UsageError('no terminal to ask for the API key on', 'pipe it in with --api-key-stdin, e.g. `printf %s "$KEY" | mon profile add acme … --api-key-stdin`');
+  }
+  if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
+  return key;
+}
+
+/** Saved accounts: a base URL and a key each (cli-contract.md, profile). */
+export const profile: ResourceSpec = {
+  name: 'profile',
+  aliases: ['profiles'],
+  summary: 'Save, choose and check accounts (subdomain + API key)',
+  verbs: [
+    {
+      name: 'add',
+      summary: 'Save a profile; the key is read from a hidden prompt or from stdin',
+      description: 'The key is never taken as an argument: it would end up in shell history and `ps`.\nThe first profile saved becomes the default.',
+      args: [{ name: 'name', description: 'a name for the account, e.g. acme', rule: NAME_RULE }],
+      options: [
+        { flags: '--subdomain <subdomain>', description: 'the subscriber subdomain', rule: { type: 'text', max: 63 } },
+        { flags: '--domain <domain>', description: 'the service domain', rule: { type: 'text', max: 253 } },
+        { flags: '--base-url <url>', description: 'a full base URL instead of --subdomain/--domain', rule: { type: 'text', max: 2048 } },
+        { flags: '--api-key-stdin', description: 'read the API key from standard input' },
+        { flags: '--default', description: 'make it the default profile' },
+      ],
+      constraints: { atMostOne: [['subdomain', 'baseUrl'], ['domain', 'baseUrl']], together: [['subdomain', 'domain']] },
+      examples: [
+        'mon profile add acme --subdomain acme --domain monitoring.example.com',
+        'printf %s "$MON_KEY" | mon profile add acme --subdomain acme --domain monitoring.example.com --api-key-stdin',
+      ],
+      async run({ args, opts }, ctx) {
+        const name = checkName(args.name!);
+        const subdomain = opts.subdomain as string | undefined;
+        const domain = opts.domain as string | undefined;
+        const base = opts.baseUrl as string | undefined;
+        if (!base && !subdomain) throw new UsageError('give --subdomain and --domain, or --base-url');
+        if (subdomain && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i.test(subdomain)) throw new UsageError(`--subdomain: '${subdomain}' is not a DNS label`);
+        if (domain && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain)) throw new UsageError(`--domain: '${domain}' is not a domain name`);
+        const baseUrl = parseBaseUrl(base ?? `https://${subdomain}.${domain}`, '--base-url').href.replace(/\/$/, '');
+        const apiKey = await readKey(ctx, opts.apiKeyStdin === true);
+        const store = await ctx.profiles();
+        const existed = store.get(name) !== undefined;
+        store.save(name, { baseUrl, apiKey, ...(subdomain ? { subdomain, domain } : {}) });
+        if (opts.default) store.use(name);
+        ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : ''}. Check it with: mon profile test ${name}`);
+      },
+    },
+    {
+      name: 'list',
+      aliases: ['ls'],
+      summary: 'List saved profiles (keys masked)',
+      examples: ['mon profile list', 'mon profile list --json'],
+      async run(_input, ctx) {
+        const store = await ctx.profiles();
+        const rows = Object.entries(store.list()).map(([name, saved]) => shown(name, saved, name === store.defaultName));
+        const { createListRenderer } = await import('../output/render.js');
+        const renderer = await createListRenderer(renderOptions(ctx, PROFILE_VIEW));
+        renderer.push(rows);
+        renderer.end();
+        if (rows.length === 0) ctx.notice('No profiles yet. Add one with: mon profile add <name> --subdomain <subdomain> --domain <service-domain>');
+      },
+    },
+    {
+      name: 'use',
+      summary: 'Make a profile the default',
+      args: [{ name: 'name', description: 'a saved profile', rule: NAME_RULE }],
+      examples: ['mon profile use acme'],
+      async run({ args }, ctx) {
+        const store = await ctx.profiles();
+        const name = args.name!;
+        if (!store.get(name)) throw new UsageError(`no profile named '${name}'`, 'see `mon profile list`');
+        store.use(name);
+        ctx.notice(`Default profile: ${name}.`);
+      },
+    },
+    {
+      name: 'show',
+      summary: 'Show a profile (the default without a name); the key is masked',
+      args: [{ name: 'name', description: 'a saved profile', rule: NAME_RULE, optional: true }],
+      examples: ['mon profile show', 'mon profile show acme --json'],
+      async run({ args }, ctx) {
+        const store = await ctx.profiles();
+        const name = args.name ?? ctx.globals.profile ?? store.defaultName;
+        const saved = name === undefined ? undefined : store.get(name);
+        if (!name || !saved) throw new UsageError(name ? `no profile named '${name}'` : 'no profile saved yet', 'add one with `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`');
+        const { renderObject } = await import('../output/render.js');
+        await renderObject({ ...shown(name, saved, name === store.defaultName), config_file: store.path }, { ...renderOptions(ctx, PROFILE_VIEW), columns: [...PROFILE_VIEW.columns, { key: 'config_file', header: 'CONFIG FILE' }] });
+      },
+    },
+    {
+      name: 'remove',
+      aliases: ['rm'],
+      summary: 'Forget a saved profile and its key',
+      args: [{ name: 'name', description: 'a saved profile', rule: NAME_RULE }],
+      examples: ['mon profile remove old-client --yes'],
+      async run({ args }, ctx) {
+        const store = await ctx.profiles();
+        const name = args.name!;
+        if (!store.get(name)) throw new UsageError(`no profile named '${name}'`, 'see `mon profile list`');
+        await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);
+        store.remove(name);
+        ctx.notice(`Removed profile ${name}.`);
+      },
+    },
+    {
+      name: 'test',
+      summary: 'Check that a profile reaches the API with a valid key (one cheap request)',
+      args: [{ name: 'name', description: 'a saved profile (default: the current one)', rule: NAME_RULE, optional: true }],
+      examples: ['mon profile test', 'mon profile test acme'],
+      async run({ args }, ctx) {
+        if (args.name) ctx.globals.profile = args.name;
+        const client = await ctx.client();
+        const started = ctx.now();
+        const { headers } = await client.call('groups.list', { query: { per_page: 1 } });
+        const groups = headers['x-total'] ? `, ${headers['x-total']} groups` : '';
+        ctx.io.stdout.write(`ok: ${client.baseUrl} answered with a valid key (${Math.round(ctx.now() - started)} ms${groups})\n`);
+      },
+    },
+  ],
+};

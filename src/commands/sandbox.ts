@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import type { ResourceSpec } from './spec.js';
+
+/** The file the sandbox keeps its state in, beside the profiles. */
+export function sandboxStateFile(configDir: string): string {
+  return join(configDir, 'sandbox.json');
+}
+
+/** `mon sandbox`: the v2.5 API on loopback with demo data (cli-contract.md, The sandbox). */
+export const sandbox: ResourceSpec = {
+  name: 'sandbox',
+  summary: 'Serve the whole v2.5 API on loopback with demo data, no account needed',
+  examples: ['mon sandbox', 'mon sandbox --port 8025', 'mon sandbox reset'],
+  verbs: [
+    {
+      name: 'serve',
+      isDefault: true,
+      summary: 'Run the sandbox in the foreground until Ctrl-C; prints its base URL and key',
+      options: [
+        { flags: '--port <port>', description: 'port to listen on (default: any free port)', rule: { type: 'int', min: 0, max: 65535 } },
+        { flags: '--host <host>', description: 'loopback address to listen on', choices: ['127.0.0.1', 'localhost', '::1'], defaultText: '127.0.0.1' },
+        { flags: '--computers <n>', description: 'how many computers to seed (default 40; re-seeds when it changes)', rule: { type: 'int', min: 1, max: 100000 } },
+        { flags: '--seed <n>', description: 'seed of the demo data (default 1; re-seeds when it changes)', rule: { type: 'int', min: 0, max: 2147483647 } },
+      ],
+      examples: ['mon sandbox', 'mon sandbox --port 8025 --computers 10000'],
+      async run({ opts }, ctx) {
+        const { serveForeground } = await import('../sandbox/cli.js');
+        await serveForeground({
+          stateFile: sandboxStateFile(ctx.configDir),
+          port: opts.port as number | undefined,
+          host: opts.host as string | undefined,
+          computers: opts.computers as number | undefined,
+          seed: opts.seed as number | undefined,
+          io: ctx.io as never,
+          signal: ctx.signal,
+        });
+      },
+    },
+    {
+      name: 'reset',
+      summary: 'Restore the demo data: forget every change made in the sandbox',
+      examples: ['mon sandbox reset'],
+      async run(_input, ctx) {
+        const { resetSandbox } = await import('../sandbox/cli.js');
+        const existed = await resetSandbox(sandboxStateFile(ctx.configDir));
+        ctx.notice(existed ? 'Sandbox reset: the demo data is restored on its next start.' : 'Sandbox already fresh: nothing to reset.');
+      },
+    },
+  ],
+};

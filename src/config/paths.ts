@@ -1,0 +1,12 @@
+import envPaths from 'env-paths';
+
+/**
+ * The folder that holds profiles and the sandbox's state: MON_CONFIG_DIR, or the platform's
+ * config folder exactly as conf would choose it (env-paths with conf's default suffix), so the
+ * path is known without loading conf.
+ */
+export function configDir(env: Record<string, string | undefined>): string {
+  const override = env.MON_CONFIG_DIR;
+  if (override) return override;
+  return envPaths('mon', { suffix: 'nodejs' }).config;
+}

@@ -1,0 +1,49 @@
+import type { OutputFormat, Sink } from './output/types.js';
+import type { ApiClient } from './api/client.js';
+import type { ProfileStore } from './config/store.js';
+
+/** Streams a command may use. Tests hand in buffers; bin/mon hands in the process's own. */
+export interface Io {
+  stdout: Sink & { isTTY?: boolean };
+  stderr: Sink & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+/** Options of the root command, resolved against the environment (flag > env > default). */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  sandbox: boolean;
+  output: OutputFormat;
+  fields?: string[];
+  header: boolean;
+  expand: string[];
+  timeoutMs: number;
+  retries: number;
+  dryRun: boolean;
+  yes: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+}
+
+/** Everything a handler may reach: no handler touches process.*, console.* or conf directly. */
+export interface Context {
+  io: Io;
+  env: Record<string, string | undefined>;
+  now: () => number;
+  /** Aborted on Ctrl-C or SIGTERM; every request listens to it. */
+  signal: AbortSignal;
+  globals: GlobalOptions;
+  configDir: string;
+  /** The API client for the chosen profile (or the in-process sandbox), made on first use. */
+  client(): Promise<ApiClient>;
+  /** The saved profiles, loaded on first use. */
+  profiles(): Promise<ProfileStore>;
+  /** A message for people on stderr; silent with --quiet. */
+  notice(message: string): void;
+  /** A line on stderr with --verbose only. */
+  debug(message: string): void;
+  /** Work to finish before main() returns (closing an in-process sandbox, sockets). */
+  onExit(cleanup: () => Promise<void> | void): void;
+}

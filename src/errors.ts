@@ -1,0 +1,60 @@
+/**
+ * Typed errors. Each carries the exit code of the contract's table (cli-contract.md, "Exit
+ * codes") and an optional hint that tells the user what to do next. `main()` is the only place
+ * that turns them into an exit code and a line on stderr.
+ */
+export abstract class MonError extends Error {
+  abstract readonly exitCode: number;
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad flag, invalid value caught before sending, no profile, delete refused: exit 2. */
+export class UsageError extends MonError {
+  readonly exitCode = 2;
+}
+
+/** 401 or 403: exit 3. */
+export class AuthError extends MonError {
+  readonly exitCode = 3;
+}
+
+/** 404: exit 4. */
+export class NotFoundError extends MonError {
+  readonly exitCode = 4;
+}
+
+/** 400 or 422, the server rejected the request: exit 5. */
+export class RejectedError extends MonError {
+  readonly exitCode = 5;
+}
+
+/** 429 still returned after the retries: exit 6. */
+export class RateLimitError extends MonError {
+  readonly exitCode = 6;
+}
+
+/** 5xx after the retries, or a body that is not the JSON the API promises: exit 7. */
+export class ServerError extends MonError {
+  readonly exitCode = 7;
+}
+
+/** Network, TLS or timeout failure: exit 8. */
+export class NetworkError extends MonError {
+  readonly exitCode = 8;
+}
+
+/** Ctrl-C (130) or SIGTERM (143). */
+export class InterruptedError extends MonError {
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
+    super(signal === 'SIGTERM' ? 'terminated' : 'interrupted');
+  }
+  get exitCode(): number {
+    return this.signal === 'SIGTERM' ? 143 : 130;
+  }
+}

@@ -1,0 +1,71 @@
+import { Command, Option } from 'commander';
+import { COMMANDS } from './commands/index.js';
+import { defineCommands, type VerbRunner } from './commands/define.js';
+import { OUTPUT_FORMATS } from './output/types.js';
+import { VERSION } from './version.js';
+
+/** What the root command writes help and errors through; main() supplies it. */
+export interface ProgramOutput {
+  writeOut(text: string): void;
+  writeErr(text: string): void;
+}
+
+/**
+ * The root command: global options of cli-contract.md and every command spec. Commander never
+ * exits the process (exitOverride): main() turns its errors into exit codes.
+ */
+export function buildProgram(output: ProgramOutput, runVerb: VerbRunner): Command {
+  const program = new Command('mon')
+    .description('Administer the Endpoint Monitoring Service (API v2.5) from the command line.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand('help [command]', 'show help for a command')
+    .option('-p, --profile <name>', 'saved profile to use (env MON_PROFILE; default: the one set with `profile use`)')
+    .option('--base-url <url>', "override the profile's https://<subdomain>.<service-domain> (env MON_BASE_URL)")
+    .option('--sandbox', 'run against a local sandbox with demo data, started in this process')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
+    .option('--json', 'short for -o json')
+    .option('--fields <keys>', 'comma-separated keys: columns of table/csv/tsv, keys kept in json/ndjson')
+    .option('--no-header', 'table/csv/tsv without the header row')
+    .option('--expand <key>', 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--timeout <seconds>', 'per-request timeout in seconds (env MON_TIMEOUT; default 30)')
+    .option('--retries <n>', 'retries for 429 and transient failures, 0..10 (env MON_RETRIES; default 5)')
+    .option('--dry-run', 'print the request that would be sent (key redacted) and send nothing')
+    .option('-y, --yes', 'confirm deletes; without a terminal a delete without --yes is refused')
+    .option('-q, --quiet', 'only data on stdout, no notices on stderr')
+    .option('-v, --verbose', 'each request and its status on stderr (key redacted)')
+    .option('--no-color', 'no colour (also NO_COLOR; colour is only ever used on a terminal)')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => output.writeOut(text),
+      writeErr: (text) => output.writeErr(text),
+      // main() prints commander's errors as one line of its own.
+      outputError: () => undefined,
+    })
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  $ mon --sandbox computers list --status missing
+  $ mon profile add acme --subdomain acme --domain monitoring.example.com
+  $ mon plugin mute pr_4f2a --timed 2h
+  $ mon computers list --all -o ndjson | jq .computer_name
+
+Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited, 7 server, 8 network, 130 interrupted.`,
+  );
+
+  defineCommands(program, COMMANDS, runVerb);
+  // Every subcommand inherits the same behaviour: no process exit, errors through main().
+  const configure = (command: Command) => {
+    for (const sub of command.commands) {
+      sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
+      sub.configureHelp({ showGlobalOptions: true });
+      configure(sub);
+    }
+  };
+  configure(program);
+  return program;
+}

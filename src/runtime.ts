@@ -1,0 +1,183 @@
+import { sandboxStateFile } from './commands/sandbox.js';
+import { UsageError } from './errors.js';
+import { configDir } from './config/paths.js';
+import type { ApiClient } from './api/client.js';
+import type { ProfileStore } from './config/store.js';
+import type { Context, GlobalOptions, Io } from './context.js';
+import type { OutputFormat } from './output/types.js';
+import { VERSION } from './version.js';
+
+/** What bin/mon (or a test) hands to main(). */
+export interface MainDeps {
+  io: Io;
+  env: Record<string, string | undefined>;
+  now?: () => number;
+  /** Aborted by SIGINT/SIGTERM in bin/mon; its reason names the signal. */
+  signal?: AbortSignal;
+}
+
+/** Secrets seen during this run, so that even an unexpected error cannot print them. */
+export const knownSecrets = new Set<string>();
+
+/** The root options as commander parsed them. */
+interface RawGlobals {
+  profile?: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+  output?: OutputFormat;
+  json?: boolean;
+  fields?: string;
+  header?: boolean;
+  expand?: string[];
+  timeout?: string;
+  retries?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+/** Flag > environment > default, for every global option (cli-contract.md, Global options). */
+export function resolveGlobals(raw: RawGlobals, env: Record<string, string | undefined>): GlobalOptions {
+  const fields = raw.fields
+    ?.split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
+  if (raw.fields !== undefined && fields?.length === 0) throw new UsageError('--fields: give at least one key, e.g. --fields uid,name');
+  return {
+    profile: raw.profile ?? (env.MON_PROFILE || undefined),
+    baseUrl: raw.baseUrl ?? (env.MON_BASE_URL || undefined),
+    sandbox: raw.sandbox === true,
+    output: raw.json ? 'json' : (raw.output ?? 'table'),
+    fields,
+    header: raw.header !== false,
+    expand: raw.expand ?? [],
+    timeoutMs: seconds(raw.timeout !== undefined ? ['--timeout', raw.timeout] : env.MON_TIMEOUT ? ['MON_TIMEOUT', env.MON_TIMEOUT] : undefined) ?? 30_000,
+    retries: count(raw.retries !== undefined ? ['--retries', raw.retries] : env.MON_RETRIES ? ['MON_RETRIES', env.MON_RETRIES] : undefined) ?? 5,
+    dryRun: raw.dryRun === true,
+    yes: raw.yes === true,
+    quiet: raw.quiet === true,
+    verbose: raw.verbose === true,
+    color: raw.color !== false,
+  };
+}
+
+function seconds(given: [string, string] | undefined): number | undefined {
+  if (!given) return undefined;
+  const [label, text] = given;
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || value <= 0 || value > 3600) {
+    throw new UsageError(`${label}: must be a number of seconds above 0 and at most 3600 (got '${text}')`);
+  }
+  return Math.round(value * 1000);
+}
+
+function count(given: [string, string] | undefined): number | undefined {
+  if (!given) return undefined;
+  const [label, text] = given;
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 10) throw new UsageError(`${label}: must be a whole number from 0 to 10 (got '${text}')`);
+  return Number(text);
+}
+
+/** Where requests go and with which key, with where each came from. */
+interface Target {
+  baseUrl: string;
+  baseUrlSource: string;
+  apiKey: string;
+}
+
+/** Builds the context of one command run. Nothing heavy is loaded until a handler asks. */
+export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: (() => Promise<void> | void)[]): Context {
+  const { io, env } = deps;
+  const dir = configDir(env);
+  const signal = deps.signal ?? new AbortController().signal;
+  let store: Promise<ProfileStore> | undefined;
+  let client: Promise<ApiClient> | undefined;
+
+  const ctx: Context = {
+    io,
+    env,
+    now: deps.now ?? Date.now,
+    signal,
+    globals,
+    configDir: dir,
+    notice: (message) => {
+      if (!globals.quiet) io.stderr.write(`${message}\n`);
+    },
+    debug: (message) => {
+      if (globals.verbose) io.stderr.write(`${message}\n`);
+    },
+    onExit: (cleanup) => {
+      cleanups.push(cleanup);
+    },
+    profiles: () => {
+      store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir));
+      return store;
+    },
+    client: () => {
+      client ??= (async () => {
+        const target = await resolveTarget(ctx);
+        knownSecrets.add(target.apiKey);
+        const [{ ApiClient }, { sharedBudget }] = await Promise.all([import('./api/client.js'), import('./api/budget.js')]);
+        const made = new ApiClient({
+          ...target,
+          timeoutMs: globals.timeoutMs,
+          retries: globals.retries,
+          expand: globals.expand,
+          signal,
+          env,
+          userAgent: `mon/${VERSION}`,
+          budget: sharedBudget(dir, target.apiKey, env),
+          log: globals.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+        });
+        cleanups.push(() => made.close());
+        return made;
+      })();
+      return client;
+    },
+  };
+  return ctx;
+}
+
+/**
+ * --sandbox, else flag/env base URL and MON_API_KEY, else the chosen profile. conf is loaded
+ * only when the environment does not already say everything (cron jobs often set both).
+ */
+async function resolveTarget(ctx: Context): Promise<Target> {
+  const { globals, env } = ctx;
+  if (globals.sandbox) {
+    const { startSandbox } = await import('./sandbox/server.js');
+    const sandbox = await startSandbox({ stateFile: sandboxStateFile(ctx.configDir) });
+    ctx.onExit(() => sandbox.close());
+    return { baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.apiKey };
+  }
+  const envKey = env.MON_API_KEY || undefined;
+  const urlSource = env.MON_BASE_URL && globals.baseUrl === env.MON_BASE_URL ? 'MON_BASE_URL' : '--base-url';
+  if (globals.baseUrl && envKey && !globals.profile) {
+    return { baseUrl: globals.baseUrl, baseUrlSource: urlSource, apiKey: envKey };
+  }
+  const store = await ctx.profiles();
+  const name = globals.profile ?? store.defaultName;
+  const profile = name === undefined ? undefined : store.get(name);
+  if (name !== undefined && !profile && globals.profile !== undefined) {
+    const known = Object.keys(store.list());
+    throw new UsageError(
+      `no profile named '${name}'${known.length ? ` (saved: ${known.join(', ')})` : ''}`,
+      `add it with \`mon profile add ${name} --subdomain <subdomain> --domain <service-domain>\``,
+    );
+  }
+  const baseUrl = globals.baseUrl ?? profile?.baseUrl;
+  const apiKey = envKey ?? profile?.apiKey;
+  if (!baseUrl || !apiKey) {
+    throw new UsageError(
+      !baseUrl && !apiKey ? 'no profile: nothing says which account to use' : !apiKey ? 'no API key: set MON_API_KEY or save a profile' : 'no base URL: set MON_BASE_URL or save a profile',
+      'run `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`, or try `mon --sandbox …`',
+    );
+  }
+  return {
+    baseUrl,
+    baseUrlSource: globals.baseUrl ? urlSource : `profile ${name}`,
+    apiKey,
+  };
+}

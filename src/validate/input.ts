@@ -1,0 +1,64 @@
+import { UsageError } from '../errors.js';
+import { optionsOf } from '../commands/define.js';
+import { optionKey, optionLabel, type Invocation, type OptionSpec, type Rule, type VerbSpec } from '../commands/spec.js';
+import { schemaFor } from './rules.js';
+
+/**
+ * Checks every argument and option of a verb against its rules, choices and constraints
+ * before anything is sent, and returns the values converted for the API (numbers, epoch
+ * seconds). The first problem becomes a UsageError naming the option and the rule (exit 2).
+ */
+export function checkInput(verb: VerbSpec, input: Invocation, nowMs: number): Invocation {
+  const args = { ...input.args };
+  const opts: Record<string, unknown> = { ...input.opts };
+
+  for (const arg of verb.args ?? []) {
+    const value = args[arg.name];
+    if (value !== undefined && arg.rule) args[arg.name] = check(`<${arg.name}>`, value, arg.rule, nowMs) as string;
+  }
+  for (const spec of optionsOf(verb)) {
+    const key = optionKey(spec);
+    const value = opts[key];
+    if (value === undefined || typeof value === 'boolean') continue;
+    opts[key] = Array.isArray(value) ? value.map((one: string) => checkOne(spec, one, nowMs)) : checkOne(spec, value as string, nowMs);
+  }
+  checkConstraints(verb, opts);
+  return { ...input, args, opts };
+}
+
+function checkOne(spec: OptionSpec, value: string, nowMs: number): unknown {
+  const label = optionLabel(spec);
+  if (spec.choices && !spec.choices.includes(value)) {
+    throw new UsageError(`${label}: '${value}' is not one of ${spec.choices.join(', ')}`);
+  }
+  return spec.rule ? check(label, value, spec.rule, nowMs) : value;
+}
+
+function check(label: string, value: string, rule: Rule, nowMs: number): unknown {
+  const result = schemaFor(rule, nowMs).safeParse(value);
+  if (result.success) return result.data;
+  throw new UsageError(`${label}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
+}
+
+function checkConstraints(verb: VerbSpec, opts: Record<string, unknown>): void {
+  const labelOf = (key: string) => {
+    const spec = optionsOf(verb).find((option) => optionKey(option) === key);
+    return spec ? optionLabel(spec) : `--${key}`;
+  };
+  const given = (keys: readonly string[]) => keys.filter((key) => opts[key] !== undefined && opts[key] !== false);
+  const names = (keys: readonly string[]) => keys.map(labelOf).join(keys.length === 2 ? ' and ' : ', ');
+  const { exactlyOne = [], atMostOne = [], together = [] } = verb.constraints ?? {};
+  for (const keys of exactlyOne) {
+    const present = given(keys);
+    if (present.length === 0) throw new UsageError(`give one of ${names(keys).replace(' and ', ' or ')}`);
+    if (present.length > 1) throw new UsageError(`give only one of ${names(present)}`);
+  }
+  for (const keys of atMostOne) {
+    const present = given(keys);
+    if (present.length > 1) throw new UsageError(`${names(present)} cannot be used together`);
+  }
+  for (const keys of together) {
+    const present = given(keys);
+    if (present.length > 0 && present.length < keys.length) throw new UsageError(`${names(keys)} go together: give both`);
+  }
+}

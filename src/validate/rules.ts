@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { Rule } from '../commands/spec.js';
+import { MAX_EPOCH_SECONDS, parseDate, parseWhen } from './when.js';
+
+/** Whole numbers and lengths are counted as the API counts characters: code points, not UTF-16 units. */
+const characters = (value: string) => [...value].length;
+
+const UID_KINDS: Record<string, string> = {
+  g_: 'group',
+  c_: 'computer',
+  e_: 'expiration',
+  em_: 'expiration manufacturer',
+  ep_: 'expiration product',
+  n_: 'note',
+  pr_: 'plugin result',
+  u_: 'user',
+};
+
+/**
+ * The zod schema of a rule. Each one parses the text a user typed into the value sent to the
+ * API, and fails with a message that states the rule (the caller prefixes the option's name).
+ */
+export function schemaFor(rule: Rule, nowMs: number): z.ZodType<unknown, string> {
+  switch (rule.type) {
+    case 'text':
+      return z.string().check(
+        z.refine((v) => characters(v) <= rule.max, { error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})` }),
+        z.refine((v) => !rule.nonEmpty || v.trim().length > 0, { error: 'must not be empty' }),
+      );
+    case 'email':
+      return z.string().check(
+        z.refine((v) => characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
+        z.refine((v) => z.email().safeParse(v).success, { error: (issue) => `'${String(issue.input)}' is not an e-mail address` }),
+      );
+    case 'date':
+      return z.string().check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => `'${String(issue.input)}' is not a date of the form YYYY-MM-DD` }));
+    case 'uid': {
+      const kind = UID_KINDS[rule.prefix] ?? 'item';
+      return z.string().check(
+        z.refine((v) => v.startsWith(rule.prefix) && v.length > rule.prefix.length && !/[\s/?#]/.test(v), {
+          error: (issue) => `'${String(issue.input)}' is not a ${kind} uid (they start with ${rule.prefix})`,
+        }),
+      );
+    }
+    case 'int': {
+      const range = rule.max === undefined ? `${rule.min} or more` : `from ${rule.min} to ${rule.max}`;
+      return z
+        .string()
+        .check(z.refine((v) => /^\d+$/.test(v.trim()), { error: (issue) => `must be a whole number ${range} (got '${String(issue.input)}')` }))
+        .transform((v) => Number(v))
+        .check(z.refine((n) => n >= rule.min && (rule.max === undefined || n <= rule.max), { error: (issue) => `must be a whole number ${range} (got ${String(issue.input)})` }));
+    }
+    case 'url':
+      return z.string().check(
+        z.refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { error: (issue) => `'${String(issue.input)}' is not an http(s) URL` }),
+        z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
+      );
+    case 'when':
+      return z
+        .string()
+        .transform((v, ctx) => {
+          const seconds = parseWhen(v, nowMs);
+          if (seconds === undefined) {
+            ctx.addIssue({ code: 'custom', message: `'${v}' is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds` });
+            return z.NEVER;
+          }
+          return seconds;
+        })
+        .check(
+          z.refine((s) => s > nowMs / 1000, { error: 'must lie in the future' }),
+          z.refine((s) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
+        );
+  }
+}

@@ -1,0 +1,33 @@
+/** Largest time the API's 32-bit integers hold (api-v2.5, General conventions 6). */
+export const MAX_EPOCH_SECONDS = 2_147_483_647;
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+
+/**
+ * Reads WHEN of `plugin mute --timed [WHEN]`: a duration from now (90m, 2h, 7d, 1h30m), an
+ * ISO 8601 time, or epoch seconds. Returns epoch seconds, or undefined when unreadable.
+ */
+export function parseWhen(text: string, nowMs: number): number | undefined {
+  const value = text.trim();
+  if (/^\d{9,}$/.test(value)) return Number(value);
+  const duration = /^(?:\d+[smhdw])+$/i.test(value) ? value.toLowerCase().match(/\d+[smhdw]/g) : null;
+  if (duration) {
+    const seconds = duration.reduce((sum, part) => sum + Number(part.slice(0, -1)) * UNIT_SECONDS[part.slice(-1)]!, 0);
+    return Math.floor(nowMs / 1000) + seconds;
+  }
+  if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
+    const ms = Date.parse(value.replace(' ', 'T'));
+    return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+  }
+  return undefined;
+}
+
+/** Reads a strict YYYY-MM-DD calendar date; undefined for anything else (2026-02-30 too). */
+export function parseDate(text: string): { year: number; month: number; day: number } | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return { year, month, day };
+}
