@@ -1,13 +1,15 @@
-// Bundles src/ into dist/mon.js (plus chunks that only the commands needing them load).
-import { readFileSync, rmSync } from 'node:fs';
+// Bundles src/ into dist/mon.js, plus chunks that only the commands needing them load.
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const root = new URL('../', import.meta.url);
+const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const fresh = new URL(`dist-${process.pid}/`, root);
+const old = new URL(`dist-old-${process.pid}/`, root);
 
 await build({
   entryPoints: { mon: 'src/main.ts' },
-  outdir: 'dist',
+  outdir: fresh.pathname,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -20,3 +22,12 @@ await build({
   banner: { js: "import { createRequire as __monRequire } from 'node:module'; const require = __monRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.
+try {
+  renameSync(new URL('dist', root), old);
+} catch {
+  // no previous build
+}
+renameSync(fresh, new URL('dist', root));
+rmSync(old, { recursive: true, force: true });
