@@ -1,0 +1,73 @@
+/** What `mon sandbox` and `mon sandbox reset` run. */
+import { readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { startSandbox } from './server.js';
+import { isTempFileOf } from './store.js';
+
+export interface SandboxCliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/**
+ * Foreground server: prints the base URL, the key and the export lines on stdout, serves until
+ * `signal` aborts, then closes. Lines that are not `export` start with `#`, so the output can be
+ * pasted into a shell as is. Port default 0 (any free port). An explicit `computers` or `seed`
+ * that differs from the saved state re-seeds it; the notice goes to stderr.
+ */
+export async function serveForeground(opts: {
+  stateFile: string;
+  port?: number;
+  host?: string;
+  computers?: number;
+  seed?: number;
+  io: SandboxCliIo;
+  signal: AbortSignal;
+}): Promise<void> {
+  const sandbox = await startSandbox({
+    stateFile: opts.stateFile,
+    port: opts.port ?? 0,
+    host: opts.host ?? '127.0.0.1',
+    ...(opts.computers !== undefined && { computers: opts.computers }),
+    ...(opts.seed !== undefined && { seed: opts.seed }),
+    // a long-running server must not keep every request in memory
+    recordRequests: false,
+    onNotice: (message) => opts.io.stderr.write(`${message}\n`),
+  });
+  opts.io.stdout.write(
+    [
+      `# mon sandbox: the v2.5 API with demo data at ${sandbox.url}/v2.5`,
+      `# API key: ${sandbox.apiKey}`,
+      `# state: ${opts.stateFile} (forget changes with \`mon sandbox reset\`); stop with Ctrl-C`,
+      `export MON_BASE_URL=${sandbox.url}`,
+      `export MON_API_KEY=${sandbox.apiKey}`,
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    if (opts.signal.aborted) resolve();
+    else opts.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+}
+
+/** Deletes the state file (and temp files a crash may have left) so the next start re-seeds. */
+export async function resetSandbox(stateFile: string): Promise<boolean> {
+  let existed = true;
+  try {
+    await rm(stateFile);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    existed = false;
+  }
+  try {
+    const dir = dirname(stateFile);
+    for (const name of await readdir(dir)) {
+      if (isTempFileOf(stateFile, name)) await rm(join(dir, name), { force: true });
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  return existed;
+}
+

@@ -1,0 +1,236 @@
+/**
+ * The sandbox: the whole v2.5 API served on loopback from seeded demo data. It is the
+ * embedded default of `mon` and the server the project's tests talk to over real HTTP.
+ *
+ * It deliberately shares no code with src/api/: a wrong path or parameter in the client must
+ * fail against this server instead of being mirrored by it.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import { ApiError, many, one, parseParams, readBody, sendJson, type Params } from './http.js';
+import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId } from './model.js';
+import { parseExpand } from './render.js';
+import { RateLimiter } from './rate-limit.js';
+import { Router, type RequestContext, type SandboxSettings } from './router.js';
+import { catalogRoutes } from './routes/catalog.js';
+import { computerRoutes } from './routes/computers.js';
+import { expirationRoutes } from './routes/expirations.js';
+import { groupRoutes } from './routes/groups.js';
+import { noteRoutes } from './routes/notes.js';
+import { pluginResultRoutes } from './routes/plugin-results.js';
+import { userRoutes } from './routes/users.js';
+import { Store } from './store.js';
+
+/** Key of the primary demo subscriber. */
+export const SANDBOX_API_KEY = 'sbx_live_demo_4f6c2a9e1b7d';
+/** Key of a second subscriber: its items are 403 for SANDBOX_API_KEY and the other way round. */
+export const SANDBOX_OTHER_API_KEY = 'sbx_live_other_8d3e5b0c7a21';
+
+const KEYS: ReadonlyMap<string, AccountId> = new Map([
+  [SANDBOX_API_KEY, PRIMARY_ACCOUNT],
+  [SANDBOX_OTHER_API_KEY, OTHER_ACCOUNT],
+]);
+
+/** The largest legal value is a 16 MiB note body; leave room for form encoding. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface SandboxOptions {
+  /** default '127.0.0.1'; anything that is not loopback is refused */
+  host?: string;
+  /** default 0 (ephemeral) */
+  port?: number;
+  /**
+   * Load the state from this JSON file when it exists (else seed and save it); save after
+   * every mutation with an atomic write. A corrupt file throws an Error naming the file and
+   * `mon sandbox reset`. An explicit `seed` or `computers` that differs from the saved state
+   * re-seeds (reported through onNotice).
+   */
+  stateFile?: string;
+  /** PRNG seed, default 1 */
+  seed?: number;
+  /** how many computers to seed for the primary subscriber, default 40 */
+  computers?: number;
+  /** default 400 requests per 60 000 ms, per key (api-v2.5, Limits) */
+  rateLimit?: { requests: number; windowMs: number };
+  /** default true; false: ticket mutes get 422 on ticket_number */
+  ticketIntegration?: boolean;
+  /** clock in ms, default Date.now: missing, installers, mute expiry, seeding around today */
+  now?: () => number;
+  /** record every request in RunningSandbox.requests; default true (turn off for long runs) */
+  recordRequests?: boolean;
+  /** receives notices such as a re-seed of the state file */
+  onNotice?: (message: string) => void;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  form: Record<string, string | string[]>;
+  headers: Record<string, string | string[] | undefined>;
+  status: number;
+}
+
+export interface RunningSandbox {
+  /** e.g. 'http://127.0.0.1:43121': no trailing slash and no /v2.5 */
+  url: string;
+  /** the primary subscriber's key */
+  apiKey: string;
+  /** a second subscriber's key */
+  otherApiKey: string;
+  /** every request received, in order */
+  requests: RecordedRequest[];
+  /** stops listening, closes idle and keep-alive sockets, resolves when done */
+  close(): Promise<void>;
+}
+
+/** Loopback only: the sandbox is plain HTTP with well-known keys. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
+  return false;
+}
+
+export function buildRouter(): Router {
+  const router = new Router();
+  groupRoutes(router);
+  computerRoutes(router);
+  expirationRoutes(router);
+  catalogRoutes(router);
+  noteRoutes(router);
+  pluginResultRoutes(router);
+  userRoutes(router);
+  return router;
+}
+
+function isFormBody(req: IncomingMessage): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  return type === 'application/x-www-form-urlencoded';
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) {
+    throw new Error(`The sandbox only listens on loopback (127.0.0.1, ::1, localhost), not on ${host}`);
+  }
+  const now = options.now ?? Date.now;
+  const store = Store.open({
+    now,
+    ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.computers !== undefined && { computers: options.computers }),
+    ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
+  });
+  const settings: SandboxSettings = { ticketIntegration: options.ticketIntegration ?? true };
+  const limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, now);
+  const router = buildRouter();
+  const requests: RecordedRequest[] = [];
+  const record = options.recordRequests ?? true;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const query = parseParams(url.search);
+    const entry: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query, form: {}, headers: { ...req.headers }, status: 0 };
+    if (record) requests.push(entry);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      entry.status = status;
+      sendJson(res, status, body, headers);
+    };
+    try {
+      const raw = await readBody(req, MAX_BODY_BYTES);
+      let form: Params = {};
+      if (raw.length > 0) {
+        if (!isFormBody(req)) {
+          throw new ApiError(400, ':bad_request', 'request bodies must be application/x-www-form-urlencoded (api-v2.5 conventions 7)');
+        }
+        form = parseParams(raw.toString('utf8'));
+      }
+      entry.form = form;
+      const apiKey = one(form, 'api_key') ?? one(query, 'api_key');
+
+      // all requests count against the limit, whatever their outcome (api-v2.5, Limits)
+      const retryAfter = limiter.hit(apiKey ?? '');
+      if (retryAfter !== undefined) {
+        throw new ApiError(429, ':too_many_requests', `rate limit of ${limiter.limit} requests per ${limiter.windowMs / 1000} s exceeded`, undefined, {
+          'retry-after': String(retryAfter),
+        });
+      }
+
+      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+      const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+      const match = router.match(method, pathname);
+      if (match.kind === 'none') {
+        throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}; paths begin with /v2.5`);
+      }
+      if (match.kind === 'method') {
+        throw new ApiError(405, ':method_not_allowed', `${req.method ?? ''} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`, undefined, {
+          allow: match.allowed.join(', '),
+        });
+      }
+
+      if (apiKey === undefined || apiKey === '') throw new ApiError(401, ':unauthorized', 'api_key is missing');
+      const account = KEYS.get(apiKey);
+      if (account === undefined) throw new ApiError(401, ':unauthorized', 'api_key is not valid');
+
+      const nowMs = now();
+      const ctx: RequestContext = {
+        method,
+        account,
+        params: { ...query, ...form },
+        path: match.path,
+        expand: parseExpand(many({ ...query, ...form }, 'expand', 'expand[]')),
+        settings,
+        store,
+        nowMs,
+        nowSec: Math.floor(nowMs / 1000),
+      };
+      const reply = match.handler(ctx);
+      send(reply.status ?? 200, reply.body ?? null, reply.headers);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        send(err.status, err.toBody(), err.headers);
+        return;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      send(500, [{ status_code: 500, code: ':internal_server_error', title: 'Internal Server Error', details: `sandbox failure: ${message}` }]);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');
+  const shownHost = host === 'localhost' ? 'localhost' : isIP(address.address) === 6 ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    apiKey: SANDBOX_API_KEY,
+    otherApiKey: SANDBOX_OTHER_API_KEY,
+    requests,
+    close(): Promise<void> {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeIdleConnections();
+        // a client holding a request open must not keep the process alive
+        setTimeout(() => server.closeAllConnections(), 1_000).unref();
+      });
+      return closing;
+    },
+  };
+}

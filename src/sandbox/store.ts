@@ -1,0 +1,266 @@
+/**
+ * The sandbox state: the records, their indexes and persistence to an optional state file.
+ * Reads work on the live records (no cloning per request); every mutation goes through
+ * `commit()`, which bumps the version (invalidating cached orderings) and saves.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import {
+  STATE_FORMAT,
+  STATE_VERSION,
+  type AccountId,
+  type CatalogRec,
+  type ComputerRec,
+  type ExpirationRec,
+  type GroupRec,
+  type NoteRec,
+  type PluginResultRec,
+  type StateData,
+  type UserRec,
+} from './model.js';
+import { Prng } from './prng.js';
+import { seedState } from './seed.js';
+
+export const DEFAULT_SEED = 1;
+export const DEFAULT_COMPUTERS = 40;
+
+/** Records that carry a uid and an owner. */
+interface Owned {
+  uid: string;
+  account: AccountId;
+}
+
+/** An array of records plus a uid index; order of the array is insertion order. */
+export class Collection<T extends Owned> {
+  readonly items: T[];
+  private readonly byUid = new Map<string, T>();
+
+  constructor(items: T[]) {
+    this.items = items;
+    for (const item of items) this.byUid.set(item.uid, item);
+  }
+
+  get(uid: string): T | undefined {
+    return this.byUid.get(uid);
+  }
+
+  has(uid: string): boolean {
+    return this.byUid.has(uid);
+  }
+
+  insert(item: T): void {
+    this.items.push(item);
+    this.byUid.set(item.uid, item);
+  }
+
+  remove(uid: string): void {
+    const item = this.byUid.get(uid);
+    if (!item) return;
+    this.byUid.delete(uid);
+    const i = this.items.indexOf(item);
+    if (i >= 0) this.items.splice(i, 1);
+  }
+
+  ofAccount(account: AccountId): T[] {
+    return this.items.filter((item) => item.account === account);
+  }
+}
+
+export interface OpenStoreOptions {
+  stateFile?: string;
+  seed?: number;
+  computers?: number;
+  now: () => number;
+  onNotice?: (message: string) => void;
+}
+
+export class Store {
+  readonly data: StateData;
+  readonly groups: Collection<GroupRec>;
+  readonly computers: Collection<ComputerRec>;
+  readonly pluginResults: Collection<PluginResultRec>;
+  readonly expirations: Collection<ExpirationRec>;
+  readonly expirationManufacturers: Collection<CatalogRec>;
+  readonly expirationProducts: Collection<CatalogRec>;
+  readonly notes: Collection<NoteRec>;
+  readonly users: Collection<UserRec>;
+  /** bumped by every commit; caches keyed on it stay valid until the next mutation */
+  version = 0;
+  private readonly byClientId = new Map<string, ComputerRec>();
+  private readonly resultsByComputer = new Map<string, PluginResultRec[]>();
+  private readonly rng: Prng;
+  private readonly stateFile: string | undefined;
+
+  constructor(data: StateData, stateFile?: string) {
+    this.data = data;
+    this.stateFile = stateFile;
+    this.rng = new Prng(data.rng);
+    this.groups = new Collection(data.groups);
+    this.computers = new Collection(data.computers);
+    this.pluginResults = new Collection(data.pluginResults);
+    this.expirations = new Collection(data.expirations);
+    this.expirationManufacturers = new Collection(data.expirationManufacturers);
+    this.expirationProducts = new Collection(data.expirationProducts);
+    this.notes = new Collection(data.notes);
+    this.users = new Collection(data.users);
+    for (const c of data.computers) this.byClientId.set(c.client_id, c);
+    for (const pr of data.pluginResults) {
+      const list = this.resultsByComputer.get(pr.computer);
+      if (list) list.push(pr);
+      else this.resultsByComputer.set(pr.computer, [pr]);
+    }
+  }
+
+  /** Loads the state file, or seeds (and saves when a file is configured). */
+  static open(opts: OpenStoreOptions): Store {
+    const seed = opts.seed ?? DEFAULT_SEED;
+    const computers = opts.computers ?? DEFAULT_COMPUTERS;
+    const fresh = (): StateData => seedState({ seed, computers, nowMs: opts.now() });
+    if (opts.stateFile === undefined) return new Store(fresh());
+
+    const file = opts.stateFile;
+    const loaded = loadStateFile(file);
+    if (loaded) {
+      const seedDiffers = opts.seed !== undefined && opts.seed !== loaded.seed;
+      const countDiffers = opts.computers !== undefined && opts.computers !== loaded.computerCount;
+      if (!seedDiffers && !countDiffers) return new Store(loaded, file);
+      opts.onNotice?.(
+        `sandbox: ${file} holds data seeded with seed ${loaded.seed} and ${loaded.computerCount} computers; ` +
+          `re-seeding with seed ${seed} and ${computers} computers (changes made to the old data are discarded)`,
+      );
+    }
+    const store = new Store(fresh(), file);
+    store.save();
+    return store;
+  }
+
+  /** A new uid from the persisted PRNG, so runs with the same history produce the same uids. */
+  newUid(prefix: string): string {
+    for (;;) {
+      const uid = this.rng.uid(prefix);
+      if (!this.uidTaken(uid)) return uid;
+    }
+  }
+
+  private uidTaken(uid: string): boolean {
+    return (
+      this.groups.has(uid) ||
+      this.computers.has(uid) ||
+      this.pluginResults.has(uid) ||
+      this.expirations.has(uid) ||
+      this.expirationManufacturers.has(uid) ||
+      this.expirationProducts.has(uid) ||
+      this.notes.has(uid) ||
+      this.users.has(uid)
+    );
+  }
+
+  computerByClientId(clientId: string): ComputerRec | undefined {
+    return this.byClientId.get(clientId);
+  }
+
+  resultsOf(computerUid: string): readonly PluginResultRec[] {
+    return this.resultsByComputer.get(computerUid) ?? [];
+  }
+
+  /** Group of the account by uid or slug. */
+  groupByUidOrSlug(account: AccountId, key: string): GroupRec | undefined {
+    const byUid = this.groups.get(key);
+    if (byUid) return byUid.account === account ? byUid : undefined;
+    return this.groups.items.find((g) => g.account === account && g.slug === key);
+  }
+
+  /** Call after every mutation: invalidates caches and writes the state file. */
+  commit(): void {
+    this.version++;
+    this.data.rng = this.rng.state;
+    this.save();
+  }
+
+  save(): void {
+    if (this.stateFile === undefined) return;
+    this.data.rng = this.rng.state;
+    writeFileAtomic(this.stateFile, JSON.stringify(this.data));
+  }
+}
+
+/**
+ * Atomic replace: write a temp file in the same directory, fsync it, rename it over the
+ * target. A crash leaves either the old or the new file, never half of one.
+ */
+export function writeFileAtomic(file: string, text: string): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeFileSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Temp files of writeFileAtomic for `file` follow this pattern (used by reset to tidy up). */
+export function isTempFileOf(file: string, candidate: string): boolean {
+  const prefix = `.${basename(file)}.`;
+  return candidate.startsWith(prefix) && candidate.endsWith('.tmp');
+}
+
+function corrupt(file: string, why: string): Error {
+  return new Error(
+    `The sandbox state file ${file} is corrupt (${why}). Run \`mon sandbox reset\` to start again with fresh demo data.`,
+  );
+}
+
+const COLLECTION_KEYS = [
+  'groups',
+  'computers',
+  'pluginResults',
+  'expirations',
+  'expirationManufacturers',
+  'expirationProducts',
+  'notes',
+  'users',
+] as const;
+
+/** undefined when the file does not exist; throws a reset hint when it cannot be used. */
+export function loadStateFile(file: string): StateData | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`Cannot read the sandbox state file ${file}: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw corrupt(file, `not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw corrupt(file, 'not a JSON object');
+  const obj = parsed as Record<string, unknown>;
+  if (obj.format !== STATE_FORMAT) throw corrupt(file, `format is not ${STATE_FORMAT}`);
+  if (obj.version !== STATE_VERSION) throw corrupt(file, `unsupported version ${String(obj.version)}`);
+  for (const key of ['seed', 'computerCount', 'seededAtMs', 'rng'] as const) {
+    if (typeof obj[key] !== 'number') throw corrupt(file, `${key} is not a number`);
+  }
+  for (const key of COLLECTION_KEYS) {
+    const list = obj[key];
+    if (!Array.isArray(list)) throw corrupt(file, `${key} is not an array`);
+    for (const item of list) {
+      if (typeof item !== 'object' || item === null || typeof (item as Owned).uid !== 'string' || typeof (item as Owned).account !== 'string') {
+        throw corrupt(file, `${key} holds a record without uid or account`);
+      }
+    }
+  }
+  return parsed as StateData;
+}
