@@ -148,7 +148,10 @@ async function resolveTarget(ctx: Context): Promise<Target> {
   const { globals, env } = ctx;
   if (globals.sandbox) {
     const { startSandbox } = await import('./sandbox/server.js');
-    const sandbox = await startSandbox({ stateFile: sandboxStateFile(ctx.configDir) });
+    const sandbox = await startSandbox({ stateFile: sandboxStateFile(ctx.configDir) }).catch((error: Error) => {
+      // A corrupt state file: the sandbox's message names it and the way out.
+      throw new UsageError(error.message.split('\n')[0] ?? 'the sandbox could not start');
+    });
     ctx.onExit(() => sandbox.close());
     return { baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.apiKey };
   }

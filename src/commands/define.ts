@@ -1,5 +1,5 @@
 import { Argument, Command, Option } from 'commander';
-import { PAGING_OPTIONS, isResource, type CommandSpec, type Invocation, type OptionSpec, type VerbSpec } from './spec.js';
+import { PAGING_OPTIONS, isResource, optionKey, type CommandSpec, type Invocation, type OptionSpec, type VerbSpec } from './spec.js';
 
 /** Runs a verb once commander has parsed its words (program.ts supplies it). */
 export type VerbRunner = (verb: VerbSpec, input: Invocation, command: Command) => Promise<void>;
@@ -51,7 +51,15 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
         args[arg.name] = value;
       }
     });
-    await runVerb(verb, { args, opts: self.opts(), rest }, self);
+    // A verb option named like a global one (profile add --base-url) is parsed by the root
+    // command wherever it stands, so take its value from there.
+    const withGlobals = self.optsWithGlobals();
+    const opts = { ...self.opts() };
+    for (const spec of optionsOf(verb)) {
+      const key = optionKey(spec);
+      if (opts[key] === undefined && withGlobals[key] !== undefined) opts[key] = withGlobals[key];
+    }
+    await runVerb(verb, { args, opts, rest }, self);
   });
   return command;
 }

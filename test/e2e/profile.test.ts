@@ -1,0 +1,98 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+
+const KEY = 'k_live_0123456789abcdefWXYZ';
+
+describe('profiles', () => {
+  let sandbox: RunningSandbox;
+  let dir: string;
+  const mon = (args: string[], input?: string, env: Record<string, string> = {}) => runMon(args, { env: { MON_CONFIG_DIR: dir, ...env }, input });
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0 });
+    dir = join(tempConfigDir(), 'nested', 'mon');
+  });
+  afterAll(() => sandbox.close());
+
+  it('adds a profile from stdin, in a 0700 folder and a 0600 file, and never echoes the key', async () => {
+    const added = await mon(['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'monitoring.example.com', '--api-key-stdin'], `${KEY}\n`);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toBe('');
+    expect(added.stderr).toContain('Saved profile acme (https://acme.monitoring.example.com), the default.');
+    expect(added.stderr).not.toContain(KEY);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.acme.apiKey).toBe(KEY);
+  });
+
+  it('lists and shows profiles with the key masked to its last 4 characters', async () => {
+    await mon(['profile', 'add', 'local', '--base-url', sandbox.url, '--api-key-stdin'], sandbox.apiKey);
+    const listed = await mon(['profile', 'list', '--json']);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { name: 'acme', default: true, base_url: 'https://acme.monitoring.example.com', api_key: '****WXYZ', subdomain: 'acme', domain: 'monitoring.example.com' },
+      { name: 'local', default: false, base_url: sandbox.url, api_key: '****7d'.replace('7d', sandbox.apiKey.slice(-4)) },
+    ]);
+    const shown = await mon(['profile', 'show']);
+    expect(shown.stdout).toMatch(/NAME\s+acme/);
+    expect(shown.stdout).toContain('****WXYZ');
+    expect(shown.stdout).not.toContain(KEY);
+  });
+
+  it('uses the default profile, MON_PROFILE and --profile in that order of precedence', async () => {
+    expect((await mon(['profile', 'use', 'local'])).code).toBe(0);
+    const viaDefault = await mon(['groups', 'list', '--json']);
+    expect(viaDefault.code).toBe(0);
+    const viaEnv = await mon(['groups', 'list'], undefined, { MON_PROFILE: 'acme', MON_BASE_URL: sandbox.url });
+    // acme's key is not a sandbox key: the flag/env base URL applies, the profile's key is refused.
+    expect(viaEnv.code).toBe(3);
+    expect(viaEnv.stderr).not.toContain(KEY);
+    const viaFlag = await mon(['--profile', 'nope', 'groups', 'list'], undefined, { MON_PROFILE: 'local' });
+    expect(viaFlag.code).toBe(2);
+    expect(viaFlag.stderr).toContain("no profile named 'nope' (saved: acme, local)");
+  });
+
+  it('tests a profile with one cheap request', async () => {
+    sandbox.requests.length = 0;
+    const ok = await mon(['profile', 'test', 'local']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^ok: http:\/\/127\.0\.0\.1:\d+ answered with a valid key/);
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.requests[0]?.query.per_page).toBe('1');
+  });
+
+  it('refuses to remove a profile without --yes when no one can confirm, and removes it with --yes', async () => {
+    const refused = await mon(['profile', 'remove', 'acme']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.acme).toBeDefined();
+    const removed = await mon(['profile', 'remove', 'acme', '--yes']);
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.acme).toBeUndefined();
+  });
+
+  it.each([
+    [['profile', 'add', 'x', '--subdomain', 'a b', '--domain', 'example.com', '--api-key-stdin'], '--subdomain'],
+    [['profile', 'add', 'x', '--base-url', 'http://example.com', '--api-key-stdin'], 'plain http is refused'],
+    [['profile', 'add', 'x', '--subdomain', 'acme', '--api-key-stdin'], '--subdomain and --domain go together'],
+    [['profile', 'add', 'x', '--base-url', 'https://a.example.com'], 'no terminal to ask for the API key'],
+    [['profile', 'add', '-bad', '--base-url', 'https://a.example.com', '--api-key-stdin'], 'unknown option'],
+  ])('rejects bad input: %j', async (args, message) => {
+    const result = await mon(args, 'key123456789');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('names a corrupt config file instead of crashing', async () => {
+    const broken = tempConfigDir();
+    writeFileSync(join(broken, 'config.json'), '{"profiles": {');
+    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: broken } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(join(broken, 'config.json'));
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
