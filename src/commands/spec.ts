@@ -11,7 +11,7 @@ export type Rule =
   | { type: 'text'; max: number; nonEmpty?: boolean }
   | { type: 'email'; max: number }
   | { type: 'date' }
-  | { type: 'uid'; prefix: string }
+  | { type: 'uid'; prefix: string; max?: number }
   | { type: 'int'; min: number; max?: number }
   | { type: 'url'; max?: number }
   | { type: 'when' };

@@ -50,7 +50,10 @@ function checkConstraints(verb: VerbSpec, opts: Record<string, unknown>): void {
   const { exactlyOne = [], atMostOne = [], together = [] } = verb.constraints ?? {};
   for (const keys of exactlyOne) {
     const present = given(keys);
-    if (present.length === 0) throw new UsageError(`give one of ${names(keys).replace(' and ', ' or ')}`);
+    if (present.length === 0) {
+      // a one-key group is how a verb marks an option as required
+      throw new UsageError(keys.length === 1 ? `${names(keys)} is required` : `give one of ${names(keys).replace(' and ', ' or ')}`);
+    }
     if (present.length > 1) throw new UsageError(`give only one of ${names(present)}`);
   }
   for (const keys of atMostOne) {

@@ -40,6 +40,8 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodType<unknown, string>
         z.refine((v) => v.startsWith(rule.prefix) && v.length > rule.prefix.length && !/[\s/?#]/.test(v), {
           error: (issue) => `'${String(issue.input)}' is not a ${kind} uid (they start with ${rule.prefix})`,
         }),
+        // ids sent in a body have a limit (191 in expirations and notes, api-v2.5 Limits); over it the API answers 500
+        z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})` }),
       );
     }
     case 'int': {
