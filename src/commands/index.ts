@@ -1,8 +1,11 @@
+import { expirationManufacturers, expirationProducts } from './catalogue.js';
 import { computers } from './computers.js';
+import { expirations } from './expirations.js';
 import { groups } from './groups.js';
+import { notes } from './notes.js';
 import { profile } from './profile.js';
 import { sandbox } from './sandbox.js';
 import type { CommandSpec } from './spec.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, profile, sandbox];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, profile, sandbox];

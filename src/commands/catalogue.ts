@@ -1,0 +1,139 @@
+import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
+import { CATALOGUE_FIELDS } from './fields.js';
+import type { ResourceSpec } from './spec.js';
+
+/**
+ * Expiration manufacturers and expiration products: the API gives both the same shape under two
+ * paths (api-v2.5, Endpoints > Expiration manufacturers and expiration products), so one factory
+ * declares both resources.
+ */
+interface CatalogueKind {
+  /** Command name: 'expiration-manufacturers'. */
+  name: string;
+  /** Short alias users type: 'manufacturers'. */
+  alias: string;
+  /** One item in words: 'expiration manufacturer'. */
+  noun: string;
+  /** The route names' prefix in src/api/endpoints.ts. */
+  routes: 'expirationManufacturers' | 'expirationProducts';
+  /** Body key: expiration_manufacturer[name]. */
+  bodyKey: string;
+  /** uid prefix: em_. */
+  prefix: string;
+  /** Sample values for the examples. */
+  sample: { uid: string; name: string; rename: string };
+}
+
+export const CATALOGUE_VIEW: View = {
+  columns: [{ key: 'uid' }, { key: 'name', maxWidth: 40 }, { key: 'slug' }, { key: 'created_at', header: 'CREATED', kind: 'time' }],
+  fields: CATALOGUE_FIELDS,
+};
+
+// "<body key>[name] string max 191 required" (api-v2.5); over it the API answers 500.
+const NAME_MAX = 191;
+
+function catalogueResource(kind: CatalogueKind): ResourceSpec {
+  const { noun, prefix, sample } = kind;
+  const plural = `${noun}s`;
+  const capital = noun.charAt(0).toUpperCase() + noun.slice(1);
+  const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
+  const uidArg = { name: 'uid', description: `the ${noun} uid (${prefix}…)`, rule: { type: 'uid', prefix } } as const;
+  const nameOption = { flags: '--name <name>', description: `${noun} name (required)`, rule: { type: 'text', max: NAME_MAX, nonEmpty: true } } as const;
+  const mon = `mon ${kind.name}`;
+  return {
+    name: kind.name,
+    aliases: [kind.alias],
+    summary: `List, show, create, rename and delete ${plural} (used by expirations)`,
+    verbs: [
+      {
+        name: 'list',
+        aliases: ['ls'],
+        summary: `List ${plural}, sorted by name`,
+        list: true,
+        fields: CATALOGUE_FIELDS,
+        examples: [`${mon} list`, `mon ${kind.alias} list --all -o csv`],
+        run: ({ opts }, ctx) => listCommand(ctx, `${kind.routes}.list`, {}, CATALOGUE_VIEW, opts),
+      },
+      {
+        name: 'get',
+        aliases: ['show'],
+        summary: `Show one ${noun}`,
+        args: [uidArg],
+        fields: CATALOGUE_FIELDS,
+        examples: [`${mon} get ${sample.uid}`, `${mon} get ${sample.uid} --json`],
+        run: ({ args }, ctx) => objectCommand(ctx, `${kind.routes}.get`, { path: { uid: args.uid! } }, CATALOGUE_VIEW).then(() => undefined),
+      },
+      {
+        name: 'create',
+        summary: `Create ${article} ${noun}`,
+        description: 'Its slug is derived from the name by the service.',
+        fields: CATALOGUE_FIELDS,
+        options: [nameOption],
+        constraints: { exactlyOne: [['name']] },
+        examples: [`${mon} create --name "${sample.name}"`],
+        run: ({ opts }, ctx) =>
+          objectCommand(
+            ctx,
+            `${kind.routes}.create`,
+            { body: { [kind.bodyKey]: { name: opts.name as string } } },
+            CATALOGUE_VIEW,
+            (item) => `${capital} ${String(item.name)} (${String(item.uid)}) created.`,
+          ).then(() => undefined),
+      },
+      {
+        name: 'update',
+        summary: `Rename ${article} ${noun}`,
+        args: [uidArg],
+        fields: CATALOGUE_FIELDS,
+        options: [{ ...nameOption, description: `new ${noun} name (required)` }],
+        constraints: { exactlyOne: [['name']] },
+        examples: [`${mon} update ${sample.uid} --name "${sample.rename}"`],
+        run: ({ args, opts }, ctx) =>
+          objectCommand(
+            ctx,
+            `${kind.routes}.update`,
+            { path: { uid: args.uid! }, body: { [kind.bodyKey]: { name: opts.name as string } } },
+            CATALOGUE_VIEW,
+            () => `${capital} ${args.uid!} updated.`,
+          ).then(() => undefined),
+      },
+      {
+        name: 'delete',
+        aliases: ['rm'],
+        summary: `Delete ${article} ${noun} for good`,
+        description: 'Asks for confirmation on a terminal; from a script, add --yes.',
+        args: [uidArg],
+        examples: [`${mon} delete ${sample.uid}`, `${mon} delete ${sample.uid} --yes`],
+        run: ({ args }, ctx) => {
+          const uid = args.uid!;
+          return deleteCommand(ctx, `${kind.routes}.delete`, { path: { uid } }, async () => {
+            const { data } = await (await ctx.client()).call(`${kind.routes}.get`, { path: { uid } });
+            return `${noun} ${uid} (${String((data as Record<string, unknown>).name)})`;
+          });
+        },
+      },
+    ],
+  };
+}
+
+/** Expiration manufacturers (api-v2.5, Endpoints > Expiration manufacturers and expiration products). */
+export const expirationManufacturers = catalogueResource({
+  name: 'expiration-manufacturers',
+  alias: 'manufacturers',
+  noun: 'expiration manufacturer',
+  routes: 'expirationManufacturers',
+  bodyKey: 'expiration_manufacturer',
+  prefix: 'em_',
+  sample: { uid: 'em_4a2f', name: 'Apple', rename: 'Apple Inc.' },
+});
+
+/** Expiration products (api-v2.5, Endpoints > Expiration manufacturers and expiration products). */
+export const expirationProducts = catalogueResource({
+  name: 'expiration-products',
+  alias: 'products',
+  noun: 'expiration product',
+  routes: 'expirationProducts',
+  bodyKey: 'expiration_product',
+  prefix: 'ep_',
+  sample: { uid: 'ep_7c1d9e', name: 'AppleCare+', rename: 'AppleCare+ for Mac' },
+});

@@ -1,0 +1,199 @@
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
+import { refName } from './computers.js';
+import { NOTE_FIELDS } from './fields.js';
+import type { Invocation, OptionSpec, ResourceSpec } from './spec.js';
+
+// note[body] text max 16777215 (api-v2.5, Notes and Limits); over it the API answers 500.
+const BODY_MAX = 16_777_215;
+
+/** The computer or group a note belongs to (the other field is null: api-v2.5, Note object). */
+function owner(row: Record<string, unknown>): unknown {
+  return row.computer ? refName(row.computer) : refName(row.group);
+}
+
+/** The first non-blank line of a body, for the table (the whole body is in --fields body and JSON). */
+function firstLine(row: Record<string, unknown>): string {
+  const body = typeof row.body === 'string' ? row.body : '';
+  return body.split(/\r?\n|\r/).find((line) => line.trim() !== '')?.trim() ?? '';
+}
+
+export const NOTE_VIEW: View = {
+  columns: [
+    { key: 'uid' },
+    { key: 'owner', get: owner },
+    { key: 'private', kind: 'bool' },
+    { key: 'created_at', header: 'CREATED', kind: 'time' },
+    { key: 'excerpt', header: 'BODY', get: firstLine, maxWidth: 60 },
+  ],
+  fields: NOTE_FIELDS,
+};
+
+const UID_ARG = { name: 'uid', description: 'the note uid (n_…)', rule: { type: 'uid', prefix: 'n_' } } as const;
+
+/** Characters as the API counts them (code points), without building a 16-million-element array. */
+function characters(text: string): number {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The note body from --body, or from --body-file (a path, or - for stdin), with the limits the
+ * rules apply to --body checked on the file's content too. The content is sent as it is, final
+ * newline included, as `gh issue create --body-file` does.
+ */
+async function readBody(ctx: Context, opts: Invocation['opts']): Promise<string | undefined> {
+  if (opts.bodyFile === undefined) return opts.body as string | undefined;
+  const path = opts.bodyFile as string;
+  let body: string;
+  try {
+    if (path === '-') body = await readAll(ctx.io.stdin);
+    else {
+      const { readFile } = await import('node:fs/promises');
+      body = await readFile(path, 'utf8');
+    }
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`--body-file: cannot read '${path}' (${reason})`);
+  }
+  const where = path === '-' ? 'stdin' : `'${path}'`;
+  const length = characters(body);
+  if (length > BODY_MAX) throw new UsageError(`--body-file: ${where} holds ${length} characters; a note body has at most ${BODY_MAX}`);
+  if (body.trim() === '') throw new UsageError(`--body-file: ${where} is empty; a note body must not be empty`);
+  return body;
+}
+
+const BODY_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--body <text>', description: 'the note text', rule: { type: 'text', max: BODY_MAX, nonEmpty: true } },
+  { flags: '--body-file <path>', description: `read the note text from a file, or from stdin with - (max ${BODY_MAX} characters)` },
+];
+
+/** Notes on a computer or a group (api-v2.5, Endpoints > Notes). */
+export const notes: ResourceSpec = {
+  name: 'notes',
+  aliases: ['note'],
+  summary: 'List, show, create, update and delete notes on computers and groups',
+  verbs: [
+    {
+      name: 'list',
+      aliases: ['ls'],
+      summary: 'List notes of the account, of one computer or of one group',
+      description: 'Without --computer or --group, every note of the account is listed. Private notes are left out unless --include-private is given.',
+      list: true,
+      fields: NOTE_FIELDS,
+      options: [
+        { flags: '--computer <uid>', description: 'only notes of this computer (c_…)', rule: { type: 'uid', prefix: 'c_', max: 191 } },
+        { flags: '--group <uid>', description: 'only notes of this group (g_…)', rule: { type: 'uid', prefix: 'g_', max: 191 } },
+        { flags: '--include-private', description: 'include private notes (default: left out)' },
+      ],
+      // "send computer or group, never both" (api-v2.5, Notes)
+      constraints: { atMostOne: [['computer', 'group']] },
+      examples: ['mon notes list --computer c_81d0', 'mon notes list --group g_3f9a2c --include-private --json'],
+      run: ({ opts }, ctx) => {
+        const query = {
+          computer: opts.computer as string | undefined,
+          group: opts.group as string | undefined,
+          include_private: opts.includePrivate === true ? true : undefined,
+        };
+        return listCommand(ctx, 'notes.list', { query }, NOTE_VIEW, opts);
+      },
+    },
+    {
+      name: 'get',
+      aliases: ['show'],
+      summary: 'Show one note',
+      args: [UID_ARG],
+      fields: NOTE_FIELDS,
+      examples: ['mon notes get n_9e2a41', 'mon notes get n_9e2a41 --fields body -o tsv --no-header'],
+      run: ({ args }, ctx) => objectCommand(ctx, 'notes.get', { path: { uid: args.uid! } }, NOTE_VIEW).then(() => undefined),
+    },
+    {
+      name: 'create',
+      summary: 'Add a note to a computer or a group',
+      fields: NOTE_FIELDS,
+      options: [
+        { flags: '--computer <uid>', description: 'the computer it belongs to (c_…); give --computer or --group', rule: { type: 'uid', prefix: 'c_', max: 191 } },
+        { flags: '--group <uid>', description: 'the group it belongs to (g_…); give --computer or --group', rule: { type: 'uid', prefix: 'g_', max: 191 } },
+        ...BODY_OPTIONS,
+        { flags: '--private', description: 'visible only internally (default: not private)' },
+        { flags: '--include-in-email', description: 'include it in e-mails (default: not included)' },
+        { flags: '--include-in-report', description: 'include it in computer and group status reports (default: not included)' },
+      ],
+      constraints: {
+        exactlyOne: [
+          ['computer', 'group'],
+          ['body', 'bodyFile'],
+        ],
+      },
+      examples: [
+        'mon notes create --computer c_81d0 --body "Battery replaced 2025-05-12"',
+        'mon notes create --group g_3f9a2c --body-file handover.md --private',
+        'git log -1 --format=%B | mon notes create --computer c_81d0 --body-file -',
+      ],
+      async run({ opts }, ctx) {
+        const note = {
+          computer_id: opts.computer as string | undefined,
+          group_id: opts.group as string | undefined,
+          body: await readBody(ctx, opts),
+          // booleans default to false on the API side: send only the ones switched on
+          private: opts.private === true ? true : undefined,
+          include_in_email: opts.includeInEmail === true ? true : undefined,
+          include_in_report: opts.includeInReport === true ? true : undefined,
+        };
+        await objectCommand(ctx, 'notes.create', { body: { note } }, NOTE_VIEW, (n) => `Note ${String(n.uid)} created.`);
+      },
+    },
+    {
+      name: 'update',
+      summary: "Change a note's text or its private, e-mail and report flags",
+      description: 'Only the options given change.',
+      args: [UID_ARG],
+      fields: NOTE_FIELDS,
+      options: [
+        ...BODY_OPTIONS,
+        { flags: '--private', description: 'make it visible only internally', negatable: true },
+        { flags: '--include-in-email', description: 'include it in e-mails', negatable: true },
+        { flags: '--include-in-report', description: 'include it in computer and group status reports', negatable: true },
+      ],
+      constraints: { atMostOne: [['body', 'bodyFile']] },
+      examples: ['mon notes update n_9e2a41 --body "Battery replaced again 2025-11-02"', 'mon notes update n_9e2a41 --no-private --include-in-report'],
+      async run({ args, opts }, ctx) {
+        const uid = args.uid!;
+        const flags = {
+          private: opts.private as boolean | undefined,
+          include_in_email: opts.includeInEmail as boolean | undefined,
+          include_in_report: opts.includeInReport as boolean | undefined,
+        };
+        if (opts.body === undefined && opts.bodyFile === undefined && Object.values(flags).every((value) => value === undefined)) {
+          throw new UsageError('nothing to update: give --body, --body-file, --[no-]private, --[no-]include-in-email or --[no-]include-in-report');
+        }
+        const note = { body: await readBody(ctx, opts), ...flags };
+        await objectCommand(ctx, 'notes.update', { path: { uid }, body: { note } }, NOTE_VIEW, () => `Note ${uid} updated.`);
+      },
+    },
+    {
+      name: 'delete',
+      aliases: ['rm'],
+      summary: 'Delete a note for good',
+      description: 'Asks for confirmation on a terminal; from a script, add --yes.',
+      args: [UID_ARG],
+      examples: ['mon notes delete n_9e2a41', 'mon notes delete n_9e2a41 --yes'],
+      run: ({ args }, ctx) => {
+        const uid = args.uid!;
+        return deleteCommand(ctx, 'notes.delete', { path: { uid } }, async () => {
+          const { data } = await (await ctx.client()).call('notes.get', { path: { uid } });
+          const note = data as Record<string, unknown>;
+          const line = firstLine(note);
+          const excerpt = line.length > 60 ? `${line.slice(0, 59)}…` : line;
+          return `note ${uid} on ${note.computer ? 'computer' : 'group'} ${String(owner(note))} ("${excerpt}")`;
+        });
+      },
+    },
+  ],
+};
