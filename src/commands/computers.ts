@@ -56,6 +56,7 @@ export const computers: ResourceSpec = {
     {
       name: 'list',
       aliases: ['ls'],
+      route: 'computers.list',
       summary: 'List computers, most recently reported first',
       list: true,
       fields: COMPUTER_FIELDS,
@@ -98,6 +99,7 @@ export const computers: ResourceSpec = {
     {
       name: 'get',
       aliases: ['show'],
+      route: 'computers.get',
       summary: 'Show one computer by its client id',
       args: [{ name: 'client-id', description: "the computer's client id (the client_id field)", rule: { type: 'text', max: 191, nonEmpty: true } }],
       fields: COMPUTER_FIELDS,
@@ -106,6 +108,7 @@ export const computers: ResourceSpec = {
     },
     {
       name: 'update',
+      route: 'computers.update',
       summary: "Change a computer's asset id, names, description, reference e-mail or beacon settings",
       args: [{ name: 'client-id', description: "the computer's client id", rule: { type: 'text', max: 191, nonEmpty: true } }],
       fields: COMPUTER_FIELDS,

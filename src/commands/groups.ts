@@ -25,6 +25,7 @@ export const groups: ResourceSpec = {
     {
       name: 'list',
       aliases: ['ls'],
+      route: 'groups.list',
       summary: 'List groups, sorted by name',
       list: true,
       fields: GROUP_FIELDS,
@@ -35,6 +36,7 @@ export const groups: ResourceSpec = {
     {
       name: 'get',
       aliases: ['show'],
+      route: 'groups.get',
       summary: 'Show one group by uid or slug',
       args: [{ name: 'uid-or-slug', description: 'the group uid (g_…) or its dashboard slug', rule: { type: 'text', max: 255, nonEmpty: true } }],
       fields: GROUP_FIELDS,
@@ -43,6 +45,7 @@ export const groups: ResourceSpec = {
     },
     {
       name: 'find-or-create',
+      route: 'groups.findOrCreate',
       summary: 'Return the group with this name, creating it when there is none',
       description: 'Safe to repeat: an existing group with the same name is returned unchanged.',
       fields: GROUP_FIELDS,
@@ -74,6 +77,7 @@ export const groups: ResourceSpec = {
     },
     {
       name: 'update',
+      route: 'groups.update',
       summary: "Change a group's name, description, reference e-mail or contact menu",
       description: 'The API needs the name on every update: without --name the current name is read and sent again.',
       args: [{ name: 'uid', description: 'the group uid (g_…)', rule: { type: 'uid', prefix: 'g_' } }],

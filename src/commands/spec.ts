@@ -1,3 +1,4 @@
+import type { RouteName } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 
 /**
@@ -69,6 +70,8 @@ export interface VerbSpec {
   args?: readonly ArgSpec[];
   options?: readonly OptionSpec[];
   constraints?: Constraints;
+  /** The endpoint this verb stands for (cli-contract.md: every endpoint has exactly one command). */
+  route?: RouteName;
   /** Adds --page, --per-page, --offset, --all, --limit and --count. */
   list?: boolean;
   /** Keys that --fields accepts for this verb's output. */
