@@ -1,0 +1,199 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resetSandbox, serveForeground } from '../../src/sandbox/cli.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { Api, NOW, start } from './helpers.js';
+
+let dir: string;
+let file: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mon-sandbox-'));
+  file = join(dir, 'state', 'sandbox.json');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('stateFile', () => {
+  it('seeds and saves on first start, keeps changes across a restart', async () => {
+    const first = await start({ stateFile: file });
+    const group = (await first.api.get('/v2.5/groups')).body[0];
+    const note = await first.api.send('POST', '/v2.5/notes', { 'note[group_id]': group.uid, 'note[body]': 'survives restarts' });
+    expect(note.status).toBe(200);
+    const renamed = await first.api.send('PUT', `/v2.5/groups/${group.uid}`, { 'group[name]': 'Persisted Name' });
+    expect(renamed.status).toBe(200);
+    await first.sandbox.close();
+
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved.format).toBe('mon-sandbox-state');
+    expect(saved.notes.some((n: { uid: string }) => n.uid === note.body.uid)).toBe(true);
+
+    const second = await start({ stateFile: file });
+    try {
+      expect((await second.api.get(`/v2.5/notes/${note.body.uid}`)).body.body).toBe('survives restarts');
+      expect((await second.api.get(`/v2.5/groups/${group.uid}`)).body.name).toBe('Persisted Name');
+      expect((await second.api.get('/v2.5/groups/persisted-name')).body.uid).toBe(group.uid);
+    } finally {
+      await second.sandbox.close();
+    }
+  });
+
+  it('loads the saved data instead of re-seeding (the clock of the first start sticks)', async () => {
+    const first = await start({ stateFile: file });
+    const before = (await first.api.get('/v2.5/computers')).body;
+    await first.sandbox.close();
+    const later = await startSandbox({ stateFile: file, now: () => NOW + 3 * 86_400_000 });
+    try {
+      const after = (await new Api(later).get('/v2.5/computers')).body;
+      expect(after.map((c: { uid: string; last_report: number }) => [c.uid, c.last_report])).toEqual(
+        before.map((c: { uid: string; last_report: number }) => [c.uid, c.last_report]),
+      );
+    } finally {
+      await later.close();
+    }
+  });
+
+  it('writes atomically: no temp file is left beside the state file', async () => {
+    const { sandbox, api } = await start({ stateFile: file });
+    try {
+      const g = (await api.get('/v2.5/groups')).body[0];
+      for (let i = 0; i < 5; i++) {
+        await api.send('POST', '/v2.5/notes', { 'note[group_id]': g.uid, 'note[body]': `note ${i}` });
+      }
+      expect(await readdir(join(dir, 'state'))).toEqual(['sandbox.json']);
+      const saved = JSON.parse(await readFile(file, 'utf8'));
+      expect(saved.notes.filter((n: { body: string }) => n.body.startsWith('note ')).length).toBe(5);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('does not write when nothing changes', async () => {
+    const { sandbox, api } = await start({ stateFile: file });
+    try {
+      // every save renames a new file into place, so the inode tells whether one happened
+      const before = (await stat(file)).ino;
+      await api.get('/v2.5/computers');
+      await api.send('PUT', '/v2.5/groups/g_nope', { 'group[name]': 'x' });
+      await api.send('POST', '/v2.5/notes', { 'note[body]': 'no owner' });
+      expect((await stat(file)).ino).toBe(before);
+      const g = (await api.get('/v2.5/groups')).body[0];
+      await api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': g.name, 'group[description]': 'changed' });
+      expect((await stat(file)).ino).not.toBe(before);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it.each([
+    ['not JSON', '{"format": "mon-sandbox-state", '],
+    ['another format', '{"hello": "world"}'],
+    ['a wrong version', '{"format": "mon-sandbox-state", "version": 99}'],
+    ['an array', '[]'],
+  ])('refuses a corrupt file (%s) with a message naming the file and the reset command', async (_why, content) => {
+    await rm(join(dir, 'state'), { recursive: true, force: true });
+    await writeFile(join(dir, 'bad.json'), content);
+    const bad = join(dir, 'bad.json');
+    await expect(startSandbox({ stateFile: bad })).rejects.toThrow(bad);
+    await expect(startSandbox({ stateFile: bad })).rejects.toThrow('mon sandbox reset');
+    // the corrupt file is left alone for the user to inspect
+    expect(await readFile(bad, 'utf8')).toBe(content);
+  });
+
+  it('re-seeds when an explicit seed or computer count differs from the saved state, and says so', async () => {
+    const first = await start({ stateFile: file, seed: 1, computers: 40 });
+    await first.sandbox.close();
+
+    const notices: string[] = [];
+    const same = await start({ stateFile: file, seed: 1, onNotice: (m) => notices.push(m) });
+    expect((await same.api.get('/v2.5/computers')).headers.get('x-total')).toBe('40');
+    await same.sandbox.close();
+    expect(notices).toEqual([]);
+
+    const bigger = await start({ stateFile: file, computers: 60, onNotice: (m) => notices.push(m) });
+    expect((await bigger.api.get('/v2.5/computers')).headers.get('x-total')).toBe('60');
+    await bigger.sandbox.close();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/re-seeding/);
+    expect(JSON.parse(await readFile(file, 'utf8')).computerCount).toBe(60);
+
+    // no explicit options: the saved state is used as is
+    const plain = await start({ stateFile: file, onNotice: (m) => notices.push(m) });
+    expect((await plain.api.get('/v2.5/computers')).headers.get('x-total')).toBe('60');
+    await plain.sandbox.close();
+    expect(notices).toHaveLength(1);
+  });
+});
+
+describe('resetSandbox', () => {
+  it('deletes the state file so the next start re-seeds, and reports whether one existed', async () => {
+    const first = await start({ stateFile: file });
+    const g = (await first.api.get('/v2.5/groups')).body[0];
+    await first.api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': 'Changed' });
+    await first.sandbox.close();
+    await writeFile(join(dir, 'state', '.sandbox.json.123.abcd.tmp'), 'leftover');
+
+    expect(await resetSandbox(file)).toBe(true);
+    expect(await readdir(join(dir, 'state'))).toEqual([]);
+    expect(await resetSandbox(file)).toBe(false);
+    expect(await resetSandbox(join(dir, 'no', 'such', 'dir.json'))).toBe(false);
+
+    const again = await start({ stateFile: file });
+    try {
+      expect((await again.api.get(`/v2.5/groups/${g.uid}`)).body.name).toBe(g.name);
+    } finally {
+      await again.sandbox.close();
+    }
+  });
+});
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+describe('serveForeground', () => {
+  it('prints the URL, the key and export lines, serves until aborted, then closes', async () => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const controller = new AbortController();
+    const running = serveForeground({ stateFile: file, io: { stdout, stderr }, signal: controller.signal });
+    for (let i = 0; i < 200 && !stdout.text.includes('MON_API_KEY'); i++) await new Promise((r) => setTimeout(r, 10));
+
+    const lines = stdout.text.trim().split('\n');
+    const exports = lines.filter((l) => !l.startsWith('#'));
+    expect(exports).toHaveLength(2);
+    const url = /^export MON_BASE_URL=(http:\/\/127\.0\.0\.1:\d+)$/.exec(exports[0] ?? '')?.[1];
+    expect(url).toBeDefined();
+    expect(exports[1]).toBe('export MON_API_KEY=sbx_live_demo_4f6c2a9e1b7d');
+    expect(stdout.text).toContain(`${url}/v2.5`);
+    expect(stderr.text).toBe('');
+
+    const res = await fetch(`${url}/v2.5/groups?api_key=sbx_live_demo_4f6c2a9e1b7d`);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+
+    controller.abort();
+    await running;
+    await expect(fetch(`${url}/v2.5/groups`)).rejects.toThrow();
+  });
+
+  it('says on stderr when it re-seeds', async () => {
+    const seeded = await start({ stateFile: file });
+    await seeded.sandbox.close();
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const controller = new AbortController();
+    controller.abort();
+    await serveForeground({ stateFile: file, seed: 7, io: { stdout, stderr }, signal: controller.signal });
+    expect(stderr.text).toMatch(/re-seeding with seed 7/);
+    expect(JSON.parse(await readFile(file, 'utf8')).seed).toBe(7);
+  });
+});
