@@ -38,13 +38,17 @@ export class Prng {
     return out;
   }
 
+  /** n lower-case hex digits, 8 per PRNG draw */
   hex(n: number): string {
-    return this.chars('0123456789abcdef', n);
+    let out = '';
+    while (out.length < n) out += Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0');
+    return out.slice(0, n);
   }
 
-  /** opaque uid body: 14 lower-case base36 characters (~72 bits) */
+  /** opaque uid body: 14 lower-case base36 characters (~72 bits), 7 per PRNG draw */
   uid(prefix: string): string {
-    return prefix + this.chars('0123456789abcdefghijklmnopqrstuvwxyz', 14);
+    const part = (): string => Math.floor(this.next() * 78_364_164_096).toString(36).padStart(7, '0');
+    return prefix + part() + part();
   }
 
   /** upper-case UUID-shaped client id, as agents generate them */

@@ -164,6 +164,12 @@ const LINUX_PLUGINS: PluginSpec[] = [
   plugin('SSH Configuration', 'ssh_config', 'Password login disabled.', 'Root login permitted with key.', 'Password login enabled for root.', '3 authorized keys.'),
 ];
 
+const PLUGIN_POOLS: Record<Platform, PluginSpec[]> = {
+  mac: [...COMMON_PLUGINS, ...MAC_PLUGINS],
+  windows: [...COMMON_PLUGINS, ...WINDOWS_PLUGINS],
+  linux: [...COMMON_PLUGINS, ...LINUX_PLUGINS],
+};
+
 const MANUFACTURERS = ['Apple', 'Microsoft', 'Adobe', 'Dell', 'Lenovo', 'JetBrains'];
 const PRODUCTS = [
   'AppleCare+ for Mac',
@@ -204,6 +210,17 @@ function mac(rng: Prng, prefix: string): string {
 function uptime(rng: Prng): string {
   const days = rng.int(0, 40);
   return `${days} day${days === 1 ? '' : 's'}, ${rng.int(0, 23)}:${String(rng.int(0, 59)).padStart(2, '0')}`;
+}
+
+const asciiCache = new Map<string, string>();
+/** login names and e-mail local parts without accents (Chloé -> chloe) */
+function ascii(s: string): string {
+  let out = asciiCache.get(s);
+  if (out === undefined) {
+    out = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+    asciiCache.set(s, out);
+  }
+  return out;
 }
 
 function dayStart(sec: number): number {
@@ -247,7 +264,7 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
   if (platform === 'windows' && model.osMax === '10.0.19045') os = WINDOWS_OS[2] ?? os;
   const first = rng.pick(FIRST);
   const last = rng.pick(LAST);
-  const user = `${first}.${last}`.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const user = ascii(`${first}.${last}`.toLowerCase());
   const seq = String(i + 1).padStart(3, '0');
 
   let computerName: string;
@@ -371,8 +388,7 @@ function muteFor(ctx: Ctx, n: number): MuteRec | null {
 
 function makePluginResults(ctx: Ctx, computer: ComputerRec): void {
   const { rng } = ctx;
-  const own = computer.platform === 'mac' ? MAC_PLUGINS : computer.platform === 'windows' ? WINDOWS_PLUGINS : LINUX_PLUGINS;
-  const pool = [...COMMON_PLUGINS, ...own];
+  const pool = PLUGIN_POOLS[computer.platform];
   const count = rng.int(3, Math.min(8, pool.length));
   // stable partial shuffle: keep the catalogue order in the output
   const chosen = new Set<number>();
@@ -506,7 +522,7 @@ function makeUsers(ctx: Ctx, account: AccountId, groups: GroupRec[], subdomain: 
   const base = (firstname: string, lastname: string, role: UserRec['role'], tfa: boolean, admin: boolean): UserRec => ({
     uid: rng.uid('u_'),
     account,
-    email: `${firstname}.${lastname}@${domain}`.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, ''),
+    email: ascii(`${firstname}.${lastname}@${domain}`.toLowerCase()),
     firstname,
     lastname,
     tfa_status: tfa,

@@ -123,7 +123,8 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
   });
 
   it('reads a timed mute as unmuted once mute_until has passed', async () => {
-    const computer = computers.find((c) => c.plugin_results.every((r) => !r.muted)) as Computer;
+    // from the end: the tests above mute results of the first computers
+    const computer = [...computers].reverse().find((c) => c.plugin_results.every((r) => !r.muted)) as Computer;
     const target = computer.plugin_results[0] as PluginResult;
     await mute(target.uid, { mute_type: 'timed', mute_until: NOW_SEC + 3600 });
     const inList = async () => ((await api.get('/v2.5/computers', { status: 'has_muted_plugin', per_page: 100 })).body as Computer[]).map((c) => c.client_id);
