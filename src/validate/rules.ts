@@ -36,9 +36,11 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodType<unknown, string>
       return z.string().check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => `'${String(issue.input)}' is not a date of the form YYYY-MM-DD` }));
     case 'uid': {
       const kind = UID_KINDS[rule.prefix] ?? 'item';
+      // 'an expiration uid', 'an item uid', but 'a user uid'
+      const article = /^[aeio]/.test(kind) ? 'an' : 'a';
       return z.string().check(
         z.refine((v) => v.startsWith(rule.prefix) && v.length > rule.prefix.length && !/[\s/?#]/.test(v), {
-          error: (issue) => `'${String(issue.input)}' is not a ${kind} uid (they start with ${rule.prefix})`,
+          error: (issue) => `'${String(issue.input)}' is not ${article} ${kind} uid (they start with ${rule.prefix})`,
         }),
         // ids sent in a body have a limit (191 in expirations and notes, api-v2.5 Limits); over it the API answers 500
         z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})` }),

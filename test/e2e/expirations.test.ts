@@ -1,0 +1,283 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+
+type Item = Record<string, unknown>;
+
+/** 2025-06-01 12:00 UTC: the sandbox seeds its demo data around this day. */
+const NOW = Date.parse('2025-06-01T12:00:00Z');
+
+/** Reads straight from the sandbox over HTTP, without mon in between. */
+async function api(sandbox: RunningSandbox, path: string): Promise<{ status: number; body: unknown }> {
+  const separator = path.includes('?') ? '&' : '?';
+  const response = await fetch(`${sandbox.url}${path}${separator}api_key=${sandbox.apiKey}`);
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/**
+ * Runs mon on a pseudo-terminal (`script`), as a person at a shell would, and types `answer`
+ * once the confirmation prompt shows. Asynchronous: the sandbox answers from this process.
+ */
+function onTerminal(args: string[], env: Record<string, string>, answer: string): Promise<{ code: number | null; screen: string }> {
+  const dir = tempConfigDir();
+  const child = spawn('script', ['-qec', [process.execPath, MON_BIN, ...args].join(' '), '/dev/null'], {
+    env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir, TERM: 'dumb', ...env },
+  });
+  let screen = '';
+  let answered = false;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    screen += chunk;
+    if (!answered && screen.includes('[y/N]')) {
+      answered = true;
+      child.stdin.write(answer);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, screen }));
+  });
+}
+
+describe('expirations against the sandbox', () => {
+  let sandbox: RunningSandbox;
+  let env: Record<string, string>;
+  let all: Item[];
+  let manufacturer: string;
+  let product: string;
+  let group: string;
+  let computer: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, now: () => NOW });
+    env = { MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey };
+    all = (await api(sandbox, '/v2.5/expirations?per_page=100')).body as Item[];
+    manufacturer = ((await api(sandbox, '/v2.5/expiration_manufacturers')).body as Item[])[0]!.uid as string;
+    product = ((await api(sandbox, '/v2.5/expiration_products')).body as Item[])[0]!.uid as string;
+    group = ((await api(sandbox, '/v2.5/groups')).body as Item[])[0]!.uid as string;
+    computer = ((await api(sandbox, '/v2.5/computers')).body as Item[])[0]!.uid as string;
+    expect(all.length).toBeGreaterThan(3);
+  });
+  beforeEach(() => {
+    sandbox.requests.length = 0;
+  });
+  afterAll(() => sandbox.close());
+
+  it('`list` sends every filter under its API name, dates as epoch seconds covering whole UTC days', async () => {
+    const result = await runMon(
+      [
+        'expirations', 'list', '--uid', 'e_nothing', '--manufacturer', 'apple', '--product', 'applecare', '--group', 'acme-design',
+        '--computer', 'c_x', '--license-key', 'K-1', '--expires-start', '2026-01-01', '--expires-end', '2026-03-31', '--json',
+      ],
+      { env },
+    );
+    expect(result).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: '/v2.5/expirations', status: 200 });
+    expect(sandbox.requests[0]!.query).toEqual({
+      uid: 'e_nothing',
+      manufacturer: 'apple',
+      product: 'applecare',
+      group: 'acme-design',
+      computer: 'c_x',
+      license_key: 'K-1',
+      expires_at_start: '1767225600',
+      expires_at_end: String(1774915200 + 86_399),
+      page: '1',
+      api_key: sandbox.apiKey,
+    });
+  });
+
+  it('`list --json` prints the objects as received; the date range keeps what the API keeps', async () => {
+    const [first] = all;
+    const day = new Date((first!.expires_at as number) * 1000).toISOString().slice(0, 10);
+    const expected = all.filter((e) => new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10) === day);
+    const result = await runMon(['expirations', 'list', '--expires-start', day, '--expires-end', day, '--json'], { env });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(expected);
+  });
+
+  it('`list` prints a table of product, license key, expiry date, renewal and owner', async () => {
+    const result = await runMon(['expirations', 'list', '--limit', '3'], { env });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^UID\s+PRODUCT\s+LICENSE KEY\s+EXPIRES\s+RENEWABLE\s+OWNER$/);
+    expect(lines).toHaveLength(4);
+    all.slice(0, 3).forEach((e, i) => {
+      const owner = (e.computer ?? e.group) as string;
+      const expires = new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10);
+      const cells = [e.uid, e.expiration_product, e.license_key, expires, e.renewable ? 'yes' : 'no', owner].join('\\s+');
+      expect(lines[i + 1]).toMatch(new RegExp(`^${cells}$`));
+    });
+  });
+
+  it('`get <uid> --json` prints the expiration as received', async () => {
+    const uid = all[0]!.uid as string;
+    const result = await runMon(['expirations', 'get', uid, '--json'], { env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toEqual((await api(sandbox, `/v2.5/expirations/${uid}`)).body);
+    expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: `/v2.5/expirations/${uid}` });
+  });
+
+  it('`create` for a group POSTs every attribute as expiration[...], the date as epoch seconds', async () => {
+    const result = await runMon(
+      [
+        'expirations', 'create', '--license-key', 'XK-2231-99', '--expires-at', '2026-09-30', '--manufacturer', manufacturer,
+        '--product', product, '--group', group, '--renewable', '--notes', 'PO 4471', '--json',
+      ],
+      { env },
+    );
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout) as Item;
+    expect(created).toMatchObject({ license_key: 'XK-2231-99', expires_at: 1790726400, group, computer: null, renewable: true, notes: 'PO 4471' });
+    expect(result.stderr).toBe(`Expiration ${String(created.uid)} created.\n`);
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.requests[0]).toMatchObject({ method: 'POST', path: '/v2.5/expirations', query: {}, status: 200 });
+    expect(sandbox.requests[0]!.form).toEqual({
+      'expiration[license_key]': 'XK-2231-99',
+      'expiration[expires_at]': '1790726400',
+      'expiration[expiration_manufacturer_id]': manufacturer,
+      'expiration[expiration_product_id]': product,
+      'expiration[group_id]': group,
+      'expiration[renewable]': 'true',
+      'expiration[notes]': 'PO 4471',
+      api_key: sandbox.apiKey,
+    });
+  });
+
+  it('`create` for a computer sends computer_id, and --no-renewable as false', async () => {
+    const result = await runMon(
+      ['expirations', 'create', '--license-key', 'C02XL0', '--expires-at', '2027-01-15', '--manufacturer', manufacturer, '--product', product, '--computer', computer, '--no-renewable', '--json'],
+      { env },
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ computer, renewable: false });
+    expect(sandbox.requests[0]!.form).toEqual({
+      'expiration[license_key]': 'C02XL0',
+      'expiration[expires_at]': String(Date.parse('2027-01-15T00:00:00Z') / 1000),
+      'expiration[expiration_manufacturer_id]': manufacturer,
+      'expiration[expiration_product_id]': product,
+      'expiration[computer_id]': computer,
+      'expiration[renewable]': 'false',
+      api_key: sandbox.apiKey,
+    });
+  });
+
+  it('`update` PUTs only the options given', async () => {
+    const uid = all[1]!.uid as string;
+    const result = await runMon(['expirations', 'update', uid, '--notes', 'Renewed', '--expires-at', '2038-01-19', '--json'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Expiration ${uid} updated.\n`);
+    expect(JSON.parse(result.stdout)).toMatchObject({ uid, notes: 'Renewed', expires_at: 2147472000 });
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.requests[0]).toMatchObject({ method: 'PUT', path: `/v2.5/expirations/${uid}`, status: 200 });
+    expect(sandbox.requests[0]!.form).toEqual({ 'expiration[notes]': 'Renewed', 'expiration[expires_at]': '2147472000', api_key: sandbox.apiKey });
+  });
+
+  it('`--dry-run create` prints the request, key redacted, and sends nothing', async () => {
+    const result = await runMon(
+      ['expirations', 'create', '--license-key', 'K', '--expires-at', '2026-09-30', '--manufacturer', 'em_1', '--product', 'ep_1', '--group', 'g_1', '--dry-run'],
+      { env },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `POST ${sandbox.url}/v2.5/expirations`,
+        'expiration[license_key]=K',
+        'expiration[expires_at]=1790726400',
+        'expiration[expiration_manufacturer_id]=em_1',
+        'expiration[expiration_product_id]=ep_1',
+        'expiration[group_id]=g_1',
+        'api_key=[REDACTED]',
+        '',
+      ].join('\n'),
+    );
+    expect(result.stdout + result.stderr).not.toContain(sandbox.apiKey);
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it('`delete` in a pipe without --yes is refused with exit 2 and deletes nothing', async () => {
+    const uid = all[2]!.uid as string;
+    const result = await runMon(['expirations', 'delete', uid], { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/refusing to delete without --yes/);
+    expect(sandbox.requests).toEqual([]);
+    expect((await api(sandbox, `/v2.5/expirations/${uid}`)).status).toBe(200);
+  });
+
+  it('`delete --yes` sends DELETE, prints nothing on stdout and exits 0 on 204', async () => {
+    const uid = all[2]!.uid as string;
+    const result = await runMon(['expirations', 'delete', uid, '--yes'], { env });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.requests[0]).toMatchObject({ method: 'DELETE', path: `/v2.5/expirations/${uid}`, status: 204 });
+    expect(sandbox.requests[0]!.form).toEqual({ api_key: sandbox.apiKey });
+    expect((await api(sandbox, `/v2.5/expirations/${uid}`)).status).toBe(404);
+  });
+
+  it('`delete` on a terminal shows what will go and deletes after a "y"', async () => {
+    const e = all[3]!;
+    const { code, screen } = await onTerminal(['expirations', 'delete', String(e.uid)], env, 'y\n');
+    expect(code).toBe(0);
+    expect(screen).toContain(`Delete expiration ${String(e.uid)} (license key ${String(e.license_key)}, product ${String(e.expiration_product)}`);
+    expect(sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      `GET /v2.5/expirations/${String(e.uid)} 200`,
+      `DELETE /v2.5/expirations/${String(e.uid)} 204`,
+    ]);
+  });
+
+  const long = (prefix: string, length: number) => prefix + 'x'.repeat(length - prefix.length);
+  const create = (overrides: Record<string, string | undefined>, extra: string[] = []) => {
+    const options: Record<string, string | undefined> = {
+      '--license-key': 'K',
+      '--expires-at': '2026-09-30',
+      '--manufacturer': 'em_1',
+      '--product': 'ep_1',
+      '--group': 'g_1',
+      ...overrides,
+    };
+    return ['expirations', 'create', ...Object.entries(options).flatMap(([flag, value]) => (value === undefined ? [] : [flag, value])), ...extra];
+  };
+
+  // Nothing reaches the sandbox in these, so they may run side by side.
+  it.concurrent.for([
+    ['create without --license-key', create({ '--license-key': undefined }), '--license-key is required'],
+    ['create without --expires-at', create({ '--expires-at': undefined }), '--expires-at is required'],
+    ['create without --manufacturer', create({ '--manufacturer': undefined }), '--manufacturer is required'],
+    ['create without an owner', create({ '--group': undefined }), 'give one of --group or --computer'],
+    ['create with both owners', create({ '--computer': 'c_1' }), 'give only one of --group and --computer'],
+    ['a license key over 191', create({ '--license-key': 'k'.repeat(192) }), '--license-key: at most 191 characters (got 192)'],
+    ['an empty license key', create({ '--license-key': ' ' }), '--license-key: must not be empty'],
+    ['a manufacturer id over 191', create({ '--manufacturer': long('em_', 192) }), '--manufacturer: at most 191 characters (got 192)'],
+    ['a group id over 191', create({ '--group': long('g_', 192) }), '--group: at most 191 characters (got 192)'],
+    ['notes over 65535', create({ '--notes': 'n'.repeat(65_536) }), '--notes: at most 65535 characters (got 65536)'],
+    ['a product uid for --manufacturer', create({ '--manufacturer': 'ep_1' }), "--manufacturer: 'ep_1' is not an expiration manufacturer uid (they start with em_)"],
+    ['a manufacturer uid for --product', create({ '--product': 'em_1' }), "--product: 'em_1' is not an expiration product uid (they start with ep_)"],
+    ['a slug for --group', create({ '--group': 'acme-design' }), "--group: 'acme-design' is not a group uid (they start with g_)"],
+    ['a group uid for --computer', create({ '--group': undefined, '--computer': 'g_1' }), "--computer: 'g_1' is not a computer uid (they start with c_)"],
+    ['an impossible date', create({ '--expires-at': '2026-02-30' }), "--expires-at: '2026-02-30' is not a date of the form YYYY-MM-DD"],
+    ['a date in another form', create({ '--expires-at': '30/09/2026' }), "--expires-at: '30/09/2026' is not a date of the form YYYY-MM-DD"],
+    ['a date past 32-bit time', create({ '--expires-at': '2038-01-20' }), '--expires-at: must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)'],
+    ['a start without an end', ['expirations', 'list', '--expires-start', '2026-01-01'], '--expires-start and --expires-end go together: give both'],
+    ['an end without a start', ['expirations', 'list', '--expires-end', '2026-01-01'], '--expires-start and --expires-end go together: give both'],
+    ['a start after the end', ['expirations', 'list', '--expires-start', '2026-02-01', '--expires-end', '2026-01-01'], '--expires-start: must not be after --expires-end'],
+    ['a bad start date', ['expirations', 'list', '--expires-start', '2026-13-01', '--expires-end', '2026-12-01'], "--expires-start: '2026-13-01' is not a date of the form YYYY-MM-DD"],
+    ['a note uid for list --uid', ['expirations', 'list', '--uid', 'n_1'], "--uid: 'n_1' is not an expiration uid (they start with e_)"],
+    ['a license key filter over 191', ['expirations', 'list', '--license-key', 'k'.repeat(192)], '--license-key: at most 191 characters (got 192)'],
+    ['get with a group uid', ['expirations', 'get', 'g_1'], "<uid>: 'g_1' is not an expiration uid (they start with e_)"],
+    ['get with a bare prefix', ['expirations', 'get', 'e_'], "<uid>: 'e_' is not an expiration uid (they start with e_)"],
+    ['delete with a note uid', ['expirations', 'delete', 'n_1', '--yes'], "<uid>: 'n_1' is not an expiration uid (they start with e_)"],
+    ['update with nothing to change', ['expirations', 'update', 'e_1'], 'nothing to update: give at least one attribute option (see mon expirations update --help)'],
+    ['update with both owners', ['expirations', 'update', 'e_1', '--group', 'g_1', '--computer', 'c_1'], '--group and --computer cannot be used together'],
+    ['update with a bad product uid', ['expirations', 'update', 'e_1', '--product', 'p_1'], "--product: 'p_1' is not an expiration product uid (they start with ep_)"],
+    ['update with a bad date', ['expirations', 'update', 'e_1', '--expires-at', 'tomorrow'], "--expires-at: 'tomorrow' is not a date of the form YYYY-MM-DD"],
+  ] as const)('%s: exit 2, one line naming the option, no request', async ([, args, message], { expect }) => {
+    const result = await runMon(args, { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toContain(message);
+    expect(sandbox.requests).toEqual([]);
+  });
+});
