@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { runMon } from '../helpers/run-mon.js';
+import { onTerminal } from '../helpers/terminal.js';
 
 type Item = Record<string, unknown>;
 
@@ -14,30 +14,6 @@ async function api(sandbox: RunningSandbox, path: string): Promise<{ status: num
   const response = await fetch(`${sandbox.url}${path}${separator}api_key=${sandbox.apiKey}`);
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-/**
- * Runs mon on a pseudo-terminal (`script`), as a person at a shell would, and types `answer`
- * once the confirmation prompt shows. Asynchronous: the sandbox answers from this process.
- */
-function onTerminal(args: string[], env: Record<string, string>, answer: string): Promise<{ code: number | null; screen: string }> {
-  const dir = tempConfigDir();
-  const child = spawn('script', ['-qec', [process.execPath, MON_BIN, ...args].join(' '), '/dev/null'], {
-    env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir, TERM: 'dumb', ...env },
-  });
-  let screen = '';
-  let answered = false;
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    screen += chunk;
-    if (!answered && screen.includes('[y/N]')) {
-      answered = true;
-      child.stdin.write(answer);
-    }
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, screen }));
-  });
 }
 
 describe('expirations against the sandbox', () => {
