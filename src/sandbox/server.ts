@@ -180,7 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         account,
         params: { ...query, ...form },
         path: match.path,
-        expand: parseExpand(many({ ...query, ...form }, 'expand', 'expand[]')),
+        expand: parseExpand([...many(query, 'expand', 'expand[]'), ...many(form, 'expand', 'expand[]')]),
         settings,
         store,
         nowMs,
