@@ -23,6 +23,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const { checkInput } = await import('./validate/input.js');
       await verb.run(checkInput(verb, input, ctx.now()), ctx);
     },
+    argv,
   );
   try {
     if (argv.length === 0) {
@@ -32,7 +33,9 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
-    return report(error, deps, verbose);
+    // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
+    const aborted = deps.signal?.aborted === true && !(error instanceof InterruptedError);
+    return report(aborted ? new InterruptedError(deps.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT') : error, deps, verbose);
   } finally {
     for (const cleanup of cleanups.reverse()) {
       try {
@@ -69,9 +72,22 @@ function report(error: unknown, deps: MainDeps, verbose: boolean): number {
 }
 
 /** No line on stderr may carry a key, whatever raised it. */
-function scrub(text: string, deps: MainDeps): string {
-  let out = text;
+function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
+  let out = text.replace(/(api_key=)[^&\s"';,)]*/g, '$1[REDACTED]');
   const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  for (const secret of secrets) out = out.split(secret).join('[REDACTED]');
+  for (const secret of secrets) {
+    for (const form of new Set([secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)])) {
+      out = out.split(form).join('[REDACTED]');
+    }
+  }
   return out;
+}
+
+/**
+ * The line bin/mon prints for an error that escaped main() (an uncaught exception): one line,
+ * no stack, no key.
+ */
+export function crashLine(error: unknown, env: Record<string, string | undefined>): string {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error).split('\n')[0];
+  return `${scrub(`mon: unexpected error: ${message}`, { env })}\n`;
 }

@@ -119,11 +119,12 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
       client ??= (async () => {
         const target = await resolveTarget(ctx);
         knownSecrets.add(target.apiKey);
-        const [{ ApiClient }, { sharedBudget }] = await Promise.all([import('./api/client.js'), import('./api/budget.js')]);
+        const [{ ApiClient, deadlineFromEnv }, { sharedBudget }] = await Promise.all([import('./api/client.js'), import('./api/budget.js')]);
         const made = new ApiClient({
           ...target,
           timeoutMs: globals.timeoutMs,
           retries: globals.retries,
+          deadlineMs: deadlineFromEnv(env),
           expand: globals.expand,
           signal,
           env,

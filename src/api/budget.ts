@@ -1,33 +1,179 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
 
 /** The API's limit: 400 requests per minute, all requests (api-v2.5, Limits). */
 export const RATE_LIMIT = { requests: 400, windowMs: 60_000 };
 
+/** A lock is held for the few milliseconds of a read and a write; one this old was left behind. */
+const STALE_LOCK_MS = 5_000;
+
+export interface RateLimit {
+  requests: number;
+  windowMs: number;
+}
+
+export interface SharedBudget extends RateBudget {
+  readonly limit: RateLimit;
+  /** Where the send times are kept (named after a hash of the key, never the key). */
+  readonly ledgerFile: string;
+}
+
 /**
- * A sliding-window budget for this process: waits, rather than fails, when the window is full.
- * MON_RATE_LIMIT=<requests>/<seconds> narrows it (for tests and for sharing a key).
+ * The rate budget of one API key, shared by every `mon` process of the user: a sliding window
+ * of send times in `<configDir>/rate/<sha256(key), 16 hex>.json` (never the key itself), read
+ * and updated under an exclusive lock file. When the window is full, take() waits for the
+ * oldest send to leave it, rather than failing: ten cron jobs started at once queue up instead
+ * of earning a 429 storm. MON_RATE_LIMIT=<requests>/<seconds> narrows the window (tests, or a
+ * key shared with other tools). Where the folder cannot be written, the budget is kept for this
+ * process only.
  */
-export function sharedBudget(_dir: string, _apiKey: string, env: Record<string, string | undefined>): RateBudget {
+export function sharedBudget(dir: string, apiKey: string, env: Record<string, string | undefined>): SharedBudget {
   const limit = parseLimit(env.MON_RATE_LIMIT) ?? RATE_LIMIT;
-  const sent: number[] = [];
-  return {
-    async take(signal) {
-      for (;;) {
-        const now = Date.now();
-        while (sent.length > 0 && sent[0]! <= now - limit.windowMs) sent.shift();
-        if (sent.length < limit.requests) {
-          sent.push(now);
-          return;
+  const ledger = new Ledger(join(dir, 'rate', `${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}.json`));
+  const local: number[] = [];
+  let shared = true;
+  // Requests of this process queue here first, so they do not all contend for the lock file.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const claim = async (signal: AbortSignal): Promise<void> => {
+    for (;;) {
+      let wait: number;
+      if (shared) {
+        try {
+          wait = await ledger.update(signal, (sent, now) => admit(sent, now, limit));
+        } catch (error) {
+          if (!isFsTrouble(error)) throw error;
+          shared = false; // read-only or missing home: keep the budget in this process
+          continue;
         }
-        await sleep(sent[0]! + limit.windowMs - now, undefined, { signal });
+      } else {
+        wait = admit(local, Date.now(), limit);
       }
+      if (wait <= 0) return;
+      // A little jitter, so processes that wait for the same slot do not all wake at once.
+      await sleep(wait + Math.floor(Math.random() * 20), undefined, { signal });
+    }
+  };
+
+  return {
+    limit,
+    ledgerFile: ledger.file,
+    take(signal) {
+      const turn = queue.then(() => claim(signal));
+      queue = turn.catch(() => undefined);
+      return turn;
     },
   };
 }
 
-function parseLimit(text: string | undefined): { requests: number; windowMs: number } | undefined {
-  const match = text ? /^(\d+)\/(\d+)$/.exec(text.trim()) : null;
-  if (!match) return undefined;
-  return { requests: Math.max(1, Number(match[1])), windowMs: Math.max(1, Number(match[2])) * 1000 };
+/**
+ * Drops sends that left the window; records one more when there is room and returns 0, or
+ * returns how long until the oldest leaves. Mutates `sent`.
+ */
+export function admit(sent: number[], now: number, limit: RateLimit): number {
+  const from = now - limit.windowMs;
+  let drop = 0;
+  while (drop < sent.length && sent[drop]! <= from) drop++;
+  sent.splice(0, drop);
+  // A clock set back leaves future entries behind: never wait longer than one window for them.
+  while (sent.length > 0 && sent[sent.length - 1]! > now + limit.windowMs) sent.pop();
+  if (sent.length < limit.requests) {
+    sent.push(now);
+    return 0;
+  }
+  return Math.max(1, sent[sent.length - limit.requests]! + limit.windowMs - now);
+}
+
+/** The ledger file and its lock. */
+class Ledger {
+  readonly lock: string;
+
+  constructor(readonly file: string) {
+    this.lock = `${file}.lock`;
+  }
+
+  /** Runs `change` on the recorded send times under the lock and saves them. */
+  async update<T>(signal: AbortSignal, change: (sent: number[], now: number) => T): Promise<T> {
+    await this.acquire(signal);
+    try {
+      const sent = this.read();
+      const result = change(sent, Date.now());
+      this.write(sent);
+      return result;
+    } finally {
+      rmSync(this.lock, { force: true });
+    }
+  }
+
+  private async acquire(signal: AbortSignal): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        closeSync(openSync(this.lock, 'wx', 0o600));
+        return;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') {
+          mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });
+          continue;
+        }
+        if (code !== 'EEXIST') throw error;
+      }
+      this.breakIfStale();
+      if (signal.aborted) throw signal.reason;
+      await sleep(Math.min(50, 2 + attempt) + Math.floor(Math.random() * 5), undefined, { signal });
+    }
+  }
+
+  /** A lock older than STALE_LOCK_MS belongs to a process that died holding it. */
+  private breakIfStale(): void {
+    try {
+      if (Date.now() - statSync(this.lock).mtimeMs > STALE_LOCK_MS) rmSync(this.lock, { force: true });
+    } catch {
+      // gone meanwhile: the next attempt takes it
+    }
+  }
+
+  /** The send times; a missing or damaged ledger is an empty one (it only ever holds a minute). */
+  private read(): number[] {
+    try {
+      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { sent?: unknown };
+      const sent = Array.isArray(parsed.sent) ? parsed.sent.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)) : [];
+      return sent.sort((a, b) => a - b);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Temp file and rename: a process killed mid-write never leaves half a ledger. */
+  private write(sent: number[]): void {
+    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      writeFileSync(tmp, JSON.stringify({ version: 1, sent }), { mode: 0o600 });
+      renameSync(tmp, this.file);
+    } catch (error) {
+      rmSync(tmp, { force: true });
+      throw error;
+    }
+  }
+}
+
+function isFsTrouble(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && /^(EACCES|EPERM|EROFS|ENOTDIR|ENOSPC|EDQUOT|EISDIR|ENOENT|EEXIST|EIO)$/.test(code);
+}
+
+/** MON_RATE_LIMIT=<requests>/<seconds>, e.g. 200/60; a wrong value is a usage error, not ignored. */
+export function parseLimit(text: string | undefined): RateLimit | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(text.trim());
+  const requests = Number(match?.[1]);
+  const seconds = Number(match?.[2]);
+  if (!match || requests < 1 || requests > 100_000 || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`MON_RATE_LIMIT: must be <requests>/<seconds>, e.g. 200/60 (got '${text}')`);
+  }
+  return { requests, windowMs: Math.round(seconds * 1000) };
 }

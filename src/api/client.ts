@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import {
   AuthError,
+  UsageError,
   InterruptedError,
   NetworkError,
   NotFoundError,
@@ -42,6 +43,12 @@ export interface ClientConfig {
   backoffMs?: number;
   /** The longest wait a Retry-After may ask for before the client gives up instead. */
   maxRetryAfterMs?: number;
+  /**
+   * The whole command's deadline, from the client's creation (MON_DEADLINE): budget waits,
+   * attempts and pauses between retries all end by then, and a retry that cannot finish in time
+   * is not started.
+   */
+  deadlineMs?: number;
 }
 
 export interface RequestInput {
@@ -94,6 +101,37 @@ const TLS_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/** Default of MON_DEADLINE: far beyond any `--all` at 400 requests a minute, short of forever. */
+export const DEFAULT_DEADLINE_MS = 3_600_000;
+
+/** MON_DEADLINE=<seconds> (0 < s <= 86400); unset: {@link DEFAULT_DEADLINE_MS}. */
+export function deadlineFromEnv(env: Record<string, string | undefined>): number {
+  const text = env.MON_DEADLINE?.trim();
+  if (!text) return DEFAULT_DEADLINE_MS;
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > 86_400) {
+    throw new UsageError(`MON_DEADLINE: must be a number of seconds above 0 and at most 86400 (got '${text}')`);
+  }
+  return Math.round(value * 1000);
+}
+
+/**
+ * How an attempt that failed may be repeated: `unsent` when nothing can have reached the
+ * server (refused connection, unknown host), so even a creating POST may go again; `transient`
+ * when the server may have acted (reset, cut body), so only requests that are safe to repeat
+ * go again; `final` when another attempt cannot help (TLS, timeout, deadline).
+ */
+type Repeat = 'unsent' | 'transient' | 'final';
+
+class AttemptFailed extends Error {
+  constructor(
+    readonly error: MonError,
+    readonly repeat: Repeat,
+  ) {
+    super(error.message);
+  }
+}
+
 /**
  * The thin client: base URL + /v2.5 routes, api_key placement, form bodies, expand, timeouts,
  * retries, rate budget and redaction. The only module that speaks HTTP.
@@ -101,9 +139,12 @@ const TLS_CODES = new Set([
 export class ApiClient {
   private readonly base: URL;
   private readonly dispatcher: Dispatcher;
+  /** Epoch ms by which every request of this command has ended. */
+  private readonly deadline: number;
 
   constructor(private readonly config: ClientConfig) {
     this.base = parseBaseUrl(config.baseUrl, config.baseUrlSource);
+    this.deadline = Date.now() + (config.deadlineMs ?? DEFAULT_DEADLINE_MS);
     const { env } = config;
     this.dispatcher = new EnvHttpProxyAgent({
       httpProxy: env.HTTP_PROXY ?? env.http_proxy,
@@ -166,27 +207,30 @@ export class ApiClient {
       let response: ApiResponse;
       try {
         response = await this.once(prepared);
-      } catch (error) {
-        if (error instanceof NetworkError && repeatable && !last) {
-          await this.pause(this.backoff(attempt));
-          continue;
-        }
-        throw error;
+      } catch (caught) {
+        if (!(caught instanceof AttemptFailed)) throw caught;
+        const { error, repeat } = caught;
+        const again = repeat === 'unsent' || (repeat === 'transient' && repeatable);
+        if (again && !last && (await this.pause(this.backoff(attempt)))) continue;
+        throw attempts(error, attempt);
       }
       const { status } = response;
       if (status === 429 && !last) {
         const wait = this.retryAfter(response.headers['retry-after']) ?? this.backoff(attempt);
-        if (wait <= (this.config.maxRetryAfterMs ?? 60_000)) {
-          await this.pause(wait);
-          continue;
-        }
+        if (wait <= (this.config.maxRetryAfterMs ?? 60_000) && (await this.pause(wait))) continue;
       }
       const transient = status === 502 || status === 503 || status === 504 || (status === 500 && prepared.method === 'GET');
       if (transient && repeatable && !last) {
-        await this.pause(this.backoff(attempt));
-        continue;
+        // A 503 may say when to come back (RFC 9110, Retry-After); within reason, do as it says.
+        const asked = status === 503 ? this.retryAfter(response.headers['retry-after']) : undefined;
+        const wait = asked !== undefined && asked <= (this.config.maxRetryAfterMs ?? 60_000) ? asked : this.backoff(attempt);
+        if (await this.pause(wait)) continue;
       }
-      return this.settle(prepared, response);
+      try {
+        return this.settle(prepared, response);
+      } catch (error) {
+        throw status >= 500 || status === 429 ? attempts(error as MonError, attempt) : error;
+      }
     }
   }
 
@@ -230,8 +274,12 @@ export class ApiClient {
     }
   }
 
+  /**
+   * Ends every connection at once: by now the command has what it needs, and a page fetched
+   * ahead (or a server that hangs) must not hold the exit up.
+   */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.dispatcher.destroy();
   }
 
   private async fetchPage(route: RouteName, input: RequestInput, query: Params): Promise<Page> {
@@ -241,11 +289,14 @@ export class ApiClient {
     return { items, headers: response.headers, ...(total === undefined ? {} : { total }) };
   }
 
-  /** One attempt: waits for the budget, sends, reads the whole body. Never throws the key. */
+  /**
+   * One attempt: waits for the budget, sends, reads the whole body within the timeout (connect,
+   * headers and body alike). Failures come out as AttemptFailed; nothing it throws carries the key.
+   */
   private async once(prepared: PreparedRequest): Promise<ApiResponse> {
     const { signal, timeoutMs, apiKey } = this.config;
     if (signal.aborted) throw interrupted(signal);
-    await this.config.budget?.take(signal);
+    await this.takeBudget();
     const url = new URL(prepared.url);
     const headers: Record<string, string> = { 'user-agent': this.config.userAgent, accept: 'application/json' };
     let body: string | undefined;
@@ -255,9 +306,14 @@ export class ApiClient {
       body = encodeForm([...prepared.form, ['api_key', apiKey]]);
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const left = this.deadline - Date.now();
+    if (left <= 0) throw new AttemptFailed(this.deadlineError(), 'final');
+    const byDeadline = left < timeoutMs;
+    const timeout = AbortSignal.timeout(Math.min(timeoutMs, left));
     const started = Date.now();
     const shownUrl = redact(prepared.url.toString(), apiKey);
+    let status: number | undefined;
+    let received = 0;
     try {
       const response = await request(url, {
         method: prepared.method,
@@ -266,13 +322,50 @@ export class ApiClient {
         dispatcher: this.dispatcher,
         signal: AbortSignal.any([signal, timeout]),
       });
-      const text = await response.body.text();
-      this.config.log?.(`${prepared.method} ${shownUrl} ${response.statusCode} (${Date.now() - started} ms)`);
-      return { status: response.statusCode, headers: flatHeaders(response.headers), data: text };
+      status = response.statusCode;
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body) {
+        chunks.push(chunk as Buffer);
+        received += (chunk as Buffer).length;
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      this.config.log?.(`${prepared.method} ${shownUrl} ${status} (${Date.now() - started} ms)`);
+      return { status, headers: flatHeaders(response.headers), data: text };
     } catch (error) {
-      this.config.log?.(`${prepared.method} ${shownUrl} failed (${Date.now() - started} ms)`);
+      this.config.log?.(`${prepared.method} ${shownUrl} ${status === undefined ? 'failed' : `${status}, body cut off`} (${Date.now() - started} ms)`);
       if (signal.aborted) throw interrupted(signal);
-      throw this.networkError(error, timeout.aborted);
+      if (timeout.aborted) {
+        throw new AttemptFailed(byDeadline ? this.deadlineError() : this.timeoutError(status !== undefined), 'final');
+      }
+      if (status !== undefined) {
+        // The server answered, then the body broke off: not the JSON the API promises (exit 7).
+        const where = `${prepared.method} ${prepared.url.pathname}`;
+        return this.cutBody(where, status, received);
+      }
+      throw this.networkError(error);
+    }
+  }
+
+  private cutBody(where: string, status: number, received: number): never {
+    throw new AttemptFailed(
+      new ServerError(`${where}: the server answered ${status}, then the body broke off after ${received} bytes (truncated response)`, 'the service or a proxy failed mid-answer; try again later'),
+      'transient',
+    );
+  }
+
+  /** Waits for the rate budget; Ctrl-C and the deadline end the wait. */
+  private async takeBudget(): Promise<void> {
+    const { budget, signal } = this.config;
+    if (!budget) return;
+    const left = this.deadline - Date.now();
+    if (left <= 0) throw new AttemptFailed(this.deadlineError(), 'final');
+    const deadline = AbortSignal.timeout(left);
+    try {
+      await budget.take(AbortSignal.any([signal, deadline]));
+    } catch (error) {
+      if (signal.aborted) throw interrupted(signal);
+      if (deadline.aborted) throw new AttemptFailed(this.deadlineError(), 'final');
+      throw error;
     }
   }
 
@@ -296,8 +389,13 @@ export class ApiClient {
     } catch {
       if (status < 300 || status >= 500) {
         const kind = headers['content-type']?.split(';')[0] ?? 'no content type';
-        const gist = text.trim().slice(0, 60).replace(/\s+/g, ' ');
-        throw new ServerError(`${where}: the server answered ${status} with a body that is not JSON (${kind}${gist ? `: ${this.clean(gist)}` : ''})`);
+        const gist = printable(text).slice(0, 60);
+        const html = /html/i.test(kind) || /^\s*</.test(text);
+        const truncated = !html && /^\s*[[{]/.test(text);
+        throw new ServerError(
+          `${where}: the server answered ${status} with ${truncated ? 'JSON that breaks off (truncated response)' : `a body that is not JSON (${kind}${gist ? `: ${this.clean(gist)}` : ''})`}`,
+          html ? 'an HTML page usually comes from a proxy, a captive portal or a wrong base URL: check it with `mon profile show`' : 'the service or a proxy failed mid-answer; try again later',
+        );
       }
       data = undefined;
     }
@@ -333,21 +431,42 @@ export class ApiClient {
     return new ServerError(`${message} (unexpected status)`);
   }
 
-  private networkError(error: unknown, timedOut: boolean): NetworkError {
+  private timeoutError(answered: boolean): NetworkError {
     const host = this.base.host;
     const seconds = this.config.timeoutMs / 1000;
+    return new NetworkError(
+      answered ? `${host} started to answer but did not finish within ${seconds} s` : `no answer from ${host} within ${seconds} s`,
+      'raise --timeout (or MON_TIMEOUT) if the service is slow',
+    );
+  }
+
+  private deadlineError(): NetworkError {
+    const seconds = Math.round((this.config.deadlineMs ?? DEFAULT_DEADLINE_MS) / 1000);
+    return new NetworkError(`the command did not finish within its deadline of ${seconds} s`, 'raise MON_DEADLINE (seconds) if it needs longer');
+  }
+
+  /** undici's errors (which can carry the URL, and so the key) become one clean line. */
+  private networkError(error: unknown): AttemptFailed {
+    const host = this.base.host;
     const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code ?? '';
-    if (timedOut || /TIMEOUT/.test(code)) {
-      return new NetworkError(`no answer from ${host} within ${seconds} s`, 'raise --timeout (or MON_TIMEOUT) if the service is slow');
-    }
-    if (TLS_CODES.has(code) || /certificate/i.test(String((error as Error).message))) {
-      return new NetworkError(
-        `TLS: the certificate of ${host} is not trusted (${code || 'verification failed'})`,
-        'if a proxy or private CA signs it, point NODE_EXTRA_CA_CERTS at its certificate file',
+    const message = String((error as Error | undefined)?.message ?? '');
+    if (/TIMEOUT/.test(code)) return new AttemptFailed(this.timeoutError(code === 'UND_ERR_BODY_TIMEOUT'), 'final');
+    if (TLS_CODES.has(code) || /certificate/i.test(message)) {
+      return new AttemptFailed(
+        new NetworkError(
+          `TLS: the certificate of ${host} is not trusted (${code || 'verification failed'})`,
+          'if a proxy or private CA signs it, point NODE_EXTRA_CA_CERTS at its certificate file',
+        ),
+        'final',
       );
     }
-    const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'connection reset' : code || (error as Error).message || 'network error';
-    return new NetworkError(`cannot reach ${host}: ${this.clean(reason)}`);
+    const unsent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
+    const reason =
+      code === 'ECONNREFUSED' ? 'connection refused'
+      : code === 'ENOTFOUND' ? 'host not found'
+      : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' ? 'connection reset'
+      : code || message || 'network error';
+    return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${this.clean(reason)}`), unsent ? 'unsent' : 'transient');
   }
 
   private clean(text: string): string {
@@ -368,13 +487,34 @@ export class ApiClient {
     return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
   }
 
-  private async pause(ms: number): Promise<void> {
+  /**
+   * Waits before a retry. False, at once, when the retry could not end before the deadline
+   * (the caller then reports the failure it has).
+   */
+  private async pause(ms: number): Promise<boolean> {
+    if (Date.now() + ms + Math.min(this.config.timeoutMs, 1_000) > this.deadline) return false;
     try {
       await sleep(ms, undefined, { signal: this.config.signal });
     } catch {
       throw interrupted(this.config.signal);
     }
+    return true;
   }
+}
+
+/** Says how many attempts a final failure took, when there were more than one. */
+function attempts(error: MonError, attempt: number): MonError {
+  if (attempt > 0) error.message = `${error.message} (after ${attempt + 1} attempts)`;
+  return error;
+}
+
+/** Text of a body safe to quote on one line: no control characters, white space squeezed. */
+function printable(text: string): string {
+  return text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function interrupted(signal: AbortSignal): InterruptedError {

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface ReceivedRequest {
@@ -14,6 +15,8 @@ export type Handler = (request: ReceivedRequest, response: ServerResponse, index
 export interface FakeApi {
   url: string;
   requests: ReceivedRequest[];
+  /** When each request arrived (Date.now()), in the order of `requests`. */
+  arrivals: number[];
   /** Replaces the behaviour for the requests still to come. */
   handle(handler: Handler): void;
   close(): Promise<void>;
@@ -34,11 +37,13 @@ export function apiError(response: ServerResponse, status: number, title: string
  * A small HTTP server on loopback whose answers each test scripts: for faults the sandbox does
  * not make (resets, hangs, HTML pages, redirects). Records every request it receives.
  */
-export async function startFakeApi(handler: Handler): Promise<FakeApi> {
+export async function startFakeApi(handler: Handler, options: { tls?: { key: string; cert: string } } = {}): Promise<FakeApi> {
   let current = handler;
   const requests: ReceivedRequest[] = [];
+  const arrivals: number[] = [];
   const sockets = new Set<Socket>();
-  const server = createServer(async (req, res) => {
+  const listener: RequestListener = async (req, res) => {
+    arrivals.push(Date.now());
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -55,23 +60,58 @@ export async function startFakeApi(handler: Handler): Promise<FakeApi> {
     } catch (error) {
       res.destroy(error as Error);
     }
-  });
-  server.on('connection', (socket) => {
+  };
+  const server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
+  // Errors of clients that hang up (a refused certificate, a reset) are part of the tests.
+  server.on('tlsClientError', () => undefined);
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
+    arrivals,
     handle: (next) => {
       current = next;
     },
     close: () =>
       new Promise((resolve) => {
+        server.closeAllConnections?.();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
 }
+
+/** A page of `total` computers that honours page/per_page and sends the x- headers. */
+export function computersPage(total: number): Handler {
+  return (req, res) => {
+    const page = Number(req.query.get('page') ?? 1);
+    const perPage = Number(req.query.get('per_page') ?? 50);
+    const pages = Math.ceil(total / perPage);
+    const items = Array.from({ length: total }, (_, i) => ({ uid: `c_${i + 1}`, client_id: `client-${i + 1}`, computer_name: `host-${i + 1}`, platform: 'linux' }))
+      .slice((page - 1) * perPage, page * perPage);
+    json(res, 200, items, {
+      'x-page': String(page),
+      'x-per-page': String(perPage),
+      'x-total': String(total),
+      'x-total-pages': String(pages),
+    });
+  };
+}
+
+/** Answers each request by its index: `script[i]` for the i-th request, the last entry after. */
+export function scripted(...script: Handler[]): Handler {
+  return (req, res, index) => script[Math.min(index, script.length - 1)]!(req, res, index);
+}
+
+/** Tears the connection down without an answer (a reset as the client sees it). */
+export const reset: Handler = (_req, res) => {
+  res.socket?.resetAndDestroy?.() ?? res.socket?.destroy();
+};
+
+/** Never answers: the client must give up by itself. */
+export const hang: Handler = () => undefined;
