@@ -75,7 +75,8 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
   });
 
   it('refuses a timed mute without mute_until or with one in the past (422 on mute_until)', async () => {
-    for (const fields of [{ mute_type: 'timed' }, { mute_type: 'timed', mute_until: NOW_SEC }, { mute_type: 'timed', mute_until: NOW_SEC - 60 }, { mute_type: 'timed', mute_until: 'tomorrow' }]) {
+    const cases: Record<string, string | number>[] = [{ mute_type: 'timed' }, { mute_type: 'timed', mute_until: NOW_SEC }, { mute_type: 'timed', mute_until: NOW_SEC - 60 }, { mute_type: 'timed', mute_until: 'tomorrow' }];
+    for (const fields of cases) {
       const res = await mute(pick(1).uid, fields);
       expect(res.status, JSON.stringify(fields)).toBe(422);
       expect(errorOf(res)).toMatchObject({ attribute: 'mute_until', code: ':unprocessable_entity' });

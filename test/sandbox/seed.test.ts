@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { seedState } from '../../src/sandbox/seed.js';
 import { NOW, NOW_SEC, DAY, start } from './helpers.js';
 
+/** CPU time of this process in ms (user + system), which other processes do not inflate. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 describe('seedState', () => {
   it('is deterministic for a seed, a count and a clock', () => {
     const a = seedState({ seed: 1, computers: 40, nowMs: NOW });
@@ -58,13 +64,13 @@ describe('seedState', () => {
     expect(new Set(all.map((x) => x.uid)).size).toBe(all.length);
   });
 
-  it('seeds 10 000 computers in under a second', () => {
-    // best of three, so that a busy machine does not fail the test
+  it('seeds 10 000 computers in under a second of CPU time', () => {
+    // CPU time, best of three: a machine busy with other work must not fail the test
     let best = Number.POSITIVE_INFINITY;
     for (let run = 0; run < 3; run++) {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       const s = seedState({ seed: 3, computers: 10_000, nowMs: NOW });
-      best = Math.min(best, performance.now() - t0);
+      best = Math.min(best, cpuMs() - t0);
       expect(s.computers.filter((c) => c.account === 'demo')).toHaveLength(10_000);
     }
     expect(best).toBeLessThan(1000);
@@ -72,13 +78,13 @@ describe('seedState', () => {
 });
 
 describe('a 10 000-computer sandbox', () => {
-  it('starts fast and serves 100 pages of 100 fast', async () => {
-    const t0 = performance.now();
+  it('starts fast and serves 100 pages of 100 fast (CPU time, client included)', async () => {
+    const t0 = cpuMs();
     const { sandbox, api } = await start({ computers: 10_000 });
-    const startMs = performance.now() - t0;
+    const startMs = cpuMs() - t0;
     try {
       expect(startMs).toBeLessThan(3000);
-      const t1 = performance.now();
+      const t1 = cpuMs();
       const seen = new Set<string>();
       for (let page = 1; page <= 100; page++) {
         const res = await api.get('/v2.5/computers', { page, per_page: 100 });
@@ -87,8 +93,8 @@ describe('a 10 000-computer sandbox', () => {
         if (page === 100) expect(res.headers.get('x-next-page')).toBe('');
       }
       expect(seen.size).toBe(10_000);
-      // about 1 s on an idle laptop; generous for busy CI machines
-      expect(performance.now() - t1).toBeLessThan(8000);
+      // about 1 s on an idle laptop
+      expect(cpuMs() - t1).toBeLessThan(5000);
     } finally {
       await sandbox.close();
     }
