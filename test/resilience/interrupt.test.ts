@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computersPage, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
+import { expectNoKey, KEY } from './support.js';
+
+/**
+ * Ctrl-C and SIGTERM in the middle of a long `--all`: bin/mon is spawned directly and signalled
+ * once some output has arrived. It must exit 130 (143 for TERM) and leave whole records only.
+ */
+
+interface Interrupted {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns mon, sends `signal` once `ready(stdout)` holds, and collects what it printed. */
+function interruptMon(args: string[], env: Record<string, string>, signal: NodeJS.Signals, ready: (stdout: string) => boolean): Promise<Interrupted> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MON_BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (!sent && ready(stdout)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('interrupts', () => {
+  let api: FakeApi;
+  let env: Record<string, string>;
+  const pages = computersPage(2_000);
+
+  beforeAll(async () => {
+    // Every page takes a while, so the signal always lands while requests are in flight.
+    api = await startFakeApi((req, res, index) => {
+      setTimeout(() => void pages(req, res, index), 150);
+    });
+    env = { MON_BASE_URL: api.url, MON_API_KEY: KEY };
+  });
+  afterAll(() => api.close());
+
+  it('SIGINT during --all -o ndjson: exit 130, and every line on stdout is a whole JSON object', async () => {
+    const result = await interruptMon(['computers', 'list', '--all', '--per-page', '7', '-o', 'ndjson'], env, 'SIGINT', (out) => out.split('\n').length > 15);
+    expect(result.code).toBe(130);
+    expect(result.stdout.endsWith('\n')).toBe(true);
+    const lines = result.stdout.slice(0, -1).split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(14);
+    expect(lines.length).toBeLessThan(2_000);
+    lines.forEach((line, i) => expect((JSON.parse(line) as { uid: string }).uid).toBe(`c_${i + 1}`));
+    expect(result.stderr).toBe('mon: interrupted\n');
+    expectNoKey(result);
+  });
+
+  it('SIGTERM during --all -o csv: exit 143, a header and whole records only', async () => {
+    const result = await interruptMon(['computers', 'list', '--all', '--per-page', '5', '-o', 'csv', '--fields', 'uid,computer_name'], env, 'SIGTERM', (out) => out.split('\n').length > 8);
+    expect(result.code).toBe(143);
+    expect(result.stdout.endsWith('\n')).toBe(true);
+    const [header, ...rows] = result.stdout.slice(0, -1).split('\n');
+    expect(header).toBe('uid,computer_name');
+    rows.forEach((row, i) => expect(row).toBe(`c_${i + 1},host-${i + 1}`));
+    expect(result.stderr).toBe('mon: terminated\n');
+  });
+
+  it('SIGINT while waiting for the rate budget: exit 130 at once, not a crash', async () => {
+    const started = Date.now();
+    // A budget of 2 requests a minute: the third page waits ~60 s for its turn, unless interrupted.
+    const result = await interruptMon(
+      ['computers', 'list', '--all', '--per-page', '3', '-o', 'ndjson'],
+      { ...env, MON_RATE_LIMIT: '2/60' },
+      'SIGINT',
+      (out) => out.split('\n').length > 6,
+    );
+    expect(result.code).toBe(130);
+    expect(result.stderr).toBe('mon: interrupted\n');
+    expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(6);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
