@@ -13,14 +13,14 @@ export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
 export function defineCommands(parent: Command, specs: readonly CommandSpec[], runVerb: VerbRunner): void {
   for (const spec of specs) {
     if (!isResource(spec)) {
-      parent.addCommand(verbCommand(spec, runVerb), spec.isDefault ? { isDefault: true } : {});
+      parent.addCommand(verbCommand(spec, runVerb), { isDefault: spec.isDefault === true, hidden: spec.hidden === true });
       continue;
     }
     const resource = new Command(spec.name).description(spec.summary);
     if (spec.aliases) resource.aliases([...spec.aliases]);
     if (spec.examples) resource.addHelpText('after', examplesText(spec.examples));
     for (const verb of spec.verbs) {
-      resource.addCommand(verbCommand(verb, runVerb), verb.isDefault ? { isDefault: true } : {});
+      resource.addCommand(verbCommand(verb, runVerb), { isDefault: verb.isDefault === true, hidden: verb.hidden === true });
     }
     parent.addCommand(resource);
   }
@@ -65,14 +65,19 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
 }
 
 function commanderOptions(spec: OptionSpec): Option[] {
-  const description = spec.rule && 'max' in spec.rule && spec.rule.max !== undefined && spec.rule.type !== 'int'
-    ? `${spec.description} (max ${spec.rule.max} characters)`
-    : spec.description;
+  const { rule } = spec;
+  // Help names every limit and default. Commander prints a default only when it applies one
+  // itself; ours are applied by the handlers, so the text goes into the description.
+  const notes = [
+    rule && rule.type !== 'int' && 'max' in rule && rule.max !== undefined ? `max ${rule.max} characters` : undefined,
+    rule?.type === 'int' && rule.max !== undefined && !spec.description.includes(`${rule.min}..${rule.max}`) ? `${rule.min}..${rule.max}` : undefined,
+    spec.defaultText ? `default: ${spec.defaultText}` : undefined,
+  ].filter((note) => note !== undefined);
+  const description = notes.length ? `${spec.description} (${notes.join(', ')})` : spec.description;
   const option = new Option(spec.flags, description);
   // Choices are listed in help and completions; the check itself is ours (src/validate), so
   // that every bad value gets the same kind of message and repeatable options work.
   if (spec.choices) option.argChoices = [...spec.choices];
-  if (spec.defaultText) option.defaultValueDescription = spec.defaultText;
   if (spec.repeatable) option.argParser((value: string, previous: unknown) => [...((previous as string[] | undefined) ?? []), value]);
   if (!spec.negatable) return [option];
   const negative = new Option(`--no-${option.attributeName().replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, `do not ${spec.description.replace(/^(\w)/, (c) => c.toLowerCase())}`);

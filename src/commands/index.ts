@@ -1,4 +1,5 @@
 import { expirationManufacturers, expirationProducts } from './catalogue.js';
+import { completeHelper, completion } from './completion.js';
 import { computers } from './computers.js';
 import { expirations } from './expirations.js';
 import { groups } from './groups.js';
@@ -8,4 +9,4 @@ import { sandbox } from './sandbox.js';
 import type { CommandSpec } from './spec.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, profile, sandbox];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, profile, sandbox, completion, completeHelper];

@@ -80,6 +80,8 @@ export interface VerbSpec {
   examples: readonly string[];
   /** Runs when the resource is named without a verb (`mon sandbox`). */
   isDefault?: boolean;
+  /** Left out of help and completions (`mon __complete`, which completion scripts run). */
+  hidden?: boolean;
   run(input: Invocation, ctx: Context): Promise<void>;
 }
 

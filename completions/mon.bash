@@ -1,0 +1,325 @@
+# bash completion for mon                                  -*- shell-script -*-
+# Generated from the command tree by `mon completion bash` (npm run generate): do not edit.
+# Install: mon completion bash > ~/.local/share/bash-completion/completions/mon
+
+# The canonical path of the command that word $2 names below the command at path $1, in REPLY.
+_mon_command() {
+  case "$1|$2" in
+    '|groups'|'|group') REPLY='groups' ;;
+    '|computers'|'|computer') REPLY='computers' ;;
+    '|expirations'|'|expiration') REPLY='expirations' ;;
+    '|expiration-manufacturers'|'|manufacturers') REPLY='expiration-manufacturers' ;;
+    '|expiration-products'|'|products') REPLY='expiration-products' ;;
+    '|notes'|'|note') REPLY='notes' ;;
+    '|profile'|'|profiles') REPLY='profile' ;;
+    '|sandbox') REPLY='sandbox' ;;
+    '|completion') REPLY='completion' ;;
+    '|help') REPLY='help' ;;
+    'groups|list'|'groups|ls') REPLY='groups list' ;;
+    'groups|get'|'groups|show') REPLY='groups get' ;;
+    'groups|find-or-create') REPLY='groups find-or-create' ;;
+    'groups|update') REPLY='groups update' ;;
+    'groups|help') REPLY='groups help' ;;
+    'computers|list'|'computers|ls') REPLY='computers list' ;;
+    'computers|get'|'computers|show') REPLY='computers get' ;;
+    'computers|update') REPLY='computers update' ;;
+    'computers|help') REPLY='computers help' ;;
+    'expirations|list'|'expirations|ls') REPLY='expirations list' ;;
+    'expirations|get'|'expirations|show') REPLY='expirations get' ;;
+    'expirations|create') REPLY='expirations create' ;;
+    'expirations|update') REPLY='expirations update' ;;
+    'expirations|delete'|'expirations|rm') REPLY='expirations delete' ;;
+    'expirations|help') REPLY='expirations help' ;;
+    'expiration-manufacturers|list'|'expiration-manufacturers|ls') REPLY='expiration-manufacturers list' ;;
+    'expiration-manufacturers|get'|'expiration-manufacturers|show') REPLY='expiration-manufacturers get' ;;
+    'expiration-manufacturers|create') REPLY='expiration-manufacturers create' ;;
+    'expiration-manufacturers|update') REPLY='expiration-manufacturers update' ;;
+    'expiration-manufacturers|delete'|'expiration-manufacturers|rm') REPLY='expiration-manufacturers delete' ;;
+    'expiration-manufacturers|help') REPLY='expiration-manufacturers help' ;;
+    'expiration-products|list'|'expiration-products|ls') REPLY='expiration-products list' ;;
+    'expiration-products|get'|'expiration-products|show') REPLY='expiration-products get' ;;
+    'expiration-products|create') REPLY='expiration-products create' ;;
+    'expiration-products|update') REPLY='expiration-products update' ;;
+    'expiration-products|delete'|'expiration-products|rm') REPLY='expiration-products delete' ;;
+    'expiration-products|help') REPLY='expiration-products help' ;;
+    'notes|list'|'notes|ls') REPLY='notes list' ;;
+    'notes|get'|'notes|show') REPLY='notes get' ;;
+    'notes|create') REPLY='notes create' ;;
+    'notes|update') REPLY='notes update' ;;
+    'notes|delete'|'notes|rm') REPLY='notes delete' ;;
+    'notes|help') REPLY='notes help' ;;
+    'profile|add') REPLY='profile add' ;;
+    'profile|list'|'profile|ls') REPLY='profile list' ;;
+    'profile|use') REPLY='profile use' ;;
+    'profile|show') REPLY='profile show' ;;
+    'profile|remove'|'profile|rm') REPLY='profile remove' ;;
+    'profile|test') REPLY='profile test' ;;
+    'profile|help') REPLY='profile help' ;;
+    'sandbox|serve') REPLY='sandbox serve' ;;
+    'sandbox|reset') REPLY='sandbox reset' ;;
+    'sandbox|help') REPLY='sandbox help' ;;
+    'completion|bash') REPLY='completion bash' ;;
+    'completion|zsh') REPLY='completion zsh' ;;
+    'completion|fish') REPLY='completion fish' ;;
+    'completion|help') REPLY='completion help' ;;
+    *) REPLY= ;;
+  esac
+}
+
+# What option $2 of the command at path $1 (not its ancestors) takes, in REPLY:
+# "v" (a value) or "o" (an optional value), then what to offer for it; empty for a flag.
+_mon_option() {
+  case "$1|$2" in
+    '|-p'|'|--profile') REPLY='v @profiles' ;;
+    '|--base-url') REPLY='v' ;;
+    '|-o'|'|--output') REPLY='v table json ndjson csv tsv' ;;
+    '|--fields') REPLY='v' ;;
+    '|--expand') REPLY='v' ;;
+    '|--timeout') REPLY='v' ;;
+    '|--retries') REPLY='v' ;;
+    'groups list|--visibility') REPLY='v visible hidden' ;;
+    'groups list|--page') REPLY='v' ;;
+    'groups list|--per-page') REPLY='v' ;;
+    'groups list|--offset') REPLY='v' ;;
+    'groups list|--limit') REPLY='v' ;;
+    'groups find-or-create|--name') REPLY='v' ;;
+    'groups find-or-create|--description') REPLY='v' ;;
+    'groups update|--name') REPLY='v' ;;
+    'groups update|--description') REPLY='v' ;;
+    'groups update|--reference-email') REPLY='v' ;;
+    'computers list|--status') REPLY='v visible hidden missing pending_rekey pending_removal has_muted_plugin' ;;
+    'computers list|--group') REPLY='v' ;;
+    'computers list|--created-after') REPLY='v' ;;
+    'computers list|--serial-number') REPLY='v' ;;
+    'computers list|--asset-id') REPLY='v' ;;
+    'computers list|--reference-email-computer') REPLY='v' ;;
+    'computers list|--reference-email-group') REPLY='v' ;;
+    'computers list|--reference-email') REPLY='v' ;;
+    'computers list|--platform') REPLY='v mac linux windows' ;;
+    'computers list|--order') REPLY='v last_reported_desc reported_desc created_desc' ;;
+    'computers list|--page') REPLY='v' ;;
+    'computers list|--per-page') REPLY='v' ;;
+    'computers list|--offset') REPLY='v' ;;
+    'computers list|--limit') REPLY='v' ;;
+    'computers update|--asset-id') REPLY='v' ;;
+    'computers update|--custom-name') REPLY='v' ;;
+    'computers update|--description') REPLY='v' ;;
+    'computers update|--reference-email') REPLY='v' ;;
+    'computers update|--product-description') REPLY='v' ;;
+    'computers update|--estimated-manufacture-date') REPLY='v' ;;
+    'computers update|--beacon-missing-threshold') REPLY='v 2 5 10 15 20 30' ;;
+    'expirations list|--uid') REPLY='v' ;;
+    'expirations list|--manufacturer') REPLY='v' ;;
+    'expirations list|--product') REPLY='v' ;;
+    'expirations list|--group') REPLY='v' ;;
+    'expirations list|--computer') REPLY='v' ;;
+    'expirations list|--license-key') REPLY='v' ;;
+    'expirations list|--expires-start') REPLY='v' ;;
+    'expirations list|--expires-end') REPLY='v' ;;
+    'expirations list|--page') REPLY='v' ;;
+    'expirations list|--per-page') REPLY='v' ;;
+    'expirations list|--offset') REPLY='v' ;;
+    'expirations list|--limit') REPLY='v' ;;
+    'expirations create|--license-key') REPLY='v' ;;
+    'expirations create|--expires-at') REPLY='v' ;;
+    'expirations create|--manufacturer') REPLY='v' ;;
+    'expirations create|--product') REPLY='v' ;;
+    'expirations create|--group') REPLY='v' ;;
+    'expirations create|--computer') REPLY='v' ;;
+    'expirations create|--notes') REPLY='v' ;;
+    'expirations update|--license-key') REPLY='v' ;;
+    'expirations update|--expires-at') REPLY='v' ;;
+    'expirations update|--manufacturer') REPLY='v' ;;
+    'expirations update|--product') REPLY='v' ;;
+    'expirations update|--group') REPLY='v' ;;
+    'expirations update|--computer') REPLY='v' ;;
+    'expirations update|--notes') REPLY='v' ;;
+    'expiration-manufacturers list|--page') REPLY='v' ;;
+    'expiration-manufacturers list|--per-page') REPLY='v' ;;
+    'expiration-manufacturers list|--offset') REPLY='v' ;;
+    'expiration-manufacturers list|--limit') REPLY='v' ;;
+    'expiration-manufacturers create|--name') REPLY='v' ;;
+    'expiration-manufacturers update|--name') REPLY='v' ;;
+    'expiration-products list|--page') REPLY='v' ;;
+    'expiration-products list|--per-page') REPLY='v' ;;
+    'expiration-products list|--offset') REPLY='v' ;;
+    'expiration-products list|--limit') REPLY='v' ;;
+    'expiration-products create|--name') REPLY='v' ;;
+    'expiration-products update|--name') REPLY='v' ;;
+    'notes list|--computer') REPLY='v' ;;
+    'notes list|--group') REPLY='v' ;;
+    'notes list|--page') REPLY='v' ;;
+    'notes list|--per-page') REPLY='v' ;;
+    'notes list|--offset') REPLY='v' ;;
+    'notes list|--limit') REPLY='v' ;;
+    'notes create|--computer') REPLY='v' ;;
+    'notes create|--group') REPLY='v' ;;
+    'notes create|--body') REPLY='v' ;;
+    'notes create|--body-file') REPLY='v @files' ;;
+    'notes update|--body') REPLY='v' ;;
+    'notes update|--body-file') REPLY='v @files' ;;
+    'profile add|--subdomain') REPLY='v' ;;
+    'profile add|--domain') REPLY='v' ;;
+    'sandbox|--port') REPLY='v' ;;
+    'sandbox|--host') REPLY='v 127.0.0.1 localhost ::1' ;;
+    'sandbox|--computers') REPLY='v' ;;
+    'sandbox|--seed') REPLY='v' ;;
+    *) REPLY= ;;
+  esac
+}
+
+# The options of the command at path $1 (not its ancestors), in REPLY.
+_mon_flags() {
+  case "$1" in
+    '') REPLY='-V --version -p --profile --base-url --sandbox -o --output --json --fields --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
+    'groups list') REPLY='--visibility --page --per-page --offset --all --limit --count' ;;
+    'groups find-or-create') REPLY='--name --description --show-contact-menu --no-show-contact-menu --build-installers' ;;
+    'groups update') REPLY='--name --description --reference-email --show-contact-menu --no-show-contact-menu' ;;
+    'computers list') REPLY='--status --group --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --order --page --per-page --offset --all --limit --count' ;;
+    'computers update') REPLY='--asset-id --custom-name --description --reference-email --product-description --estimated-manufacture-date --beacon-reporting --no-beacon-reporting --beacon-missing-threshold --create-ticket-on-beacon-found --no-create-ticket-on-beacon-found' ;;
+    'expirations list') REPLY='--uid --manufacturer --product --group --computer --license-key --expires-start --expires-end --page --per-page --offset --all --limit --count' ;;
+    'expirations create') REPLY='--license-key --expires-at --manufacturer --product --group --computer --renewable --no-renewable --notes' ;;
+    'expirations update') REPLY='--license-key --expires-at --manufacturer --product --group --computer --renewable --no-renewable --notes' ;;
+    'expiration-manufacturers list') REPLY='--page --per-page --offset --all --limit --count' ;;
+    'expiration-manufacturers create') REPLY='--name' ;;
+    'expiration-manufacturers update') REPLY='--name' ;;
+    'expiration-products list') REPLY='--page --per-page --offset --all --limit --count' ;;
+    'expiration-products create') REPLY='--name' ;;
+    'expiration-products update') REPLY='--name' ;;
+    'notes list') REPLY='--computer --group --include-private --page --per-page --offset --all --limit --count' ;;
+    'notes create') REPLY='--computer --group --body --body-file --private --include-in-email --include-in-report' ;;
+    'notes update') REPLY='--body --body-file --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
+    'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
+    'sandbox') REPLY='--port --host --computers --seed' ;;
+    *) REPLY= ;;
+  esac
+}
+
+# The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
+_mon_commands() {
+  case "$1" in
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note profiles' ;;
+    'groups') REPLY='list get find-or-create update help'; _mon_aliases='ls show' ;;
+    'computers') REPLY='list get update help'; _mon_aliases='ls show' ;;
+    'expirations') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
+    'expiration-manufacturers') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
+    'expiration-products') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
+    'notes') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
+    'profile') REPLY='add list use show remove test help'; _mon_aliases='ls rm' ;;
+    'sandbox') REPLY='serve reset help'; _mon_aliases='' ;;
+    'completion') REPLY='bash zsh fish help'; _mon_aliases='' ;;
+    *) REPLY=; _mon_aliases= ;;
+  esac
+}
+
+# What to offer for argument number $2 of the command at path $1, in REPLY.
+_mon_argument() {
+  case "$1|$2" in
+    'groups help|''1') REPLY='@commands' ;;
+    'computers help|''1') REPLY='@commands' ;;
+    'expirations help|''1') REPLY='@commands' ;;
+    'expiration-manufacturers help|''1') REPLY='@commands' ;;
+    'expiration-products help|''1') REPLY='@commands' ;;
+    'notes help|''1') REPLY='@commands' ;;
+    'profile use|''1') REPLY='@profiles' ;;
+    'profile show|''1') REPLY='@profiles' ;;
+    'profile remove|''1') REPLY='@profiles' ;;
+    'profile test|''1') REPLY='@profiles' ;;
+    'profile help|''1') REPLY='@commands' ;;
+    'sandbox help|''1') REPLY='@commands' ;;
+    'completion help|''1') REPLY='@commands' ;;
+    'help|''1') REPLY='@commands' ;;
+    *) REPLY= ;;
+  esac
+}
+
+# Finds option $2 at path $1 or on one of its ancestors (REPLY as _mon_option).
+_mon_find_option() {
+  local path=$1
+  while :; do
+    _mon_option "$path" "$2"
+    [[ -n $REPLY || -z $path ]] && return
+    [[ $path == *' '* ]] && path=${path% *} || path=
+  done
+}
+
+# Offers the words of $1 ("word word", "@profiles", "@files", "@commands") that start with $cur.
+_mon_offer() {
+  local IFS=$' \t\n' parent
+  case $1 in
+    @profiles) COMPREPLY=($(compgen -W "$(command mon __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    @commands)
+      [[ $path == *' '* ]] && parent=${path% *} || parent=
+      _mon_commands "$parent"
+      COMPREPLY=($(compgen -W "$REPLY" -- "$cur")) ;;
+    *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
+  esac
+}
+
+_mon() {
+  local cur=${COMP_WORDS[COMP_CWORD]} path= word take opt= prefix= flags= p REPLY _mon_aliases
+  local -i i=1 nargs=0
+  COMPREPLY=()
+  # Walk the words before the cursor: subcommands move down the tree, option values are skipped.
+  while (( i < COMP_CWORD )); do
+    word=${COMP_WORDS[i]}
+    case $word in
+      --) nargs+=1 ;;
+      -?*)
+        _mon_find_option "$path" "${word%%=*}"
+        take=${REPLY%% *}
+        if [[ $word != *=* && ( $take == v || ( $take == o && ${COMP_WORDS[i+1]} != -* ) ) ]]; then
+          # "--opt value", or "--opt" "=" "value" when COMP_WORDBREAKS splits at "="
+          [[ ${COMP_WORDS[i+1]} == = ]] && i+=2 || i+=1
+        fi ;;
+      *)
+        _mon_command "$path" "$word"
+        if [[ -n $REPLY ]] && (( nargs == 0 )); then path=$REPLY; else nargs+=1; fi ;;
+    esac
+    i+=1
+  done
+  (( i > COMP_CWORD )) && opt=${COMP_WORDS[COMP_CWORD-1]}
+  if [[ $cur == = && ${COMP_WORDS[COMP_CWORD-1]} == --* ]]; then
+    opt=${COMP_WORDS[COMP_CWORD-1]}; cur=
+  elif [[ ${COMP_WORDS[COMP_CWORD-1]} == = ]] && (( COMP_CWORD > 1 )); then
+    opt=${COMP_WORDS[COMP_CWORD-2]}
+  elif [[ $cur == --*=* ]]; then
+    # "--opt=value" in one word (COMP_WORDBREAKS without "="): offer whole words.
+    opt=${cur%%=*}; prefix=$opt=; cur=${cur#*=}
+  fi
+  # The value of an option.
+  if [[ -n $opt ]]; then
+    _mon_find_option "$path" "$opt"
+    if [[ $REPLY == v* ]]; then
+      [[ $REPLY == 'v '* ]] && _mon_offer "${REPLY#v }"
+      [[ -n $prefix ]] && COMPREPLY=("${COMPREPLY[@]/#/$prefix}")
+      return 0
+    fi
+  fi
+  # An option: those of the command and of its ancestors.
+  if [[ $cur == -* ]]; then
+    p=$path
+    while :; do
+      _mon_flags "$p"; flags+=" $REPLY"
+      [[ -z $p ]] && break
+      [[ $p == *' '* ]] && p=${p% *} || p=
+    done
+    _mon_offer "$flags"
+    return 0
+  fi
+  # A subcommand (its aliases only when no name fits), else an argument.
+  if (( nargs == 0 )); then
+    _mon_commands "$path"
+    if [[ -n $REPLY ]]; then
+      _mon_offer "$REPLY"
+      (( ${#COMPREPLY[@]} )) || _mon_offer "$_mon_aliases"
+      return 0
+    fi
+  fi
+  _mon_argument "$path" $((nargs + 1))
+  [[ -n $REPLY ]] && _mon_offer "$REPLY"
+  return 0
+}
+
+complete -F _mon mon

@@ -1,0 +1,454 @@
+# fish completion for mon
+# Generated from the command tree by `mon completion fish` (npm run generate): do not edit.
+# Install: mon completion fish > ~/.config/fish/completions/mon.fish
+
+# The canonical path of the command that word $argv[2] names below the command at path $argv[1].
+function __mon_command
+    switch "$argv[1]|$argv[2]"
+        case '|groups' '|group'
+            echo 'groups'
+        case '|computers' '|computer'
+            echo 'computers'
+        case '|expirations' '|expiration'
+            echo 'expirations'
+        case '|expiration-manufacturers' '|manufacturers'
+            echo 'expiration-manufacturers'
+        case '|expiration-products' '|products'
+            echo 'expiration-products'
+        case '|notes' '|note'
+            echo 'notes'
+        case '|profile' '|profiles'
+            echo 'profile'
+        case '|sandbox'
+            echo 'sandbox'
+        case '|completion'
+            echo 'completion'
+        case '|help'
+            echo 'help'
+        case 'groups|list' 'groups|ls'
+            echo 'groups list'
+        case 'groups|get' 'groups|show'
+            echo 'groups get'
+        case 'groups|find-or-create'
+            echo 'groups find-or-create'
+        case 'groups|update'
+            echo 'groups update'
+        case 'groups|help'
+            echo 'groups help'
+        case 'computers|list' 'computers|ls'
+            echo 'computers list'
+        case 'computers|get' 'computers|show'
+            echo 'computers get'
+        case 'computers|update'
+            echo 'computers update'
+        case 'computers|help'
+            echo 'computers help'
+        case 'expirations|list' 'expirations|ls'
+            echo 'expirations list'
+        case 'expirations|get' 'expirations|show'
+            echo 'expirations get'
+        case 'expirations|create'
+            echo 'expirations create'
+        case 'expirations|update'
+            echo 'expirations update'
+        case 'expirations|delete' 'expirations|rm'
+            echo 'expirations delete'
+        case 'expirations|help'
+            echo 'expirations help'
+        case 'expiration-manufacturers|list' 'expiration-manufacturers|ls'
+            echo 'expiration-manufacturers list'
+        case 'expiration-manufacturers|get' 'expiration-manufacturers|show'
+            echo 'expiration-manufacturers get'
+        case 'expiration-manufacturers|create'
+            echo 'expiration-manufacturers create'
+        case 'expiration-manufacturers|update'
+            echo 'expiration-manufacturers update'
+        case 'expiration-manufacturers|delete' 'expiration-manufacturers|rm'
+            echo 'expiration-manufacturers delete'
+        case 'expiration-manufacturers|help'
+            echo 'expiration-manufacturers help'
+        case 'expiration-products|list' 'expiration-products|ls'
+            echo 'expiration-products list'
+        case 'expiration-products|get' 'expiration-products|show'
+            echo 'expiration-products get'
+        case 'expiration-products|create'
+            echo 'expiration-products create'
+        case 'expiration-products|update'
+            echo 'expiration-products update'
+        case 'expiration-products|delete' 'expiration-products|rm'
+            echo 'expiration-products delete'
+        case 'expiration-products|help'
+            echo 'expiration-products help'
+        case 'notes|list' 'notes|ls'
+            echo 'notes list'
+        case 'notes|get' 'notes|show'
+            echo 'notes get'
+        case 'notes|create'
+            echo 'notes create'
+        case 'notes|update'
+            echo 'notes update'
+        case 'notes|delete' 'notes|rm'
+            echo 'notes delete'
+        case 'notes|help'
+            echo 'notes help'
+        case 'profile|add'
+            echo 'profile add'
+        case 'profile|list' 'profile|ls'
+            echo 'profile list'
+        case 'profile|use'
+            echo 'profile use'
+        case 'profile|show'
+            echo 'profile show'
+        case 'profile|remove' 'profile|rm'
+            echo 'profile remove'
+        case 'profile|test'
+            echo 'profile test'
+        case 'profile|help'
+            echo 'profile help'
+        case 'sandbox|serve'
+            echo 'sandbox serve'
+        case 'sandbox|reset'
+            echo 'sandbox reset'
+        case 'sandbox|help'
+            echo 'sandbox help'
+        case 'completion|bash'
+            echo 'completion bash'
+        case 'completion|zsh'
+            echo 'completion zsh'
+        case 'completion|fish'
+            echo 'completion fish'
+        case 'completion|help'
+            echo 'completion help'
+    end
+end
+
+# What option $argv[2] of the command at path $argv[1] (not its ancestors) takes: v (a value) or o (an optional value).
+function __mon_option
+    switch "$argv[1]|$argv[2]"
+        case '|-p' '|--profile' '|--base-url' '|-o' '|--output' '|--fields' '|--expand' '|--timeout' '|--retries' 'groups list|--visibility' 'groups list|--page' 'groups list|--per-page' 'groups list|--offset' 'groups list|--limit' 'groups find-or-create|--name' 'groups find-or-create|--description' 'groups update|--name' 'groups update|--description' 'groups update|--reference-email' 'computers list|--status' 'computers list|--group' 'computers list|--created-after' 'computers list|--serial-number' 'computers list|--asset-id' 'computers list|--reference-email-computer' 'computers list|--reference-email-group' 'computers list|--reference-email' 'computers list|--platform' 'computers list|--order' 'computers list|--page' 'computers list|--per-page' 'computers list|--offset' 'computers list|--limit' 'computers update|--asset-id' 'computers update|--custom-name' 'computers update|--description' 'computers update|--reference-email' 'computers update|--product-description' 'computers update|--estimated-manufacture-date' 'computers update|--beacon-missing-threshold' 'expirations list|--uid' 'expirations list|--manufacturer' 'expirations list|--product' 'expirations list|--group' 'expirations list|--computer' 'expirations list|--license-key' 'expirations list|--expires-start' 'expirations list|--expires-end' 'expirations list|--page' 'expirations list|--per-page' 'expirations list|--offset' 'expirations list|--limit' 'expirations create|--license-key' 'expirations create|--expires-at' 'expirations create|--manufacturer' 'expirations create|--product' 'expirations create|--group' 'expirations create|--computer' 'expirations create|--notes' 'expirations update|--license-key' 'expirations update|--expires-at' 'expirations update|--manufacturer' 'expirations update|--product' 'expirations update|--group' 'expirations update|--computer' 'expirations update|--notes' 'expiration-manufacturers list|--page' 'expiration-manufacturers list|--per-page' 'expiration-manufacturers list|--offset' 'expiration-manufacturers list|--limit' 'expiration-manufacturers create|--name' 'expiration-manufacturers update|--name' 'expiration-products list|--page' 'expiration-products list|--per-page' 'expiration-products list|--offset' 'expiration-products list|--limit' 'expiration-products create|--name' 'expiration-products update|--name' 'notes list|--computer' 'notes list|--group' 'notes list|--page' 'notes list|--per-page' 'notes list|--offset' 'notes list|--limit' 'notes create|--computer' 'notes create|--group' 'notes create|--body' 'notes create|--body-file' 'notes update|--body' 'notes update|--body-file' 'profile add|--subdomain' 'profile add|--domain' 'sandbox|--port' 'sandbox|--host' 'sandbox|--computers' 'sandbox|--seed'
+            echo v
+    end
+end
+
+# Sets __mon_path (the command reached) and __mon_nargs (its arguments so far) from the words
+# before the cursor; remembered for the command line, since every condition below asks.
+function __mon_state
+    set -l tokens (commandline -opc)
+    set -l key (string join \n -- $tokens)
+    test "$key" = "$__mon_state_key"; and set -q __mon_path; and return
+    set -g __mon_state_key $key
+    set -l path ''
+    set -l nargs 0
+    set -l i 2
+    while test $i -le (count $tokens)
+        set -l word $tokens[$i]
+        switch $word
+            case '--'
+                set nargs (math $nargs + 1)
+            case '-?*'
+                set -l name (string replace -r '=.*' '' -- $word)
+                set -l p $path
+                set -l take ''
+                while true
+                    set take (__mon_option "$p" $name)
+                    if test -n "$take" -o -z "$p"
+                        break
+                    end
+                    set p (string replace -r ' ?[^ ]+$' '' -- $p)
+                end
+                if not string match -q -- '*=*' $word
+                    set -l next $tokens[(math $i + 1)]
+                    if test "$take" = v; or begin; test "$take" = o; and not string match -q -- '-*' "$next"; end
+                        set i (math $i + 1)
+                    end
+                end
+            case '*'
+                set -l next (__mon_command "$path" $word)
+                if test -n "$next" -a $nargs -eq 0
+                    set path $next
+                else
+                    set nargs (math $nargs + 1)
+                end
+        end
+        set i (math $i + 1)
+    end
+    set -g __mon_path $path
+    set -g __mon_nargs $nargs
+end
+
+# True at the command at path $argv[1] or below it (where its options are recognised).
+function __mon_in
+    __mon_state
+    test "$__mon_path" = "$argv[1]"; or string match -q -- "$argv[1] *" "$__mon_path"
+end
+
+# True where a subcommand of the command at path $argv[1] may be typed.
+function __mon_at
+    __mon_state
+    test "$__mon_path" = "$argv[1]" -a "$__mon_nargs" -eq 0
+end
+
+# True where argument number $argv[2] of the command at path $argv[1] is typed ("+": or later).
+function __mon_arg
+    __mon_state
+    test "$__mon_path" = "$argv[1]"; or return 1
+    if test "$argv[3]" = +
+        test "$__mon_nargs" -ge (math $argv[2] - 1)
+    else
+        test "$__mon_nargs" -eq (math $argv[2] - 1)
+    end
+end
+
+# True where a subcommand is typed and what is typed fits none of the names $argv[2]: then aliases.
+function __mon_alias
+    __mon_at $argv[1]; or return 1
+    set -l token (commandline -ct)
+    test -n "$token"; or return 1
+    for name in (string split ' ' -- $argv[2])
+        string match -q -- "$token*" $name; and return 1
+    end
+    return 0
+end
+
+function __mon_profiles
+    command mon __complete profiles 2>/dev/null
+end
+
+complete -c mon -f
+complete -c mon -s 'V' -l 'version' -d 'print the version'
+complete -c mon -s 'p' -l 'profile' -x -a '(__mon_profiles)' -d 'saved profile to use (env MON_PROFILE; default: the one set with `profile use`)'
+complete -c mon -l 'base-url' -x -d 'override the profile\'s https://<subdomain>.<service-domain> (env MON_BASE_URL)'
+complete -c mon -l 'sandbox' -d 'run against a local sandbox with demo data, started in this process'
+complete -c mon -s 'o' -l 'output' -x -a 'table json ndjson csv tsv' -d 'output format'
+complete -c mon -l 'json' -d 'short for -o json'
+complete -c mon -l 'fields' -x -d 'comma-separated keys: columns of table/csv/tsv, keys kept in json/ndjson'
+complete -c mon -l 'no-header' -d 'table/csv/tsv without the header row'
+complete -c mon -l 'expand' -x -d 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)'
+complete -c mon -l 'timeout' -x -d 'per-request timeout in seconds (env MON_TIMEOUT; default 30)'
+complete -c mon -l 'retries' -x -d 'retries for 429 and transient failures, 0..10 (env MON_RETRIES; default 5)'
+complete -c mon -l 'dry-run' -d 'print the request that would be sent (key redacted) and send nothing'
+complete -c mon -s 'y' -l 'yes' -d 'confirm deletes; without a terminal a delete without --yes is refused'
+complete -c mon -s 'q' -l 'quiet' -d 'only data on stdout, no notices on stderr'
+complete -c mon -s 'v' -l 'verbose' -d 'each request and its status on stderr (key redacted)'
+complete -c mon -l 'no-color' -d 'no colour (also NO_COLOR; colour is only ever used on a terminal)'
+complete -c mon -s 'h' -l 'help' -d 'show help'
+complete -c mon -n '__mon_at \'\'' -a 'groups' -d 'List, show, find or create, and update groups of computers'
+complete -c mon -n '__mon_at \'\'' -a 'computers' -d 'List, show and update monitored computers'
+complete -c mon -n '__mon_at \'\'' -a 'expirations' -d 'List, show, create, update and delete license and warranty expirations'
+complete -c mon -n '__mon_at \'\'' -a 'expiration-manufacturers' -d 'List, show, create, rename and delete expiration manufacturers (used by expirations)'
+complete -c mon -n '__mon_at \'\'' -a 'expiration-products' -d 'List, show, create, rename and delete expiration products (used by expirations)'
+complete -c mon -n '__mon_at \'\'' -a 'notes' -d 'List, show, create, update and delete notes on computers and groups'
+complete -c mon -n '__mon_at \'\'' -a 'profile' -d 'Save, choose and check accounts (subdomain + API key)'
+complete -c mon -n '__mon_at \'\'' -a 'sandbox' -d 'Serve the whole v2.5 API on loopback with demo data, no account needed'
+complete -c mon -n '__mon_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
+complete -c mon -n '__mon_at \'\'' -a 'help' -d 'show help for a command'
+complete -c mon -n '__mon_alias \'\' \'groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help\'' -a 'group' -d 'alias of groups'
+complete -c mon -n '__mon_alias \'\' \'groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help\'' -a 'computer' -d 'alias of computers'
+complete -c mon -n '__mon_alias \'\' \'groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help\'' -a 'expiration' -d 'alias of expirations'
+complete -c mon -n '__mon_alias \'\' \'groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help\'' -a 'manufacturers' -d 'alias of expiration-manufacturers'
+complete -c mon -n '__mon_alias \'\' \'groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help\'' -a 'products' -d 'alias of expiration-products'
+complete -c mon -n '__mon_alias \'\' \'groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help\'' -a 'note' -d 'alias of notes'
+complete -c mon -n '__mon_alias \'\' \'groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help\'' -a 'profiles' -d 'alias of profile'
+complete -c mon -n '__mon_at \'groups\'' -a 'list' -d 'List groups, sorted by name'
+complete -c mon -n '__mon_at \'groups\'' -a 'get' -d 'Show one group by uid or slug'
+complete -c mon -n '__mon_at \'groups\'' -a 'find-or-create' -d 'Return the group with this name, creating it when there is none'
+complete -c mon -n '__mon_at \'groups\'' -a 'update' -d 'Change a group\'s name, description, reference e-mail or contact menu'
+complete -c mon -n '__mon_at \'groups\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_alias \'groups\' \'list get find-or-create update help\'' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias \'groups\' \'list get find-or-create update help\'' -a 'show' -d 'alias of get'
+complete -c mon -n '__mon_in \'groups list\'' -l 'visibility' -x -a 'visible hidden' -d 'only visible or only hidden groups'
+complete -c mon -n '__mon_in \'groups list\'' -l 'page' -x -d 'page to fetch (default 1)'
+complete -c mon -n '__mon_in \'groups list\'' -l 'per-page' -x -d 'items per page, 1..100 (default 50; 100 with --all)'
+complete -c mon -n '__mon_in \'groups list\'' -l 'offset' -x -d 'skip this many records (offset 5 starts at record 6)'
+complete -c mon -n '__mon_in \'groups list\'' -l 'all' -d 'follow the pagination headers to the last page'
+complete -c mon -n '__mon_in \'groups list\'' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
+complete -c mon -n '__mon_in \'groups list\'' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in \'groups find-or-create\'' -l 'name' -x -d 'group name (required) (max 255 characters)'
+complete -c mon -n '__mon_in \'groups find-or-create\'' -l 'description' -x -d 'description, included in warnings (max 65535 characters)'
+complete -c mon -n '__mon_in \'groups find-or-create\'' -l 'show-contact-menu' -d 'show the contact menu (default: set per company)'
+complete -c mon -n '__mon_in \'groups find-or-create\'' -l 'no-show-contact-menu' -d 'do not show the contact menu (default: set per company)'
+complete -c mon -n '__mon_in \'groups find-or-create\'' -l 'build-installers' -d 'build the group-specific macOS and Windows installers'
+complete -c mon -n '__mon_in \'groups update\'' -l 'name' -x -d 'new name (max 255 characters)'
+complete -c mon -n '__mon_in \'groups update\'' -l 'description' -x -d 'new description (max 65535 characters)'
+complete -c mon -n '__mon_in \'groups update\'' -l 'reference-email' -x -d 'reference e-mail address (max 191 characters)'
+complete -c mon -n '__mon_in \'groups update\'' -l 'show-contact-menu' -d 'show the contact menu'
+complete -c mon -n '__mon_in \'groups update\'' -l 'no-show-contact-menu' -d 'do not show the contact menu'
+complete -c mon -n '__mon_arg \'groups help\' 1' -a 'list get find-or-create update help'
+complete -c mon -n '__mon_at \'computers\'' -a 'list' -d 'List computers, most recently reported first'
+complete -c mon -n '__mon_at \'computers\'' -a 'get' -d 'Show one computer by its client id'
+complete -c mon -n '__mon_at \'computers\'' -a 'update' -d 'Change a computer\'s asset id, names, description, reference e-mail or beacon settings'
+complete -c mon -n '__mon_at \'computers\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_alias \'computers\' \'list get update help\'' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias \'computers\' \'list get update help\'' -a 'show' -d 'alias of get'
+complete -c mon -n '__mon_in \'computers list\'' -l 'status' -x -a 'visible hidden missing pending_rekey pending_removal has_muted_plugin' -d 'only computers in this state'
+complete -c mon -n '__mon_in \'computers list\'' -l 'group' -x -d 'only computers of this group (uid or slug) (max 255 characters)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'reference-email-computer' -x -d 'by the computer record\'s reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'reference-email-group' -x -d 'by the group record\'s reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'reference-email' -x -d 'by either reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'platform' -x -a 'mac linux windows' -d 'only this platform (repeatable)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'order' -x -a 'last_reported_desc reported_desc created_desc' -d 'sort order (default: last_reported_desc)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'page' -x -d 'page to fetch (default 1)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'per-page' -x -d 'items per page, 1..100 (default 50; 100 with --all)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'offset' -x -d 'skip this many records (offset 5 starts at record 6)'
+complete -c mon -n '__mon_in \'computers list\'' -l 'all' -d 'follow the pagination headers to the last page'
+complete -c mon -n '__mon_in \'computers list\'' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
+complete -c mon -n '__mon_in \'computers list\'' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in \'computers update\'' -l 'asset-id' -x -d 'asset id (max 191 characters)'
+complete -c mon -n '__mon_in \'computers update\'' -l 'custom-name' -x -d 'display name in the dashboard (max 191 characters)'
+complete -c mon -n '__mon_in \'computers update\'' -l 'description' -x -d 'description, included in warnings (max 65535 characters)'
+complete -c mon -n '__mon_in \'computers update\'' -l 'reference-email' -x -d 'reference e-mail address (max 191 characters)'
+complete -c mon -n '__mon_in \'computers update\'' -l 'product-description' -x -d 'model name shown for the computer (max 65535 characters)'
+complete -c mon -n '__mon_in \'computers update\'' -l 'estimated-manufacture-date' -x -d 'estimated manufacture date (YYYY-MM-DD)'
+complete -c mon -n '__mon_in \'computers update\'' -l 'beacon-reporting' -d 'enable beacon reporting'
+complete -c mon -n '__mon_in \'computers update\'' -l 'no-beacon-reporting' -d 'do not enable beacon reporting'
+complete -c mon -n '__mon_in \'computers update\'' -l 'beacon-missing-threshold' -x -a '2 5 10 15 20 30' -d 'minutes before a beacon warning'
+complete -c mon -n '__mon_in \'computers update\'' -l 'create-ticket-on-beacon-found' -d 'send an alert when the computer comes online'
+complete -c mon -n '__mon_in \'computers update\'' -l 'no-create-ticket-on-beacon-found' -d 'do not send an alert when the computer comes online'
+complete -c mon -n '__mon_arg \'computers help\' 1' -a 'list get update help'
+complete -c mon -n '__mon_at \'expirations\'' -a 'list' -d 'List expirations, latest expiry first'
+complete -c mon -n '__mon_at \'expirations\'' -a 'get' -d 'Show one expiration'
+complete -c mon -n '__mon_at \'expirations\'' -a 'create' -d 'Record a license or warranty expiry for a group or a computer'
+complete -c mon -n '__mon_at \'expirations\'' -a 'update' -d 'Change an expiration\'s license key, date, manufacturer, product, owner, renewal or notes'
+complete -c mon -n '__mon_at \'expirations\'' -a 'delete' -d 'Delete an expiration for good'
+complete -c mon -n '__mon_at \'expirations\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_alias \'expirations\' \'list get create update delete help\'' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias \'expirations\' \'list get create update delete help\'' -a 'show' -d 'alias of get'
+complete -c mon -n '__mon_alias \'expirations\' \'list get create update delete help\'' -a 'rm' -d 'alias of delete'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'uid' -x -d 'only this expiration (e_…)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'manufacturer' -x -d 'only this expiration manufacturer (uid or slug) (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'product' -x -d 'only this expiration product (uid or slug) (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'group' -x -d 'only expirations of this group (uid or slug) (max 255 characters)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'computer' -x -d 'only expirations of this computer (uid or slug) (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'license-key' -x -d 'only this license key (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'expires-start' -x -d 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'expires-end' -x -d 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'page' -x -d 'page to fetch (default 1)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'per-page' -x -d 'items per page, 1..100 (default 50; 100 with --all)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'offset' -x -d 'skip this many records (offset 5 starts at record 6)'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'all' -d 'follow the pagination headers to the last page'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
+complete -c mon -n '__mon_in \'expirations list\'' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'license-key' -x -d 'required: license, serial number or other identifier (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'expires-at' -x -d 'required: expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'manufacturer' -x -d 'required: expiration manufacturer uid (em_…) (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'product' -x -d 'required: expiration product uid (ep_…) (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'group' -x -d 'the group it belongs to (g_…); give --group or --computer (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'computer' -x -d 'the computer it belongs to (c_…); it is then also related to that computer\'s group; give --group or --computer (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'renewable' -d 'mark it renewable (default: not renewable)'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'no-renewable' -d 'do not mark it renewable'
+complete -c mon -n '__mon_in \'expirations create\'' -l 'notes' -x -d 'notes (max 65535 characters)'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'license-key' -x -d 'license, serial number or other identifier (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'expires-at' -x -d 'expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'manufacturer' -x -d 'expiration manufacturer uid (em_…) (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'product' -x -d 'expiration product uid (ep_…) (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'group' -x -d 'the group it belongs to (g_…) (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'computer' -x -d 'the computer it belongs to (c_…); it is then also related to that computer\'s group (max 191 characters)'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'renewable' -d 'mark it renewable'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'no-renewable' -d 'do not mark it renewable'
+complete -c mon -n '__mon_in \'expirations update\'' -l 'notes' -x -d 'notes (max 65535 characters)'
+complete -c mon -n '__mon_arg \'expirations help\' 1' -a 'list get create update delete help'
+complete -c mon -n '__mon_at \'expiration-manufacturers\'' -a 'list' -d 'List expiration manufacturers, sorted by name'
+complete -c mon -n '__mon_at \'expiration-manufacturers\'' -a 'get' -d 'Show one expiration manufacturer'
+complete -c mon -n '__mon_at \'expiration-manufacturers\'' -a 'create' -d 'Create an expiration manufacturer'
+complete -c mon -n '__mon_at \'expiration-manufacturers\'' -a 'update' -d 'Rename an expiration manufacturer'
+complete -c mon -n '__mon_at \'expiration-manufacturers\'' -a 'delete' -d 'Delete an expiration manufacturer for good'
+complete -c mon -n '__mon_at \'expiration-manufacturers\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_alias \'expiration-manufacturers\' \'list get create update delete help\'' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias \'expiration-manufacturers\' \'list get create update delete help\'' -a 'show' -d 'alias of get'
+complete -c mon -n '__mon_alias \'expiration-manufacturers\' \'list get create update delete help\'' -a 'rm' -d 'alias of delete'
+complete -c mon -n '__mon_in \'expiration-manufacturers list\'' -l 'page' -x -d 'page to fetch (default 1)'
+complete -c mon -n '__mon_in \'expiration-manufacturers list\'' -l 'per-page' -x -d 'items per page, 1..100 (default 50; 100 with --all)'
+complete -c mon -n '__mon_in \'expiration-manufacturers list\'' -l 'offset' -x -d 'skip this many records (offset 5 starts at record 6)'
+complete -c mon -n '__mon_in \'expiration-manufacturers list\'' -l 'all' -d 'follow the pagination headers to the last page'
+complete -c mon -n '__mon_in \'expiration-manufacturers list\'' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
+complete -c mon -n '__mon_in \'expiration-manufacturers list\'' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in \'expiration-manufacturers create\'' -l 'name' -x -d 'expiration manufacturer name (required) (max 191 characters)'
+complete -c mon -n '__mon_in \'expiration-manufacturers update\'' -l 'name' -x -d 'new expiration manufacturer name (required) (max 191 characters)'
+complete -c mon -n '__mon_arg \'expiration-manufacturers help\' 1' -a 'list get create update delete help'
+complete -c mon -n '__mon_at \'expiration-products\'' -a 'list' -d 'List expiration products, sorted by name'
+complete -c mon -n '__mon_at \'expiration-products\'' -a 'get' -d 'Show one expiration product'
+complete -c mon -n '__mon_at \'expiration-products\'' -a 'create' -d 'Create an expiration product'
+complete -c mon -n '__mon_at \'expiration-products\'' -a 'update' -d 'Rename an expiration product'
+complete -c mon -n '__mon_at \'expiration-products\'' -a 'delete' -d 'Delete an expiration product for good'
+complete -c mon -n '__mon_at \'expiration-products\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_alias \'expiration-products\' \'list get create update delete help\'' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias \'expiration-products\' \'list get create update delete help\'' -a 'show' -d 'alias of get'
+complete -c mon -n '__mon_alias \'expiration-products\' \'list get create update delete help\'' -a 'rm' -d 'alias of delete'
+complete -c mon -n '__mon_in \'expiration-products list\'' -l 'page' -x -d 'page to fetch (default 1)'
+complete -c mon -n '__mon_in \'expiration-products list\'' -l 'per-page' -x -d 'items per page, 1..100 (default 50; 100 with --all)'
+complete -c mon -n '__mon_in \'expiration-products list\'' -l 'offset' -x -d 'skip this many records (offset 5 starts at record 6)'
+complete -c mon -n '__mon_in \'expiration-products list\'' -l 'all' -d 'follow the pagination headers to the last page'
+complete -c mon -n '__mon_in \'expiration-products list\'' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
+complete -c mon -n '__mon_in \'expiration-products list\'' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in \'expiration-products create\'' -l 'name' -x -d 'expiration product name (required) (max 191 characters)'
+complete -c mon -n '__mon_in \'expiration-products update\'' -l 'name' -x -d 'new expiration product name (required) (max 191 characters)'
+complete -c mon -n '__mon_arg \'expiration-products help\' 1' -a 'list get create update delete help'
+complete -c mon -n '__mon_at \'notes\'' -a 'list' -d 'List notes of the account, of one computer or of one group'
+complete -c mon -n '__mon_at \'notes\'' -a 'get' -d 'Show one note'
+complete -c mon -n '__mon_at \'notes\'' -a 'create' -d 'Add a note to a computer or a group'
+complete -c mon -n '__mon_at \'notes\'' -a 'update' -d 'Change a note\'s text or its private, e-mail and report flags'
+complete -c mon -n '__mon_at \'notes\'' -a 'delete' -d 'Delete a note for good'
+complete -c mon -n '__mon_at \'notes\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_alias \'notes\' \'list get create update delete help\'' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias \'notes\' \'list get create update delete help\'' -a 'show' -d 'alias of get'
+complete -c mon -n '__mon_alias \'notes\' \'list get create update delete help\'' -a 'rm' -d 'alias of delete'
+complete -c mon -n '__mon_in \'notes list\'' -l 'computer' -x -d 'only notes of this computer (c_…) (max 191 characters)'
+complete -c mon -n '__mon_in \'notes list\'' -l 'group' -x -d 'only notes of this group (g_…) (max 191 characters)'
+complete -c mon -n '__mon_in \'notes list\'' -l 'include-private' -d 'include private notes (default: left out)'
+complete -c mon -n '__mon_in \'notes list\'' -l 'page' -x -d 'page to fetch (default 1)'
+complete -c mon -n '__mon_in \'notes list\'' -l 'per-page' -x -d 'items per page, 1..100 (default 50; 100 with --all)'
+complete -c mon -n '__mon_in \'notes list\'' -l 'offset' -x -d 'skip this many records (offset 5 starts at record 6)'
+complete -c mon -n '__mon_in \'notes list\'' -l 'all' -d 'follow the pagination headers to the last page'
+complete -c mon -n '__mon_in \'notes list\'' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
+complete -c mon -n '__mon_in \'notes list\'' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in \'notes create\'' -l 'computer' -x -d 'the computer it belongs to (c_…); give --computer or --group (max 191 characters)'
+complete -c mon -n '__mon_in \'notes create\'' -l 'group' -x -d 'the group it belongs to (g_…); give --computer or --group (max 191 characters)'
+complete -c mon -n '__mon_in \'notes create\'' -l 'body' -x -d 'the note text (max 16777215 characters)'
+complete -c mon -n '__mon_in \'notes create\'' -l 'body-file' -r -F -d 'read the note text from a file, or from stdin with - (max 16777215 characters)'
+complete -c mon -n '__mon_in \'notes create\'' -l 'private' -d 'visible only internally (default: not private)'
+complete -c mon -n '__mon_in \'notes create\'' -l 'include-in-email' -d 'include it in e-mails (default: not included)'
+complete -c mon -n '__mon_in \'notes create\'' -l 'include-in-report' -d 'include it in computer and group status reports (default: not included)'
+complete -c mon -n '__mon_in \'notes update\'' -l 'body' -x -d 'the note text (max 16777215 characters)'
+complete -c mon -n '__mon_in \'notes update\'' -l 'body-file' -r -F -d 'read the note text from a file, or from stdin with - (max 16777215 characters)'
+complete -c mon -n '__mon_in \'notes update\'' -l 'private' -d 'make it visible only internally'
+complete -c mon -n '__mon_in \'notes update\'' -l 'no-private' -d 'do not make it visible only internally'
+complete -c mon -n '__mon_in \'notes update\'' -l 'include-in-email' -d 'include it in e-mails'
+complete -c mon -n '__mon_in \'notes update\'' -l 'no-include-in-email' -d 'do not include it in e-mails'
+complete -c mon -n '__mon_in \'notes update\'' -l 'include-in-report' -d 'include it in computer and group status reports'
+complete -c mon -n '__mon_in \'notes update\'' -l 'no-include-in-report' -d 'do not include it in computer and group status reports'
+complete -c mon -n '__mon_arg \'notes help\' 1' -a 'list get create update delete help'
+complete -c mon -n '__mon_at \'profile\'' -a 'add' -d 'Save a profile; the key is read from a hidden prompt or from stdin'
+complete -c mon -n '__mon_at \'profile\'' -a 'list' -d 'List saved profiles (keys masked)'
+complete -c mon -n '__mon_at \'profile\'' -a 'use' -d 'Make a profile the default'
+complete -c mon -n '__mon_at \'profile\'' -a 'show' -d 'Show a profile (the default without a name); the key is masked'
+complete -c mon -n '__mon_at \'profile\'' -a 'remove' -d 'Forget a saved profile and its key'
+complete -c mon -n '__mon_at \'profile\'' -a 'test' -d 'Check that a profile reaches the API with a valid key (one cheap request)'
+complete -c mon -n '__mon_at \'profile\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_alias \'profile\' \'add list use show remove test help\'' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias \'profile\' \'add list use show remove test help\'' -a 'rm' -d 'alias of remove'
+complete -c mon -n '__mon_in \'profile add\'' -l 'subdomain' -x -d 'the subscriber subdomain (max 63 characters)'
+complete -c mon -n '__mon_in \'profile add\'' -l 'domain' -x -d 'the service domain (max 253 characters)'
+complete -c mon -n '__mon_in \'profile add\'' -l 'api-key-stdin' -d 'read the API key from standard input'
+complete -c mon -n '__mon_in \'profile add\'' -l 'default' -d 'make it the default profile'
+complete -c mon -n '__mon_arg \'profile use\' 1' -a '(__mon_profiles)'
+complete -c mon -n '__mon_arg \'profile show\' 1' -a '(__mon_profiles)'
+complete -c mon -n '__mon_arg \'profile remove\' 1' -a '(__mon_profiles)'
+complete -c mon -n '__mon_arg \'profile test\' 1' -a '(__mon_profiles)'
+complete -c mon -n '__mon_arg \'profile help\' 1' -a 'add list use show remove test help'
+complete -c mon -n '__mon_in \'sandbox\'' -l 'port' -x -d 'port to listen on (default: any free port) (0..65535)'
+complete -c mon -n '__mon_in \'sandbox\'' -l 'host' -x -a '127.0.0.1 localhost ::1' -d 'loopback address to listen on (default: 127.0.0.1)'
+complete -c mon -n '__mon_in \'sandbox\'' -l 'computers' -x -d 'how many computers to seed (default 40; re-seeds when it changes) (1..100000)'
+complete -c mon -n '__mon_in \'sandbox\'' -l 'seed' -x -d 'seed of the demo data (default 1; re-seeds when it changes) (0..2147483647)'
+complete -c mon -n '__mon_at \'sandbox\'' -a 'serve' -d 'Run the sandbox in the foreground until Ctrl-C; prints its base URL and key'
+complete -c mon -n '__mon_at \'sandbox\'' -a 'reset' -d 'Restore the demo data: forget every change made in the sandbox'
+complete -c mon -n '__mon_at \'sandbox\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_arg \'sandbox help\' 1' -a 'serve reset help'
+complete -c mon -n '__mon_at \'completion\'' -a 'bash' -d 'Print the bash completion script'
+complete -c mon -n '__mon_at \'completion\'' -a 'zsh' -d 'Print the zsh completion script'
+complete -c mon -n '__mon_at \'completion\'' -a 'fish' -d 'Print the fish completion script'
+complete -c mon -n '__mon_at \'completion\'' -a 'help' -d 'display help for command'
+complete -c mon -n '__mon_arg \'completion help\' 1' -a 'bash zsh fish help'
+complete -c mon -n '__mon_arg \'help\' 1' -a 'groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help'

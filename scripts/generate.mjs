@@ -1,0 +1,41 @@
+// Writes the files generated from the command tree: completions/ (bash, zsh, fish) and
+// docs/commands.md. Run after changing any command, option, alias or example: `npm run generate`.
+// test/completion/generated.test.ts fails while the committed files differ from the tree.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = new URL('../', import.meta.url);
+const work = mkdtempSync(join(tmpdir(), 'mon-generate-'));
+try {
+  const outfile = join(work, 'files.mjs');
+  await build({
+    entryPoints: [new URL('src/completion/files.ts', root).pathname],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Bundled CommonJS packages (commander) call require() for Node built-ins.
+    banner: { js: "import { createRequire as __monRequire } from 'node:module'; const require = __monRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  const { generatedFiles } = await import(pathToFileURL(outfile).href);
+  for (const [path, text] of Object.entries(generatedFiles())) {
+    const target = new URL(path, root);
+    let before;
+    try {
+      before = readFileSync(target, 'utf8');
+    } catch {
+      before = undefined;
+    }
+    if (before === text) continue;
+    mkdirSync(dirname(target.pathname), { recursive: true });
+    writeFileSync(target, text);
+    console.log(`wrote ${path}`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Context } from '../context.js';
+import type { ResourceSpec, VerbSpec } from './spec.js';
+
+/** Where each shell looks for completions; keep in sync with the README's Shell completion section. */
+const INSTALL = {
+  bash: 'mon completion bash > ~/.local/share/bash-completion/completions/mon',
+  zsh: 'mon completion zsh > "${fpath[1]}/_mon"',
+  fish: 'mon completion fish > ~/.config/fish/completions/mon.fish',
+} as const;
+
+type Shell = keyof typeof INSTALL;
+
+const DETAILS: Record<Shell, string> = {
+  bash: `Install it where bash-completion looks for it, then open a new shell:
+  ${INSTALL.bash}
+Without the bash-completion package, source it from ~/.bashrc instead:
+  source <(mon completion bash)`,
+  zsh: `Install it as _mon in a directory on $fpath, before compinit runs in ~/.zshrc, then open a new shell:
+  mkdir -p ~/.zfunc && mon completion zsh > ~/.zfunc/_mon
+  # in ~/.zshrc, before compinit:  fpath=(~/.zfunc $fpath)
+Or, with compinit already loaded, for the current shell only:
+  source <(mon completion zsh)`,
+  fish: `Install it where fish looks for completions; new shells pick it up:
+  ${INSTALL.fish}`,
+};
+
+function shellVerb(shell: Shell): VerbSpec {
+  return {
+    name: shell,
+    summary: `Print the ${shell} completion script`,
+    description: `${DETAILS[shell]}
+
+The script completes commands, aliases, options and their choices as of this version of mon;
+saved profile names are read when you press Tab. Regenerate it after upgrading mon.`,
+    examples: [INSTALL[shell]],
+    async run(_input, ctx) {
+      const { completionScript } = await import('../completion/scripts.js');
+      ctx.io.stdout.write(completionScript(shell));
+    },
+  };
+}
+
+/** `mon completion bash|zsh|fish` (cli-contract.md, Tools): the scripts are generated from the command tree. */
+export const completion: ResourceSpec = {
+  name: 'completion',
+  summary: 'Print the shell completion script for bash, zsh or fish',
+  examples: [INSTALL.bash, INSTALL.zsh, INSTALL.fish],
+  verbs: [shellVerb('bash'), shellVerb('zsh'), shellVerb('fish')],
+};
+
+/** Profile names as `mon profile add` accepts them: nothing else is ever printed into a shell. */
+const PROFILE_NAME = /^[A-Za-z0-9][\w.-]*$/;
+
+/**
+ * `mon __complete profiles`: the saved profile names, one a line, for the completion scripts to
+ * run when Tab is pressed. Reads config.json directly rather than through conf (it runs on every
+ * Tab), prints names only, never keys, and stays silent with exit 0 when there is nothing to read.
+ */
+export const completeHelper: VerbSpec = {
+  name: '__complete',
+  hidden: true,
+  summary: 'Print values for the completion scripts (profiles)',
+  args: [{ name: 'what', description: 'what to list: profiles', optional: true }],
+  examples: ['mon __complete profiles'],
+  async run({ args }, ctx: Context) {
+    if (args.what !== 'profiles') return;
+    const names = await savedProfileNames(ctx.configDir);
+    if (names.length) ctx.io.stdout.write(`${names.join('\n')}\n`);
+  },
+};
+
+/** The profile names in `<configDir>/config.json` ({ defaultProfile, profiles: { name: {...} } }), sorted; [] when unreadable. */
+export async function savedProfileNames(configDir: string): Promise<string[]> {
+  try {
+    const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as { profiles?: unknown };
+    const profiles = config.profiles;
+    if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) return [];
+    return Object.keys(profiles)
+      .filter((name) => PROFILE_NAME.test(name))
+      .sort();
+  } catch {
+    return [];
+  }
+}

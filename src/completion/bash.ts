@@ -1,0 +1,181 @@
+import { flagsOf, pathKey, walk, type CommandNode, type OptionNode, type ValueSource } from './tree.js';
+
+/**
+ * The bash completion script: lookup tables generated from the command tree, and one function
+ * that walks the words before the cursor (following subcommands and aliases, skipping option
+ * values) and offers what fits where the cursor is. It needs no bash-completion helpers, so it
+ * also works when sourced from ~/.bashrc. Only profile names are asked for at completion time.
+ */
+export function bashScript(tree: CommandNode): string {
+  const nodes = walk(tree);
+  const out: string[] = [];
+  out.push(
+    '# bash completion for mon                                  -*- shell-script -*-',
+    '# Generated from the command tree by `mon completion bash` (npm run generate): do not edit.',
+    '# Install: mon completion bash > ~/.local/share/bash-completion/completions/mon',
+    '',
+    '# The canonical path of the command that word $2 names below the command at path $1, in REPLY.',
+    '_mon_command() {',
+    '  case "$1|$2" in',
+  );
+  for (const node of nodes) {
+    for (const sub of node.commands) {
+      const patterns = [sub.name, ...sub.aliases].map((word) => quote(`${pathKey(node)}|${word}`));
+      out.push(`    ${patterns.join('|')}) REPLY=${quote(pathKey(sub))} ;;`);
+    }
+  }
+  out.push('    *) REPLY= ;;', '  esac', '}', '');
+
+  out.push(
+    '# What option $2 of the command at path $1 (not its ancestors) takes, in REPLY:',
+    '# "v" (a value) or "o" (an optional value), then what to offer for it; empty for a flag.',
+    '_mon_option() {',
+    '  case "$1|$2" in',
+  );
+  for (const node of nodes) {
+    for (const option of node.options) {
+      if (option.value === 'none') continue;
+      const patterns = flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`));
+      out.push(`    ${patterns.join('|')}) REPLY=${quote(`${option.value === 'required' ? 'v' : 'o'}${offer(option.source)}`)} ;;`);
+    }
+  }
+  out.push('    *) REPLY= ;;', '  esac', '}', '');
+
+  out.push('# The options of the command at path $1 (not its ancestors), in REPLY.', '_mon_flags() {', '  case "$1" in');
+  for (const node of nodes) {
+    const flags = node.options.flatMap((option: OptionNode) => flagsOf(option));
+    if (flags.length) out.push(`    ${quote(pathKey(node))}) REPLY=${quote(flags.join(' '))} ;;`);
+  }
+  out.push('    *) REPLY= ;;', '  esac', '}', '');
+
+  out.push('# The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.', '_mon_commands() {', '  case "$1" in');
+  for (const node of nodes) {
+    if (!node.commands.length) continue;
+    const aliases = node.commands.flatMap((sub) => sub.aliases);
+    out.push(`    ${quote(pathKey(node))}) REPLY=${quote(node.commands.map((sub) => sub.name).join(' '))}; _mon_aliases=${quote(aliases.join(' '))} ;;`);
+  }
+  out.push('    *) REPLY=; _mon_aliases= ;;', '  esac', '}', '');
+
+  out.push('# What to offer for argument number $2 of the command at path $1, in REPLY.', '_mon_argument() {', '  case "$1|$2" in');
+  for (const node of nodes) {
+    node.args.forEach((arg, index) => {
+      const what = offer(arg.source).trim();
+      if (!what) return;
+      out.push(`    ${quote(`${pathKey(node)}|`)}${arg.variadic ? '*' : quote(String(index + 1))}) REPLY=${quote(what)} ;;`);
+    });
+  }
+  out.push('    *) REPLY= ;;', '  esac', '}', '');
+
+  out.push(BASH_DRIVER);
+  return `${out.join('\n')}\n`;
+}
+
+/** What the driver offers for a value: ' word word', ' @profiles', ' @files', ' @commands' or ''. */
+function offer(source: ValueSource): string {
+  switch (source.type) {
+    case 'choices':
+      return ` ${source.values.join(' ')}`;
+    case 'profiles':
+    case 'files':
+    case 'commands':
+      return ` @${source.type}`;
+    default:
+      return '';
+  }
+}
+
+/** A bash word in single quotes. */
+function quote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+const BASH_DRIVER = `# Finds option $2 at path $1 or on one of its ancestors (REPLY as _mon_option).
+_mon_find_option() {
+  local path=$1
+  while :; do
+    _mon_option "$path" "$2"
+    [[ -n $REPLY || -z $path ]] && return
+    [[ $path == *' '* ]] && path=\${path% *} || path=
+  done
+}
+
+# Offers the words of $1 ("word word", "@profiles", "@files", "@commands") that start with $cur.
+_mon_offer() {
+  local IFS=$' \\t\\n' parent
+  case $1 in
+    @profiles) COMPREPLY=($(compgen -W "$(command mon __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    @commands)
+      [[ $path == *' '* ]] && parent=\${path% *} || parent=
+      _mon_commands "$parent"
+      COMPREPLY=($(compgen -W "$REPLY" -- "$cur")) ;;
+    *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
+  esac
+}
+
+_mon() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} path= word take opt= prefix= flags= p REPLY _mon_aliases
+  local -i i=1 nargs=0
+  COMPREPLY=()
+  # Walk the words before the cursor: subcommands move down the tree, option values are skipped.
+  while (( i < COMP_CWORD )); do
+    word=\${COMP_WORDS[i]}
+    case $word in
+      --) nargs+=1 ;;
+      -?*)
+        _mon_find_option "$path" "\${word%%=*}"
+        take=\${REPLY%% *}
+        if [[ $word != *=* && ( $take == v || ( $take == o && \${COMP_WORDS[i+1]} != -* ) ) ]]; then
+          # "--opt value", or "--opt" "=" "value" when COMP_WORDBREAKS splits at "="
+          [[ \${COMP_WORDS[i+1]} == = ]] && i+=2 || i+=1
+        fi ;;
+      *)
+        _mon_command "$path" "$word"
+        if [[ -n $REPLY ]] && (( nargs == 0 )); then path=$REPLY; else nargs+=1; fi ;;
+    esac
+    i+=1
+  done
+  (( i > COMP_CWORD )) && opt=\${COMP_WORDS[COMP_CWORD-1]}
+  if [[ $cur == = && \${COMP_WORDS[COMP_CWORD-1]} == --* ]]; then
+    opt=\${COMP_WORDS[COMP_CWORD-1]}; cur=
+  elif [[ \${COMP_WORDS[COMP_CWORD-1]} == = ]] && (( COMP_CWORD > 1 )); then
+    opt=\${COMP_WORDS[COMP_CWORD-2]}
+  elif [[ $cur == --*=* ]]; then
+    # "--opt=value" in one word (COMP_WORDBREAKS without "="): offer whole words.
+    opt=\${cur%%=*}; prefix=$opt=; cur=\${cur#*=}
+  fi
+  # The value of an option.
+  if [[ -n $opt ]]; then
+    _mon_find_option "$path" "$opt"
+    if [[ $REPLY == v* ]]; then
+      [[ $REPLY == 'v '* ]] && _mon_offer "\${REPLY#v }"
+      [[ -n $prefix ]] && COMPREPLY=("\${COMPREPLY[@]/#/$prefix}")
+      return 0
+    fi
+  fi
+  # An option: those of the command and of its ancestors.
+  if [[ $cur == -* ]]; then
+    p=$path
+    while :; do
+      _mon_flags "$p"; flags+=" $REPLY"
+      [[ -z $p ]] && break
+      [[ $p == *' '* ]] && p=\${p% *} || p=
+    done
+    _mon_offer "$flags"
+    return 0
+  fi
+  # A subcommand (its aliases only when no name fits), else an argument.
+  if (( nargs == 0 )); then
+    _mon_commands "$path"
+    if [[ -n $REPLY ]]; then
+      _mon_offer "$REPLY"
+      (( \${#COMPREPLY[@]} )) || _mon_offer "$_mon_aliases"
+      return 0
+    fi
+  fi
+  _mon_argument "$path" $((nargs + 1))
+  [[ -n $REPLY ]] && _mon_offer "$REPLY"
+  return 0
+}
+
+complete -F _mon mon`;

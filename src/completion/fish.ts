@@ -1,0 +1,177 @@
+import { flagsOf, pathKey, walk, type CommandNode, type ValueSource } from './tree.js';
+
+/**
+ * The fish completion script: `complete` lines generated from the command tree, each guarded by
+ * a condition on where the command line stands (which command, how many arguments so far).
+ * One function walks the words before the cursor, following subcommands and aliases and
+ * skipping option values, and remembers the answer for that command line. Only profile names
+ * are asked for at completion time.
+ */
+export function fishScript(tree: CommandNode): string {
+  const nodes = walk(tree);
+  const out: string[] = [
+    '# fish completion for mon',
+    '# Generated from the command tree by `mon completion fish` (npm run generate): do not edit.',
+    '# Install: mon completion fish > ~/.config/fish/completions/mon.fish',
+    '',
+    '# The canonical path of the command that word $argv[2] names below the command at path $argv[1].',
+    'function __mon_command',
+    '    switch "$argv[1]|$argv[2]"',
+  ];
+  for (const node of nodes) {
+    for (const sub of node.commands) {
+      out.push(`        case ${[sub.name, ...sub.aliases].map((word) => quote(`${pathKey(node)}|${word}`)).join(' ')}`, `            echo ${quote(pathKey(sub))}`);
+    }
+  }
+  out.push('    end', 'end', '');
+
+  out.push('# What option $argv[2] of the command at path $argv[1] (not its ancestors) takes: v (a value) or o (an optional value).', 'function __mon_option', '    switch "$argv[1]|$argv[2]"');
+  for (const take of ['required', 'optional'] as const) {
+    const patterns = nodes.flatMap((node) => node.options.filter((option) => option.value === take).flatMap((option) => flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`))));
+    if (patterns.length) out.push(`        case ${patterns.join(' ')}`, `            echo ${take === 'required' ? 'v' : 'o'}`);
+  }
+  out.push('    end', 'end', '');
+  out.push(FISH_DRIVER, '');
+
+  out.push('complete -c mon -f');
+  for (const node of nodes) {
+    const here = pathKey(node);
+    for (const option of node.options) {
+      const words = [
+        'complete -c mon',
+        ...(node.path.length ? ['-n', quote(`__mon_in ${quote(here)}`)] : []),
+        ...(option.short ? ['-s', quote(option.short.slice(1))] : []),
+        ...(option.long ? ['-l', quote(option.long.slice(2))] : []),
+      ];
+      if (option.value === 'required') words.push(...valueWords(option.source, []));
+      words.push('-d', quote(option.description));
+      out.push(words.join(' '));
+    }
+    const names = node.commands.map((sub) => sub.name);
+    for (const sub of node.commands) {
+      out.push(`complete -c mon -n ${quote(`__mon_at ${quote(here)}`)} -a ${quote(sub.name)} -d ${quote(sub.summary)}`);
+    }
+    for (const sub of node.commands) {
+      for (const alias of sub.aliases) {
+        out.push(`complete -c mon -n ${quote(`__mon_alias ${quote(here)} ${quote(names.join(' '))}`)} -a ${quote(alias)} -d ${quote(`alias of ${sub.name}`)}`);
+      }
+    }
+    node.args.forEach((arg, index) => {
+      const parentNames = node.path.length ? (nodes.find((candidate) => pathKey(candidate) === node.path.slice(0, -1).join(' '))?.commands.map((sub) => sub.name) ?? []) : [];
+      const value = valueWords(arg.source, parentNames);
+      if (value.length === 1) return;
+      out.push(`complete -c mon -n ${quote(`__mon_arg ${quote(here)} ${index + 1}${arg.variadic ? ' +' : ''}`)} ${value.slice(1).join(' ')}`);
+    });
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** `complete` words for a value: -x (a value, no files) or -r -F (a file), with -a candidates. */
+function valueWords(source: ValueSource, commands: readonly string[]): string[] {
+  switch (source.type) {
+    case 'choices':
+      return ['-x', '-a', quote(source.values.map(escapeWord).join(' '))];
+    case 'profiles':
+      return ['-x', '-a', quote('(__mon_profiles)')];
+    case 'files':
+      return ['-r', '-F'];
+    case 'commands':
+      return ['-x', '-a', quote(commands.map(escapeWord).join(' '))];
+    default:
+      return ['-x'];
+  }
+}
+
+/** One word of a `-a` list, which fish expands like a command line. */
+function escapeWord(text: string): string {
+  return text.replace(/[^\w.,:@%+=/-]/g, '\\$&');
+}
+
+/** A fish word in single quotes. */
+function quote(text: string): string {
+  return `'${text.replace(/[\\']/g, '\\$&')}'`;
+}
+
+const FISH_DRIVER = `# Sets __mon_path (the command reached) and __mon_nargs (its arguments so far) from the words
+# before the cursor; remembered for the command line, since every condition below asks.
+function __mon_state
+    set -l tokens (commandline -opc)
+    set -l key (string join \\n -- $tokens)
+    test "$key" = "$__mon_state_key"; and set -q __mon_path; and return
+    set -g __mon_state_key $key
+    set -l path ''
+    set -l nargs 0
+    set -l i 2
+    while test $i -le (count $tokens)
+        set -l word $tokens[$i]
+        switch $word
+            case '--'
+                set nargs (math $nargs + 1)
+            case '-?*'
+                set -l name (string replace -r '=.*' '' -- $word)
+                set -l p $path
+                set -l take ''
+                while true
+                    set take (__mon_option "$p" $name)
+                    if test -n "$take" -o -z "$p"
+                        break
+                    end
+                    set p (string replace -r ' ?[^ ]+$' '' -- $p)
+                end
+                if not string match -q -- '*=*' $word
+                    set -l next $tokens[(math $i + 1)]
+                    if test "$take" = v; or begin; test "$take" = o; and not string match -q -- '-*' "$next"; end
+                        set i (math $i + 1)
+                    end
+                end
+            case '*'
+                set -l next (__mon_command "$path" $word)
+                if test -n "$next" -a $nargs -eq 0
+                    set path $next
+                else
+                    set nargs (math $nargs + 1)
+                end
+        end
+        set i (math $i + 1)
+    end
+    set -g __mon_path $path
+    set -g __mon_nargs $nargs
+end
+
+# True at the command at path $argv[1] or below it (where its options are recognised).
+function __mon_in
+    __mon_state
+    test "$__mon_path" = "$argv[1]"; or string match -q -- "$argv[1] *" "$__mon_path"
+end
+
+# True where a subcommand of the command at path $argv[1] may be typed.
+function __mon_at
+    __mon_state
+    test "$__mon_path" = "$argv[1]" -a "$__mon_nargs" -eq 0
+end
+
+# True where argument number $argv[2] of the command at path $argv[1] is typed ("+": or later).
+function __mon_arg
+    __mon_state
+    test "$__mon_path" = "$argv[1]"; or return 1
+    if test "$argv[3]" = +
+        test "$__mon_nargs" -ge (math $argv[2] - 1)
+    else
+        test "$__mon_nargs" -eq (math $argv[2] - 1)
+    end
+end
+
+# True where a subcommand is typed and what is typed fits none of the names $argv[2]: then aliases.
+function __mon_alias
+    __mon_at $argv[1]; or return 1
+    set -l token (commandline -ct)
+    test -n "$token"; or return 1
+    for name in (string split ' ' -- $argv[2])
+        string match -q -- "$token*" $name; and return 1
+    end
+    return 0
+end
+
+function __mon_profiles
+    command mon __complete profiles 2>/dev/null
+end`;

@@ -1,0 +1,10 @@
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import { buildTree } from './tree.js';
+import { zshScript } from './zsh.js';
+
+/** The completion script for a shell, generated from the command tree as it is now. */
+export function completionScript(shell: 'bash' | 'zsh' | 'fish'): string {
+  const tree = buildTree();
+  return shell === 'bash' ? bashScript(tree) : shell === 'zsh' ? zshScript(tree) : fishScript(tree);
+}

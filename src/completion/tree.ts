@@ -1,0 +1,155 @@
+import type { Command, Option } from 'commander';
+import { buildProgram, type ProgramOutput } from '../program.js';
+
+/**
+ * The commander tree reduced to what a shell needs to complete a command line: command names
+ * and aliases, options (long and short), whether each takes a value and which values it
+ * accepts. Every generator (bash, zsh, fish, the command reference) reads this model, so a new
+ * command or option completes once the scripts are regenerated (`npm run generate`).
+ */
+
+/** Where the values of an option or argument come from. */
+export type ValueSource =
+  /** free text: nothing to suggest */
+  | { type: 'none' }
+  | { type: 'choices'; values: readonly string[] }
+  /** saved profile names, asked for at completion time (`mon __complete profiles`) */
+  | { type: 'profiles' }
+  | { type: 'files' }
+  /** the subcommands of the parent command (`mon help <command>`) */
+  | { type: 'commands' };
+
+export interface OptionNode {
+  long?: string;
+  short?: string;
+  description: string;
+  /** 'required': takes the next word; 'optional': takes it unless it starts with '-' (as commander does). */
+  value: 'none' | 'required' | 'optional';
+  /** The placeholder shown in help: 'status' for '--status <status>'. */
+  valueName?: string;
+  source: ValueSource;
+}
+
+export interface ArgNode {
+  name: string;
+  optional: boolean;
+  variadic: boolean;
+  source: ValueSource;
+}
+
+export interface CommandNode {
+  name: string;
+  aliases: readonly string[];
+  /** Canonical names from the root: [] for `mon`, ['computers', 'list'] for `mon computers list`. */
+  path: readonly string[];
+  summary: string;
+  /**
+   * Options this command adds. Options of ancestors are recognised after it too (commander
+   * parses them anywhere unless positional options are enabled), so an option with the same
+   * flags as an ancestor's (every `-h, --help`) is left out. A command with a default
+   * subcommand also lists that subcommand's options (`mon sandbox --port 8025`).
+   */
+  options: readonly OptionNode[];
+  args: readonly ArgNode[];
+  /** Visible subcommands, in help order; hidden ones (`__complete`) are left out. */
+  commands: readonly CommandNode[];
+  /** The commander command it was read from (for help text in the command reference). */
+  command: Command;
+}
+
+/**
+ * Values that only exist at completion time, by where they are typed. Keep in sync with the
+ * root option `--profile` (src/program.ts) and the `<name>` arguments of src/commands/profile.ts;
+ * `profile add <name>` names a new profile, so it is not here.
+ */
+const PROFILE_OPTIONS = new Set(['--profile']);
+const PROFILE_ARGS = new Set(['profile use <name>', 'profile show <name>', 'profile remove <name>', 'profile test <name>']);
+/** Placeholders that name a file on disk ('--body-file <path>'). */
+const FILE_VALUE = /^(path|file|dir|directory)$/i;
+
+/** Builds the program as `mon` does, with a runner that never runs: only its shape (and help) is read. */
+export function buildTree(output: ProgramOutput = { writeOut: () => undefined, writeErr: () => undefined }): CommandNode {
+  const program = buildProgram(output, async () => undefined);
+  return readCommand(program, [], []);
+}
+
+/** Reads a commander command (and everything below it) into the completion model. */
+export function readCommand(command: Command, path: readonly string[], inherited: readonly OptionNode[]): CommandNode {
+  const help = command.createHelp();
+  const isHelpCommand = path.length > 0 && command.name() === 'help' && !command.commands.length && command.registeredArguments[0]?.name() === 'command';
+  const defaultName = (command as unknown as { _defaultCommandName?: string })._defaultCommandName;
+  const defaultCommand = defaultName ? command.commands.find((sub) => sub.name() === defaultName) : undefined;
+
+  const seen = new Set(inherited.map(flagsKey));
+  const options: OptionNode[] = [];
+  for (const option of [...help.visibleOptions(command), ...(defaultCommand ? help.visibleOptions(defaultCommand) : [])]) {
+    const node = readOption(option, path);
+    if (seen.has(flagsKey(node))) continue;
+    seen.add(flagsKey(node));
+    options.push(node);
+  }
+  const below = [...inherited, ...options];
+  const args = command.registeredArguments.map((arg): ArgNode => {
+    const key = `${path.join(' ')} <${arg.name()}>`;
+    const source: ValueSource = isHelpCommand
+      ? { type: 'commands' }
+      : PROFILE_ARGS.has(key)
+        ? { type: 'profiles' }
+        : arg.argChoices
+          ? { type: 'choices', values: [...arg.argChoices] }
+          : { type: 'none' };
+    return { name: arg.name(), optional: !arg.required, variadic: arg.variadic, source };
+  });
+  return {
+    name: command.name(),
+    aliases: command.aliases(),
+    path,
+    summary: firstLine(command.summary() || command.description()),
+    options,
+    args,
+    commands: help.visibleCommands(command).map((sub) => readCommand(sub, [...path, sub.name()], below)),
+    command,
+  };
+}
+
+function readOption(option: Option, path: readonly string[]): OptionNode {
+  const value = option.required ? 'required' : option.optional ? 'optional' : 'none';
+  const valueName = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1]?.replace(/\.\.\.$/, '');
+  let source: ValueSource = { type: 'none' };
+  if (value !== 'none') {
+    if (path.length === 0 && option.long && PROFILE_OPTIONS.has(option.long)) source = { type: 'profiles' };
+    else if (option.argChoices) source = { type: 'choices', values: [...option.argChoices] };
+    else if (valueName && FILE_VALUE.test(valueName)) source = { type: 'files' };
+  }
+  return {
+    ...(option.long ? { long: option.long } : {}),
+    ...(option.short ? { short: option.short } : {}),
+    description: firstLine(option.description),
+    value,
+    ...(valueName ? { valueName } : {}),
+    source,
+  };
+}
+
+function flagsKey(option: OptionNode): string {
+  return `${option.short ?? ''} ${option.long ?? ''}`;
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').trim();
+}
+
+/** Every command in the tree, depth first, root included. */
+export function walk(node: CommandNode): CommandNode[] {
+  return [node, ...node.commands.flatMap(walk)];
+}
+
+/** The words a user types for an option: long and short. */
+export function flagsOf(option: OptionNode): string[] {
+  return [option.short, option.long].filter((flag): flag is string => flag !== undefined);
+}
+
+/** The canonical path as one string: '' for the root, 'computers list'. */
+export function pathKey(node: { path: readonly string[] }): string {
+  return node.path.join(' ');
+}

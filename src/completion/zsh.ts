@@ -1,0 +1,136 @@
+import { walk, type ArgNode, type CommandNode, type OptionNode, type ValueSource } from './tree.js';
+
+/**
+ * The zsh completion function `_mon`: one `_arguments` call per command, generated from the
+ * command tree, with subcommands dispatched the usual way (`*:: :->command`). Global options
+ * are repeated at every level because commander accepts them after subcommands too. Only
+ * profile names are asked for at completion time.
+ */
+export function zshScript(tree: CommandNode): string {
+  const nodes = walk(tree);
+  const out: string[] = [
+    '#compdef mon',
+    '# zsh completion for mon',
+    '# Generated from the command tree by `mon completion zsh` (npm run generate): do not edit.',
+    '# Install: mon completion zsh > "${fpath[1]}/_mon" (any directory on $fpath), then start a new shell.',
+    '',
+    '_mon_profiles() {',
+    '  local -a profiles',
+    '  profiles=(${(f)"$(_call_program profiles mon __complete profiles 2>/dev/null)"})',
+    "  _wanted profiles expl 'profile' compadd -a profiles",
+    '}',
+    '',
+  ];
+
+  for (const node of nodes) {
+    if (!node.commands.length) continue;
+    const commands = node.commands.map((sub) => describeItem(sub.name, sub.summary));
+    const aliases = node.commands.flatMap((sub) => sub.aliases.map((alias) => describeItem(alias, `alias of ${sub.name}`)));
+    out.push(
+      `${fn(node)}_cmds() {`,
+      '  local -a commands aliases',
+      `  commands=(${commands.join(' ')})`,
+      `  aliases=(${aliases.join(' ')})`,
+      // Aliases only when no name fits what was typed, so that `ls` does not crowd out `list`.
+      `  _describe -t commands ${quote(`${['mon', ...node.path].join(' ')} command`)} commands || _describe -t aliases 'alias' aliases`,
+      '}',
+      '',
+    );
+  }
+
+  // The root's options are recognised at every level: one array, used by every function.
+  out.push(`typeset -ga _mon_globals`, `_mon_globals=(\n  ${tree.options.flatMap(optionSpecs).join('\n  ')}\n)`, '');
+
+  for (const node of nodes) {
+    const own = [...ancestorsOf(tree, node).slice(1).flatMap((ancestor) => ancestor.options), ...(node === tree ? [] : node.options)];
+    const lines = ['"${_mon_globals[@]}"', ...own.flatMap(optionSpecs)];
+    if (node.commands.length) {
+      lines.push(quote(`1: :${fn(node)}_cmds`), quote('*:: :->command'));
+    } else {
+      node.args.forEach((arg, index) => lines.push(quote(argSpec(arg, index, node, tree))));
+    }
+    out.push(`${fn(node)}() {`);
+    out.push('  local curcontext=$curcontext state state_descr line ret=1', '  typeset -A opt_args');
+    // -A: above a subcommand, the words after it are its own (global options among them).
+    out.push(`  _arguments -C -S${node.commands.length ? ` -A '-*'` : ''} \\\n    ${lines.join(' \\\n    ')} && ret=0`);
+    if (node.commands.length) {
+      out.push('  [[ $state == command ]] || return ret');
+      out.push(`  curcontext=\${curcontext%:*:*}:${['mon', ...node.path].join('-')}-$words[1]:`);
+      out.push('  case $words[1] in');
+      for (const sub of node.commands) out.push(`    (${[sub.name, ...sub.aliases].join('|')}) ${fn(sub)} && ret=0 ;;`);
+      out.push('  esac');
+    }
+    out.push('  return ret', '}', '');
+  }
+
+  // Autoloaded from $fpath the file is _mon's body: define, then run. Sourced, it registers.
+  out.push('if [[ $funcstack[1] == _mon ]]; then', '  _mon "$@"', 'else', '  compdef _mon mon', 'fi');
+  return `${out.join('\n')}\n`;
+}
+
+/** `_mon`, `_mon__computers`, `_mon__computers__list`. */
+function fn(node: CommandNode): string {
+  return ['_mon', ...node.path.map((name) => name.replace(/[^\w-]/g, '_'))].join('__');
+}
+
+function ancestorsOf(tree: CommandNode, node: CommandNode): CommandNode[] {
+  const chain: CommandNode[] = [];
+  let current = tree;
+  for (const name of node.path) {
+    chain.push(current);
+    const next = current.commands.find((sub) => sub.name === name);
+    if (!next) break;
+    current = next;
+  }
+  return chain;
+}
+
+function optionSpecs(option: OptionNode): string[] {
+  const description = `[${escapeBrackets(option.description)}]`;
+  const name = option.valueName ?? 'value';
+  const action = option.value === 'none' ? '' : `${option.value === 'optional' ? '::' : ':'}${escapeColon(name)}:${valueAction(option.source)}`;
+  // Every option may be repeated: commander takes the last value (or all, for repeatable ones).
+  return [
+    ...(option.short ? [quote(`*${option.short}${option.value === 'none' ? '' : '+'}${description}${action}`)] : []),
+    ...(option.long ? [quote(`*${option.long}${option.value === 'none' ? '' : '='}${description}${action}`)] : []),
+  ];
+}
+
+function argSpec(arg: ArgNode, index: number, node: CommandNode, tree: CommandNode): string {
+  const position = arg.variadic ? '*' : String(index + 1);
+  const parent = ancestorsOf(tree, node).at(-1) ?? tree;
+  return `${position}:${arg.optional && !arg.variadic ? ':' : ''}${escapeColon(arg.name)}:${valueAction(arg.source, parent)}`;
+}
+
+/** What `_arguments` runs to offer a value; `parent` owns the commands a `help` argument names. */
+function valueAction(source: ValueSource, parent?: CommandNode): string {
+  switch (source.type) {
+    case 'choices':
+      return `(${source.values.map((value) => value.replace(/([\\\s:()'"])/g, '\\$1')).join(' ')})`;
+    case 'profiles':
+      return '_mon_profiles';
+    case 'files':
+      return '_files';
+    case 'commands':
+      return parent ? `${fn(parent)}_cmds` : ' ';
+    default:
+      return ' ';
+  }
+}
+
+function describeItem(name: string, description: string): string {
+  return quote(`${escapeColon(name)}:${description}`);
+}
+
+function escapeColon(text: string): string {
+  return text.replace(/:/g, '\\:');
+}
+
+function escapeBrackets(text: string): string {
+  return text.replace(/([\\[\]])/g, '\\$1');
+}
+
+/** A zsh word in single quotes. */
+function quote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,122 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MON_BIN, runMon } from '../helpers/run-mon.js';
+
+/**
+ * The committed scripts (completions/, checked against the tree by generated.test.ts), loaded
+ * in the real shells, which are asked what they offer. .ci/run installs bash, zsh and fish
+ * when they are missing. The scripts run `mon` from PATH for profile names, so a temp folder
+ * holding a `mon` link to bin/mon comes first on PATH, with profiles in a temp config folder.
+ */
+const COMPLETIONS = fileURLToPath(new URL('../../completions/', import.meta.url));
+const ZSH_CAPTURE = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
+
+const STATUSES = ['visible', 'hidden', 'missing', 'pending_rekey', 'pending_removal', 'has_muted_plugin'];
+
+let work: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'mon-completion-'));
+  const bin = join(work, 'bin');
+  mkdirSync(bin);
+  symlinkSync(MON_BIN, join(bin, 'mon'));
+  env = { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, HOME: work, MON_CONFIG_DIR: join(work, 'config'), LANG: 'C.UTF-8' };
+  for (const [name, url] of [
+    ['acme', 'https://acme.example.com'],
+    ['beta-2', 'https://beta.example.com'],
+  ]) {
+    const added = await runMon(['profile', 'add', name!, '--base-url', url!, '--api-key-stdin'], { input: `k_${name}_secret_0123456789`, env: { MON_CONFIG_DIR: env.MON_CONFIG_DIR } });
+    expect(added.code, added.stderr).toBe(0);
+  }
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function requireShell(shell: string): void {
+  const found = spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+  if (!found) throw new Error(`${shell} is not installed: apt-get install -y bash zsh fish (.ci/run does it)`);
+}
+
+function run(command: string, args: string[]): string {
+  const result = spawnSync(command, args, { env, encoding: 'utf8', timeout: 20_000 });
+  if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Completions offered by bash: the function `complete -p mon` names, called as bash calls it. */
+function bash(line: string): string[] {
+  const script = `
+source "$1"
+spec=$(complete -p mon) || exit 9
+fn=\${spec#*-F }; fn=\${fn%% *}
+line=$2
+read -ra COMP_WORDS <<< "$line"
+[[ $line == *' ' ]] && COMP_WORDS+=('')
+COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); COMP_LINE=$line; COMP_POINT=\${#line}
+"$fn" mon "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\\n' "\${COMPREPLY[@]}"`;
+  return words(run('bash', ['--norc', '--noprofile', '-c', script, 'bash', join(COMPLETIONS, 'mon.bash'), line]));
+}
+
+/** Completions offered by zsh's completion system, with _mon autoloaded from completions/. */
+function zsh(line: string): string[] {
+  const out = join(work, `zsh-${Math.random().toString(36).slice(2)}.txt`);
+  run('zsh', ['-f', ZSH_CAPTURE, COMPLETIONS, out, line]);
+  return words(readFileSync(out, 'utf8'));
+}
+
+/** Completions offered by fish (`complete -C`), descriptions cut off. */
+function fish(line: string): string[] {
+  return words(run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mon.fish'), line]).replace(/\t[^\n]*/g, ''));
+}
+
+function words(text: string): string[] {
+  return [...new Set(text.split('\n').filter((word) => word !== '' && word !== '<done>'))].sort();
+}
+
+const sorted = (list: string[]) => [...list].sort();
+
+/** What every shell must offer, by command line. */
+const CASES: [line: string, expected: string[]][] = [
+  ['mon comp', ['completion', 'computers']],
+  ['mon computers list --status ', STATUSES],
+  ['mon --profile ', ['acme', 'beta-2']],
+  ['mon -p b', ['beta-2']],
+  ['mon profile use ', ['acme', 'beta-2']],
+  ['mon profiles rm a', ['acme']],
+  ['mon computers list --json --status mi', ['missing']],
+  ['mon -o json computers li', ['list']],
+  ['mon computers list --plat', ['--platform']],
+  ['mon computers sh', ['show']],
+  ['mon groups list --visibility ', ['hidden', 'visible']],
+  ['mon --output ', ['csv', 'json', 'ndjson', 'table', 'tsv']],
+  ['mon completion ', ['bash', 'fish', 'help', 'zsh']],
+  ['mon help comp', ['completion', 'computers']],
+];
+
+describe.each([
+  ['bash', bash],
+  ['zsh', zsh],
+  ['fish', fish],
+] as const)('%s completion', (shell, complete) => {
+  beforeAll(() => requireShell(shell));
+
+  it.each(CASES)('after `%s`', (line, expected) => {
+    expect(complete(line)).toEqual(sorted(expected));
+  });
+
+  it('offers no profile names and no error when there is no config', () => {
+    const saved = env.MON_CONFIG_DIR!;
+    env.MON_CONFIG_DIR = join(work, 'no-config-here');
+    try {
+      expect(complete('mon --profile ')).toEqual([]);
+    } finally {
+      env.MON_CONFIG_DIR = saved;
+    }
+  });
+});
