@@ -172,8 +172,12 @@ export class ApiClient {
     const relative = path.replace(/^\/+/, '');
     const versioned = relative.startsWith('v2.5/') || relative === 'v2.5' ? relative : `v2.5/${relative}`;
     const url = new URL(`${this.base.href.replace(/\/$/, '')}/${versioned}`);
-    const expand = this.config.expand.length > 0 ? { expand: this.config.expand } : {};
     const sendsBody = method !== 'GET';
+    // A command's own expand[] keys (plugin list sends plugin_results) and the global --expand
+    // keys go together; spreading one over the other would drop the command's.
+    const own = (sendsBody ? input.body : input.query)?.expand;
+    const keys = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), ...this.config.expand].map(String);
+    const expand = keys.length > 0 ? { expand: [...new Set(keys)] } : {};
     for (const [key, value] of flattenParams({ ...input.query, ...(sendsBody ? {} : expand) })) {
       url.searchParams.append(key, value);
     }

@@ -1,12 +1,15 @@
+import { api } from './api.js';
 import { expirationManufacturers, expirationProducts } from './catalogue.js';
 import { completeHelper, completion } from './completion.js';
 import { computers } from './computers.js';
 import { expirations } from './expirations.js';
 import { groups } from './groups.js';
 import { notes } from './notes.js';
+import { plugin } from './plugin.js';
 import { profile } from './profile.js';
 import { sandbox } from './sandbox.js';
 import type { CommandSpec } from './spec.js';
+import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, api, profile, sandbox, completion, completeHelper];

@@ -1,0 +1,129 @@
+import type { ApiClient, PreparedRequest } from '../api/client.js';
+import type { HttpMethod } from '../api/endpoints.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { pickFields } from '../output/columns.js';
+import { confirmDeletion, showDryRun } from './actions.js';
+import type { VerbSpec } from './spec.js';
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+/** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */
+const PAGINATE_PER_PAGE = '100';
+
+/** `-F key=value` -> [key, value], split at the first '='; keys are sent exactly as typed. */
+export function parseField(text: string): [string, string] {
+  const at = text.indexOf('=');
+  if (at <= 0) throw new UsageError(`-F/--field: '${text}' is not key=value`, 'e.g. -F status=missing or -F note[body]=hello');
+  const key = text.slice(0, at);
+  // Keys do not belong in shell history or `ps` (cli-contract.md): the client adds api_key itself.
+  if (key === 'api_key') throw new UsageError('-F/--field: api_key is added from the profile or MON_API_KEY; do not pass it');
+  return [key, text.slice(at + 1)];
+}
+
+function checkMethod(word: string): HttpMethod {
+  const method = word.toUpperCase() as HttpMethod;
+  if (!METHODS.includes(method)) throw new UsageError(`<method>: '${word}' is not one of ${METHODS.join(', ')}`);
+  return method;
+}
+
+function checkPath(path: string): string {
+  if (/^[a-z][a-z\d+.-]*:/i.test(path)) {
+    throw new UsageError(`<path>: give a path such as /v2.5/computers, not a URL ('${path}')`, 'the base URL comes from the profile, --base-url or MON_BASE_URL');
+  }
+  const version = /^\/*(v\d+(?:\.\d+)*)(?:[/?#]|$)/.exec(path)?.[1];
+  if (version !== undefined && version !== 'v2.5') throw new UsageError(`<path>: mon speaks API v2.5 only, not ${version}`);
+  return path;
+}
+
+/** Prints a decoded body: pretty JSON, or one compact line per item with -o ndjson. --fields keeps those keys of objects. */
+function printBody(ctx: Context, data: unknown): void {
+  const { output, fields } = ctx.globals;
+  const pick = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? pickFields(value as Record<string, unknown>, fields) : value);
+  if (output === 'ndjson') {
+    const items = Array.isArray(data) ? data : [data];
+    ctx.io.stdout.write(items.map((item) => `${JSON.stringify(pick(item))}\n`).join(''));
+    return;
+  }
+  ctx.io.stdout.write(`${JSON.stringify(Array.isArray(data) ? data.map(pick) : pick(data), null, 2)}\n`);
+}
+
+/**
+ * `--paginate`: asks for page after page, following x-next-page (or x-total-pages when that is
+ * all the server sends), and prints one JSON array (or ndjson lines as pages arrive).
+ */
+async function paginate(ctx: Context, client: ApiClient, prepared: PreparedRequest): Promise<void> {
+  const url = new URL(prepared.url);
+  if (!url.searchParams.has('per_page')) url.searchParams.set('per_page', PAGINATE_PER_PAGE);
+  let page = Number(url.searchParams.get('page') ?? '1');
+  if (!Number.isInteger(page) || page < 1) throw new UsageError(`-F page=${url.searchParams.get('page') ?? ''}: must be a whole number 1 or more`);
+  const ndjson = ctx.globals.output === 'ndjson';
+  const items: unknown[] = [];
+  for (;;) {
+    url.searchParams.set('page', String(page));
+    const { data, headers } = await client.send({ ...prepared, url: new URL(url) });
+    if (!Array.isArray(data)) {
+      // Not a list: nothing to follow. Print it as it came.
+      if (items.length > 0) throw new UsageError(`--paginate: page ${page} of ${url.pathname} is not a JSON array`);
+      ctx.notice('--paginate: the answer is not a list; printed as received');
+      printBody(ctx, data);
+      return;
+    }
+    if (ndjson) printBody(ctx, data);
+    else items.push(...(data as unknown[]));
+    const next = Number(headers['x-next-page'] ?? Number.NaN);
+    const totalPages = Number(headers['x-total-pages'] ?? Number.NaN);
+    if (data.length === 0) break;
+    if (Number.isInteger(next) && next > page) page = next;
+    else if (headers['x-next-page'] === undefined && Number.isInteger(totalPages) && page < totalPages) page += 1;
+    else break;
+  }
+  if (!ndjson) printBody(ctx, items);
+}
+
+/** `mon api METHOD PATH`: any request, for what the command table lacks (cli-contract.md). */
+export const api: VerbSpec = {
+  name: 'api',
+  summary: 'Send any request to the API and print the JSON answer',
+  description: [
+    'The path may leave out /v2.5 (/computers is /v2.5/computers) and may carry a query string.',
+    'Fields go to the query string for GET and to the form body otherwise; keys are sent as typed',
+    '(note[body]=hi, platform[]=mac), api_key is added from the profile. The answer is printed as',
+    'pretty JSON whatever -o says, except -o ndjson (one line per item); a 204 prints nothing.',
+    'A DELETE asks for confirmation on a terminal and needs --yes in scripts, like every delete.',
+  ].join('\n'),
+  args: [
+    { name: 'method', description: 'GET, POST, PUT, DELETE or PATCH (any case)' },
+    { name: 'path', description: 'e.g. /v2.5/computers or /computers', rule: { type: 'text', max: 2048, nonEmpty: true } },
+  ],
+  options: [
+    { flags: '-F, --field <key=value>', description: 'a parameter (repeatable): query string for GET, form body otherwise', repeatable: true },
+    { flags: '--paginate', description: 'GET only: follow the pagination headers to the last page (per_page 100) and print one JSON array' },
+  ],
+  examples: [
+    'mon api GET /computers -F status=missing -F platform[]=mac',
+    'mon api get /v2.5/users --paginate',
+    'mon api POST /notes -F note[group_id]=g_3f9a2c -F "note[body]=Office move on Friday"',
+    'mon api DELETE /v2.5/notes/n_7c1e --yes',
+  ],
+  async run({ args, opts }, ctx) {
+    const method = checkMethod(args.method!);
+    const path = checkPath(args.path!);
+    const fields = ((opts.field as string[] | undefined) ?? []).map(parseField);
+    if (opts.paginate === true && method !== 'GET') throw new UsageError(`--paginate: only a GET can be paginated, not ${method}`);
+    const client = await ctx.client();
+    // No route: the response is printed as received, with no schema to check it against.
+    const prepared = client.prepareRaw(method, path);
+    for (const [key, value] of fields) {
+      if (method === 'GET') prepared.url.searchParams.append(key, value);
+      else prepared.form.push([key, value]);
+    }
+    if (await showDryRun(ctx, prepared)) return;
+    if (method === 'DELETE') await confirmDeletion(ctx, async () => `the item at ${prepared.url.pathname}`);
+    if (opts.paginate === true) {
+      await paginate(ctx, client, prepared);
+      return;
+    }
+    const { data } = await client.send(prepared);
+    if (data !== undefined) printBody(ctx, data);
+  },
+};

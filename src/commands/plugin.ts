@@ -1,0 +1,180 @@
+import type { Context } from '../context.js';
+import { objectCommand, renderOptions, showDryRun, type View } from './actions.js';
+import { PLUGIN_RESULT_FIELDS } from './fields.js';
+import type { ResourceSpec } from './spec.js';
+
+const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
+/** The default length of `--timed` without WHEN (cli-contract.md, plugin mute). */
+const DEFAULT_MUTE_SECONDS = 24 * 3600;
+// ticket_number and ticket_url are plain strings: the general bound of 255 applies (api-v2.5, conventions 6).
+const STRING_MAX = 255;
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** The end of a timed mute: mute_until per the field table, muted_until in a sample (api-v2.5, Plugin result). */
+export function muteEnd(row: Record<string, unknown>): number | undefined {
+  const value = row.mute_until ?? row.muted_until;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const text = value.trim();
+    if (/^\d+$/.test(text)) return Number(text);
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+  }
+  return undefined;
+}
+
+/** `2026-11-23 14:00`, local time: the table's mute column. */
+function shortLocal(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** `Mon 23 Nov 2026 14:00`, local time: the confirmation after a mute. Fixed English names, so scripts can read it. */
+export function longLocal(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  return `${WEEKDAYS[d.getDay()]} ${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** The mute column: "until 2026-11-23 14:00", "ticket #123", "forever", or '' when not muted. */
+export function muteSummary(row: Record<string, unknown>): string {
+  if (row.muted !== true && row.muted !== 'true') return '';
+  const until = muteEnd(row);
+  switch (row.mute_type) {
+    case 'timed_mute':
+      return until === undefined ? 'timed' : `until ${shortLocal(until)}`;
+    case 'ticket_muted':
+      return row.ticket_number === undefined || row.ticket_number === null ? 'ticket' : `ticket #${String(row.ticket_number)}`;
+    case 'muted_forever':
+      return 'forever';
+    default:
+      // A mute type the reference does not list: its own description says most.
+      if (until !== undefined) return `until ${shortLocal(until)}`;
+      return typeof row.mute_description === 'string' && row.mute_description !== '' ? row.mute_description : 'muted';
+  }
+}
+
+export const PLUGIN_RESULT_VIEW: View = {
+  columns: [
+    { key: 'uid' },
+    { key: 'status', kind: 'status' },
+    { key: 'name', maxWidth: 32 },
+    { key: 'last_run', kind: 'time' },
+    { key: 'mute', get: muteSummary },
+  ],
+  fields: PLUGIN_RESULT_FIELDS,
+};
+
+/**
+ * `plugin list`: the plugin results come with their computer (api-v2.5, Plugin results: "read
+ * through a computer with expand[]=plugin_results"); the filters are applied here, since the
+ * API has none for them.
+ */
+async function listPluginResults(ctx: Context, clientId: string, opts: Record<string, unknown>): Promise<void> {
+  const render = renderOptions(ctx, PLUGIN_RESULT_VIEW);
+  const client = await ctx.client();
+  const prepared = client.prepare('computers.get', { path: { client_id: clientId }, query: { expand: ['plugin_results'] } });
+  if (await showDryRun(ctx, prepared)) return;
+  const { data } = await client.send(prepared);
+  const all = ((data as { plugin_results?: unknown }).plugin_results ?? []) as Record<string, unknown>[];
+  const wanted = all.filter((result) => {
+    // visible false marks service plugins, hidden in the dashboard (api-v2.5, Plugin result object).
+    if (opts.includeHidden !== true && result.visible === false) return false;
+    if (opts.status !== undefined && result.status !== opts.status) return false;
+    if (opts.muted === true && result.muted !== true) return false;
+    if (opts.unmuted === true && result.muted === true) return false;
+    return true;
+  });
+  const { createListRenderer } = await import('../output/render.js');
+  const renderer = await createListRenderer(render);
+  renderer.push(wanted);
+  renderer.end();
+  if (wanted.length === 0 && render.format === 'table') ctx.notice('No results.');
+}
+
+/** Plugin results (api-v2.5, Endpoints > Plugin results). */
+export const plugin: ResourceSpec = {
+  name: 'plugin',
+  aliases: ['plugins', 'plugin-results'],
+  summary: "List a computer's plugin results; mute and unmute them",
+  verbs: [
+    {
+      name: 'list',
+      aliases: ['ls'],
+      summary: "List a computer's plugin results (service plugins hidden)",
+      description: 'Plugin results arrive with their computer; --status and --muted/--unmuted filter them here.',
+      args: [{ name: 'client-id', description: "the computer's client id (the client_id field)", rule: { type: 'text', max: 191, nonEmpty: true } }],
+      fields: PLUGIN_RESULT_FIELDS,
+      options: [
+        { flags: '--status <status>', description: 'only results with this status', choices: STATUSES },
+        { flags: '--muted', description: 'only muted results' },
+        { flags: '--unmuted', description: 'only results that are not muted' },
+        { flags: '--include-hidden', description: 'also show service plugins (visible false), which the dashboard hides' },
+      ],
+      constraints: { atMostOne: [['muted', 'unmuted']] },
+      examples: [
+        'mon plugin list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11',
+        'mon plugin list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --status Alert --unmuted',
+        'mon plugins list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --include-hidden --json',
+      ],
+      run: ({ args, opts }, ctx) => listPluginResults(ctx, args['client-id']!, opts),
+    },
+    {
+      name: 'mute',
+      summary: 'Mute a plugin result for a time, under a ticket, or until unmuted',
+      description:
+        'WHEN is a duration from now (90m, 2h, 7d, 1h30m), an ISO 8601 time (2026-11-23T14:00, local time unless it carries an offset) or epoch seconds; it must lie in the future. Without WHEN the mute lasts 24 hours. A ticket mute needs an active ticket system integration.',
+      args: [{ name: 'uid', description: 'the plugin result uid (pr_…)', rule: { type: 'uid', prefix: 'pr_' } }],
+      fields: PLUGIN_RESULT_FIELDS,
+      options: [
+        { flags: '--timed [when]', description: 'mute until WHEN: duration, ISO 8601 time or epoch seconds, in the future, before 2038-01-19', rule: { type: 'when' }, optionalValue: true, defaultText: '24h' },
+        { flags: '--ticket <number>', description: 'mute under this ticket number', rule: { type: 'text', max: STRING_MAX, nonEmpty: true } },
+        { flags: '--ignore', description: 'mute until unmuted' },
+        { flags: '--ticket-url <url>', description: 'link to the ticket, with --timed or --ticket', rule: { type: 'url', max: STRING_MAX } },
+      ],
+      constraints: { exactlyOne: [['timed', 'ticket', 'ignore']], atMostOne: [['ignore', 'ticketUrl']] },
+      examples: [
+        'mon plugin mute pr_4f2a --timed',
+        'mon plugin mute pr_4f2a --timed 2h',
+        'mon plugin mute pr_4f2a --timed 2026-11-23T14:00',
+        'mon plugin mute pr_4f2a --ticket 123 --ticket-url https://helpdesk.example.com/tickets/123',
+        'mon plugin mute pr_4f2a --ignore',
+      ],
+      async run({ args, opts }, ctx) {
+        const uid = args.uid!;
+        const ticketUrl = opts.ticketUrl as string | undefined;
+        let body: Record<string, string | number | undefined>;
+        if (opts.timed !== undefined) {
+          // `--timed` alone: commander gives true; the rule already turned a WHEN into epoch seconds.
+          const until = opts.timed === true ? Math.floor(ctx.now() / 1000) + DEFAULT_MUTE_SECONDS : (opts.timed as number);
+          body = { mute_type: 'timed', mute_until: until, ticket_url: ticketUrl };
+        } else if (opts.ticket !== undefined) {
+          body = { mute_type: 'ticket', ticket_number: opts.ticket as string, ticket_url: ticketUrl };
+        } else {
+          body = { mute_type: 'ignored' };
+        }
+        await objectCommand(ctx, 'pluginResults.update', { path: { uid }, body: { plugin_result: body } }, PLUGIN_RESULT_VIEW, (result) => {
+          if (body.mute_type === 'timed') {
+            const end = muteEnd(result) ?? (body.mute_until as number);
+            return `Muted ${uid} until ${longLocal(end)} (local time)`;
+          }
+          if (body.mute_type === 'ticket') return `Muted ${uid} with ticket #${String(body.ticket_number)}.`;
+          return `Muted ${uid} until it is unmuted.`;
+        });
+      },
+    },
+    {
+      name: 'unmute',
+      summary: 'Clear every mute of a plugin result',
+      args: [{ name: 'uid', description: 'the plugin result uid (pr_…)', rule: { type: 'uid', prefix: 'pr_' } }],
+      fields: PLUGIN_RESULT_FIELDS,
+      examples: ['mon plugin unmute pr_4f2a'],
+      async run({ args }, ctx) {
+        const uid = args.uid!;
+        await objectCommand(ctx, 'pluginResults.update', { path: { uid }, body: { plugin_result: { mute_type: 'none' } } }, PLUGIN_RESULT_VIEW, () => `Unmuted ${uid}.`);
+      },
+    },
+  ],
+};
