@@ -39,21 +39,37 @@ export function sharedBudget(dir: string, apiKey: string, env: Record<string, st
   // Requests of this process queue here first, so they do not all contend for the lock file.
   let queue: Promise<unknown> = Promise.resolve();
 
-  const claim = async (signal: AbortSignal): Promise<void> => {
-    for (;;) {
-      let wait: number;
-      if (shared) {
-        try {
-          wait = await ledger.update(signal, (sent, now) => admit(sent, now, limit));
-        } catch (error) {
-          if (!isFsTrouble(error)) throw error;
-          shared = false; // read-only or missing home: keep the budget in this process
-          continue;
-        }
-      } else {
-        wait = admit(local, Date.now(), limit);
+  /** Runs `change` on the shared ledger, or on this process's list where there is none. */
+  const withSent = async <T>(signal: AbortSignal, change: (sent: number[], now: number) => T): Promise<T> => {
+    if (shared) {
+      try {
+        return await ledger.update(signal, change);
+      } catch (error) {
+        if (!isFsTrouble(error)) throw error;
+        shared = false; // read-only or missing home: keep the budget in this process
       }
-      if (wait <= 0) return;
+    }
+    return change(local, Date.now());
+  };
+
+  const claim = async (signal: AbortSignal): Promise<() => Promise<void>> => {
+    for (;;) {
+      let stamp = 0;
+      const wait = await withSent(signal, (sent, now) => {
+        stamp = now;
+        return admit(sent, now, limit);
+      });
+      if (wait <= 0) {
+        // The server counts a request when it arrives, which may be well after it was admitted
+        // (a slow connect): once it has been answered, its slot is re-dated to that moment.
+        return async () => {
+          try {
+            await withSent(AbortSignal.timeout(1_000), (sent, now) => redate(sent, stamp, now));
+          } catch {
+            // best effort: the slot keeps the time it was admitted
+          }
+        };
+      }
       // A little jitter, so processes that wait for the same slot do not all wake at once.
       await sleep(wait + Math.floor(Math.random() * 20), undefined, { signal });
     }
@@ -86,6 +102,16 @@ export function admit(sent: number[], now: number, limit: RateLimit): number {
     return 0;
   }
   return Math.max(1, sent[sent.length - limit.requests]! + limit.windowMs - now);
+}
+
+/** Moves one slot stamped `from` to `to` (a later time), keeping the list sorted. */
+export function redate(sent: number[], from: number, to: number): void {
+  const at = sent.indexOf(from);
+  if (at < 0 || to <= from) return;
+  sent.splice(at, 1);
+  let i = sent.length;
+  while (i > 0 && sent[i - 1]! > to) i--;
+  sent.splice(i, 0, to);
 }
 
 /** The ledger file and its lock. */

@@ -18,9 +18,13 @@ import { redact, REDACTED } from './redact.js';
 import { ApiErrorBody } from './schemas/common.js';
 import { checkResponse } from './schemas/index.js';
 
-/** Waits for permission to send one request, so the client stays under the API's rate limit. */
+/**
+ * Waits for permission to send one request, so the client stays under the API's rate limit.
+ * May return a function to call once the request has been answered (the budget then counts it
+ * from that moment, as the server may have).
+ */
 export interface RateBudget {
-  take(signal: AbortSignal): Promise<void>;
+  take(signal: AbortSignal): Promise<void | (() => Promise<void>)>;
 }
 
 export interface ClientConfig {
@@ -298,9 +302,19 @@ export class ApiClient {
    * headers and body alike). Failures come out as AttemptFailed; nothing it throws carries the key.
    */
   private async once(prepared: PreparedRequest): Promise<ApiResponse> {
-    const { signal, timeoutMs, apiKey } = this.config;
+    const { signal } = this.config;
     if (signal.aborted) throw interrupted(signal);
-    await this.takeBudget();
+    const answered = await this.takeBudget();
+    try {
+      return await this.attempt(prepared);
+    } finally {
+      await answered?.();
+    }
+  }
+
+  /** The request itself, after the budget said yes. */
+  private async attempt(prepared: PreparedRequest): Promise<ApiResponse> {
+    const { signal, timeoutMs, apiKey } = this.config;
     const url = new URL(prepared.url);
     const headers: Record<string, string> = { 'user-agent': this.config.userAgent, accept: 'application/json' };
     let body: string | undefined;
@@ -358,14 +372,14 @@ export class ApiClient {
   }
 
   /** Waits for the rate budget; Ctrl-C and the deadline end the wait. */
-  private async takeBudget(): Promise<void> {
+  private async takeBudget(): Promise<void | (() => Promise<void>)> {
     const { budget, signal } = this.config;
     if (!budget) return;
     const left = this.deadline - Date.now();
     if (left <= 0) throw new AttemptFailed(this.deadlineError(), 'final');
     const deadline = AbortSignal.timeout(left);
     try {
-      await budget.take(AbortSignal.any([signal, deadline]));
+      return await budget.take(AbortSignal.any([signal, deadline]));
     } catch (error) {
       if (signal.aborted) throw interrupted(signal);
       if (deadline.aborted) throw new AttemptFailed(this.deadlineError(), 'final');

@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admit, parseLimit, redate, sharedBudget } from '../../src/api/budget.js';
+import { computersPage, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { KEY } from './support.js';
+
+const never = new AbortController().signal;
+
+/** The most arrivals inside any interval of `spanMs` (a sliding window over sorted times). */
+function busiest(times: readonly number[], spanMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= spanMs) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  await work();
+  return Date.now() - started;
+}
+
+describe('the shared rate budget, in one process', () => {
+  it('keeps its ledger under <configDir>/rate/<sha256(key), 16 hex>.json, mode 0600, without the key', async () => {
+    const dir = tempConfigDir();
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '3/1' });
+    await budget.take(never);
+    const file = join(dir, 'rate', `${createHash('sha256').update(KEY).digest('hex').slice(0, 16)}.json`);
+    expect(budget.ledgerFile).toBe(file);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(KEY);
+    expect((JSON.parse(text) as { sent: number[] }).sent).toHaveLength(1);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('admits the budget at once, then waits for the window rather than failing', async () => {
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '3/0.4' });
+    expect(await timed(() => Promise.all([1, 2, 3].map(() => budget.take(never))))).toBeLessThan(200);
+    const wait = await timed(() => budget.take(never));
+    expect(wait).toBeGreaterThanOrEqual(300);
+    expect(wait).toBeLessThan(1_000);
+  });
+
+  it('two budgets on the same folder and key share one window (as two processes do); another key does not', async () => {
+    const dir = tempConfigDir();
+    const env = { MON_RATE_LIMIT: '2/0.5' };
+    const first = sharedBudget(dir, KEY, env);
+    const second = sharedBudget(dir, KEY, env);
+    const other = sharedBudget(dir, 'k_other_key_0001', env);
+    await first.take(never);
+    await first.take(never);
+    expect(await timed(() => other.take(never))).toBeLessThan(200);
+    expect(await timed(() => second.take(never))).toBeGreaterThanOrEqual(400);
+  });
+
+  it('breaks a lock left behind by a process that died holding it', async () => {
+    const dir = tempConfigDir();
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' });
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    const lock = `${budget.ledgerFile}.lock`;
+    writeFileSync(lock, '');
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(lock, old, old);
+    expect(await timed(() => budget.take(never))).toBeLessThan(500);
+  });
+
+  it('waits for a lock that is held, and goes on once it is released', async () => {
+    const dir = tempConfigDir();
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' });
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    const lock = `${budget.ledgerFile}.lock`;
+    writeFileSync(lock, '');
+    const { rmSync } = await import('node:fs');
+    setTimeout(() => rmSync(lock), 300);
+    const wait = await timed(() => budget.take(never));
+    expect(wait).toBeGreaterThanOrEqual(250);
+    expect(wait).toBeLessThan(1_000);
+  });
+
+  it('a damaged ledger is read as empty and written anew', async () => {
+    const dir = tempConfigDir();
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' });
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    writeFileSync(budget.ledgerFile, '{"sent":[17000');
+    await budget.take(never);
+    expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
+  });
+
+  it('where the config folder cannot be written, still limits this process', async () => {
+    const file = join(tempConfigDir(), 'not-a-folder');
+    writeFileSync(file, '');
+    const budget = sharedBudget(file, KEY, { MON_RATE_LIMIT: '2/0.4' });
+    await budget.take(never);
+    await budget.take(never);
+    expect(await timed(() => budget.take(never))).toBeGreaterThanOrEqual(300);
+  });
+
+  it('an abort ends a wait at once', async () => {
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '1/60' });
+    await budget.take(never);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort('SIGINT'), 100);
+    const started = Date.now();
+    await expect(budget.take(controller.signal)).rejects.toBeDefined();
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('counts a request from when it was answered: its slot is re-dated, the list stays sorted', async () => {
+    const sent = [100, 200, 300];
+    redate(sent, 100, 250);
+    expect(sent).toEqual([200, 250, 300]);
+    redate(sent, 999, 1_000);
+    expect(sent).toEqual([200, 250, 300]);
+
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '5/1' });
+    const answered = await budget.take(never);
+    const admitted = (JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent[0]!;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await answered?.();
+    const later = (JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent[0]!;
+    expect(later - admitted).toBeGreaterThanOrEqual(45);
+  });
+
+  it('MON_RATE_LIMIT is <requests>/<seconds>; anything else is a usage error', () => {
+    expect(parseLimit(undefined)).toBeUndefined();
+    expect(parseLimit('200/60')).toEqual({ requests: 200, windowMs: 60_000 });
+    expect(parseLimit(' 5/0.5 ')).toEqual({ requests: 5, windowMs: 500 });
+    for (const bad of ['400', '0/60', '5/0', 'x/60', '5/60s', '-1/60']) expect(() => parseLimit(bad)).toThrow(/MON_RATE_LIMIT: must be/);
+  });
+
+  it('property: whatever the request times, no window ever admits more than the limit', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 10, max: 1_000 }),
+        fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 120 }),
+        (requests, windowMs, steps) => {
+          const limit = { requests, windowMs };
+          const sent: number[] = [];
+          const admitted: number[] = [];
+          let now = 0;
+          for (const step of steps) {
+            now += step;
+            // A caller that is told to wait comes back exactly when told.
+            for (let wait = admit(sent, now, limit); wait > 0; wait = admit(sent, now, limit)) now += wait;
+            admitted.push(now);
+          }
+          expect(busiest(admitted, windowMs)).toBeLessThanOrEqual(requests);
+        },
+      ),
+    );
+  });
+});
+
+describe('the shared rate budget, across processes', () => {
+  let api: FakeApi;
+  let refused = 0;
+  const LIMIT = 5;
+  const WINDOW_MS = 1_000;
+
+  beforeAll(async () => {
+    const pages = computersPage(4);
+    // The server's own limit: a 429 for any request that makes a window hold more than LIMIT.
+    // The window is a little shorter than the client's, for the time a request takes to arrive.
+    api = await startFakeApi((req, res, index) => {
+      const now = Date.now();
+      const recent = api.arrivals.filter((t) => t > now - (WINDOW_MS - 100));
+      if (recent.length > LIMIT) {
+        refused++;
+        json(res, 429, [{ status_code: 429, title: 'Too Many Requests' }], { 'retry-after': '1' });
+        return;
+      }
+      pages(req, res, index);
+    });
+  });
+  afterAll(() => api.close());
+
+  const burst = (configDirs: string[]) =>
+    Promise.all(
+      configDirs.map((dir) =>
+        runMon(['computers', 'list', '--all', '--per-page', '1', '-o', 'ndjson'], {
+          env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir, MON_RATE_LIMIT: `${LIMIT}/${WINDOW_MS / 1000}` },
+        }),
+      ),
+    );
+
+  it('four processes started at once share one budget: no window is ever over it, no 429, nothing lost', async () => {
+    api.arrivals.length = 0;
+    api.requests.length = 0;
+    refused = 0;
+    const shared = tempConfigDir();
+    const started = Date.now();
+    const results = await burst([shared, shared, shared, shared]);
+    for (const result of results) {
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim().split('\n')).toHaveLength(4);
+    }
+    expect(refused).toBe(0);
+    expect(api.requests).toHaveLength(16);
+    expect(busiest(api.arrivals, WINDOW_MS - 100)).toBeLessThanOrEqual(LIMIT);
+    // 16 requests at 5 a second: the last ones had to wait for the third window.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it('(the same burst with a budget per process would have gone over: the test can tell)', async () => {
+    api.arrivals.length = 0;
+    refused = 0;
+    await burst([tempConfigDir(), tempConfigDir(), tempConfigDir(), tempConfigDir()]);
+    expect(refused).toBeGreaterThan(0);
+  });
+});
