@@ -11,6 +11,9 @@ _mon_command() {
     '|expiration-manufacturers'|'|manufacturers') REPLY='expiration-manufacturers' ;;
     '|expiration-products'|'|products') REPLY='expiration-products' ;;
     '|notes'|'|note') REPLY='notes' ;;
+    '|plugin'|'|plugins'|'|plugin-results') REPLY='plugin' ;;
+    '|users'|'|user') REPLY='users' ;;
+    '|api') REPLY='api' ;;
     '|profile'|'|profiles') REPLY='profile' ;;
     '|sandbox') REPLY='sandbox' ;;
     '|completion') REPLY='completion' ;;
@@ -48,6 +51,12 @@ _mon_command() {
     'notes|update') REPLY='notes update' ;;
     'notes|delete'|'notes|rm') REPLY='notes delete' ;;
     'notes|help') REPLY='notes help' ;;
+    'plugin|list'|'plugin|ls') REPLY='plugin list' ;;
+    'plugin|mute') REPLY='plugin mute' ;;
+    'plugin|unmute') REPLY='plugin unmute' ;;
+    'plugin|help') REPLY='plugin help' ;;
+    'users|list'|'users|ls') REPLY='users list' ;;
+    'users|help') REPLY='users help' ;;
     'profile|add') REPLY='profile add' ;;
     'profile|list'|'profile|ls') REPLY='profile list' ;;
     'profile|use') REPLY='profile use' ;;
@@ -158,6 +167,15 @@ _mon_option() {
     'notes create|--body-file') REPLY='v @files' ;;
     'notes update|--body') REPLY='v' ;;
     'notes update|--body-file') REPLY='v @files' ;;
+    'plugin list|--status') REPLY='v OK Warning Alert Informational' ;;
+    'plugin mute|--timed') REPLY='o' ;;
+    'plugin mute|--ticket') REPLY='v' ;;
+    'plugin mute|--ticket-url') REPLY='v' ;;
+    'users list|--page') REPLY='v' ;;
+    'users list|--per-page') REPLY='v' ;;
+    'users list|--offset') REPLY='v' ;;
+    'users list|--limit') REPLY='v' ;;
+    'api|-F'|'api|--field') REPLY='v' ;;
     'profile add|--subdomain') REPLY='v' ;;
     'profile add|--domain') REPLY='v' ;;
     'sandbox|--port') REPLY='v' ;;
@@ -189,6 +207,10 @@ _mon_flags() {
     'notes list') REPLY='--computer --group --include-private --page --per-page --offset --all --limit --count' ;;
     'notes create') REPLY='--computer --group --body --body-file --private --include-in-email --include-in-report' ;;
     'notes update') REPLY='--body --body-file --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
+    'plugin list') REPLY='--status --muted --unmuted --include-hidden' ;;
+    'plugin mute') REPLY='--timed --ticket --ignore --ticket-url' ;;
+    'users list') REPLY='--page --per-page --offset --all --limit --count' ;;
+    'api') REPLY='-F --field --paginate' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
     'sandbox') REPLY='--port --host --computers --seed' ;;
     *) REPLY= ;;
@@ -198,13 +220,15 @@ _mon_flags() {
 # The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
 _mon_commands() {
   case "$1" in
-    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note profiles' ;;
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
     'groups') REPLY='list get find-or-create update help'; _mon_aliases='ls show' ;;
     'computers') REPLY='list get update help'; _mon_aliases='ls show' ;;
     'expirations') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
     'expiration-manufacturers') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
     'expiration-products') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
     'notes') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
+    'plugin') REPLY='list mute unmute help'; _mon_aliases='ls' ;;
+    'users') REPLY='list help'; _mon_aliases='ls' ;;
     'profile') REPLY='add list use show remove test help'; _mon_aliases='ls rm' ;;
     'sandbox') REPLY='serve reset help'; _mon_aliases='' ;;
     'completion') REPLY='bash zsh fish help'; _mon_aliases='' ;;
@@ -221,6 +245,8 @@ _mon_argument() {
     'expiration-manufacturers help|''1') REPLY='@commands' ;;
     'expiration-products help|''1') REPLY='@commands' ;;
     'notes help|''1') REPLY='@commands' ;;
+    'plugin help|''1') REPLY='@commands' ;;
+    'users help|''1') REPLY='@commands' ;;
     'profile use|''1') REPLY='@profiles' ;;
     'profile show|''1') REPLY='@profiles' ;;
     'profile remove|''1') REPLY='@profiles' ;;

@@ -27,7 +27,8 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   );
   try {
     if (argv.length === 0) {
-      io.stdout.write(program.helpInformation());
+      // outputHelp, not helpInformation: the examples are added after the generated help.
+      program.outputHelp();
       return 0;
     }
     await program.parseAsync([...argv], { from: 'user' });
@@ -52,8 +53,9 @@ function report(error: unknown, deps: MainDeps, verbose: boolean): number {
   const write = (line: string) => deps.io.stderr.write(`${scrub(line, deps)}\n`);
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-    // Missing verb: commander has already printed the resource's help on stderr.
-    if (error.code === 'commander.help') return 2;
+    // `mon help <command>` (exit code 0, help on stdout), or a missing verb: commander has
+    // already printed the resource's help on stderr (exit code 1).
+    if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : 2;
     write(`mon: ${error.message.replace(/^error: /, '').replace(/\n+/g, ' ').trim()}`);
     return 2;
   }

@@ -18,7 +18,9 @@ export function defineCommands(parent: Command, specs: readonly CommandSpec[], r
     }
     const resource = new Command(spec.name).description(spec.summary);
     if (spec.aliases) resource.aliases([...spec.aliases]);
-    if (spec.examples) resource.addHelpText('after', examplesText(spec.examples));
+    // A resource without examples of its own shows the first example of each of its verbs.
+    const examples = spec.examples ?? spec.verbs.filter((verb) => !verb.hidden).flatMap((verb) => verb.examples.slice(0, 1));
+    if (examples.length) resource.addHelpText('after', examplesText(examples));
     for (const verb of spec.verbs) {
       resource.addCommand(verbCommand(verb, runVerb), { isDefault: verb.isDefault === true, hidden: verb.hidden === true });
     }

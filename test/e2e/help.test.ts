@@ -1,0 +1,202 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/commands/index.js';
+import { optionsOf } from '../../src/commands/define.js';
+import { isResource, optionLabel, type VerbSpec } from '../../src/commands/spec.js';
+import { buildTree, walk } from '../../src/completion/tree.js';
+import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+
+const root = new URL('../../', import.meta.url);
+const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
+
+describe('help', () => {
+  it('`mon` alone prints the description, global options with choices and defaults, commands and examples', async () => {
+    const { code, stdout, stderr } = await runMon([]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^Usage: mon \[options\] \[command\]\n\nAdminister the Endpoint Monitoring Service/);
+    expect(stdout).toContain('-o, --output <format>');
+    expect(stdout.replace(/\s+/g, ' ')).toContain('(choices: "table", "json", "ndjson", "csv", "tsv", default: "table")');
+    for (const spec of COMMANDS.filter((candidate) => candidate.name !== '__complete')) expect(stdout).toMatch(new RegExp(`^  ${spec.name}\\b`, 'm'));
+    expect(stdout).not.toContain('__complete');
+    expect(stdout).toContain('Examples:\n  $ mon ');
+  });
+
+  it('`mon help computers` lists the verbs with their aliases and shows examples', async () => {
+    const { code, stdout, stderr } = await runMon(['help', 'computers']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^Usage: mon computers\|computer \[options\] \[command\]\n\nList, show and update monitored computers\n/);
+    expect(stdout).toMatch(/^ {2}list\|ls \[options\] +List computers/m);
+    expect(stdout).toMatch(/^ {2}get\|show <client-id> +Show one computer/m);
+    expect(stdout).toContain('Examples:\n  $ mon computers list --status missing\n');
+  });
+
+  it('`mon computers list --help` shows every option with its choices, limits and defaults, then examples', async () => {
+    const { code, stdout, stderr } = await runMon(['computers', 'list', '--help']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const flat = stdout.replace(/\s+/g, ' ');
+    expect(flat).toContain('--status <status> only computers in this state (choices: "visible", "hidden", "missing", "pending_rekey", "pending_removal", "has_muted_plugin")');
+    expect(flat).toContain('--order <order> sort order (default: last_reported_desc) (choices: "last_reported_desc", "reported_desc", "created_desc")');
+    expect(flat).toContain('--serial-number <serial> only this serial number (max 255 characters)');
+    expect(flat).toContain('--per-page <n> items per page, 1..100');
+    expect(stdout).toContain('Global Options:');
+    expect(stdout).toContain('Examples:\n  $ mon computers list --status missing\n');
+  });
+
+  it('`mon help <command>` prints what `<command> --help` prints', async () => {
+    const [viaHelp, viaFlag] = await Promise.all([runMon(['help', 'profile']), runMon(['profile', '--help'])]);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+  });
+
+  // The whole tree in-process: every command states its limits, defaults and choices and has examples.
+  const nodes = walk(buildTreeWithHelp().tree).filter((node) => node.path.length > 0 && node.name !== 'help');
+  describe.each(nodes.map((node) => [['mon', ...node.path].join(' '), node] as const))('`%s --help`', (_name, node) => {
+    const text = buildTreeWithHelp().helpOf(node.path);
+    it('has a description and examples', () => {
+      expect(text).toMatch(new RegExp(`^Usage: mon ${node.path.slice(0, -1).join(' ')}`));
+      expect(text.replace(/\s+/g, ' ')).toContain(` ${node.summary} `);
+      expect(text).toMatch(/\nExamples:\n {2}\$ mon \S/);
+    });
+    const verb = verbSpec(node.path);
+    if (!verb) return;
+    it.each(optionsOf(verb).map((option) => [optionLabel(option), option] as const))('names the limits, default and choices of %s', (_label, option) => {
+      const line = optionEntry(text, optionLabel(option));
+      const rule = option.rule;
+      if (rule && rule.type !== 'int' && 'max' in rule && rule.max !== undefined) expect(line).toContain(`max ${rule.max} characters`);
+      if (rule?.type === 'int' && rule.max !== undefined) expect(line).toContain(`${rule.min}..${rule.max}`);
+      if (option.defaultText) expect(line).toContain(`default: ${option.defaultText}`);
+      for (const choice of option.choices ?? []) expect(line).toContain(`"${choice}"`);
+    });
+  });
+});
+
+describe('mistakes', () => {
+  it('an unknown command exits 2 and suggests the nearest one', async () => {
+    const { code, stdout, stderr } = await runMon(['computrs']);
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown command 'computrs' (Did you mean computers?)\n" });
+  });
+
+  it('an unknown verb exits 2 and suggests the nearest one', async () => {
+    const { code, stdout, stderr } = await runMon(['computers', 'lsit']);
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown command 'lsit' (Did you mean list?)\n" });
+  });
+
+  it('an unknown option exits 2, suggests the nearest one and sends nothing', async () => {
+    // A base URL that refuses connections: a request would exit 8, not 2.
+    const { code, stdout, stderr } = await runMon(['computers', 'list', '--stauts', 'x'], { env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'k_test_0123456789' } });
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown option '--stauts' (Did you mean --status?)\n" });
+  });
+});
+
+describe('version', () => {
+  it.each([['--version'], ['-V']])('`mon %s` prints the package version', async (flag) => {
+    const { code, stdout, stderr } = await runMon([flag]);
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
+describe('mon completion', () => {
+  it.each([
+    ['bash', 'mon.bash'],
+    ['zsh', '_mon'],
+    ['fish', 'mon.fish'],
+  ])('`mon completion %s` prints completions/%s', async (shell, file) => {
+    const { code, stdout, stderr } = await runMon(['completion', shell]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout === readFileSync(new URL(`completions/${file}`, root), 'utf8'), 'run npm run generate').toBe(true);
+  });
+
+  it('without a shell exits 2 and lists the three, with how to install each', async () => {
+    const { code, stdout, stderr } = await runMon(['completion']);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toMatch(/^ {2}bash +Print the bash completion script$/m);
+    expect(stderr).toMatch(/^ {2}zsh +Print the zsh completion script$/m);
+    expect(stderr).toMatch(/^ {2}fish +Print the fish completion script$/m);
+    expect(stderr).toContain('$ mon completion bash > ~/.local/share/bash-completion/completions/mon');
+    expect(stderr).toContain('$ mon completion fish > ~/.config/fish/completions/mon.fish');
+  });
+
+  it('`mon completion zsh --help` says how to install it', async () => {
+    const { code, stdout } = await runMon(['completion', 'zsh', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('$fpath');
+    expect(stdout).toContain('mon completion zsh > ~/.zfunc/_mon');
+  });
+});
+
+describe('mon __complete profiles (run by the completion scripts)', () => {
+  it('prints nothing and exits 0 without a config', async () => {
+    expect(await runMon(['__complete', 'profiles'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('prints the saved names, sorted, one a line, and never a key', async () => {
+    const dir = tempConfigDir();
+    for (const name of ['zeta', 'acme']) {
+      const added = await runMon(['profile', 'add', name, '--base-url', `https://${name}.example.com`, '--api-key-stdin'], { input: `k_${name}_secret_0123456789`, env: { MON_CONFIG_DIR: dir } });
+      expect(added.code, added.stderr).toBe(0);
+    }
+    const { code, stdout, stderr } = await runMon(['__complete', 'profiles'], { env: { MON_CONFIG_DIR: dir } });
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'acme\nzeta\n', stderr: '' });
+  });
+
+  it('stays silent on a broken config and prints no name a shell could trip on', async () => {
+    const broken = tempConfigDir();
+    writeFileSync(join(broken, 'config.json'), '{ not json');
+    expect(await runMon(['__complete', 'profiles'], { env: { MON_CONFIG_DIR: broken } })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const odd = tempConfigDir();
+    mkdirSync(odd, { recursive: true });
+    writeFileSync(join(odd, 'config.json'), JSON.stringify({ profiles: { ok: { apiKey: 'k' }, '$(rm -rf ~)': { apiKey: 'k' }, 'a b': {} } }));
+    expect(await runMon(['__complete', 'profiles'], { env: { MON_CONFIG_DIR: odd } })).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
+  });
+
+  it('prints nothing for what it does not know, and is absent from help', async () => {
+    expect(await runMon(['__complete', 'groups'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect((await runMon(['help'])).stdout).not.toContain('__complete');
+  });
+});
+
+/** The help entry of one option (term and description, its lines joined), from help text. */
+function optionEntry(text: string, label: string): string {
+  const entries: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^ {2}-/.test(line)) entries.push(line);
+    else if (/^ {3,}\S/.test(line) && entries.length) entries[entries.length - 1] += line;
+    else if (line.trim() === '' || !line.startsWith(' ')) entries.push('');
+  }
+  const pattern = new RegExp(`^ {2}(?:-\\w, )?${label.replace(/[-]/g, '\\-')}(?=[ ,])`);
+  const entry = entries.find((candidate) => pattern.test(candidate));
+  expect(entry, `${label} in help`).toBeDefined();
+  return entry!.replace(/\s+/g, ' ');
+}
+
+/** The tree with help captured per command, built once. */
+let cached: { tree: ReturnType<typeof buildTree>; helpOf: (path: readonly string[]) => string } | undefined;
+function buildTreeWithHelp() {
+  if (cached) return cached;
+  let captured = '';
+  const tree = buildTree({ writeOut: (text) => (captured += text), writeErr: (text) => (captured += text) });
+  const find = (path: readonly string[]): Command => {
+    let node = tree;
+    for (const name of path) node = node.commands.find((sub) => sub.name === name)!;
+    return node.command;
+  };
+  cached = {
+    tree,
+    helpOf: (path) => {
+      captured = '';
+      find(path).outputHelp();
+      return captured;
+    },
+  };
+  return cached;
+}
+
+function verbSpec(path: readonly string[]): VerbSpec | undefined {
+  const [first, second] = path;
+  const spec = COMMANDS.find((candidate) => candidate.name === first);
+  if (!spec) return undefined;
+  if (!isResource(spec)) return path.length === 1 ? spec : undefined;
+  return path.length === 2 ? spec.verbs.find((verb) => verb.name === second) : undefined;
+}
