@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -110,19 +111,20 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
     expect(sandbox.requests.map((r) => r.method)).toEqual(['GET']);
   });
 
-  it.concurrent.for([
+  // In-process through main(): the same parsing and checks as bin/mon, without a node start per case.
+  it.each([
     ['create without --name', [command, 'create'], '--name is required'],
     ['a blank name', [command, 'create', '--name', '  '], '--name: must not be empty'],
     ['a name over 191', [command, 'create', '--name', 'n'.repeat(192)], '--name: at most 191 characters (got 192)'],
     ['a name over 191 on update', [command, 'update', `${prefix}1`, '--name', 'é'.repeat(192)], '--name: at most 191 characters (got 192)'],
     ['update without --name', [command, 'update', `${prefix}1`], '--name is required'],
     ['the other kind of uid', [command, 'get', other], `<uid>: '${other}' is not an ${noun} uid (they start with ${prefix})`],
-    ['a uid with a slash', [command, 'delete', `${prefix}1/../x`, '--yes'], `<uid>: '${prefix}1/../x' is not an ${noun} uid`],
-  ] as const)('%s: exit 2, one line naming the option, no request', async ([, args, message], { expect }) => {
-    const result = await runMon(args, { env });
+    ['a uid with a slash', [command, 'delete', `${prefix}1/../x`, '--yes'], `<uid>: '${prefix}1/../x' is not an ${noun} uid (they start with ${prefix})`],
+  ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
+    const result = await runMain(args, { env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr.split('\n')[0]).toContain(message);
+    expect(result.stderr).toBe(`mon: ${message}\n`);
     expect(sandbox.requests).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -173,6 +174,28 @@ describe('expirations against the sandbox', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
+  it('`--fields` picks documented keys and table columns; csv keeps epoch times as ISO dates', async () => {
+    const now = (await api(sandbox, '/v2.5/expirations?per_page=2')).body as Item[];
+    sandbox.requests.length = 0;
+    const result = await runMon(['expirations', 'list', '--limit', '2', '-o', 'csv', '--fields', 'uid,license_key,expires_at,owner'], { env });
+    expect(result.code).toBe(0);
+    const expected = now.map((e) => [e.uid, e.license_key, new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10), e.computer ?? e.group].join(','));
+    expect(result.stdout.trimEnd().split(/\r?\n/)).toEqual(['uid,license_key,expires_at,owner', ...expected]);
+  });
+
+  it('`--fields` with an unknown key exits 2 listing the known ones, before any request', async () => {
+    const result = await runMon(['expirations', 'list', '--fields', 'uid,colour'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--fields: unknown key colour; known: uid, license_key, expires_at, expiration_manufacturer');
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it('`delete --dry-run` prints the DELETE, asks nothing and sends nothing', async () => {
+    const result = await runMon(['expirations', 'delete', 'e_1', '--dry-run'], { env });
+    expect(result).toMatchObject({ code: 0, stdout: `DELETE ${sandbox.url}/v2.5/expirations/e_1\napi_key=[REDACTED]\n` });
+    expect(sandbox.requests).toEqual([]);
+  });
+
   it('`delete` in a pipe without --yes is refused with exit 2 and deletes nothing', async () => {
     const uid = all[2]!.uid as string;
     const result = await runMon(['expirations', 'delete', uid], { env });
@@ -217,8 +240,8 @@ describe('expirations against the sandbox', () => {
     return ['expirations', 'create', ...Object.entries(options).flatMap(([flag, value]) => (value === undefined ? [] : [flag, value])), ...extra];
   };
 
-  // Nothing reaches the sandbox in these, so they may run side by side.
-  it.concurrent.for([
+  // In-process through main(): the same parsing and checks as bin/mon, without a node start per case.
+  it.each([
     ['create without --license-key', create({ '--license-key': undefined }), '--license-key is required'],
     ['create without --expires-at', create({ '--expires-at': undefined }), '--expires-at is required'],
     ['create without --manufacturer', create({ '--manufacturer': undefined }), '--manufacturer is required'],
@@ -249,11 +272,11 @@ describe('expirations against the sandbox', () => {
     ['update with both owners', ['expirations', 'update', 'e_1', '--group', 'g_1', '--computer', 'c_1'], '--group and --computer cannot be used together'],
     ['update with a bad product uid', ['expirations', 'update', 'e_1', '--product', 'p_1'], "--product: 'p_1' is not an expiration product uid (they start with ep_)"],
     ['update with a bad date', ['expirations', 'update', 'e_1', '--expires-at', 'tomorrow'], "--expires-at: 'tomorrow' is not a date of the form YYYY-MM-DD"],
-  ] as const)('%s: exit 2, one line naming the option, no request', async ([, args, message], { expect }) => {
-    const result = await runMon(args, { env });
+  ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
+    const result = await runMain(args, { env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr.split('\n')[0]).toContain(message);
+    expect(result.stderr).toBe(`mon: ${message}\n`);
     expect(sandbox.requests).toEqual([]);
   });
 });

@@ -1,0 +1,21 @@
+import { Readable } from 'node:stream';
+import { main } from '../../src/main.js';
+import type { MonResult } from './run-mon.js';
+import { tempConfigDir } from './run-mon.js';
+
+/**
+ * Runs a command line through main() in the test process, with buffers for stdout and stderr
+ * and no terminal: the same path as bin/mon minus the process, for the many cases (usage
+ * errors above all) where spawning node for each would only make the suite slow.
+ */
+export async function runMain(args: readonly string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Omit<MonResult, 'signal'>> {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: { write: (chunk: string) => (stdout += chunk), isTTY: false },
+    stderr: { write: (chunk: string) => (stderr += chunk), isTTY: false },
+    stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), { isTTY: false }),
+  };
+  const code = await main(args, { io, env: { MON_CONFIG_DIR: tempConfigDir(), ...options.env } });
+  return { code, stdout, stderr };
+}
