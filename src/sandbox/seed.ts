@@ -277,13 +277,16 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
     computerName = `${spec.code.toLowerCase()}-srv-${seq}`;
   }
 
-  // Last reports: most within the last three days; every 8th is a week or more old.
+  // Last reports: most within the last three days; every 8th is past its missing threshold.
   const stale = i % 8 === 3;
   const staleNotWatched = i % 16 === 14;
   const reportMissingAfter = i % 12 === 5 ? 14 : i % 12 === 9 ? 3 : 7;
   let lastReport: number;
   if (stale) lastReport = now - (reportMissingAfter + 1) * DAY - rng.int(0, 45 * DAY);
   else if (staleNotWatched) lastReport = now - rng.int(10, 30) * DAY;
+  // silent for a while, where the computer's own tolerance decides: 14 days (not missing), 3 days (missing)
+  else if (i % 24 === 5) lastReport = now - rng.int(8, 12) * DAY - rng.int(0, DAY - 1);
+  else if (i % 24 === 9) lastReport = now - 4 * DAY - rng.int(0, 2 * DAY);
   else lastReport = now - Math.floor(rng.next() ** 2 * 3 * DAY) - rng.int(30, 600);
   const created = Math.min(lastReport - DAY, now - rng.int(30, 480) * DAY);
 

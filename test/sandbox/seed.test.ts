@@ -48,6 +48,10 @@ describe('seedState', () => {
     const missing = computers.filter((c) => c.report_if_missing && NOW_SEC - c.last_report > c.report_missing_after * DAY);
     expect(missing.length).toBeGreaterThanOrEqual(3);
     expect(missing.length).toBeLessThanOrEqual(10);
+    // computers whose own report_missing_after decides, either way
+    const silentDays = (c: { last_report: number }) => (NOW_SEC - c.last_report) / DAY;
+    expect(computers.some((c) => c.report_if_missing && c.report_missing_after > 7 && silentDays(c) > 7 && silentDays(c) < c.report_missing_after)).toBe(true);
+    expect(computers.some((c) => c.report_if_missing && c.report_missing_after < 7 && silentDays(c) > c.report_missing_after && silentDays(c) < 7)).toBe(true);
     expect(s.expirationManufacturers.filter(primary).length).toBeGreaterThanOrEqual(4);
     expect(s.expirationProducts.filter(primary).length).toBeGreaterThanOrEqual(4);
     const expirations = s.expirations.filter(primary);
