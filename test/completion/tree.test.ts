@@ -1,0 +1,91 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/commands/index.js';
+import { optionsOf } from '../../src/commands/define.js';
+import { isResource, optionLabel, type VerbSpec } from '../../src/commands/spec.js';
+import { bashScript } from '../../src/completion/bash.js';
+import { fishScript } from '../../src/completion/fish.js';
+import { buildTree, flagsOf, walk, type CommandNode } from '../../src/completion/tree.js';
+import { zshScript } from '../../src/completion/zsh.js';
+
+const tree = buildTree();
+const byPath = new Map(walk(tree).map((node) => [node.path.join(' '), node]));
+
+/** Every visible verb with the path users type. */
+const verbs: [string, VerbSpec][] = COMMANDS.flatMap((spec): [string, VerbSpec][] =>
+  isResource(spec) ? spec.verbs.filter((verb) => !verb.hidden).map((verb) => [`${spec.name} ${verb.name}`, verb]) : spec.hidden ? [] : [[spec.name, spec]],
+);
+
+/** An option of a node or of one of its ancestors, as completion finds it. */
+function findOption(path: string, label: string) {
+  for (let parts = path.split(' '); ; parts = parts.slice(0, -1)) {
+    const node = byPath.get(parts.join(' '));
+    const found = node?.options.find((option) => flagsOf(option).includes(label));
+    if (found || parts.length === 0) return found;
+  }
+}
+
+describe('the completion model read from the commander tree', () => {
+  it.each(verbs)('has `mon %s` with its aliases and every option', (path, verb) => {
+    const node = byPath.get(path);
+    expect(node, path).toBeDefined();
+    expect(node!.aliases).toEqual(verb.aliases ?? []);
+    for (const spec of optionsOf(verb)) {
+      const option = findOption(path, optionLabel(spec));
+      expect(option, `${path} ${optionLabel(spec)}`).toBeDefined();
+      expect(option!.value).toBe(/<[^>]+>/.test(spec.flags) ? 'required' : /\[[^\]]+\]/.test(spec.flags) ? 'optional' : 'none');
+      if (spec.choices) expect(option!.source).toEqual({ type: 'choices', values: [...spec.choices] });
+    }
+  });
+
+  it('leaves hidden commands out and knows the global options, short and long', () => {
+    expect(tree.commands.map((node) => node.name)).not.toContain('__complete');
+    expect(tree.options.find((option) => option.long === '--profile')).toMatchObject({ short: '-p', value: 'required', source: { type: 'profiles' } });
+    expect(tree.options.find((option) => option.long === '--output')).toMatchObject({ short: '-o', source: { type: 'choices', values: ['table', 'json', 'ndjson', 'csv', 'tsv'] } });
+    expect(tree.options.find((option) => option.long === '--json')).toMatchObject({ value: 'none' });
+  });
+
+  it('offers profile names for the <name> of profile use, show, remove and test, not add', () => {
+    const sources = (verb: string) => byPath.get(`profile ${verb}`)!.args.map((arg) => arg.source.type);
+    expect(['use', 'show', 'remove', 'test'].map(sources)).toEqual([['profiles'], ['profiles'], ['profiles'], ['profiles']]);
+    expect(sources('add')).toEqual(['none']);
+  });
+
+  it('lists `help` under every command that has subcommands, completing their names', () => {
+    for (const node of walk(tree).filter((candidate) => candidate.commands.length)) {
+      const help = node.commands.find((sub) => sub.name === 'help');
+      expect(help?.args[0]?.source, node.path.join(' ') || 'mon').toEqual({ type: 'commands' });
+    }
+  });
+
+  it('does not repeat an option a parent already has (every -h, --help)', () => {
+    const counts = walk(tree).filter((node: CommandNode) => node.options.some((option) => option.long === '--help'));
+    expect(counts.map((node) => node.path.join(' '))).toEqual(['']);
+  });
+});
+
+describe('the generated scripts', () => {
+  it.each([
+    ['bash', bashScript],
+    ['zsh', zshScript],
+    ['fish', fishScript],
+  ] as const)('%s: name every command, alias and choice of the tree', (shell, generate) => {
+    const script = generate(tree);
+    for (const node of walk(tree)) {
+      for (const word of [node.name, ...node.aliases]) expect(script).toContain(word);
+      for (const option of node.options) {
+        for (const flag of flagsOf(option)) expect(script).toContain(flag.replace(/^-+/, ''));
+        // zsh's _arguments takes ':' as a separator: choices carry it escaped.
+        if (option.source.type === 'choices') for (const value of option.source.values) expect(script).toContain(shell === 'zsh' ? value.replace(/:/g, '\\:') : value);
+      }
+    }
+    expect(script).not.toContain('undefined');
+  });
+
+  it('are not part of the main bundle: only `mon completion` loads the generators', () => {
+    const dist = new URL('../../dist/', import.meta.url);
+    expect(readFileSync(new URL('mon.js', dist), 'utf8')).not.toContain('_mon_command');
+    const chunks = readdirSync(new URL('chunks/', dist)).filter((file) => readFileSync(new URL(`chunks/${file}`, dist), 'utf8').includes('_mon_command'));
+    expect(chunks).toHaveLength(1);
+  });
+});
