@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+
 /**
  * The route table: every endpoint of api-v2.5.md, once, as data. Commands name a route; the
  * client fills in the path. A test checks that every route is used by exactly one command.
@@ -57,11 +59,16 @@ export function routeOf(name: RouteName): { method: HttpMethod; template: string
   return { method, template };
 }
 
-/** Fills `{name}` placeholders, escaping each value so a uid can never change the path. */
+/**
+ * Fills `{name}` placeholders, escaping each value so a uid can never change the path. An empty
+ * value, '.' or '..' would: URLs resolve them (even escaped) to the folder or its parent, so
+ * `groups get ..` would ask for something else entirely. They are refused (exit 2).
+ */
 export function fillPath(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`route ${template} needs {${key}}`);
+    if (value === '' || value === '.' || value === '..') throw new UsageError(`<${key.replace(/_/g, '-')}>: '${value}' cannot name an item`);
     return encodeURIComponent(value);
   });
 }

@@ -249,6 +249,15 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     expect(api.requests).toHaveLength(0);
   });
 
+  it("'..' or '.' as an id would resolve to another path: exit 2, no request", async () => {
+    for (const id of ['..', '.']) {
+      const result = await runMon(['groups', 'get', id], { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/cannot name an item/);
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('a refused connection exits 8 naming the host', async () => {
     const gone = await startFakeApi(ok);
     const url = gone.url;
