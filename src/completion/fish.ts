@@ -28,7 +28,7 @@ export function fishScript(tree: CommandNode): string {
   out.push('# What option $argv[2] of the command at path $argv[1] (not its ancestors) takes: v (a value) or o (an optional value).', 'function __mon_option', '    switch "$argv[1]|$argv[2]"');
   for (const take of ['required', 'optional'] as const) {
     const patterns = nodes.flatMap((node) => node.options.filter((option) => option.value === take).flatMap((option) => flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`))));
-    if (patterns.length) out.push(`        case ${patterns.join(' ')}`, `            echo ${take === 'required' ? 'v' : 'o'}`);
+    if (patterns.length) out.push(`        case ${patterns.join(' \\\n            ')}`, `            echo ${take === 'required' ? 'v' : 'o'}`);
   }
   out.push('    end', 'end', '');
   out.push(FISH_DRIVER, '');
@@ -39,7 +39,7 @@ export function fishScript(tree: CommandNode): string {
     for (const option of node.options) {
       const words = [
         'complete -c mon',
-        ...(node.path.length ? ['-n', quote(`__mon_in ${quote(here)}`)] : []),
+        ...(node.path.length ? ['-n', quote(`__mon_in ${dq(here)}`)] : []),
         ...(option.short ? ['-s', quote(option.short.slice(1))] : []),
         ...(option.long ? ['-l', quote(option.long.slice(2))] : []),
       ];
@@ -49,18 +49,18 @@ export function fishScript(tree: CommandNode): string {
     }
     const names = node.commands.map((sub) => sub.name);
     for (const sub of node.commands) {
-      out.push(`complete -c mon -n ${quote(`__mon_at ${quote(here)}`)} -a ${quote(sub.name)} -d ${quote(sub.summary)}`);
+      out.push(`complete -c mon -n ${quote(`__mon_at ${dq(here)}`)} -a ${quote(sub.name)} -d ${quote(sub.summary)}`);
     }
     for (const sub of node.commands) {
       for (const alias of sub.aliases) {
-        out.push(`complete -c mon -n ${quote(`__mon_alias ${quote(here)} ${quote(names.join(' '))}`)} -a ${quote(alias)} -d ${quote(`alias of ${sub.name}`)}`);
+        out.push(`complete -c mon -n ${quote(`__mon_alias ${dq(here)} ${dq(names.join(' '))}`)} -a ${quote(alias)} -d ${quote(`alias of ${sub.name}`)}`);
       }
     }
     node.args.forEach((arg, index) => {
       const parentNames = node.path.length ? (nodes.find((candidate) => pathKey(candidate) === node.path.slice(0, -1).join(' '))?.commands.map((sub) => sub.name) ?? []) : [];
       const value = valueWords(arg.source, parentNames);
       if (value.length === 1) return;
-      out.push(`complete -c mon -n ${quote(`__mon_arg ${quote(here)} ${index + 1}${arg.variadic ? ' +' : ''}`)} ${value.slice(1).join(' ')}`);
+      out.push(`complete -c mon -n ${quote(`__mon_arg ${dq(here)} ${index + 1}${arg.variadic ? ' +' : ''}`)} ${value.slice(1).join(' ')}`);
     });
   }
   return `${out.join('\n')}\n`;
@@ -85,6 +85,11 @@ function valueWords(source: ValueSource, commands: readonly string[]): string[] 
 /** One word of a `-a` list, which fish expands like a command line. */
 function escapeWord(text: string): string {
   return text.replace(/[^\w.,:@%+=/-]/g, '\\$&');
+}
+
+/** A command path or list of names (letters, digits, '-', '_' and spaces) in double quotes, inside a condition. */
+function dq(text: string): string {
+  return `"${text}"`;
 }
 
 /** A fish word in single quotes. */
