@@ -113,6 +113,18 @@ describe('GET /v2.5/expirations', () => {
     expect(uids(await list({ expires_at_start: String(start), expires_at_end: String(end + DAY - 1) }))).toEqual(expected);
   });
 
+  it('counts an end date as its whole day, an epoch end as that second', async () => {
+    const g = groups[0] as Named;
+    const endDay = '2031-03-10';
+    const at = Date.parse(`${endDay}T18:30:00Z`) / 1000;
+    const created = await api.send('POST', '/v2.5/expirations', { ...base(), 'expiration[group_id]': g.uid, 'expiration[expires_at]': at });
+    expect(created.status).toBe(200);
+    expect(uids(await list({ expires_at_start: '2031-03-10', expires_at_end: endDay }))).toEqual([created.body.uid]);
+    expect(await list({ expires_at_start: '2031-03-01', expires_at_end: String(at - 1) })).toEqual([]);
+    expect(uids(await list({ expires_at_start: String(at), expires_at_end: String(at) }))).toEqual([created.body.uid]);
+    await api.send('DELETE', `/v2.5/expirations/${created.body.uid}`);
+  });
+
   it('needs expires_at_start and expires_at_end together (400)', async () => {
     const a = await api.get('/v2.5/expirations', { expires_at_start: '2025-01-01' });
     expect(a.status).toBe(400);
