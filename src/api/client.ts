@@ -145,6 +145,8 @@ export class ApiClient {
   private readonly dispatcher: Dispatcher;
   /** Epoch ms by which every request of this command has ended. */
   private readonly deadline: number;
+  /** Set by close(): pages fetched ahead that nobody will read stop retrying. */
+  private closed = false;
 
   constructor(private readonly config: ClientConfig) {
     this.base = parseBaseUrl(config.baseUrl, config.baseUrlSource);
@@ -287,6 +289,7 @@ export class ApiClient {
    * ahead (or a server that hangs) must not hold the exit up.
    */
   async close(): Promise<void> {
+    this.closed = true;
     await this.dispatcher.destroy();
   }
 
@@ -304,6 +307,7 @@ export class ApiClient {
   private async once(prepared: PreparedRequest): Promise<ApiResponse> {
     const { signal } = this.config;
     if (signal.aborted) throw interrupted(signal);
+    if (this.closed) throw new AttemptFailed(new NetworkError('the connection pool is closed'), 'final');
     const answered = await this.takeBudget();
     try {
       return await this.attempt(prepared);
@@ -510,6 +514,7 @@ export class ApiClient {
    * (the caller then reports the failure it has).
    */
   private async pause(ms: number): Promise<boolean> {
+    if (this.closed) return false;
     if (Date.now() + ms + Math.min(this.config.timeoutMs, 1_000) > this.deadline) return false;
     try {
       await sleep(ms, undefined, { signal: this.config.signal });
