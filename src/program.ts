@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { COMMANDS } from './commands/index.js';
 import { defineCommands, type VerbRunner } from './commands/define.js';
+import { isResource, type CommandSpec } from './commands/spec.js';
 import { OUTPUT_FORMATS } from './output/types.js';
 import { VERSION } from './version.js';
 
@@ -12,9 +13,11 @@ export interface ProgramOutput {
 
 /**
  * The root command: global options of cli-contract.md and every command spec. Commander never
- * exits the process (exitOverride): main() turns its errors into exit codes.
+ * exits the process (exitOverride): main() turns its errors into exit codes. Given the command
+ * line, only the resources it names get their verbs (see {@link commandsFor}); without it, the
+ * whole tree (completions).
  */
-export function buildProgram(output: ProgramOutput, runVerb: VerbRunner): Command {
+export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: readonly string[]): Command {
   const program = new Command('mon')
     .description('Administer the Endpoint Monitoring Service (API v2.5) from the command line.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -57,7 +60,7 @@ Examples:
 Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited, 7 server, 8 network, 130 interrupted.`,
   );
 
-  defineCommands(program, COMMANDS, runVerb);
+  defineCommands(program, argv ? commandsFor(argv) : COMMANDS, runVerb);
   // Every subcommand inherits the same behaviour: no process exit, errors through main().
   const configure = (command: Command) => {
     for (const sub of command.commands) {
@@ -68,4 +71,15 @@ Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited, 7 se
   };
   configure(program);
   return program;
+}
+
+/**
+ * Start-up time: every verb costs a handful of commander objects, and a command line uses the
+ * verbs of one resource at most. A resource that no word of `argv` names keeps its name,
+ * aliases and summary (all the root help and "did you mean" need) but no verbs.
+ */
+export function commandsFor(argv: readonly string[]): CommandSpec[] {
+  const words = new Set(argv);
+  const needed = (spec: CommandSpec) => !isResource(spec) || words.has(spec.name) || (spec.aliases ?? []).some((alias) => words.has(alias));
+  return COMMANDS.map((spec) => (needed(spec) ? spec : { ...spec, verbs: [] }));
 }

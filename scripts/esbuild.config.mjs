@@ -1,0 +1,61 @@
+// The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
+// the start-up chunk contains (test/perf), so both always see the same bundle.
+import { readFile } from 'node:fs/promises';
+
+/** Packages only some commands need: never in the chunk every run loads. */
+export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
+
+/**
+ * commander requires node:child_process at load time (≈4 ms: it pulls in net, dgram…) for
+ * executable subcommands, which mon does not have. This hands it an object that loads the real
+ * module on first use instead.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      loader: 'js',
+      contents: `let real;
+module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });`,
+    }));
+  },
+};
+
+/**
+ * undici's cookie helpers read globalThis.Headers when they load, only to accept Node's own
+ * Headers in a brand check; that read makes Node compile its built-in copy of undici (≈30 ms of
+ * CPU on every request-making command). mon never calls the cookie helpers: drop the read.
+ */
+export const UNDICI_GLOBAL_HEADERS = '[Headers, globalThis.Headers].filter(Boolean)';
+const undiciCookies = {
+  name: 'undici-cookies-without-global-headers',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      return { loader: 'js', contents: source.replace(UNDICI_GLOBAL_HEADERS, '[Headers]') };
+    });
+  },
+};
+
+/** Options for one build of src/main.ts into `outdir`. */
+export function buildOptions({ outdir, version }) {
+  return {
+    entryPoints: { mon: 'src/main.ts' },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    define: { __MON_VERSION__: JSON.stringify(version) },
+    // Bundled CommonJS packages (commander, cli-table3) call require() for Node built-ins.
+    banner: { js: "import { createRequire as __monRequire } from 'node:module'; const require = __monRequire(import.meta.url);" },
+    plugins: [lazyChildProcess, undiciCookies],
+    logLevel: 'warning',
+  };
+}
