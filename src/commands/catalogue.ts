@@ -47,6 +47,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
     verbs: [
       {
         name: 'list',
+        route: `${kind.routes}.list`,
         aliases: ['ls'],
         summary: `List ${plural}, sorted by name`,
         list: true,
@@ -56,6 +57,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
       },
       {
         name: 'get',
+        route: `${kind.routes}.get`,
         aliases: ['show'],
         summary: `Show one ${noun}`,
         args: [uidArg],
@@ -65,6 +67,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
       },
       {
         name: 'create',
+        route: `${kind.routes}.create`,
         summary: `Create ${article} ${noun}`,
         description: 'Its slug is derived from the name by the service.',
         fields: CATALOGUE_FIELDS,
@@ -82,6 +85,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
       },
       {
         name: 'update',
+        route: `${kind.routes}.update`,
         summary: `Rename ${article} ${noun}`,
         args: [uidArg],
         fields: CATALOGUE_FIELDS,
@@ -99,6 +103,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
       },
       {
         name: 'delete',
+        route: `${kind.routes}.delete`,
         aliases: ['rm'],
         summary: `Delete ${article} ${noun} for good`,
         description: 'Asks for confirmation on a terminal; from a script, add --yes.',

@@ -96,6 +96,7 @@ export const expirations: ResourceSpec = {
   verbs: [
     {
       name: 'list',
+      route: 'expirations.list',
       aliases: ['ls'],
       summary: 'List expirations, latest expiry first',
       list: true,
@@ -136,6 +137,7 @@ export const expirations: ResourceSpec = {
     },
     {
       name: 'get',
+      route: 'expirations.get',
       aliases: ['show'],
       summary: 'Show one expiration',
       args: [UID_ARG],
@@ -145,6 +147,7 @@ export const expirations: ResourceSpec = {
     },
     {
       name: 'create',
+      route: 'expirations.create',
       summary: 'Record a license or warranty expiry for a group or a computer',
       fields: EXPIRATION_FIELDS,
       options: attributeOptions(true),
@@ -160,6 +163,7 @@ export const expirations: ResourceSpec = {
     },
     {
       name: 'update',
+      route: 'expirations.update',
       summary: "Change an expiration's license key, date, manufacturer, product, owner, renewal or notes",
       description: 'Only the options given change. --group moves the expiration to that group and detaches it from its computer.',
       args: [UID_ARG],
@@ -178,6 +182,7 @@ export const expirations: ResourceSpec = {
     },
     {
       name: 'delete',
+      route: 'expirations.delete',
       aliases: ['rm'],
       summary: 'Delete an expiration for good',
       description: 'Asks for confirmation on a terminal; from a script, add --yes.',

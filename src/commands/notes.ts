@@ -82,6 +82,7 @@ export const notes: ResourceSpec = {
   verbs: [
     {
       name: 'list',
+      route: 'notes.list',
       aliases: ['ls'],
       summary: 'List notes of the account, of one computer or of one group',
       description: 'Without --computer or --group, every note of the account is listed. Private notes are left out unless --include-private is given.',
@@ -106,6 +107,7 @@ export const notes: ResourceSpec = {
     },
     {
       name: 'get',
+      route: 'notes.get',
       aliases: ['show'],
       summary: 'Show one note',
       args: [UID_ARG],
@@ -115,6 +117,7 @@ export const notes: ResourceSpec = {
     },
     {
       name: 'create',
+      route: 'notes.create',
       summary: 'Add a note to a computer or a group',
       fields: NOTE_FIELDS,
       options: [
@@ -151,6 +154,7 @@ export const notes: ResourceSpec = {
     },
     {
       name: 'update',
+      route: 'notes.update',
       summary: "Change a note's text or its private, e-mail and report flags",
       description: 'Only the options given change.',
       args: [UID_ARG],
@@ -179,6 +183,7 @@ export const notes: ResourceSpec = {
     },
     {
       name: 'delete',
+      route: 'notes.delete',
       aliases: ['rm'],
       summary: 'Delete a note for good',
       description: 'Asks for confirmation on a terminal; from a script, add --yes.',

@@ -123,6 +123,7 @@ export const plugin: ResourceSpec = {
     },
     {
       name: 'mute',
+      route: 'pluginResults.update',
       summary: 'Mute a plugin result for a time, under a ticket, or until unmuted',
       description:
         'WHEN is a duration from now (90m, 2h, 7d, 1h30m), an ISO 8601 time (2026-11-23T14:00, local time unless it carries an offset) or epoch seconds; it must lie in the future. Without WHEN the mute lasts 24 hours. A ticket mute needs an active ticket system integration.',
@@ -167,6 +168,7 @@ export const plugin: ResourceSpec = {
     },
     {
       name: 'unmute',
+      route: 'pluginResults.update',
       summary: 'Clear every mute of a plugin result',
       args: [{ name: 'uid', description: 'the plugin result uid (pr_…)', rule: { type: 'uid', prefix: 'pr_' } }],
       fields: PLUGIN_RESULT_FIELDS,

@@ -25,6 +25,7 @@ export const users: ResourceSpec = {
   verbs: [
     {
       name: 'list',
+      route: 'users.list',
       aliases: ['ls'],
       summary: 'List users of the account',
       list: true,
