@@ -450,6 +450,9 @@ export class ApiClient {
       return new RateLimitError(`${message} (rate limit: 400 requests per minute)`, `try again ${when}`);
     }
     if (status >= 500) return new ServerError(message, 'the service failed; try again later');
+    // Other 4xx (405 for a wrong method through `mon api`, 409, 413…): the server refused the
+    // request as sent, which is what exit 5 tells a script.
+    if (status >= 400) return new RejectedError(message);
     return new ServerError(`${message} (unexpected status)`);
   }
 

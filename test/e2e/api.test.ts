@@ -33,6 +33,14 @@ describe('api against the sandbox', () => {
     expect(sandbox.requests[0]!.query).toEqual({ per_page: '2', page: '2', api_key: sandbox.apiKey });
   });
 
+  it('a method the path does not take (405) is a rejected request: exit 5, one line', async () => {
+    const result = await runMon(['api', 'POST', '/users', '-F', 'x=1'], { env });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^mon: POST \/v2\.5\/users: 405/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('keys are sent as typed, repeated keys kept: platform[]=mac -F platform[]=linux', async () => {
     const result = await runMon(['api', 'GET', '/v2.5/computers', '-F', 'platform[]=mac', '-F', 'platform[]=linux', '-F', 'per_page=1'], { env });
     expect(result.code).toBe(0);
