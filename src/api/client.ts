@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import {
   AuthError,
   UsageError,
@@ -14,6 +13,7 @@ import {
 import { parseBaseUrl } from './base-url.js';
 import { encodeForm, flattenParams, type Params } from './encode.js';
 import { fillPath, IDEMPOTENT_POSTS, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
+import { EnvHttpProxyAgent, type Dispatcher } from './transport.js';
 import { redact, REDACTED } from './redact.js';
 import { ApiErrorBody } from './schemas/common.js';
 import { checkResponse } from './schemas/index.js';
@@ -337,11 +337,12 @@ export class ApiClient {
     let status: number | undefined;
     let received = 0;
     try {
-      const response = await request(url, {
+      const response = await this.dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: prepared.method,
         headers,
         body,
-        dispatcher: this.dispatcher,
         signal: AbortSignal.any([signal, timeout]),
       });
       status = response.statusCode;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Rule } from '../commands/spec.js';
 import { MAX_EPOCH_SECONDS, parseDate, parseWhen } from './when.js';
 
@@ -20,7 +20,7 @@ const UID_KINDS: Record<string, string> = {
  * The zod schema of a rule. Each one parses the text a user typed into the value sent to the
  * API, and fails with a message that states the rule (the caller prefixes the option's name).
  */
-export function schemaFor(rule: Rule, nowMs: number): z.ZodType<unknown, string> {
+export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, string> {
   switch (rule.type) {
     case 'text':
       return z.string().check(
@@ -49,10 +49,11 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodType<unknown, string>
     case 'int': {
       const range = rule.max === undefined ? `${rule.min} or more` : `from ${rule.min} to ${rule.max}`;
       return z
-        .string()
-        .check(z.refine((v) => /^\d+$/.test(v.trim()), { error: (issue) => `must be a whole number ${range} (got '${String(issue.input)}')` }))
-        .transform((v) => Number(v))
-        .check(z.refine((n) => n >= rule.min && (rule.max === undefined || n <= rule.max), { error: (issue) => `must be a whole number ${range} (got ${String(issue.input)})` }));
+        .pipe(
+          z.string().check(z.refine((v) => /^\d+$/.test(v.trim()), { error: (issue) => `must be a whole number ${range} (got '${String(issue.input)}')` })),
+          z.transform((v: string) => Number(v)),
+        )
+        .check(z.refine((n: number) => n >= rule.min && (rule.max === undefined || n <= rule.max), { error: (issue) => `must be a whole number ${range} (got ${String(issue.input)})` }));
     }
     case 'url':
       return z.string().check(
@@ -61,18 +62,20 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodType<unknown, string>
       );
     case 'when':
       return z
-        .string()
-        .transform((v, ctx) => {
-          const seconds = parseWhen(v, nowMs);
-          if (seconds === undefined) {
-            ctx.addIssue({ code: 'custom', message: `'${v}' is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds` });
-            return z.NEVER;
-          }
-          return seconds;
-        })
+        .pipe(
+          z.string(),
+          z.transform((v: string, ctx) => {
+            const seconds = parseWhen(v, nowMs);
+            if (seconds === undefined) {
+              ctx.issues.push({ code: 'custom', input: v, message: `'${v}' is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds` });
+              return z.NEVER;
+            }
+            return seconds;
+          }),
+        )
         .check(
-          z.refine((s) => s > nowMs / 1000, { error: 'must lie in the future' }),
-          z.refine((s) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
+          z.refine((s: number) => s > nowMs / 1000, { error: 'must lie in the future' }),
+          z.refine((s: number) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
         );
   }
 }

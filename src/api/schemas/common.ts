@@ -1,16 +1,17 @@
-import { z } from 'zod';
+// zod/mini: the same checks as zod's classic API, in a fraction of the code to load per run.
+import * as z from 'zod/mini';
 
 // Tolerant building blocks: api-v2.5 says unknown facts are null (General conventions 9), and
 // real payloads differ from the field tables, so every field is optional and nullable, and
 // unknown keys are kept (z.looseObject).
 
 /** A time: epoch seconds as documented, or the ISO 8601 string a sample shows. */
-export const Time = z.union([z.number(), z.string()]).nullish();
-export const Text = z.string().nullish();
-export const Flag = z.boolean().nullish();
-export const Count = z.number().nullish();
+export const Time = z.nullish(z.union([z.number(), z.string()]));
+export const Text = z.nullish(z.string());
+export const Flag = z.nullish(z.boolean());
+export const Count = z.nullish(z.number());
 /** Group uid arrays: documented as integer, sampled as uid strings. */
-export const UidList = z.array(z.union([z.string(), z.number()])).nullish();
+export const UidList = z.nullish(z.array(z.union([z.string(), z.number()])));
 
 /** Every object carries a uid; the rest is the resource's. */
 export function resource<T extends z.core.$ZodLooseShape>(shape: T) {
@@ -19,7 +20,7 @@ export function resource<T extends z.core.$ZodLooseShape>(shape: T) {
 
 /** One entry of the JSON error array (api-v2.5, Errors). */
 export const ApiErrorEntry = z.looseObject({
-  status_code: z.number().nullish(),
+  status_code: z.nullish(z.number()),
   code: Text,
   title: Text,
   details: Text,

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { RouteName } from '../endpoints.js';
 import { Catalogue, Computer, Expiration, Group, Note, PluginResult, User } from './resources.js';
 
-type Shape = { kind: 'object' | 'list'; item: z.ZodType } | { kind: 'empty' };
+type Shape = { kind: 'object' | 'list'; item: z.ZodMiniType } | { kind: 'empty' };
 
-const one = (item: z.ZodType): Shape => ({ kind: 'object', item });
-const many = (item: z.ZodType): Shape => ({ kind: 'list', item });
+const one = (item: z.ZodMiniType): Shape => ({ kind: 'object', item });
+const many = (item: z.ZodMiniType): Shape => ({ kind: 'list', item });
 const empty: Shape = { kind: 'empty' };
 
 /** What each route answers with on success (api-v2.5, Endpoints). */

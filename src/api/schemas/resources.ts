@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Count, Flag, resource, Text, Time, UidList } from './common.js';
 
 /** Plugin result (api-v2.5): mute_until is also sampled as muted_until. */
@@ -13,7 +13,7 @@ export const PluginResult = resource({
   mute_description: Text,
   mute_until: Time,
   muted_until: Time,
-  ticket_number: z.union([z.string(), z.number()]).nullish(),
+  ticket_number: z.nullish(z.union([z.string(), z.number()])),
   ticket_url: Text,
   visible: Flag,
 });
@@ -37,7 +37,7 @@ export const Computer = resource({
   client_id: Text,
   computer_name: Text,
   custom_name: Text,
-  group: z.union([z.string(), z.looseObject({})]).nullish(),
+  group: z.nullish(z.union([z.string(), z.looseObject({})])),
   platform: Text,
   os_version: Text,
   last_report: Time,
@@ -46,10 +46,10 @@ export const Computer = resource({
   hidden: Flag,
   has_issue: Flag,
   pending_removal: Flag,
-  plugin_results: z.array(PluginResult).nullish(),
+  plugin_results: z.nullish(z.array(PluginResult)),
 });
 
-const Ref = z.union([z.string(), z.looseObject({})]).nullish();
+const Ref = z.nullish(z.union([z.string(), z.looseObject({})]));
 
 export const Expiration = resource({
   license_key: Text,

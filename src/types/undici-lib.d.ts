@@ -1,0 +1,17 @@
+// Types for the undici modules src/api/transport.ts loads one by one (undici's own typings
+// describe only its index).
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  import type { EnvHttpProxyAgent } from 'undici';
+  const Agent: typeof EnvHttpProxyAgent;
+  export default Agent;
+}
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import type { Dispatcher as UndiciDispatcher } from 'undici';
+  const Dispatcher: typeof UndiciDispatcher;
+  type Dispatcher = UndiciDispatcher;
+  export default Dispatcher;
+}
+declare module 'undici/lib/api/index.js' {
+  const api: Record<string, unknown>;
+  export default api;
+}
