@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { InterruptedError, MonError } from './errors.js';
+import { hasChecks } from './commands/define.js';
 import { buildProgram } from './program.js';
 import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
 
@@ -20,8 +21,9 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const globals = resolveGlobals(command.optsWithGlobals(), deps.env);
       verbose = globals.verbose;
       const ctx = createContext(deps, globals, cleanups);
-      const { checkInput } = await import('./validate/input.js');
-      await verb.run(checkInput(verb, input, ctx.now()), ctx);
+      // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
+      const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
+      await verb.run(checked, ctx);
     },
     argv,
   );

@@ -65,7 +65,7 @@ Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited, 7 se
   const configure = (command: Command) => {
     for (const sub of command.commands) {
       sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
-      sub.configureHelp({ showGlobalOptions: true });
+      sub.configureHelp({ showGlobalOptions: true }).helpOption('-h, --help', 'show help');
       configure(sub);
     }
   };

@@ -9,6 +9,15 @@ export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
   return verb.list ? [...(verb.options ?? []), ...PAGING_OPTIONS] : (verb.options ?? []);
 }
 
+/** Whether a verb has anything for src/validate to check: rules, choices or constraints. */
+export function hasChecks(verb: VerbSpec): boolean {
+  return (
+    verb.constraints !== undefined ||
+    (verb.args ?? []).some((arg) => arg.rule !== undefined) ||
+    optionsOf(verb).some((option) => option.rule !== undefined || option.choices !== undefined)
+  );
+}
+
 /** Turns the command specs into commander commands under `parent`. The only code that knows commander's builder API. */
 export function defineCommands(parent: Command, specs: readonly CommandSpec[], runVerb: VerbRunner): void {
   for (const spec of specs) {
