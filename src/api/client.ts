@@ -333,7 +333,8 @@ export class ApiClient {
     const byDeadline = left < timeoutMs;
     const timeout = AbortSignal.timeout(Math.min(timeoutMs, left));
     const started = Date.now();
-    const shownUrl = redact(prepared.url.toString(), apiKey);
+    // As --dry-run shows it: the key's place marked [REDACTED], so a reader sees it was sent.
+    const shownUrl = redact(this.describe(prepared).url, apiKey);
     let status: number | undefined;
     let received = 0;
     try {

@@ -39,7 +39,7 @@ describe('the key never shows', () => {
   it('not in --verbose, on success or when the server echoes it back in an error', async () => {
     const fine = await runMon(['groups', 'get', 'g_1', '--verbose', '--json'], { env });
     expect(fine.code).toBe(0);
-    expect(fine.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v2\.5\/groups\/g_1 200 \(\d+ ms\)/);
+    expect(fine.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v2\.5\/groups\/g_1\?api_key=\[REDACTED\] 200 \(\d+ ms\)/);
     expectNoKey(fine);
 
     api.handle((req, res) => apiError(res, 422, 'Invalid', `api_key ${req.form.get('api_key')} (${encodeURIComponent(KEY)}) is not allowed here`));
