@@ -2,16 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
+import { api } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
 type Item = Record<string, unknown>;
-
-/** Reads straight from the sandbox over HTTP, without mon in between. */
-async function api(sandbox: RunningSandbox, path: string): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${sandbox.url}${path}?api_key=${sandbox.apiKey}`);
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
 
 /** The two resources of one shape (api-v2.5, Expiration manufacturers and expiration products). */
 const KINDS = [

@@ -5,19 +5,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
+import { api } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
 type Item = Record<string, unknown>;
 
 const BODY_MAX = 16_777_215;
 
-/** Reads straight from the sandbox over HTTP, without mon in between. */
-async function api(sandbox: RunningSandbox, path: string): Promise<{ status: number; body: unknown }> {
-  const separator = path.includes('?') ? '&' : '?';
-  const response = await fetch(`${sandbox.url}${path}${separator}api_key=${sandbox.apiKey}`);
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
 
 describe('notes against the sandbox', () => {
   let sandbox: RunningSandbox;
