@@ -191,7 +191,7 @@ export class Store {
  */
 export function writeFileAtomic(file: string, text: string): void {
   const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 }); // the config folder: it also holds profiles and keys
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fd = openSync(tmp, 'w', 0o600);

@@ -87,6 +87,16 @@ describe('profiles', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it.each([
+    [['--sandbox', 'groups', 'list']],
+    [['profile', 'list']],
+  ])('creates the config folder 0700 whichever command comes first: %j', async (args) => {
+    const fresh = join(tempConfigDir(), 'a', 'mon');
+    const result = await runMon(args, { env: { MON_CONFIG_DIR: fresh } });
+    expect(result.code).toBe(0);
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
+  });
+
   it('names a corrupt config file instead of crashing', async () => {
     const broken = tempConfigDir();
     writeFileSync(join(broken, 'config.json'), '{"profiles": {');
