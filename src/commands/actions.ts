@@ -1,5 +1,5 @@
 import type { PreparedRequest, RequestInput } from '../api/client.js';
-import type { RouteName } from '../api/endpoints.js';
+import { routeOf, type RouteName } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Column, RenderOptions } from '../output/types.js';
@@ -13,6 +13,19 @@ import type { Column, RenderOptions } from '../output/types.js';
 export interface View {
   columns: Column[];
   fields: readonly string[];
+  /**
+   * Related objects a table names rather than showing their uids (group, product, owner). They
+   * are expanded for table output only: JSON, ndjson, csv and tsv stay as the API sends them.
+   */
+  tableExpand?: readonly string[];
+}
+
+/** Adds the view's expand[] keys to a read when the output is a table for people. */
+function forPeople(input: RequestInput, view: View, render: RenderOptions): RequestInput {
+  if (render.format !== 'table' || !view.tableExpand?.length) return input;
+  const own = input.query?.expand;
+  const keys = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), ...view.tableExpand].map(String);
+  return { ...input, query: { ...input.query, expand: [...new Set(keys)] } };
 }
 
 /** Render options from the global flags, the terminal and the environment. */
@@ -92,12 +105,13 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     ctx.io.stdout.write(`${total}\n`);
     return;
   }
-  const first = client.prepare(route, { ...input, query: { ...input.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
+  const request = forPeople(input, view, render);
+  const first = client.prepare(route, { ...request, query: { ...request.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
   if (await showDryRun(ctx, first)) return;
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
   let shown = 0;
-  for await (const page of client.pages(route, input, opts)) {
+  for await (const page of client.pages(route, request, opts)) {
     renderer.push(page.items);
     shown += page.items.length;
   }
@@ -115,7 +129,8 @@ export async function objectCommand(
 ): Promise<Record<string, unknown> | undefined> {
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
-  const prepared = client.prepare(route, input);
+  // Names instead of uids in a table, for reads only: a write sends what the user gave.
+  const prepared = client.prepare(route, routeOf(route).method === 'GET' ? forPeople(input, view, render) : input);
   if (await showDryRun(ctx, prepared)) return undefined;
   const { data } = await client.send(prepared);
   const result = data as Record<string, unknown>;

@@ -38,6 +38,7 @@ export const COMPUTER_VIEW: View = {
     { key: 'flags', get: computerFlags },
   ],
   fields: COMPUTER_FIELDS,
+  tableExpand: ['group'],
 };
 
 const STATUSES = ['visible', 'hidden', 'missing', 'pending_rekey', 'pending_removal', 'has_muted_plugin'] as const;

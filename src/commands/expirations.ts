@@ -48,6 +48,7 @@ export const EXPIRATION_VIEW: View = {
     { key: 'owner', get: owner },
   ],
   fields: EXPIRATION_FIELDS,
+  tableExpand: ['expiration_product', 'computer', 'group'],
 };
 
 const UID_ARG = { name: 'uid', description: 'the expiration uid (e_…)', rule: { type: 'uid', prefix: 'e_' } } as const;

@@ -28,6 +28,7 @@ export const NOTE_VIEW: View = {
     { key: 'excerpt', header: 'BODY', get: firstLine, maxWidth: 60 },
   ],
   fields: NOTE_FIELDS,
+  tableExpand: ['computer', 'group'],
 };
 
 const UID_ARG = { name: 'uid', description: 'the note uid (n_…)', rule: { type: 'uid', prefix: 'n_' } } as const;

@@ -36,12 +36,21 @@ describe('computers against the sandbox', () => {
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: '/v2.5/computers', status: 200 });
     expect(sandbox.requests[0]?.query).toMatchObject({ status: 'missing', api_key: sandbox.apiKey });
+    // JSON is the API's objects as received: no expansion asked for.
+    expect(sandbox.requests[0]?.query['expand[]']).toBeUndefined();
   });
 
   it('prints a plain, aligned table in a pipe: no colour codes, one row per computer', async () => {
     const missing = (await allComputers(sandbox, '&status=missing')).length;
+    const groupNames = new Set((await allComputers(sandbox, '&status=missing&expand[]=group')).map((c) => (c.group as { name: string }).name));
+    sandbox.requests.length = 0;
     const result = await runMon(['computers', 'list', '--status', 'missing'], { env });
     expect(result.code).toBe(0);
+    // The table names each computer's group: it asks for groups expanded.
+    expect(sandbox.requests[0]?.query['expand[]']).toBe('group');
+    for (const line of result.stdout.trimEnd().split('\n').slice(1)) {
+      expect([...groupNames].some((name) => line.includes(`  ${name}  `))).toBe(true);
+    }
     expect(result.stdout).not.toMatch(/\x1b\[/);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^CLIENT ID\s+NAME\s+GROUP\s+PLATFORM\s+OS\s+LAST REPORT\s+FLAGS$/);

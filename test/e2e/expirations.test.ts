@@ -69,17 +69,22 @@ describe('expirations against the sandbox', () => {
     expect(JSON.parse(result.stdout)).toEqual(expected);
   });
 
-  it('`list` prints a table of product, license key, expiry date, renewal and owner', async () => {
+  it('`list` prints a table of product, license key, expiry date, renewal and owner, by name', async () => {
+    sandbox.requests.length = 0;
     const result = await runMon(['expirations', 'list', '--limit', '3'], { env });
     expect(result.code).toBe(0);
+    // A table names what JSON leaves as uids: it asks for them expanded.
+    expect(sandbox.requests[0]!.query['expand[]']).toEqual(['expiration_product', 'computer', 'group']);
+    const named = (await api(sandbox, '/v2.5/expirations?per_page=3&expand[]=expiration_product&expand[]=computer&expand[]=group')).body as Item[];
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^UID\s+PRODUCT\s+LICENSE KEY\s+EXPIRES\s+RENEWABLE\s+OWNER$/);
     expect(lines).toHaveLength(4);
-    all.slice(0, 3).forEach((e, i) => {
-      const owner = (e.computer ?? e.group) as string;
+    named.forEach((e, i) => {
+      const owner = (e.computer ?? e.group) as Item;
       const expires = new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10);
-      const cells = [e.uid, e.expiration_product, e.license_key, expires, e.renewable ? 'yes' : 'no', owner].join('\\s+');
-      expect(lines[i + 1]).toMatch(new RegExp(`^${cells}$`));
+      const product = (e.expiration_product as Item).name;
+      const ownerName = owner.name ?? owner.custom_name ?? owner.computer_name;
+      expect(lines[i + 1]!.split(/\s{2,}/)).toEqual([e.uid, product, e.license_key, expires, e.renewable ? 'yes' : 'no', ownerName]);
     });
   });
 

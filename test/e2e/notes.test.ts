@@ -58,15 +58,19 @@ describe('notes against the sandbox', () => {
     expect(sandbox.requests[0]!.query).toEqual({ group, page: '1', api_key: sandbox.apiKey });
   });
 
-  it('`list` prints a table of uid, owner, private, created and the first line of the body', async () => {
+  it('`list` prints a table of uid, owner (by name), private, created and the first line of the body', async () => {
+    sandbox.requests.length = 0;
     const result = await runMon(['notes', 'list', '--include-private', '--limit', '4'], { env });
     expect(result.code).toBe(0);
+    expect(sandbox.requests[0]!.query['expand[]']).toEqual(['computer', 'group']);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^UID\s+OWNER\s+PRIVATE\s+CREATED\s+BODY$/);
     expect(lines).toHaveLength(5);
-    all.slice(0, 4).forEach((note, i) => {
+    const named = (await api(sandbox, '/v2.5/notes?include_private=true&per_page=4&expand[]=computer&expand[]=group')).body as Item[];
+    named.forEach((note, i) => {
       const [uid, owner, priv, created, body] = lines[i + 1]!.split(/\s{2,}/);
-      expect([uid, owner, priv, body]).toEqual([note.uid, note.computer ?? note.group, note.private ? 'yes' : 'no', String(note.body).split('\n')[0]!.trim()]);
+      const ref = (note.computer ?? note.group) as Item;
+      expect([uid, owner, priv, body]).toEqual([note.uid, ref.name ?? ref.custom_name ?? ref.computer_name, note.private ? 'yes' : 'no', String(note.body).split('\n')[0]!.trim()]);
       expect(created).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     });
   });
