@@ -37,9 +37,16 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function requireShell(shell: string): void {
+/**
+ * Whether a shell is there to ask. CI must have all three (.ci/run installs them), so there a
+ * missing one fails the run; on a developer's machine without, say, fish, its cases are skipped
+ * and say why.
+ */
+function hasShell(shell: string): boolean {
   const found = spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
-  if (!found) throw new Error(`${shell} is not installed: apt-get install -y bash zsh fish (.ci/run does it)`);
+  if (!found && process.env.CI) throw new Error(`${shell} is not installed: apt-get install -y bash zsh fish (.ci/run does it)`);
+  if (!found) process.stderr.write(`test/completion: ${shell} is not installed, its completion cases are skipped (apt-get install -y bash zsh fish)\n`);
+  return found;
 }
 
 function run(command: string, args: string[]): string {
@@ -99,13 +106,15 @@ const CASES: [line: string, expected: string[]][] = [
   ['mon help comp', ['completion', 'computers']],
 ];
 
-describe.each([
-  ['bash', bash],
-  ['zsh', zsh],
-  ['fish', fish],
-] as const)('%s completion', (shell, complete) => {
-  beforeAll(() => requireShell(shell));
+const SHELLS = (
+  [
+    ['bash', bash],
+    ['zsh', zsh],
+    ['fish', fish],
+  ] as const
+).filter(([shell]) => hasShell(shell));
 
+describe.each(SHELLS)('%s completion', (_shell, complete) => {
   it.each(CASES)('after `%s`', (line, expected) => {
     expect(complete(line)).toEqual(sorted(expected));
   });
