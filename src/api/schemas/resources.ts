@@ -37,7 +37,7 @@ export const Computer = resource({
   client_id: Text,
   computer_name: Text,
   custom_name: Text,
-  group: z.nullish(z.union([z.string(), z.looseObject({})])),
+  group: z.nullish(z.union([z.string(), z.object({})])),
   platform: Text,
   os_version: Text,
   last_report: Time,
@@ -49,7 +49,7 @@ export const Computer = resource({
   plugin_results: z.nullish(z.array(PluginResult)),
 });
 
-const Ref = z.nullish(z.union([z.string(), z.looseObject({})]));
+const Ref = z.nullish(z.union([z.string(), z.object({})]));
 
 export const Expiration = resource({
   license_key: Text,
