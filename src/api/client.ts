@@ -12,6 +12,7 @@ import {
 } from '../errors.js';
 import { parseBaseUrl } from './base-url.js';
 import { encodeForm, flattenParams, type Params } from './encode.js';
+import { collectEvery } from './heap.js';
 import { fillPath, IDEMPOTENT_POSTS, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
 import { EnvHttpProxyAgent, type Dispatcher } from './transport.js';
 import { redact, REDACTED } from './redact.js';
@@ -93,6 +94,8 @@ export interface Page {
 
 /** per_page limit of api-v2.5, Limits. */
 export const MAX_PER_PAGE = 100;
+/** How many pages a long list handles between full collections (see heap.ts): flat memory. */
+const PAGES_PER_COLLECTION = 3;
 /** How many pages `--all` fetches at once; the rate budget still bounds the pace. */
 const PAGE_CONCURRENCY = 4;
 
@@ -265,6 +268,7 @@ export class ApiClient {
     if (!follow || remaining <= 0) return;
 
     const lastPage = lastPageOf(first, firstPage, perPage ?? 50, paging.offset);
+    const handled = lastPage - firstPage >= PAGES_PER_COLLECTION ? collectEvery(PAGES_PER_COLLECTION) : undefined;
     const inFlight: Promise<Page>[] = [];
     let next = firstPage + 1;
     const refill = () => {
@@ -280,6 +284,7 @@ export class ApiClient {
       refill();
       remaining -= page.items.length;
       yield { ...page, items: page.items.slice(0, page.items.length + Math.min(0, remaining)) };
+      handled?.();
       if (page.items.length === 0) break;
     }
   }
