@@ -1,6 +1,5 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
 // the start-up chunk contains (test/perf), so both always see the same bundle.
-import { readFile } from 'node:fs/promises';
 
 /** Packages only some commands need: never in the chunk every run loads. */
 export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
@@ -24,21 +23,8 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
   },
 };
 
-/**
- * undici's cookie helpers read globalThis.Headers when they load, only to accept Node's own
- * Headers in a brand check; that read makes Node compile its built-in copy of undici (≈30 ms of
- * CPU on every request-making command). mon never calls the cookie helpers: drop the read.
- */
-export const UNDICI_GLOBAL_HEADERS = '[Headers, globalThis.Headers].filter(Boolean)';
-const undiciCookies = {
-  name: 'undici-cookies-without-global-headers',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      return { loader: 'js', contents: source.replace(UNDICI_GLOBAL_HEADERS, '[Headers]') };
-    });
-  },
-};
+/** Bundled CommonJS packages (commander, cli-table3, undici) call require() for Node built-ins. */
+export const REQUIRE_BANNER = "import { createRequire as __monRequire } from 'node:module'; const require = __monRequire(import.meta.url);";
 
 /** Options for one build of src/main.ts into `outdir`. */
 export function buildOptions({ outdir, version }) {
@@ -53,9 +39,8 @@ export function buildOptions({ outdir, version }) {
     minify: true,
     chunkNames: 'chunks/[name]-[hash]',
     define: { __MON_VERSION__: JSON.stringify(version) },
-    // Bundled CommonJS packages (commander, cli-table3) call require() for Node built-ins.
-    banner: { js: "import { createRequire as __monRequire } from 'node:module'; const require = __monRequire(import.meta.url);" },
-    plugins: [lazyChildProcess, undiciCookies],
+    banner: { js: REQUIRE_BANNER },
+    plugins: [lazyChildProcess],
     logLevel: 'warning',
   };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { REQUIRE_BANNER } from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const work = mkdtempSync(join(tmpdir(), 'mon-generate-'));
@@ -18,8 +19,7 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Bundled CommonJS packages (commander) call require() for Node built-ins.
-    banner: { js: "import { createRequire as __monRequire } from 'node:module'; const require = __monRequire(import.meta.url);" },
+    banner: { js: REQUIRE_BANNER },
     logLevel: 'warning',
   });
   const { generatedFiles } = await import(pathToFileURL(outfile).href);
