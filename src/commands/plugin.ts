@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { localMinute, parseTime } from '../output/format.js';
 import { objectCommand, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import type { ResourceSpec } from './spec.js';
@@ -15,21 +16,8 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 /** The end of a timed mute: mute_until per the field table, muted_until in a sample (api-v2.5, Plugin result). */
 export function muteEnd(row: Record<string, unknown>): number | undefined {
-  const value = row.mute_until ?? row.muted_until;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '') {
-    const text = value.trim();
-    if (/^\d+$/.test(text)) return Number(text);
-    const ms = Date.parse(text);
-    return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-  }
-  return undefined;
-}
-
-/** `2026-11-23 14:00`, local time: the table's mute column. */
-function shortLocal(seconds: number): string {
-  const d = new Date(seconds * 1000);
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  const ms = parseTime(row.mute_until ?? row.muted_until);
+  return ms === undefined ? undefined : Math.floor(ms / 1000);
 }
 
 /** `Mon 23 Nov 2026 14:00`, local time: the confirmation after a mute. Fixed English names, so scripts can read it. */
@@ -44,14 +32,14 @@ export function muteSummary(row: Record<string, unknown>): string {
   const until = muteEnd(row);
   switch (row.mute_type) {
     case 'timed_mute':
-      return until === undefined ? 'timed' : `until ${shortLocal(until)}`;
+      return until === undefined ? 'timed' : `until ${localMinute(until * 1000)}`;
     case 'ticket_muted':
       return row.ticket_number === undefined || row.ticket_number === null ? 'ticket' : `ticket #${String(row.ticket_number)}`;
     case 'muted_forever':
       return 'forever';
     default:
       // A mute type the reference does not list: its own description says most.
-      if (until !== undefined) return `until ${shortLocal(until)}`;
+      if (until !== undefined) return `until ${localMinute(until * 1000)}`;
       return typeof row.mute_description === 'string' && row.mute_description !== '' ? row.mute_description : 'muted';
   }
 }

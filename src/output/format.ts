@@ -81,12 +81,13 @@ export function formatTime(value: unknown, opts: TimeOptions): string {
   if (value === null || value === undefined || value === '') return '';
   const ms = parseTime(value);
   if (ms === undefined) return String(value);
-  if (opts.tty) return relative(ms, opts.now());
+  return opts.tty ? relative(ms, opts.now()) : localMinute(ms);
+}
+
+/** `YYYY-MM-DD HH:MM` in the local time zone. */
+export function localMinute(ms: number): string {
   const d = new Date(ms);
-  return (
-    `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ` +
-    `${pad2(d.getHours())}:${pad2(d.getMinutes())}`
-  );
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 }
 
 const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
