@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { redact } from './api/redact.js';
 import { InterruptedError, MonError } from './errors.js';
 import { hasChecks } from './commands/define.js';
 import { buildProgram } from './program.js';
@@ -77,14 +78,8 @@ function report(error: unknown, deps: MainDeps, verbose: boolean): number {
 
 /** No line on stderr may carry a key, whatever raised it. */
 function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
-  let out = text.replace(/(api_key=)[^&\s"';,)]*/g, '$1[REDACTED]');
   const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  for (const secret of secrets) {
-    for (const form of new Set([secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)])) {
-      out = out.split(form).join('[REDACTED]');
-    }
-  }
-  return out;
+  return secrets.reduce((out, secret) => redact(out, secret), redact(text));
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type MonError,
 } from '../errors.js';
 import { parseBaseUrl } from './base-url.js';
-import { encodeForm, flattenParams, type Params } from './encode.js';
+import { encodeForm, flattenParams, withExpand, type Params } from './encode.js';
 import { collectEvery } from './heap.js';
 import { fillPath, IDEMPOTENT_POSTS, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
 import { EnvHttpProxyAgent, type Dispatcher } from './transport.js';
@@ -184,9 +184,8 @@ export class ApiClient {
     const sendsBody = method !== 'GET';
     // A command's own expand[] keys (plugin list sends plugin_results) and the global --expand
     // keys go together; spreading one over the other would drop the command's.
-    const own = (sendsBody ? input.body : input.query)?.expand;
-    const keys = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), ...this.config.expand].map(String);
-    const expand = keys.length > 0 ? { expand: [...new Set(keys)] } : {};
+    const keys = withExpand((sendsBody ? input.body : input.query)?.expand, this.config.expand);
+    const expand = keys.length > 0 ? { expand: keys } : {};
     for (const [key, value] of flattenParams({ ...input.query, ...(sendsBody ? {} : expand) })) {
       url.searchParams.append(key, value);
     }

@@ -29,3 +29,12 @@ export function flattenParams(params: Params): [string, string][] {
 export function encodeForm(pairs: readonly [string, string][]): string {
   return new URLSearchParams(pairs as [string, string][]).toString();
 }
+
+/**
+ * expand[] keys a request already carries, followed by more (the global --expand, or a table's
+ * own): one list, each key once. Spreading one over the other would drop the first.
+ */
+export function withExpand(own: ParamValue, more: readonly string[]): string[] {
+  const given = own === undefined ? [] : Array.isArray(own) ? own : [own];
+  return [...new Set([...given, ...more].map(String))];
+}

@@ -6,7 +6,8 @@ export const REDACTED = '[REDACTED]';
  * and so is any api_key parameter whatever its value.
  */
 export function redact(text: string, apiKey?: string): string {
-  let out = text.replace(/(api_key=)[^&\s"']*/g, `$1${REDACTED}`);
+  // The value ends where a URL, a form or a sentence around it would end it.
+  let out = text.replace(/(api_key=)[^&\s"';,)]*/g, `$1${REDACTED}`);
   if (apiKey) {
     for (const form of new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])) {
       if (form.length > 0) out = out.split(form).join(REDACTED);

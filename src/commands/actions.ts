@@ -1,4 +1,5 @@
 import type { PreparedRequest, RequestInput } from '../api/client.js';
+import { withExpand } from '../api/encode.js';
 import { routeOf, type RouteName } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
@@ -23,9 +24,7 @@ export interface View {
 /** Adds the view's expand[] keys to a read when the output is a table for people. */
 function forPeople(input: RequestInput, view: View, render: RenderOptions): RequestInput {
   if (render.format !== 'table' || !view.tableExpand?.length) return input;
-  const own = input.query?.expand;
-  const keys = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), ...view.tableExpand].map(String);
-  return { ...input, query: { ...input.query, expand: [...new Set(keys)] } };
+  return { ...input, query: { ...input.query, expand: withExpand(input.query?.expand, view.tableExpand) } };
 }
 
 /** Render options from the global flags, the terminal and the environment. */
