@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMain } from '../helpers/run-main.js';
+import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
@@ -115,10 +115,6 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
     ['the other kind of uid', [command, 'get', other], `<uid>: '${other}' is not an ${noun} uid (they start with ${prefix})`],
     ['a uid with a slash', [command, 'delete', `${prefix}1/../x`, '--yes'], `<uid>: '${prefix}1/../x' is not an ${noun} uid (they start with ${prefix})`],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
-    const result = await runMain(args, { env });
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`mon: ${message}\n`);
-    expect(sandbox.requests).toEqual([]);
+    expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);
   });
 });

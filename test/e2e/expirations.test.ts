@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMain } from '../helpers/run-main.js';
+import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
@@ -272,10 +272,6 @@ describe('expirations against the sandbox', () => {
     ['update with a bad product uid', ['expirations', 'update', 'e_1', '--product', 'p_1'], "--product: 'p_1' is not an expiration product uid (they start with ep_)"],
     ['update with a bad date', ['expirations', 'update', 'e_1', '--expires-at', 'tomorrow'], "--expires-at: 'tomorrow' is not a date of the form YYYY-MM-DD"],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
-    const result = await runMain(args, { env });
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`mon: ${message}\n`);
-    expect(sandbox.requests).toEqual([]);
+    expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);
   });
 });

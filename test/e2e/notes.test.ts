@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMain } from '../helpers/run-main.js';
+import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
@@ -191,10 +191,6 @@ describe('notes against the sandbox', () => {
     ['update with --body and --body-file', ['notes', 'update', 'n_1', '--body', 'x', '--body-file', '-'], '--body and --body-file cannot be used together'],
     ['update with an empty file', ['notes', 'update', 'n_1', '--body-file', '/dev/null'], "--body-file: '/dev/null' is empty; a note body must not be empty"],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
-    const result = await runMain(args, { env });
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`mon: ${message}\n`);
-    expect(sandbox.requests).toEqual([]);
+    expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);
   });
 });

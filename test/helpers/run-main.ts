@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { expect } from 'vitest';
 import { main } from '../../src/main.js';
 import type { MonResult } from './run-mon.js';
 import { tempConfigDir } from './run-mon.js';
@@ -18,4 +19,15 @@ export async function runMain(args: readonly string[], options: { env?: Record<s
   };
   const code = await main(args, { io, env: { MON_CONFIG_DIR: tempConfigDir(), ...options.env } });
   return { code, stdout, stderr };
+}
+
+/**
+ * Asserts a usage error as the contract wants it: exit 2, nothing on stdout, exactly one line
+ * `mon: <message>` on stderr, and no request received by the server.
+ */
+export function expectRefusedBeforeSending(result: { code: number | null; stdout: string; stderr: string }, message: string, requests: readonly unknown[]): void {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toBe(`mon: ${message}\n`);
+  expect(requests).toEqual([]);
 }
