@@ -1,14 +1,18 @@
-// Bundles src/ into dist/mon.js, plus chunks that only the commands needing them load.
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+// Bundles src/ into dist/mon.cjs, the one file bin/mon loads, and saves the root help beside it
+// as dist/help.txt, which bin/mon prints for `mon`, `mon --help` and `mon -h` without the bundle.
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { buildOptions } from './esbuild.config.mjs';
+import { BUNDLE_NAME, HELP_NAME, buildOptions } from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 const fresh = new URL(`dist-${process.pid}/`, root);
 const old = new URL(`dist-old-${process.pid}/`, root);
 
-await build(buildOptions({ outdir: fresh.pathname, version }));
+const bundle = new URL(BUNDLE_NAME, fresh).pathname;
+await build(buildOptions({ outfile: bundle, version }));
+writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 
 // Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.
 try {
@@ -18,3 +22,13 @@ try {
 }
 renameSync(fresh, new URL('dist', root));
 rmSync(old, { recursive: true, force: true });
+
+/** What the new bundle prints for `mon --help`. */
+async function rootHelp(file) {
+  const { main } = createRequire(import.meta.url)(file);
+  let text = '';
+  const capture = { write: (chunk) => ((text += chunk), true) };
+  const code = await main(['--help'], { io: { stdout: capture, stderr: capture, stdin: process.stdin }, env: {} });
+  if (code !== 0) throw new Error(`mon --help exited ${code}: ${text}`);
+  return text;
+}

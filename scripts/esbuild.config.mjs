@@ -1,8 +1,15 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
-// the start-up chunk contains (test/perf), so both always see the same bundle.
+// start-up loads (test/perf), so both always see the same bundle.
+import { dirname } from 'node:path';
 
-/** Packages only some commands need: never in the chunk every run loads. */
+/** Packages only some commands need: bundled, but evaluated only when a command imports them. */
 export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
+
+/** The one file bin/mon loads, in dist/. */
+export const BUNDLE_NAME = 'mon.cjs';
+
+/** The root help saved by the build, in dist/: bin/mon prints it without loading the bundle. */
+export const HELP_NAME = 'help.txt';
 
 /**
  * commander requires node:child_process at load time (≈4 ms: it pulls in net, dgram…) for
@@ -23,24 +30,46 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
   },
 };
 
-/** Bundled CommonJS packages (commander, cli-table3, undici) call require() for Node built-ins. */
-export const REQUIRE_BANNER = "import { createRequire as __monRequire } from 'node:module'; const require = __monRequire(import.meta.url);";
+/**
+ * undici's HTTP/1.1 client requires its HTTP/2 client when it loads, and with it node:http2 and
+ * node:tls (≈4 ms). mon never asks for HTTP/2, so the HTTP/2 client is evaluated on first use.
+ */
+const lazyHttp2Client = {
+  name: 'lazy-http2-client',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: `${dirname(args.importer)}/client-h2.js`, namespace: 'lazy-h2' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
+      loader: 'js',
+      resolveDir: dirname(args.path),
+      contents: `module.exports = (...args) => require('./client-h2.js')(...args);`,
+    }));
+  },
+};
 
-/** Options for one build of src/main.ts into `outdir`. */
-export function buildOptions({ outdir, version }) {
+/**
+ * Options for the build of src/main.ts into one CommonJS file. One file, not ES module chunks:
+ * CommonJS starts faster (no ES module linking, no facades for built-in modules) and its compiled
+ * code can be cached between runs on every Node version (see bin/load-bundle.cjs). Dynamic
+ * imports in src/ stay lazy: esbuild evaluates those modules when the import runs.
+ */
+export function buildOptions({ outfile, version }) {
   return {
-    entryPoints: { mon: 'src/main.ts' },
-    outdir,
+    entryPoints: ['src/main.ts'],
+    outfile,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     minify: true,
-    chunkNames: 'chunks/[name]-[hash]',
+    // import() of a built-in becomes require(): bin/load-bundle.cjs runs the bundle as a script,
+    // which has no loader for ES modules.
+    supported: { 'dynamic-import': false },
     define: { __MON_VERSION__: JSON.stringify(version) },
-    banner: { js: REQUIRE_BANNER },
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, lazyHttp2Client],
     logLevel: 'warning',
   };
 }

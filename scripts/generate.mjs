@@ -2,27 +2,25 @@
 // docs/commands.md. Run after changing any command, option, alias or example: `npm run generate`.
 // test/completion/generated.test.ts fails while the committed files differ from the tree.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { REQUIRE_BANNER } from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const work = mkdtempSync(join(tmpdir(), 'mon-generate-'));
 try {
-  const outfile = join(work, 'files.mjs');
+  const outfile = join(work, 'files.cjs');
   await build({
     entryPoints: [new URL('src/completion/files.ts', root).pathname],
     outfile,
     bundle: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
-    banner: { js: REQUIRE_BANNER },
     logLevel: 'warning',
   });
-  const { generatedFiles } = await import(pathToFileURL(outfile).href);
+  const { generatedFiles } = createRequire(import.meta.url)(outfile);
   for (const [path, text] of Object.entries(generatedFiles())) {
     const target = new URL(path, root);
     let before;

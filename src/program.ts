@@ -5,6 +5,9 @@ import { isResource, type CommandSpec } from './commands/spec.js';
 import { OUTPUT_FORMATS } from './output/types.js';
 import { VERSION } from './version.js';
 
+/** Columns that help text is wrapped to. */
+export const HELP_WIDTH = 80;
+
 /** What the root command writes help and errors through; main() supplies it. */
 export interface ProgramOutput {
   writeOut(text: string): void;
@@ -45,6 +48,10 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
       writeErr: (text) => output.writeErr(text),
       // main() prints commander's errors as one line of its own.
       outputError: () => undefined,
+      // One width on a terminal and in a pipe, as git's help has: the same text everywhere, so
+      // bin/mon can print the root help the build saved (dist/help.txt) without the bundle.
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
     })
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
 

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,13 +26,13 @@ export interface RateLimit {
 
 export interface SharedBudget extends RateBudget {
   readonly limit: RateLimit;
-  /** Where the send times are kept (named after a hash of the key, never the key). */
+  /** Where the send times are kept (named after a fingerprint of the key, never the key). */
   readonly ledgerFile: string;
 }
 
 /**
  * The rate budget of one API key, shared by every `mon` process of the user: a sliding window
- * of send times in `<configDir>/rate/<sha256(key), 16 hex>.json` (never the key itself), read
+ * of send times in `<configDir>/rate/<fingerprint of the key>.json` (never the key), read
  * and updated under an exclusive lock file. When the window is full, take() waits for the
  * oldest send to leave it, rather than failing: ten cron jobs started at once queue up instead
  * of earning a 429 storm. MON_RATE_LIMIT=<requests>/<seconds> narrows the window (tests, or a
@@ -42,7 +41,7 @@ export interface SharedBudget extends RateBudget {
  */
 export function sharedBudget(dir: string, apiKey: string, env: Record<string, string | undefined>): SharedBudget {
   const limit = parseLimit(env.MON_RATE_LIMIT) ?? RATE_LIMIT;
-  const ledger = new Ledger(join(dir, 'rate', `${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}.json`));
+  const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`));
   const local: number[] = [];
   let shared = true;
   // Requests of this process queue here first, so they do not all contend for the lock file.
@@ -190,7 +189,8 @@ class Ledger {
 
   /** Temp file and rename: a process killed mid-write never leaves half a ledger. */
   private write(sent: number[]): void {
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    // Unique enough: the process id, and the lock keeps this process's writes one at a time.
+    const tmp = `${this.file}.${process.pid}.${Date.now().toString(36)}.tmp`;
     try {
       writeFileSync(tmp, JSON.stringify({ version: 1, sent }), { mode: 0o600 });
       renameSync(tmp, this.file);
@@ -199,6 +199,19 @@ class Ledger {
       throw error;
     }
   }
+}
+
+/**
+ * The ledger's name: FNV-1a (32 bits) of the key's UTF-8 bytes, 8 hex digits. So short on
+ * purpose: tens of thousands of possible keys share each name, so it cannot give a key away
+ * (the folder is the user's own anyway), while two keys of one user almost never share one, and
+ * if they did, both would only be held to one budget. node:crypto's hashes would do as well, but
+ * loading node:crypto costs about 5 ms of every command's start.
+ */
+export function keyFingerprint(apiKey: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(apiKey, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 function isFsTrouble(error: unknown): boolean {

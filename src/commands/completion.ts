@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import type { ResourceSpec, VerbSpec } from './spec.js';
@@ -74,6 +73,8 @@ export const completeHelper: VerbSpec = {
 /** The profile names in `<configDir>/config.json` ({ defaultProfile, profiles: { name: {...} } }), sorted; [] when unreadable. */
 export async function savedProfileNames(configDir: string): Promise<string[]> {
   try {
+    // node:fs/promises is loaded here, not at the top: every command line loads this file.
+    const { readFile } = await import('node:fs/promises');
     const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as { profiles?: unknown };
     const profiles = config.profiles;
     if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) return [];

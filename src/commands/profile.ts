@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { parseBaseUrl } from '../api/base-url.js';
 import type { Profile } from '../config/store.js';
 import type { Context } from '../context.js';
@@ -44,7 +43,8 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
     for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
     key = Buffer.concat(chunks).toString('utf8').trim();
   } else if (stdin.isTTY) {
-    const { createInterface } = await import('node:readline/promises');
+    // Loaded here, not at the top: every command line loads this file.
+    const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline/promises'), import('node:stream')]);
     stderr.write('API key (Settings > API in the dashboard; input hidden): ');
     // The typed characters go to a sink that drops them: nothing is echoed.
     const silent = new Writable({ write: (_chunk, _encoding, done) => done() });

@@ -1,4 +1,3 @@
-import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
 import { optionsOf } from '../../src/commands/define.js';
@@ -80,12 +79,5 @@ describe('the generated scripts', () => {
       }
     }
     expect(script).not.toContain('undefined');
-  });
-
-  it('are not part of the main bundle: only `mon completion` loads the generators', () => {
-    const dist = new URL('../../dist/', import.meta.url);
-    expect(readFileSync(new URL('mon.js', dist), 'utf8')).not.toContain('_mon_command');
-    const chunks = readdirSync(new URL('chunks/', dist)).filter((file) => readFileSync(new URL(`chunks/${file}`, dist), 'utf8').includes('_mon_command'));
-    expect(chunks).toHaveLength(1);
   });
 });

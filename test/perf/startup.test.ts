@@ -1,76 +1,116 @@
-// Start-up cost, checked by structure rather than by the clock (timings live in `npm run bench`):
-// what the chunk every run loads may contain, what --help and --version load, and that the
-// faster paths print exactly what the full ones do.
-import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Start-up cost, checked by what a run loads rather than by the clock (timings live in
+// `npm run bench`): which packages and built-in modules a command evaluates, the compile cache,
+// and that the faster paths print exactly what the full ones do.
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { build, type Metafile } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
 import { isResource } from '../../src/commands/spec.js';
 import { main } from '../../src/main.js';
 import { buildProgram, commandsFor } from '../../src/program.js';
 // @ts-expect-error plain ESM script without types
 import { buildOptions, LAZY_PACKAGES } from '../../scripts/esbuild.config.mjs';
-import { MON_BIN } from '../helpers/run-mon.js';
+import { computersPage, startFakeApi } from '../helpers/fake-api.js';
+import { MON_BIN, runMon } from '../helpers/run-mon.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 
+/** Parts of src/ that only some commands need. */
+const LAZY_SOURCES = ['src/completion/bash.ts', 'src/completion/zsh.ts', 'src/completion/fish.ts', 'src/sandbox/server.ts', 'src/config/store.ts'];
+
+/** Which module a file belongs to, as the tests name it: a lazy package or a lazy source file. */
+const watchedName = (file: string): string | undefined => {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
+  if (pkg) return (LAZY_PACKAGES as string[]).includes(pkg) ? pkg : undefined;
+  const source = file.slice(root.length);
+  return LAZY_SOURCES.includes(source) ? source : undefined;
+};
+
+/**
+ * Appends to each watched file a line that records its evaluation in globalThis.__monEvaluated:
+ * the bundle is otherwise the one the build makes.
+ */
+const recordEvaluation: Plugin = {
+  name: 'record-evaluation',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /\.(c?js|mjs|ts)$/ }, (args) => {
+      const name = watchedName(args.path);
+      if (!name) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      return {
+        contents: `${text}\n;globalThis.__monEvaluated?.add(${JSON.stringify(name)});\n`,
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+};
+
+/** Runs main() of `bundle` in a child process; what it evaluated and which built-in modules it loaded. */
+async function probe(bundle: string, argv: string[], env: Record<string, string> = {}): Promise<{ code: number; evaluated: string[]; builtins: string[] }> {
+  const script = `
+    globalThis.__monEvaluated = new Set();
+    const sink = { write: () => true };
+    require(${JSON.stringify(bundle)}).main(${JSON.stringify(argv)}, { io: { stdout: sink, stderr: sink, stdin: process.stdin }, env: process.env }).then((code) => {
+      const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+      process.stdout.write(JSON.stringify({ code, evaluated: [...globalThis.__monEvaluated], builtins }));
+      process.exit(0);
+    });`;
+  const { stdout } = await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...env } });
+  return JSON.parse(stdout) as { code: number; evaluated: string[]; builtins: string[] };
+}
+
 describe('the bundle', () => {
   let outdir: string;
+  let bundle: string;
   let meta: Metafile;
-  let texts: Map<string, string>;
 
   beforeAll(async () => {
     outdir = mkdtempSync(join(tmpdir(), 'mon-perf-'));
-    const result = await build({ ...buildOptions({ outdir, version: '0.0.0-test' }), absWorkingDir: root, write: false, metafile: true, logLevel: 'silent' });
+    bundle = join(outdir, 'mon.cjs');
+    const options = buildOptions({ outfile: bundle, version: '0.0.0-test' });
+    const result = await build({ ...options, plugins: [...options.plugins, recordEvaluation], absWorkingDir: root, metafile: true, logLevel: 'silent' });
     meta = result.metafile!;
-    texts = new Map((result.outputFiles ?? []).map((file) => [file.path, file.text]));
   }, 60_000);
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-  /** Output files every run loads: the entry and what it imports statically, transitively. */
-  const startupOutputs = (): string[] => {
-    const entry = Object.keys(meta.outputs).find((file) => file.endsWith('/mon.js') && meta.outputs[file]?.entryPoint);
-    expect(entry).toBeDefined();
-    const seen = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file) || !meta.outputs[file]) return;
-      seen.add(file);
-      for (const imported of meta.outputs[file]!.imports) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
-    };
-    visit(entry!);
-    return [...seen];
-  };
-  const packageOf = (input: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
-
-  it('the start-up chunks hold none of the heavy packages, which are still in the bundle', () => {
-    const startup = startupOutputs();
-    const startupPackages = new Set(startup.flatMap((file) => Object.keys(meta.outputs[file]!.inputs).map(packageOf)));
-    for (const name of LAZY_PACKAGES as string[]) expect(startupPackages, name).not.toContain(name);
-    // Sanity: the test would mean nothing if the packages were not bundled at all.
-    const everywhere = new Set(Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs).map(packageOf)));
-    for (const name of LAZY_PACKAGES as string[]) expect(everywhere, name).toContain(name);
-    expect(startupPackages).toContain('commander');
+  it('holds the heavy packages, and no import() (bin/load-bundle.cjs runs it as a script)', () => {
+    const inputs = Object.keys(meta.inputs);
+    for (const name of LAZY_PACKAGES as string[]) expect(inputs.some((file) => watchedName(join(root, file)) === name), name).toBe(true);
+    const text = readFileSync(bundle, 'utf8');
+    expect(text).not.toMatch(/\bimport\(/);
+    // Reading globalThis.Headers would load Node's built-in undici as well.
+    expect(text.match(/globalThis\.Headers(?!\s*=)/g) ?? []).toEqual([]);
   });
 
-  it('the start-up chunks do not load node:child_process when they load', () => {
-    for (const file of startupOutputs()) {
-      const text = texts.get(join(root, file));
-      expect(text, file).toBeDefined();
-      // The only use left is inside the lazy getter the build puts in front of it.
-      const uses = text!.match(/require\("node:child_process"\)/g) ?? [];
-      expect(uses.length <= 1, file).toBe(true);
-      if (uses.length === 1) expect(text).toMatch(/new Proxy\(\{\},\{get:[^}]*require\("node:child_process"\)/);
+  it('help evaluates none of the heavy packages and loads no network, crypto or process module', async () => {
+    const { code, evaluated, builtins } = await probe(bundle, ['computers', '--help']);
+    expect(code).toBe(0);
+    expect(evaluated).toEqual([]);
+    for (const name of ['http', 'http2', 'tls', 'crypto', 'child_process']) expect(builtins, name).not.toContain(name);
+  });
+
+  it('one request evaluates undici and zod only, and loads neither HTTP/2, TLS, crypto nor child_process', async () => {
+    const api = await startFakeApi(computersPage(50));
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'mon-perf-config-'));
+      const { code, evaluated, builtins } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir });
+      expect(code).toBe(0);
+      expect(api.requests).toHaveLength(1);
+      expect(evaluated.sort()).toEqual(['undici', 'zod']);
+      expect(builtins).toContain('http');
+      for (const name of ['http2', 'tls', 'crypto', 'child_process']) expect(builtins, name).not.toContain(name);
+      // A table needs cli-table3 as well: the probe sees what a command evaluates later on.
+      expect((await probe(bundle, ['computers', 'list'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir })).evaluated).toContain('cli-table3');
+    } finally {
+      await api.close();
     }
-  });
-
-  it('no chunk reads globalThis.Headers (that read loads Node’s built-in undici)', () => {
-    for (const [file, text] of texts) expect(text.match(/globalThis\.Headers(?!\s*=)/g) ?? [], file).toEqual([]);
   });
 });
 
@@ -113,20 +153,28 @@ describe('commands built for the command line', () => {
   });
 });
 
-describe('bin/mon --version', () => {
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+/** A copy of bin/ beside package.json, with only the dist/ files named: what a run needs shows. */
+function copyOfMon(distFiles: string[]): { bin: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'mon-bin-'));
+  mkdirSync(join(dir, 'bin'));
+  mkdirSync(join(dir, 'dist'));
+  for (const file of readdirSync(join(root, 'bin'))) copyFileSync(join(root, 'bin', file), join(dir, 'bin', file));
+  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
+  for (const file of distFiles) copyFileSync(join(root, 'dist', file), join(dir, 'dist', file));
+  return { bin: join(dir, 'bin', 'mon'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
-  it.each(['--version', '-V'])('%s prints the package version without loading the bundle', async (flag) => {
-    // A copy of bin/mon beside package.json and no dist/: the answer must not need the bundle.
-    const dir = mkdtempSync(join(tmpdir(), 'mon-bin-'));
+describe('bin/mon --version and the root help', () => {
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const quiet = { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } };
+
+  it.each(['--version', '-V'])('%s prints the package version without the bundle', async (flag) => {
+    const copy = copyOfMon([]);
     try {
-      mkdirSync(join(dir, 'bin'));
-      copyFileSync(MON_BIN, join(dir, 'bin', 'mon'));
-      copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
-      const { stdout } = await run(process.execPath, [join(dir, 'bin', 'mon'), flag]);
+      const { stdout } = await run(process.execPath, [copy.bin, flag], quiet);
       expect(stdout).toBe(`${version}\n`);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      copy.remove();
     }
   });
 
@@ -137,7 +185,102 @@ describe('bin/mon --version', () => {
     expect(code).toBe(0);
     // From source the bundle's define is absent; the built bundle replaces it with package.json's version.
     expect(out).toMatch(/^\S+\n$/);
-    const { stdout } = await run(process.execPath, [MON_BIN, '--version', '--quiet']);
+    const { stdout } = await run(process.execPath, [MON_BIN, '--version', '--quiet'], quiet);
     expect(stdout).toBe(`${version}\n`);
+  });
+
+  it('the help the build saved is what the program prints for --help', async () => {
+    let out = '';
+    const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, stdin: process.stdin };
+    expect(await main(['--help'], { io: io as never, env: {} })).toBe(0);
+    expect(readFileSync(join(root, 'dist', 'help.txt'), 'utf8')).toBe(out);
+  });
+
+  it.each([[[]], [['--help']], [['-h']]])('mon %j prints the saved help without the bundle, and the bundle prints the same', async (args) => {
+    const saved = readFileSync(join(root, 'dist', 'help.txt'), 'utf8');
+    const helpOnly = copyOfMon(['help.txt']);
+    const bundleOnly = copyOfMon(['mon.cjs']);
+    try {
+      expect((await run(process.execPath, [helpOnly.bin, ...args], quiet)).stdout).toBe(saved);
+      expect((await run(process.execPath, [bundleOnly.bin, ...args], quiet)).stdout).toBe(saved);
+    } finally {
+      helpOnly.remove();
+      bundleOnly.remove();
+    }
+  });
+
+  it.each([[['--help']], [['--sandbox', 'computers', 'list']]])('mon %j on a full disk says so in one line, exit code 1', async (args) => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [MON_BIN, ...args], { ...quiet, stdio: ['ignore', full, 'pipe'] });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^mon: could not write to standard output: ENOSPC[^\n]*\n$/);
+    } finally {
+      closeSync(full);
+    }
+  });
+});
+
+describe('the compile cache of bin/load-bundle.cjs (Node 20’s way, tested on every version)', () => {
+  const loader = join(root, 'bin', 'load-bundle.cjs');
+  let dir: string;
+  let bundle: string;
+  let cache: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mon-code-cache-'));
+    bundle = join(dir, 'bundle.cjs');
+    cache = join(dir, 'cache');
+    writeFileSync(bundle, 'exports.answer = () => 6 * 7;\n');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const load = async (env: Record<string, string> = { NODE_COMPILE_CACHE: cache }) => {
+    const script = `process.stdout.write(String(require(${JSON.stringify(loader)}).loadWithCodeCache(${JSON.stringify(bundle)}, process.env).answer()))`;
+    return (await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', ...env } })).stdout;
+  };
+  const cacheFiles = () => readdirSync(cache).map((name) => join(cache, name));
+
+  it('writes the compiled code once, 0600 in a 0700 folder, and V8 takes it on the next run', async () => {
+    expect(await load()).toBe('42');
+    const [file, ...others] = cacheFiles();
+    expect(others).toEqual([]);
+    expect(file).toMatch(/[\\/]mon-v[\d.]+-\w+-\d+-\d+\.cache$/);
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    const written = statSync(file!).ino;
+    expect(await load()).toBe('42');
+    // A cache V8 refused would have been written again, under a new inode.
+    expect(statSync(file!).ino).toBe(written);
+  });
+
+  it('replaces a damaged cache, and the bundle still runs', async () => {
+    await load();
+    const [file] = cacheFiles();
+    writeFileSync(file!, 'not a code cache');
+    expect(await load()).toBe('42');
+    expect(readFileSync(file!, 'utf8')).not.toBe('not a code cache');
+  });
+
+  it('a rebuilt bundle gets a cache of its own', async () => {
+    await load();
+    writeFileSync(bundle, 'exports.answer = () => 42; // rebuilt\n');
+    expect(await load()).toBe('42');
+    expect(cacheFiles()).toHaveLength(2);
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 writes nothing', async () => {
+    expect(await load({ NODE_COMPILE_CACHE: cache, NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('42');
+    expect(() => readdirSync(cache)).toThrow();
+  });
+
+  it('does not use a folder that others can write to', async () => {
+    mkdirSync(cache);
+    chmodSync(cache, 0o777);
+    expect(await load()).toBe('42');
+    expect(cacheFiles()).toEqual([]);
   });
 });

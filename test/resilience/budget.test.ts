@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admit, parseLimit, redate, sharedBudget } from '../../src/api/budget.js';
+import { admit, keyFingerprint, parseLimit, redate, sharedBudget } from '../../src/api/budget.js';
 import { computersPage, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { KEY } from './support.js';
@@ -28,11 +27,19 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 describe('the shared rate budget, in one process', () => {
-  it('keeps its ledger under <configDir>/rate/<sha256(key), 16 hex>.json, mode 0600, without the key', async () => {
+  it('names the ledger after FNV-1a (32 bits) of the key', () => {
+    // Published FNV-1a test vectors.
+    expect(keyFingerprint('')).toBe('811c9dc5');
+    expect(keyFingerprint('a')).toBe('e40c292c');
+    expect(keyFingerprint('foobar')).toBe('bf9cf968');
+    expect(keyFingerprint(KEY)).not.toBe(keyFingerprint(`${KEY}x`));
+  });
+
+  it('keeps its ledger under <configDir>/rate/<fingerprint of the key>.json, mode 0600, without the key', async () => {
     const dir = tempConfigDir();
     const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '3/1' });
     await budget.take(never);
-    const file = join(dir, 'rate', `${createHash('sha256').update(KEY).digest('hex').slice(0, 16)}.json`);
+    const file = join(dir, 'rate', `${keyFingerprint(KEY)}.json`);
     expect(budget.ledgerFile).toBe(file);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(KEY);

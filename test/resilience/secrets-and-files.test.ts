@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { keyFingerprint } from '../../src/api/budget.js';
 import { crashLine } from '../../src/main.js';
 import { apiError, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
@@ -98,7 +98,7 @@ describe('files on disk: atomic writes, clear messages for damaged ones', () => 
     const api = await startFakeApi((_req, res) => json(res, 200, group));
     try {
       const dir = tempConfigDir();
-      const ledger = join(dir, 'rate', `${createHash('sha256').update(KEY).digest('hex').slice(0, 16)}.json`);
+      const ledger = join(dir, 'rate', `${keyFingerprint(KEY)}.json`);
       mkdirSync(join(dir, 'rate'));
       writeFileSync(ledger, '\u0000\u0000garbage');
       const result = await runMon(['groups', 'get', 'g_1', '--json'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir } });
