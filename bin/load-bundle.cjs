@@ -2,13 +2,28 @@
 // Loads dist/mon.cjs with its compiled code kept between runs, so that a command does not parse
 // and compile the whole bundle again at every start (a cron job may run mon thousands of times
 // a day). Node 22.1+ does this itself (module.enableCompileCache). Node 20 has no such switch,
-// so there V8's code cache is used through vm.Script, the way Node's own cache works: one file
-// per bundle and Node version, in a folder only this user can write. NODE_COMPILE_CACHE (the
-// folder) and NODE_DISABLE_COMPILE_CACHE=1 are honoured on every version.
+// so there V8's code cache is used through vm.Script, much as Node's own cache works: one file
+// per bundle and Node version, in a folder only this user can write, written at the end of the
+// first few runs. NODE_COMPILE_CACHE (the folder) and NODE_DISABLE_COMPILE_CACHE=1 are
+// honoured on every version.
 // Nothing here may fail a command: without a usable cache the bundle is compiled as usual.
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
+
+/**
+ * The V8 flags the bundle sets while it runs (src/api/transport.ts, src/api/heap.ts). V8 takes a
+ * code cache only under the flags it was made with, and the cache is made at the end of a run,
+ * so they are set before compiling too. (A flag missing here costs speed, not correctness: the
+ * cache would be refused and made again.)
+ */
+const BUNDLE_V8_FLAGS = ['--liftoff-only', '--expose-gc'];
+
+/** How many runs add what they compiled to a new cache before it is left as it is. */
+const RUNS_PER_CACHE = 5;
+
+/** Writes the code cache once the command is done; see saveCompileCache(). */
+let saveWhenDone;
 
 /** The bundle's exports. */
 exports.loadBundle = function loadBundle(file, env = process.env) {
@@ -19,23 +34,43 @@ exports.loadBundle = function loadBundle(file, env = process.env) {
   return loadWithCodeCache(file, env);
 };
 
+/**
+ * Call when the command is done (Node 20): a cache made then also holds the functions the run
+ * compiled on the way (the command line parser, the HTTP client…), not only the bundle's top.
+ */
+exports.saveCompileCache = function saveCompileCache() {
+  saveWhenDone?.();
+  saveWhenDone = undefined;
+};
+
 /** Node 20's way, exported for the tests, which run it on every Node version. */
 exports.loadWithCodeCache = loadWithCodeCache;
 
 function loadWithCodeCache(file, env) {
+  const v8 = require('node:v8');
+  for (const flag of BUNDLE_V8_FLAGS) v8.setFlagsFromString(flag);
   const source = fs.readFileSync(file, 'utf8');
   const cacheFile = cacheFileFor(file, env);
-  const cachedData = cacheFile && readQuietly(cacheFile);
+  // The file: one byte that counts the runs it holds the work of, then V8's data.
+  const saved = cacheFile && readQuietly(cacheFile);
+  const runs = saved && saved.length > 1 ? saved[0] : 0;
   const vm = require('node:vm');
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
-    cachedData,
+    cachedData: runs > 0 ? saved.subarray(1) : undefined,
   });
   const bundle = { exports: {} };
   script.runInThisContext().call(bundle.exports, bundle.exports, require, bundle, file, path.dirname(file));
-  // Made right after loading, before a command changes V8 flags: V8 refuses a cache made under
-  // other flags (undici's client turns on --liftoff-only).
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) writeQuietly(cacheFile, script.createCachedData());
+  // A cache holds what the runs that made it compiled: the first run's alone would leave a
+  // later command compiling its own part every time (a first `profile add` knows no HTTP
+  // client). So the first few runs each save it again, adding theirs (≈10 ms each, once).
+  const taken = runs > 0 && !script.cachedDataRejected;
+  if (cacheFile && (!taken || runs < RUNS_PER_CACHE)) {
+    saveWhenDone = () => {
+      writeQuietly(cacheFile, Buffer.concat([Buffer.of(taken ? runs + 1 : 1), script.createCachedData()]));
+      pruneQuietly(path.dirname(cacheFile), cacheFile);
+    };
+  }
   return bundle.exports;
 }
 
@@ -63,6 +98,20 @@ function readQuietly(file) {
     return fs.readFileSync(file);
   } catch {
     return undefined;
+  }
+}
+
+/** Caches of earlier bundles or Node versions, a week after they were made. */
+function pruneQuietly(dir, kept) {
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      const file = path.join(dir, name);
+      if (!name.startsWith('mon-') || file === kept) continue;
+      if (fs.lstatSync(file).mtimeMs < weekAgo) fs.rmSync(file, { force: true });
+    }
+  } catch {
+    // another run pruned it first, or the folder went away
   }
 }
 

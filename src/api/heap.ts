@@ -11,7 +11,8 @@ import { runInNewContext } from 'node:vm';
  */
 export function collectEvery(pages: number): () => void {
   // The documented way to reach V8's collector from a running process: expose it, then take
-  // it from a fresh context, where the flag applies.
+  // it from a fresh context, where the flag applies. (bin/load-bundle.cjs sets it as well,
+  // before compiling: see BUNDLE_V8_FLAGS there.)
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   let handled = 0;

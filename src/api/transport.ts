@@ -15,6 +15,7 @@ Object.assign(Dispatcher.prototype, api);
 // optimising tier compiles it again in the background and the process waits for that at exit:
 // about 120 ms of a one-request command. The baseline compiler is plenty for a command line.
 // (If it cannot take undici's SIMD build, undici falls back to its plain build by itself.)
+// bin/load-bundle.cjs sets it as well, before compiling: see BUNDLE_V8_FLAGS there.
 setFlagsFromString('--liftoff-only');
 
 export { EnvHttpProxyAgent };

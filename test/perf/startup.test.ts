@@ -2,7 +2,8 @@
 // `npm run bench`): which packages and built-in modules a command evaluates, the compile cache,
 // and that the faster paths print exactly what the full ones do.
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -239,30 +240,42 @@ describe('the compile cache of bin/load-bundle.cjs (Node 20’s way, tested on e
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const load = async (env: Record<string, string> = { NODE_COMPILE_CACHE: cache }) => {
-    const script = `process.stdout.write(String(require(${JSON.stringify(loader)}).loadWithCodeCache(${JSON.stringify(bundle)}, process.env).answer()))`;
+    const script = `const loader = require(${JSON.stringify(loader)});
+      process.stdout.write(String(loader.loadWithCodeCache(${JSON.stringify(bundle)}, process.env).answer()));
+      loader.saveCompileCache();`;
     return (await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', ...env } })).stdout;
   };
   const cacheFiles = () => readdirSync(cache).map((name) => join(cache, name));
 
-  it('writes the compiled code once, 0600 in a 0700 folder, and V8 takes it on the next run', async () => {
+  /** The first byte of a cache file: how many runs it holds the work of (reset to 1 when V8 refused it). */
+  const runsIn = (file: string) => readFileSync(file)[0];
+
+  it('is written when the command is done, 0600 in a 0700 folder; V8 takes it, and the first five runs add to it', async () => {
     expect(await load()).toBe('42');
     const [file, ...others] = cacheFiles();
     expect(others).toEqual([]);
     expect(file).toMatch(/[\\/]mon-v[\d.]+-\w+-\d+-\d+\.cache$/);
     expect(statSync(file!).mode & 0o777).toBe(0o600);
     expect(statSync(cache).mode & 0o777).toBe(0o700);
+    expect(runsIn(file!)).toBe(1);
+    // Each later run finds the cache taken (a refused one starts again at 1) and adds to it…
+    for (const runs of [2, 3, 4, 5]) {
+      expect(await load()).toBe('42');
+      expect(runsIn(file!)).toBe(runs);
+    }
+    // …until five runs have: then it is left as it is.
     const written = statSync(file!).ino;
     expect(await load()).toBe('42');
-    // A cache V8 refused would have been written again, under a new inode.
     expect(statSync(file!).ino).toBe(written);
   });
 
   it('replaces a damaged cache, and the bundle still runs', async () => {
     await load();
     const [file] = cacheFiles();
-    writeFileSync(file!, 'not a code cache');
+    writeFileSync(file!, '\u0003not a code cache');
     expect(await load()).toBe('42');
-    expect(readFileSync(file!, 'utf8')).not.toBe('not a code cache');
+    expect(runsIn(file!)).toBe(1);
+    expect(readFileSync(file!, 'utf8')).not.toContain('not a code cache');
   });
 
   it('a rebuilt bundle gets a cache of its own', async () => {
@@ -270,6 +283,21 @@ describe('the compile cache of bin/load-bundle.cjs (Node 20’s way, tested on e
     writeFileSync(bundle, 'exports.answer = () => 42; // rebuilt\n');
     expect(await load()).toBe('42');
     expect(cacheFiles()).toHaveLength(2);
+  });
+
+  it('removes the caches of other bundles once they are a week old', async () => {
+    mkdirSync(cache, { mode: 0o700 });
+    const stale = join(cache, 'mon-v0.0.0-x64-1-1.cache');
+    const recent = join(cache, 'mon-v0.0.0-x64-2-2.cache');
+    const foreign = join(cache, 'other-tool.cache');
+    for (const file of [stale, recent, foreign]) writeFileSync(file, 'old');
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    for (const file of [stale, foreign]) utimesSync(file, eightDaysAgo, eightDaysAgo);
+    await load();
+    const left = cacheFiles();
+    expect(left).toHaveLength(3);
+    expect(left).toEqual(expect.arrayContaining([recent, foreign]));
+    expect(left).not.toContain(stale);
   });
 
   it('NODE_DISABLE_COMPILE_CACHE=1 writes nothing', async () => {
@@ -282,5 +310,28 @@ describe('the compile cache of bin/load-bundle.cjs (Node 20’s way, tested on e
     chmodSync(cache, 0o777);
     expect(await load()).toBe('42');
     expect(cacheFiles()).toEqual([]);
+  });
+
+  // bin/mon takes Node's own cache from 22.1 on; there this path is not the one that runs.
+  it.runIf(!('enableCompileCache' in Module))('mon’s runs leave the cache as it is: the flags a command sets are set before compiling', async () => {
+    const api = await startFakeApi(computersPage(250));
+    try {
+      const env = { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', NODE_COMPILE_CACHE: cache };
+      const all = ['computers', 'list', '--all', '--per-page', '10', '-o', 'ndjson'];
+      // --all over several pages turns on --expose-gc, and its run makes the cache here; one
+      // request turns on --liftoff-only only. A cache made under other flags would be refused,
+      // and counted from 1 again.
+      expect((await runMon(all, { env })).code).toBe(0);
+      const [file, ...others] = cacheFiles();
+      expect(others).toEqual([]);
+      expect(runsIn(file!)).toBe(1);
+      expect((await runMon(['computers', 'list', '--json'], { env })).code).toBe(0);
+      expect(runsIn(file!)).toBe(2);
+      expect((await runMon(all, { env })).code).toBe(0);
+      expect(runsIn(file!)).toBe(3);
+      expect(cacheFiles()).toEqual([file]);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -15,6 +15,12 @@ export const Count = z.nullish(z.number());
 /** Group uid arrays: documented as integer, sampled as uid strings. */
 export const UidList = z.nullish(z.array(z.union([z.string(), z.number()])));
 
+/** `build()`'s result, built on the first call only. */
+export function lazily<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
 /** Every object carries a uid; the rest is the resource's. */
 export function resource<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.object({ uid: z.string(), ...shape });

@@ -1,12 +1,14 @@
 import * as z from 'zod/mini';
 import type { RouteName } from '../endpoints.js';
+import { lazily } from './common.js';
 import { Catalogue, Computer, Expiration, Group, Note, PluginResult, User } from './resources.js';
 
-type Shape = { kind: 'object' | 'list'; item: z.ZodMiniType } | { kind: 'empty' };
+/** A response's schema, built on first use (see resources.ts); none for an empty answer. */
+type Shape = { schema: () => z.ZodMiniType } | undefined;
 
-const one = (item: z.ZodMiniType): Shape => ({ kind: 'object', item });
-const many = (item: z.ZodMiniType): Shape => ({ kind: 'list', item });
-const empty: Shape = { kind: 'empty' };
+const one = (item: () => z.ZodMiniType): Shape => ({ schema: item });
+const many = (item: () => z.ZodMiniType): Shape => ({ schema: lazily(() => z.array(item())) });
+const empty: Shape = undefined;
 
 /** What each route answers with on success (api-v2.5, Endpoints). */
 export const RESPONSES: Record<RouteName, Shape> = {
@@ -48,9 +50,8 @@ export const RESPONSES: Record<RouteName, Shape> = {
  */
 export function checkResponse(route: RouteName, body: unknown): string | undefined {
   const shape = RESPONSES[route];
-  if (shape.kind === 'empty') return undefined;
-  const schema = shape.kind === 'list' ? z.array(shape.item) : shape.item;
-  const result = schema.safeParse(body);
+  if (!shape) return undefined;
+  const result = shape.schema().safeParse(body);
   if (result.success) return undefined;
   const issue = result.error.issues[0];
   if (!issue) return 'unexpected response';
