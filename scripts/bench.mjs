@@ -8,13 +8,15 @@
 // command run in turn within a round so that load from other processes hits all alike; figures
 // are medians [min … max]; ratios are of medians measured in this run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
 import { loadSandbox } from './bench/sandbox.mjs';
+import { buildOptions } from './esbuild.config.mjs';
 import { MEMORY_METHOD, run, stats } from './bench/measure.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -96,6 +98,21 @@ async function serveAll(sandbox, total, { collect = false } = {}) {
   return { ms, uids };
 }
 
+/**
+ * A copy of bin/ whose bundle is scripts/bench/one-request.cjs: one GET with undici and nothing
+ * else, loaded, cached and ended exactly as mon is.
+ */
+async function oneRequestMon() {
+  const dir = join(scratch, 'one-request');
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  for (const file of readdirSync(join(root, 'bin'))) copyFileSync(join(root, 'bin', file), join(dir, 'bin', file));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ version }));
+  const options = buildOptions({ outfile: join(dir, 'dist', 'mon.cjs'), version });
+  await build({ ...options, entryPoints: [join(root, 'scripts/bench/one-request.cjs')], absWorkingDir: root });
+  return join(dir, 'bin', 'mon');
+}
+const ONE_REQUEST = await oneRequestMon();
+
 // 3. Right answers first: a fast wrong answer is no figure.
 async function check() {
   const v = await mon(['--version'], big, { capture: true });
@@ -104,6 +121,8 @@ async function check() {
   if (h.code !== 0 || !h.stdout.startsWith('Usage: mon')) fail(`mon --help: exit ${h.code}`);
   const list = await mon(['computers', 'list', '--json'], big, { capture: true });
   if (list.code !== 0 || JSON.parse(list.stdout).length !== 50) fail(`computers list --json: exit ${list.code}, ${list.stderr.trim()}`);
+  const alone = await run(process.execPath, [ONE_REQUEST], { env: envFor(big, startupDir), scratch, capture: true });
+  if (alone.code !== 0 || alone.stdout !== list.stdout) fail(`the undici-only request printed other computers than mon: exit ${alone.code} ${alone.stderr.trim()}`);
   const { uids } = await serveAll(big, BIG, { collect: true });
   const nd = await mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { capture: true, configDir: freshDir() });
   const ndUids = nd.stdout.trim().split('\n').map((line) => JSON.parse(line).uid);
@@ -139,6 +158,8 @@ const startup = [
   { key: 'version', label: 'mon --version', go: () => mon(['--version'], big) },
   { key: 'help', label: 'mon --help', go: () => mon(['--help'], big) },
   { key: 'list', label: 'mon computers list --json (1 request, 50 computers)', go: () => mon(['computers', 'list', '--json'], big) },
+  // The same GET and output with undici and nothing else: how much of a request is undici's.
+  { key: 'undici', label: 'the same GET with undici alone (reference)', go: () => run(process.execPath, [ONE_REQUEST], { scratch, env: envFor(big, startupDir) }) },
 ];
 const times = Object.fromEntries(startup.map((s) => [s.key, []]));
 for (let round = -3; round < RUNS; round++) {
@@ -181,6 +202,11 @@ row(startup[0].label, base);
 row(startup[1].label, reference, `  ${(reference.median / base.median).toFixed(2)}×`);
 for (const step of startup.slice(2)) {
   const s = stats(times[step.key]);
+  if (!TARGETS[step.key]) {
+    row(step.label, s, `  ${(s.median / base.median).toFixed(2)}×; mon's list is ${(stats(times.list).median / s.median).toFixed(2)}× this`);
+    results.references = { ...results.references, [step.key]: { ...s, ratio: s.median / base.median } };
+    continue;
+  }
   const ratio = s.median / base.median;
   row(step.label, s, `  ${verdict(ratio, TARGETS[step.key])}; ${(s.median / reference.median).toFixed(2)}× the empty module`);
   results.targets[step.key] = { ...s, ratio, ratioToEmptyModule: s.median / reference.median, target: TARGETS[step.key], holds: ratio <= TARGETS[step.key] };
