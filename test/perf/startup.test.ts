@@ -209,6 +209,20 @@ describe('bin/mon --version and the root help', () => {
     }
   });
 
+  it('without a build, a command says how to make one in a line (exit code 1), not a stack', async () => {
+    const copy = copyOfMon([]);
+    try {
+      const error = await run(process.execPath, [copy.bin, 'computers', 'list'], quiet).then(
+        () => undefined,
+        (failure: { code: number; stderr: string }) => failure,
+      );
+      expect(error?.code).toBe(1);
+      expect(error?.stderr).toMatch(/^mon: \S+dist\/mon\.cjs is missing: run `npm run build` in \S+\n$/);
+    } finally {
+      copy.remove();
+    }
+  });
+
   it.each([[['--help']], [['--sandbox', 'computers', 'list']]])('mon %j on a full disk says so in one line, exit code 1', async (args) => {
     const full = openSync('/dev/full', 'w');
     try {
