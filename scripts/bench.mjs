@@ -99,19 +99,20 @@ async function serveAll(sandbox, total, { collect = false } = {}) {
 }
 
 /**
- * A copy of bin/ whose bundle is scripts/bench/one-request.cjs: one GET with undici and nothing
- * else, loaded, cached and ended exactly as mon is.
+ * A copy of bin/ whose bundle is `entry` (scripts/bench/one-request.cjs, all-pages.cjs): the same
+ * work with undici and nothing else, loaded, cached and ended exactly as mon is.
  */
-async function oneRequestMon() {
-  const dir = join(scratch, 'one-request');
+async function referenceMon(entry) {
+  const dir = join(scratch, entry.replace(/\W/g, '-'));
   mkdirSync(join(dir, 'bin'), { recursive: true });
   for (const file of readdirSync(join(root, 'bin'))) copyFileSync(join(root, 'bin', file), join(dir, 'bin', file));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ version }));
   const options = buildOptions({ outfile: join(dir, 'dist', 'mon.cjs'), version });
-  await build({ ...options, entryPoints: [join(root, 'scripts/bench/one-request.cjs')], absWorkingDir: root });
+  await build({ ...options, entryPoints: [join(root, 'scripts/bench', entry)], absWorkingDir: root });
   return join(dir, 'bin', 'mon');
 }
-const ONE_REQUEST = await oneRequestMon();
+const ONE_REQUEST = await referenceMon('one-request.cjs');
+const ALL_PAGES = await referenceMon('all-pages.cjs');
 
 // 3. Right answers first: a fast wrong answer is no figure.
 async function check() {
@@ -127,6 +128,8 @@ async function check() {
   const nd = await mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { capture: true, configDir: freshDir() });
   const ndUids = nd.stdout.trim().split('\n').map((line) => JSON.parse(line).uid);
   if (nd.code !== 0 || ndUids.join() !== uids.join()) fail(`--all -o ndjson: exit ${nd.code}, ${ndUids.length} computers, in order: ${ndUids.join() === uids.join()} ${nd.stderr.trim()}`);
+  const allAlone = await run(process.execPath, [ALL_PAGES], { env: envFor(big, startupDir), scratch, capture: true });
+  if (allAlone.code !== 0 || allAlone.stdout !== nd.stdout) fail(`the undici-only --all printed other lines than mon: exit ${allAlone.code} ${allAlone.stderr.trim()}`);
   const js = await mon(['computers', 'list', '--all', '--json'], big, { capture: true, configDir: freshDir() });
   let array = [];
   try {
@@ -172,9 +175,15 @@ for (let round = -3; round < RUNS; round++) {
 }
 
 // 5. --all: the sandbox's own time for the 100 pages, then mon over 10,000 and 1,000 computers.
-const all = { serve: [], ndjson: [], json: [], rss: { ndjson: { [BIG]: [], [SMALL]: [] }, json: { [BIG]: [], [SMALL]: [] } } };
+const all = { serve: [], alone: [], ndjson: [], json: [], rss: { alone: [], ndjson: { [BIG]: [], [SMALL]: [] }, json: { [BIG]: [], [SMALL]: [] } } };
 for (let round = -1; round < ALL_RUNS; round++) {
   const serve = await serveAll(big, BIG);
+  const alone = await run(process.execPath, [ALL_PAGES], { env: envFor(big, startupDir), scratch, memory: true });
+  if (alone.code !== 0) fail(`the undici-only --all: exit ${alone.code} ${alone.stderr.trim()}`);
+  if (round >= 0) {
+    all.alone.push(alone.ms);
+    all.rss.alone.push(alone.rssMb);
+  }
   for (const [format, args] of [['ndjson', ['-o', 'ndjson']], ['json', ['--json']]]) {
     for (const [sandbox, count] of [[big, BIG], [small, SMALL]]) {
       const result = await mon(['computers', 'list', '--all', ...args], sandbox, { memory: true, configDir: freshDir() });
@@ -222,6 +231,10 @@ for (const [key, label, target] of [['ndjson', 'mon computers list --all -o ndjs
   row(label, s, `  ${target ? verdict(ratio, target) : `${ratio.toFixed(2)}× (no target)`}`);
   results.targets[`all-${key}`] = { ...s, ratio, target, holds: target ? ratio <= target : undefined };
 }
+// The same pages with undici alone: what fetching, parsing and printing them costs by itself.
+const alone = stats(all.alone);
+row('the same with undici alone (reference)', alone, `  ${(alone.median / serve.median).toFixed(2)}×; peak ${stats(all.rss.alone).median.toFixed(1)} MB, not held flat`);
+results.references = { ...results.references, allPages: { ...alone, ratio: alone.median / serve.median, rssMb: stats(all.rss.alone) } };
 
 say();
 say(`Peak memory of mon --all (${MEMORY_METHOD}); median [min … max] MB`);
