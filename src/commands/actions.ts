@@ -3,6 +3,7 @@ import { withExpand } from '../api/encode.js';
 import { routeOf, type RouteName } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
+import { drained } from '../output/drain.js';
 import type { Column, RenderOptions } from '../output/types.js';
 
 /**
@@ -113,6 +114,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   for await (const page of client.pages(route, request, opts)) {
     renderer.push(page.items);
     shown += page.items.length;
+    await drained(ctx.io.stdout, ctx.signal);
   }
   renderer.end();
   if (shown === 0 && render.format === 'table') ctx.notice('No results.');

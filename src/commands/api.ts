@@ -3,6 +3,7 @@ import type { HttpMethod } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { pickFields } from '../output/columns.js';
+import { drained } from '../output/drain.js';
 import { confirmDeletion, showDryRun } from './actions.js';
 import type { VerbSpec } from './spec.js';
 
@@ -68,8 +69,10 @@ async function paginate(ctx: Context, client: ApiClient, prepared: PreparedReque
       printBody(ctx, data);
       return;
     }
-    if (ndjson) printBody(ctx, data);
-    else items.push(...(data as unknown[]));
+    if (ndjson) {
+      printBody(ctx, data);
+      await drained(ctx.io.stdout, ctx.signal);
+    } else items.push(...(data as unknown[]));
     const next = Number(headers['x-next-page'] ?? Number.NaN);
     const totalPages = Number(headers['x-total-pages'] ?? Number.NaN);
     if (data.length === 0) break;

@@ -1,0 +1,12 @@
+import { EventEmitter, once } from 'node:events';
+import type { Sink } from './types.js';
+
+/**
+ * Waits while `out` holds more than its buffer: a stream says so with writableNeedDrain, and
+ * says 'drain' once the reader has caught up. A list waits here between pages, so that
+ * `mon … --all | slow-reader` holds a page or so in memory, not every page fetched meanwhile.
+ * A test's plain buffer never waits; Ctrl-C ends the wait.
+ */
+export async function drained(out: Sink, signal?: AbortSignal): Promise<void> {
+  if (out instanceof EventEmitter && (out as { writableNeedDrain?: boolean }).writableNeedDrain === true) await once(out, 'drain', { signal });
+}
