@@ -39,7 +39,7 @@ exports.loadBundle = function loadBundle(file, env = process.env) {
   const v8 = require('node:v8');
   for (const flag of BUNDLE_V8_FLAGS) v8.setFlagsFromString(flag);
   const source = fs.readFileSync(file, 'utf8');
-  const cacheFile = cacheFileFor(file, env);
+  const cacheFile = cacheFileFor(file, source, env);
   // The file: one byte that counts the runs it holds the work of, then V8's data.
   const saved = cacheFile && readQuietly(cacheFile);
   const runs = saved && saved.length > 1 ? saved[0] : 0;
@@ -64,10 +64,13 @@ exports.loadBundle = function loadBundle(file, env = process.env) {
 }
 
 /**
- * `<folder>/mon-<node version>-<arch>-<bundle size>-<bundle mtime>.cache`, or undefined when
- * caching is off or the folder is not this user's alone (another user could plant code there).
+ * `<folder>/mon-<node version>-<arch>-<bundle>.cache`, or undefined when caching is off or the
+ * folder is not this user's alone (another user could plant code there). The bundle is named by
+ * the stamp the build puts on its first line (`// mon build <hash of the rest>`), else by its
+ * size and time: V8 checks a cache only against the length of the source, and a new release
+ * can be as long as the last (a version bump), installed with the same file times.
  */
-function cacheFileFor(file, env) {
+function cacheFileFor(file, source, env) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   try {
     const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
@@ -75,8 +78,10 @@ function cacheFileFor(file, env) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const folder = fs.lstatSync(dir);
     if (!folder.isDirectory() || (uid !== undefined && (folder.uid !== uid || (folder.mode & 0o022) !== 0))) return undefined;
-    const bundle = fs.statSync(file);
-    return path.join(dir, `mon-${process.version}-${process.arch}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}.cache`);
+    const stamp = /^\/\/ mon build ([0-9a-f]{16})\n/.exec(source.slice(0, 64))?.[1];
+    const stat = stamp ? undefined : fs.statSync(file);
+    const bundle = stamp ?? `${stat.size}-${Math.trunc(stat.mtimeMs)}`;
+    return path.join(dir, `mon-${process.version}-${process.arch}-${bundle}.cache`);
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 // Bundles src/ into dist/mon.cjs, the one file bin/mon loads, and saves the root help beside it
 // as dist/help.txt, which bin/mon prints for `mon`, `mon --help` and `mon -h` without the bundle.
+import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
@@ -12,6 +13,7 @@ const old = new URL(`dist-old-${process.pid}/`, root);
 
 const bundle = new URL(BUNDLE_NAME, fresh).pathname;
 await build(buildOptions({ outfile: bundle, version }));
+stamp(bundle);
 writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 
 // Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.
@@ -22,6 +24,16 @@ try {
 }
 renameSync(fresh, new URL('dist', root));
 rmSync(old, { recursive: true, force: true });
+
+/**
+ * Puts `// mon build <first 16 hex digits of the SHA-256 of the rest>` on the bundle's first
+ * line: bin/load-bundle.cjs names its compile cache after it, so another build never gets this
+ * one's compiled code.
+ */
+function stamp(file) {
+  const code = readFileSync(file, 'utf8');
+  writeFileSync(file, `// mon build ${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n${code}`);
+}
 
 /** What the new bundle prints for `mon --help`. */
 async function rootHelp(file) {

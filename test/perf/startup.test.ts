@@ -2,6 +2,7 @@
 // `npm run bench`): which packages and built-in modules a command evaluates, the compile cache,
 // and that the faster paths print exactly what the full ones do.
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -79,6 +80,12 @@ describe('the bundle', () => {
     meta = result.metafile!;
   }, 60_000);
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('dist/mon.cjs carries the stamp of its build: the hash of the rest of it', () => {
+    const text = readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8');
+    const [first, ...rest] = text.split('\n');
+    expect(first).toBe(`// mon build ${createHash('sha256').update(rest.join('\n')).digest('hex').slice(0, 16)}`);
+  });
 
   it('holds the heavy packages, and no import() (bin/load-bundle.cjs runs it as a script)', () => {
     const inputs = Object.keys(meta.inputs);
@@ -290,6 +297,25 @@ describe('the compile cache of bin/load-bundle.cjs', () => {
     expect(await load()).toBe('42');
     expect(runsIn(file!)).toBe(1);
     expect(readFileSync(file!, 'utf8')).not.toContain('not a code cache');
+  });
+
+  it('a bundle with the build’s stamp is known by it, not by its size and time', async () => {
+    // Two builds of one length (a version bump) with the same file times, as some installers set.
+    const builds = ['1111111111111111', '2222222222222222'].map((id, n) => `// mon build ${id}\nexports.answer = () => ${41 + n};\n`);
+    const when = new Date('2026-01-01T00:00:00Z');
+    const answers: string[] = [];
+    for (const text of builds) {
+      writeFileSync(bundle, text);
+      utimesSync(bundle, when, when);
+      answers.push(await load());
+    }
+    expect(answers).toEqual(['41', '42']);
+    expect(cacheFiles().map((file) => file.replace(/.*[\\/]/, '')).sort()).toEqual([
+      expect.stringMatching(/-1111111111111111\.cache$/),
+      expect.stringMatching(/-2222222222222222\.cache$/),
+    ]);
+    // And the second build, run again, still answers with its own code.
+    expect(await load()).toBe('42');
   });
 
   it('a rebuilt bundle gets a cache of its own', async () => {
