@@ -6,7 +6,7 @@ import { OUTPUT_FORMATS } from './output/types.js';
 import { VERSION } from './version.js';
 
 /** Columns that help text is wrapped to. */
-export const HELP_WIDTH = 80;
+const HELP_WIDTH = 80;
 
 /** What the root command writes help and errors through; main() supplies it. */
 export interface ProgramOutput {
