@@ -1,7 +1,7 @@
 // Bundles src/ into dist/mon.cjs, the one file bin/mon loads, and saves the root help beside it
 // as dist/help.txt, which bin/mon prints for `mon`, `mon --help` and `mon -h` without the bundle.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { BUNDLE_NAME, HELP_NAME, buildOptions } from './esbuild.config.mjs';
@@ -12,8 +12,9 @@ const fresh = new URL(`dist-${process.pid}/`, root);
 const old = new URL(`dist-old-${process.pid}/`, root);
 
 const bundle = new URL(BUNDLE_NAME, fresh).pathname;
-await build(buildOptions({ outfile: bundle, version }));
-stamp(bundle);
+const [output] = (await build({ ...buildOptions({ outfile: bundle, version }), write: false })).outputFiles;
+mkdirSync(fresh, { recursive: true });
+writeFileSync(bundle, stamped(output.text));
 writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 
 // Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.
@@ -26,13 +27,12 @@ renameSync(fresh, new URL('dist', root));
 rmSync(old, { recursive: true, force: true });
 
 /**
- * Puts `// mon build <first 16 hex digits of the SHA-256 of the rest>` on the bundle's first
- * line: bin/load-bundle.cjs names its compile cache after it, so another build never gets this
- * one's compiled code.
+ * `code` with `// mon build <first 16 hex digits of its SHA-256>` on a first line of its own:
+ * bin/load-bundle.cjs names its compile cache after it, so another build never gets this one's
+ * compiled code.
  */
-function stamp(file) {
-  const code = readFileSync(file, 'utf8');
-  writeFileSync(file, `// mon build ${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n${code}`);
+function stamped(code) {
+  return `// mon build ${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n${code}`;
 }
 
 /** What the new bundle prints for `mon --help`. */

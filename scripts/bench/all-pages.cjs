@@ -2,11 +2,8 @@
 // time with its proxy-aware agent, each parsed and printed as it comes, in order. No response
 // checks, no rate ledger, no retries, and memory not held flat. scripts/bench.mjs bundles it
 // like dist/mon.cjs and runs it through a copy of bin/mon, as a reference row beside mon's.
-const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js');
-const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
-const api = require('undici/lib/api/index.js');
-
-Object.assign(Dispatcher.prototype, api);
+// The same parts of undici as mon's own client, loaded the same way.
+const { EnvHttpProxyAgent } = require('../../src/api/transport.ts');
 
 exports.crashLine = (error) => `${error?.message ?? error}\n`;
 

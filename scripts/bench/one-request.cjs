@@ -1,11 +1,8 @@
 // The least a one-request command can cost with undici: its proxy-aware agent (as mon's
 // transport loads it), one GET of the computers, the JSON printed. scripts/bench.mjs bundles it
 // like dist/mon.cjs and runs it through a copy of bin/mon, as a reference row beside mon's.
-const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js');
-const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
-const api = require('undici/lib/api/index.js');
-
-Object.assign(Dispatcher.prototype, api);
+// The same parts of undici as mon's own client, loaded the same way.
+const { EnvHttpProxyAgent } = require('../../src/api/transport.ts');
 
 exports.crashLine = (error) => `${error?.message ?? error}\n`;
 

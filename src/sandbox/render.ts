@@ -266,27 +266,15 @@ export function renderExpiration(ctx: RenderCtx, e: ExpirationRec, expand: Expan
     updated_at: e.updated_at,
   };
   // A dangling reference (the product was deleted since) expands to null: an unknown fact.
-  const sub = (key: string): ExpandTree | undefined => expand.get(key);
-  const maker = sub('expiration_manufacturer');
-  if (maker) {
+  if (expand.get('expiration_manufacturer')) {
     const m = ctx.store.expirationManufacturers.get(e.expiration_manufacturer);
     out.expiration_manufacturer = m ? renderCatalog(m) : null;
   }
-  const product = sub('expiration_product');
-  if (product) {
+  if (expand.get('expiration_product')) {
     const p = ctx.store.expirationProducts.get(e.expiration_product);
     out.expiration_product = p ? renderCatalog(p) : null;
   }
-  const group = sub('group');
-  if (group && e.group !== null) {
-    const g = ctx.store.groups.get(e.group);
-    out.group = g ? renderGroup(ctx, g) : null;
-  }
-  const computer = sub('computer');
-  if (computer && e.computer !== null) {
-    const c = ctx.store.computers.get(e.computer);
-    out.computer = c ? renderComputer(ctx, c, computer) : null;
-  }
+  expandOwner(ctx, out, e, expand);
   return out;
 }
 
@@ -301,17 +289,21 @@ export function renderNote(ctx: RenderCtx, n: NoteRec, expand: ExpandTree = NO_E
     include_in_email: n.include_in_email,
     include_in_report: n.include_in_report,
   };
-  const computer = expand.get('computer');
-  if (computer && n.computer !== null) {
-    const c = ctx.store.computers.get(n.computer);
-    out.computer = c ? renderComputer(ctx, c, computer) : null;
-  }
-  const group = expand.get('group');
-  if (group && n.group !== null) {
-    const g = ctx.store.groups.get(n.group);
+  expandOwner(ctx, out, n, expand);
+  return out;
+}
+
+/** The group or computer an expiration or a note belongs to, expanded; a deleted one is null. */
+function expandOwner(ctx: RenderCtx, out: Record<string, unknown>, owned: { group: string | null; computer: string | null }, expand: ExpandTree): void {
+  if (expand.get('group') && owned.group !== null) {
+    const g = ctx.store.groups.get(owned.group);
     out.group = g ? renderGroup(ctx, g) : null;
   }
-  return out;
+  const computer = expand.get('computer');
+  if (computer && owned.computer !== null) {
+    const c = ctx.store.computers.get(owned.computer);
+    out.computer = c ? renderComputer(ctx, c, computer) : null;
+  }
 }
 
 /** restricted_group_uids only for employees, permitted_group_uids only for end users. */

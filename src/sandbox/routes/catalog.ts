@@ -9,7 +9,7 @@ import { uniqueSlug } from '../prng.js';
 import { renderCatalog } from '../render.js';
 import type { Reply, RequestContext, Router } from '../router.js';
 import type { Collection, Store } from '../store.js';
-import { byThenUid, listReply, ownedOr404 } from './common.js';
+import { byThenUid, deleteOwned, listReply, ownedOr404 } from './common.js';
 
 const NAME_MAX = 191;
 
@@ -76,12 +76,7 @@ function routesFor(router: Router, spec: CatalogSpec): void {
     return { body: renderCatalog(rec) };
   };
   /** Expirations that name a deleted item keep its uid; expanding it gives null. */
-  const remove = (ctx: RequestContext): Reply => {
-    const rec = item(ctx);
-    spec.collection(ctx.store).remove(rec.uid);
-    ctx.store.commit();
-    return { status: 204 };
-  };
+  const remove = (ctx: RequestContext): Reply => deleteOwned(ctx, spec.collection(ctx.store), spec.label);
 
   router
     .add('GET', base, list)

@@ -15,6 +15,14 @@ export function ownedOr404<T extends Owned>(ctx: RequestContext, collection: Col
   return checkOwner(ctx, item, uid, label);
 }
 
+/** DELETE of an item at a path uid: 404 or 403 as for a read, else gone and 204. */
+export function deleteOwned<T extends Owned>(ctx: RequestContext, collection: Collection<T>, label: string): Reply {
+  const item = ownedOr404(ctx, collection, ctx.path.uid ?? '', label);
+  collection.remove(item.uid);
+  ctx.store.commit();
+  return { status: 204 };
+}
+
 export function checkOwner<T extends Owned>(ctx: RequestContext, item: T | undefined, key: string, label: string): T {
   if (!item) throw notFound(`${label} ${key} not found`);
   if (item.account !== ctx.account) throw forbidden(`${label} ${key} belongs to another account`);

@@ -5,7 +5,7 @@ import type { CatalogRec, ComputerRec, ExpirationRec, GroupRec } from '../model.
 import { renderExpiration } from '../render.js';
 import type { Reply, RequestContext, Router } from '../router.js';
 import type { Collection } from '../store.js';
-import { byThenUid, listReply, ownedOr404, queryFlag } from './common.js';
+import { byThenUid, deleteOwned, listReply, ownedOr404, queryFlag } from './common.js';
 
 const DAY = 86_400;
 const ATTRIBUTES = [
@@ -181,10 +181,7 @@ function update(ctx: RequestContext): Reply {
 }
 
 function remove(ctx: RequestContext): Reply {
-  const e = ownedOr404(ctx, ctx.store.expirations, ctx.path.uid ?? '', 'Expiration');
-  ctx.store.expirations.remove(e.uid);
-  ctx.store.commit();
-  return { status: 204 };
+  return deleteOwned(ctx, ctx.store.expirations, 'Expiration');
 }
 
 export function expirationRoutes(router: Router): void {

@@ -4,7 +4,7 @@ import { invalidParameter, missingParameter, one, unpermittedParameter, unproces
 import type { ComputerRec, GroupRec, NoteRec } from '../model.js';
 import { renderNote } from '../render.js';
 import type { Reply, RequestContext, Router } from '../router.js';
-import { byThenUid, listReply, ownedOr404, queryFlag } from './common.js';
+import { byThenUid, deleteOwned, listReply, ownedOr404, queryFlag } from './common.js';
 
 const BODY_MAX = 16_777_215;
 const ID_MAX = 191;
@@ -108,10 +108,7 @@ function update(ctx: RequestContext): Reply {
 }
 
 function remove(ctx: RequestContext): Reply {
-  const note = ownedOr404(ctx, ctx.store.notes, ctx.path.uid ?? '', 'Note');
-  ctx.store.notes.remove(note.uid);
-  ctx.store.commit();
-  return { status: 204 };
+  return deleteOwned(ctx, ctx.store.notes, 'Note');
 }
 
 export function noteRoutes(router: Router): void {
