@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { OutputFormat, Sink } from './output/types.js';
 import type { ApiClient } from './api/client.js';
 import type { ProfileStore } from './config/store.js';
@@ -36,6 +37,8 @@ export interface Context {
   signal: AbortSignal;
   globals: GlobalOptions;
   configDir: string;
+  /** The command tree this command line was parsed with (the completion scripts are read from it). */
+  program: Command;
   /** The API client for the chosen profile (or the in-process sandbox), made on first use. */
   client(): Promise<ApiClient>;
   /** The saved profiles, loaded on first use. */

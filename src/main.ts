@@ -1,8 +1,8 @@
 import { CommanderError } from 'commander';
 import { redact } from './api/redact.js';
 import { InterruptedError, MonError } from './errors.js';
-import { hasChecks } from './commands/define.js';
 import { buildProgram } from './program.js';
+import { hasChecks } from './spec/spec.js';
 import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
@@ -21,7 +21,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     async (verb, input, command) => {
       const globals = resolveGlobals(command.optsWithGlobals(), deps.env);
       verbose = globals.verbose;
-      const ctx = createContext(deps, globals, cleanups);
+      const ctx = createContext(deps, globals, cleanups, program);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
       await verb.run(checked, ctx);

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { COMMANDS } from './commands/index.js';
 import { defineCommands, type VerbRunner } from './commands/define.js';
-import { isResource, type CommandSpec } from './commands/spec.js';
+import { isResource, type CommandSpec } from './spec/spec.js';
 import { OUTPUT_FORMATS } from './output/types.js';
 import { VERSION } from './version.js';
 
@@ -85,8 +85,9 @@ Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited, 7 se
  * verbs of one resource at most. A resource that no word of `argv` names keeps its name,
  * aliases and summary (all the root help and "did you mean" need) but no verbs.
  */
-export function commandsFor(argv: readonly string[]): CommandSpec[] {
+export function commandsFor(argv: readonly string[]): readonly CommandSpec[] {
   const words = new Set(argv);
   const needed = (spec: CommandSpec) => !isResource(spec) || words.has(spec.name) || (spec.aliases ?? []).some((alias) => words.has(alias));
+  if (COMMANDS.some((spec) => isResource(spec) && spec.wholeTree === true && needed(spec))) return COMMANDS;
   return COMMANDS.map((spec) => (needed(spec) ? spec : { ...spec, verbs: [] }));
 }

@@ -1,6 +1,6 @@
-import { sandboxStateFile } from './commands/sandbox.js';
 import { UsageError } from './errors.js';
-import { configDir } from './config/paths.js';
+import { configDir, sandboxStateFile } from './config/paths.js';
+import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { ProfileStore } from './config/store.js';
 import type { Context, GlobalOptions, Io } from './context.js';
@@ -88,7 +88,7 @@ interface Target {
 }
 
 /** Builds the context of one command run. Nothing heavy is loaded until a handler asks. */
-export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: (() => Promise<void> | void)[]): Context {
+export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: (() => Promise<void> | void)[], program: Command): Context {
   const { io, env } = deps;
   const dir = configDir(env);
   const signal = deps.signal ?? new AbortController().signal;
@@ -102,6 +102,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
     signal,
     globals,
     configDir: dir,
+    program,
     notice: (message) => {
       if (!globals.quiet) io.stderr.write(`${message}\n`);
     },

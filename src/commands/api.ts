@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { pickFields } from '../output/columns.js';
 import { drained } from '../output/drain.js';
 import { confirmDeletion, showDryRun } from './actions.js';
-import type { VerbSpec } from './spec.js';
+import type { VerbSpec } from '../spec/spec.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */

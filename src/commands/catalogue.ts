@@ -1,6 +1,6 @@
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { CATALOGUE_FIELDS } from './fields.js';
-import type { ResourceSpec } from './spec.js';
+import type { ResourceSpec } from '../spec/spec.js';
 
 /**
  * Expiration manufacturers and expiration products: the API gives both the same shape under two

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Context } from '../context.js';
-import type { ResourceSpec, VerbSpec } from './spec.js';
+import type { ResourceSpec, VerbSpec } from '../spec/spec.js';
 
 /** Where each shell looks for completions; keep in sync with the README's Shell completion section. */
 const INSTALL = {
@@ -36,7 +36,7 @@ saved profile names are read when you press Tab. Regenerate it after upgrading m
     examples: [INSTALL[shell]],
     async run(_input, ctx) {
       const { completionScript } = await import('../completion/scripts.js');
-      ctx.io.stdout.write(completionScript(shell));
+      ctx.io.stdout.write(completionScript(shell, ctx.program));
     },
   };
 }
@@ -44,6 +44,7 @@ saved profile names are read when you press Tab. Regenerate it after upgrading m
 /** `mon completion bash|zsh|fish` (cli-contract.md, Tools): the scripts are generated from the command tree. */
 export const completion: ResourceSpec = {
   name: 'completion',
+  wholeTree: true,
   summary: 'Print the shell completion script for bash, zsh or fish',
   examples: [INSTALL.bash, INSTALL.zsh, INSTALL.fish],
   verbs: [shellVerb('bash'), shellVerb('zsh'), shellVerb('fish')],

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { listCommand, objectCommand, type View } from './actions.js';
 import { COMPUTER_FIELDS } from './fields.js';
-import type { ResourceSpec } from './spec.js';
+import type { ResourceSpec } from '../spec/spec.js';
 
 /** The flags a person scans for, in one column: missing, issue, hidden, removal, rekey. */
 function computerFlags(row: Record<string, unknown>): string {

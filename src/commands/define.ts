@@ -1,22 +1,8 @@
 import { Argument, Command, Option } from 'commander';
-import { PAGING_OPTIONS, isResource, optionKey, type CommandSpec, type Invocation, type OptionSpec, type VerbSpec } from './spec.js';
+import { isResource, optionKey, optionsOf, type CommandSpec, type Invocation, type OptionSpec, type VerbSpec } from '../spec/spec.js';
 
 /** Runs a verb once commander has parsed its words (program.ts supplies it). */
 export type VerbRunner = (verb: VerbSpec, input: Invocation, command: Command) => Promise<void>;
-
-/** The options a verb really has: its own, then the paging ones for lists. */
-export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
-  return verb.list ? [...(verb.options ?? []), ...PAGING_OPTIONS] : (verb.options ?? []);
-}
-
-/** Whether a verb has anything for src/validate to check: rules, choices or constraints. */
-export function hasChecks(verb: VerbSpec): boolean {
-  return (
-    verb.constraints !== undefined ||
-    (verb.args ?? []).some((arg) => arg.rule !== undefined) ||
-    optionsOf(verb).some((option) => option.rule !== undefined || option.choices !== undefined)
-  );
-}
 
 /** Turns the command specs into commander commands under `parent`. The only code that knows commander's builder API. */
 export function defineCommands(parent: Command, specs: readonly CommandSpec[], runVerb: VerbRunner): void {

@@ -3,7 +3,7 @@ import { MAX_EPOCH_SECONDS, parseDate } from '../validate/when.js';
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { refName } from './computers.js';
 import { EXPIRATION_FIELDS } from './fields.js';
-import type { OptionSpec, ResourceSpec } from './spec.js';
+import type { OptionSpec, ResourceSpec } from '../spec/spec.js';
 
 const DAY_SECONDS = 86_400;
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { objectCommand, listCommand, type View } from './actions.js';
 import { GROUP_FIELDS } from './fields.js';
-import type { ResourceSpec } from './spec.js';
+import type { ResourceSpec } from '../spec/spec.js';
 
 export const GROUP_VIEW: View = {
   columns: [

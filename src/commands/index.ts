@@ -8,7 +8,7 @@ import { notes } from './notes.js';
 import { plugin } from './plugin.js';
 import { profile } from './profile.js';
 import { sandbox } from './sandbox.js';
-import type { CommandSpec } from './spec.js';
+import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */

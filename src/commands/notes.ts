@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { refName } from './computers.js';
 import { NOTE_FIELDS } from './fields.js';
-import type { Invocation, OptionSpec, ResourceSpec } from './spec.js';
+import type { Invocation, OptionSpec, ResourceSpec } from '../spec/spec.js';
 
 // note[body] text max 16777215 (api-v2.5, Notes and Limits); over it the API answers 500.
 const BODY_MAX = 16_777_215;

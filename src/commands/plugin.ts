@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { localMinute, parseTime } from '../output/format.js';
 import { objectCommand, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
-import type { ResourceSpec } from './spec.js';
+import type { ResourceSpec } from '../spec/spec.js';
 
 const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
 /** The default length of `--timed` without WHEN (cli-contract.md, plugin mute). */

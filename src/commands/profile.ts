@@ -3,7 +3,7 @@ import type { Profile } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmDeletion, renderOptions, type View } from './actions.js';
-import type { ResourceSpec } from './spec.js';
+import type { ResourceSpec } from '../spec/spec.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
 

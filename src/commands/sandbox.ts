@@ -1,10 +1,5 @@
-import { join } from 'node:path';
-import type { ResourceSpec } from './spec.js';
-
-/** The file the sandbox keeps its state in, beside the profiles. */
-export function sandboxStateFile(configDir: string): string {
-  return join(configDir, 'sandbox.json');
-}
+import { sandboxStateFile } from '../config/paths.js';
+import type { ResourceSpec } from '../spec/spec.js';
 
 /** `mon sandbox`: the v2.5 API on loopback with demo data (cli-contract.md, The sandbox). */
 export const sandbox: ResourceSpec = {

@@ -1,6 +1,6 @@
 import { listCommand, type View } from './actions.js';
 import { USER_FIELDS } from './fields.js';
-import type { ResourceSpec } from './spec.js';
+import type { ResourceSpec } from '../spec/spec.js';
 
 export const USER_VIEW: View = {
   columns: [

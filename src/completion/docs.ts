@@ -1,14 +1,21 @@
 import type { Command } from 'commander';
 import { buildTree, walk, type CommandNode } from './tree.js';
 
+/** Where a program writes its help: the docs capture it. */
+export interface HelpOutput {
+  writeOut(text: string): void;
+  writeErr(text: string): void;
+}
+
 /**
  * docs/commands.md: every command with its usage, summary, arguments, options (with their
  * choices, defaults and limits, as help prints them) and examples, read from the same
- * commander tree that `--help` and the completion scripts come from.
+ * commander tree that `--help` and the completion scripts come from. `build` makes that
+ * program, writing its help to the output given.
  */
-export function commandReference(): string {
+export function commandReference(build: (output: HelpOutput) => Command): string {
   let captured = '';
-  const tree = buildTree({ writeOut: (text) => (captured += text), writeErr: () => undefined });
+  const tree = buildTree(build({ writeOut: (text) => (captured += text), writeErr: () => undefined }));
   /** The text commander prints after the generated help (define.ts puts the examples there). */
   const afterHelp = (command: Command): string => {
     captured = '';

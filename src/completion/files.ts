@@ -1,8 +1,15 @@
+import type { Command } from 'commander';
+import { buildProgram } from '../program.js';
 import { bashScript } from './bash.js';
-import { commandReference } from './docs.js';
+import { commandReference, type HelpOutput } from './docs.js';
 import { fishScript } from './fish.js';
 import { buildTree } from './tree.js';
 import { zshScript } from './zsh.js';
+
+/** The whole program as `mon` builds it, with a runner that never runs: only its shape and help are read. */
+export function fullProgram(output: HelpOutput = { writeOut: () => undefined, writeErr: () => undefined }): Command {
+  return buildProgram(output, async () => undefined);
+}
 
 /**
  * The committed files generated from the command tree, by path from the repository root.
@@ -10,11 +17,11 @@ import { zshScript } from './zsh.js';
  * whenever a command, option, alias or example changes.
  */
 export function generatedFiles(): Record<string, string> {
-  const tree = buildTree();
+  const tree = buildTree(fullProgram());
   return {
     'completions/mon.bash': bashScript(tree),
     'completions/_mon': zshScript(tree),
     'completions/mon.fish': fishScript(tree),
-    'docs/commands.md': commandReference(),
+    'docs/commands.md': commandReference(fullProgram),
   };
 }

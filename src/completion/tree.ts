@@ -1,5 +1,4 @@
 import type { Command, Option } from 'commander';
-import { buildProgram, type ProgramOutput } from '../program.js';
 
 /**
  * The commander tree reduced to what a shell needs to complete a command line: command names
@@ -67,9 +66,8 @@ const PROFILE_ARGS = new Set(['profile use <name>', 'profile show <name>', 'prof
 /** Placeholders that name a file on disk ('--body-file <path>'). */
 const FILE_VALUE = /^(path|file|dir|directory)$/i;
 
-/** Builds the program as `mon` does, with a runner that never runs: only its shape (and help) is read. */
-export function buildTree(output: ProgramOutput = { writeOut: () => undefined, writeErr: () => undefined }): CommandNode {
-  const program = buildProgram(output, async () => undefined);
+/** The completion model of a whole program (the root command with every verb). */
+export function buildTree(program: Command): CommandNode {
   return readCommand(program, [], []);
 }
 

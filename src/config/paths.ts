@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import envPaths from 'env-paths';
 
 /**
@@ -9,4 +10,9 @@ export function configDir(env: Record<string, string | undefined>): string {
   const override = env.MON_CONFIG_DIR;
   if (override) return override;
   return envPaths('mon', { suffix: 'nodejs' }).config;
+}
+
+/** The file the sandbox keeps its state in, beside the profiles. */
+export function sandboxStateFile(configDir: string): string {
+  return join(configDir, 'sandbox.json');
 }

@@ -1,6 +1,5 @@
 import { UsageError } from '../errors.js';
-import { optionsOf } from '../commands/define.js';
-import { optionKey, optionLabel, type Invocation, type OptionSpec, type Rule, type VerbSpec } from '../commands/spec.js';
+import { optionKey, optionLabel, optionsOf, type Invocation, type OptionSpec, type Rule, type VerbSpec } from '../spec/spec.js';
 import { schemaFor } from './rules.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Rule } from '../commands/spec.js';
+import type { Rule } from '../spec/spec.js';
 import { MAX_EPOCH_SECONDS, parseDate, parseWhen } from './when.js';
 
 /** Whole numbers and lengths are counted as the API counts characters: code points, not UTF-16 units. */

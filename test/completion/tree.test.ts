@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import { optionsOf } from '../../src/commands/define.js';
-import { isResource, optionLabel, type VerbSpec } from '../../src/commands/spec.js';
+import { isResource, optionLabel, optionsOf, type VerbSpec } from '../../src/spec/spec.js';
 import { bashScript } from '../../src/completion/bash.js';
 import { fishScript } from '../../src/completion/fish.js';
+import { fullProgram } from '../../src/completion/files.js';
 import { buildTree, flagsOf, walk, type CommandNode } from '../../src/completion/tree.js';
 import { zshScript } from '../../src/completion/zsh.js';
 
-const tree = buildTree();
+const tree = buildTree(fullProgram());
 const byPath = new Map(walk(tree).map((node) => [node.path.join(' '), node]));
 
 /** Every visible verb with the path users type. */

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import { optionsOf } from '../../src/commands/define.js';
-import { isResource, optionLabel, type VerbSpec } from '../../src/commands/spec.js';
+import { isResource, optionLabel, optionsOf, type VerbSpec } from '../../src/spec/spec.js';
+import { fullProgram } from '../../src/completion/files.js';
 import { buildTree, walk } from '../../src/completion/tree.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 
@@ -176,7 +176,7 @@ let cached: { tree: ReturnType<typeof buildTree>; helpOf: (path: readonly string
 function buildTreeWithHelp() {
   if (cached) return cached;
   let captured = '';
-  const tree = buildTree({ writeOut: (text) => (captured += text), writeErr: (text) => (captured += text) });
+  const tree = buildTree(fullProgram({ writeOut: (text) => (captured += text), writeErr: (text) => (captured += text) }));
   const find = (path: readonly string[]): Command => {
     let node = tree;
     for (const name of path) node = node.commands.find((sub) => sub.name === name)!;

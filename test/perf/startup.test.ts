@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import { isResource } from '../../src/commands/spec.js';
+import { isResource } from '../../src/spec/spec.js';
 import { main } from '../../src/main.js';
 import { buildProgram, commandsFor } from '../../src/program.js';
 // @ts-expect-error plain ESM script without types

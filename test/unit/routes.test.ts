@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, type RouteName } from '../../src/api/endpoints.js';
 import { COMMANDS } from '../../src/commands/index.js';
-import { isResource } from '../../src/commands/spec.js';
+import { isResource } from '../../src/spec/spec.js';
 
 /** The command table of cli-contract.md ("Shape"), as command -> route. */
 const CONTRACT: Record<string, RouteName> = {

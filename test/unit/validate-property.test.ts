@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OptionSpec, VerbSpec } from '../../src/commands/spec.js';
+import type { OptionSpec, VerbSpec } from '../../src/spec/spec.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput } from '../../src/validate/input.js';
 import { schemaFor } from '../../src/validate/rules.js';

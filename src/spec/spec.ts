@@ -87,6 +87,8 @@ export interface VerbSpec {
 
 export interface ResourceSpec {
   name: string;
+  /** Its verbs read the whole command tree (the completion scripts): a command line naming it gets every verb. */
+  wholeTree?: boolean;
   examples?: readonly string[];
   aliases?: readonly string[];
   summary: string;
@@ -102,6 +104,20 @@ export const PAGING_OPTIONS: readonly OptionSpec[] = [
   { flags: '--limit <n>', description: 'print at most n items, fetching further pages as needed', rule: { type: 'int', min: 1 } },
   { flags: '--count', description: 'print only the total number of records (x-total)' },
 ];
+
+/** The options a verb really has: its own, then the paging ones for lists. */
+export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
+  return verb.list ? [...(verb.options ?? []), ...PAGING_OPTIONS] : (verb.options ?? []);
+}
+
+/** Whether a verb has anything for src/validate to check: rules, choices or constraints. */
+export function hasChecks(verb: VerbSpec): boolean {
+  return (
+    verb.constraints !== undefined ||
+    (verb.args ?? []).some((arg) => arg.rule !== undefined) ||
+    optionsOf(verb).some((option) => option.rule !== undefined || option.choices !== undefined)
+  );
+}
 
 /** A top-level entry: a resource with verbs, or a command of its own (`api`, `completion`). */
 export type CommandSpec = ResourceSpec | VerbSpec;

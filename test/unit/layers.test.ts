@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Imports point down: the command specs and their checks sit below the commands, runtime and
+ * config below the commands, and the completion generators read a program they are handed.
+ * Read from the sources as text (static, dynamic and type-only imports alike).
+ */
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? sources(path) : entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import of each file, as paths from src/ ('commands/index.ts'). */
+const graph = new Map<string, string[]>(
+  sources(SRC).map((file) => {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)\.js'/g)].map((match) => relative(SRC, resolve(dirname(file), `${match[1]}.ts`)));
+    return [relative(SRC, file), targets];
+  }),
+);
+
+describe('imports point down', () => {
+  it('reads the source tree', () => {
+    expect(graph.get('main.ts')).toContain('program.ts');
+  });
+
+  it.each(['spec/', 'validate/', 'config/', 'api/', 'output/', 'runtime.ts', 'context.ts', 'completion/bash.ts', 'completion/tree.ts', 'completion/scripts.ts'])(
+    '%s imports neither the commands nor the program',
+    (prefix) => {
+      const wrong = [...graph]
+        .filter(([file]) => file.startsWith(prefix))
+        .flatMap(([file, targets]) => targets.filter((target) => target.startsWith('commands/') || target === 'program.ts').map((target) => `${file} -> ${target}`));
+      expect(wrong).toEqual([]);
+    },
+  );
+
+  it('has no import cycle', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+});
