@@ -10,6 +10,8 @@ export function isLoopbackHost(hostname: string): boolean {
 /**
  * Checks a base URL before any connection is made: HTTPS only, except loopback
  * (cli-contract.md, Behaviour). `source` names where the URL came from, for the message.
+ * Trailing slashes and a trailing `/v2.5` are dropped: routes add the version themselves, and
+ * a URL copied from the reference or a banner (`…/v2.5/`) would otherwise be doubled.
  */
 export function parseBaseUrl(raw: string, source: string): URL {
   let url: URL;
@@ -30,6 +32,6 @@ export function parseBaseUrl(raw: string, source: string): URL {
   if (url.username || url.password || url.search || url.hash) {
     throw new UsageError(`${source}: give only scheme, host, port and path (no credentials, query or fragment)`);
   }
-  url.pathname = url.pathname.replace(/\/+$/, '');
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v2\.5$/i, '').replace(/\/+$/, '');
   return url;
 }

@@ -36,7 +36,7 @@ export async function serveForeground(opts: {
   });
   opts.io.stdout.write(
     [
-      `# mon sandbox: the v2.5 API with demo data at ${sandbox.url}/v2.5`,
+      `# mon sandbox: the v2.5 API with demo data; base URL ${sandbox.url} (mon adds /v2.5 to every path)`,
       `# API key: ${sandbox.apiKey}`,
       `# state: ${opts.stateFile} (forget changes with \`mon sandbox reset\`); stop with Ctrl-C`,
       `export MON_BASE_URL=${sandbox.url}`,

@@ -173,7 +173,9 @@ describe('serveForeground', () => {
     const url = /^export MON_BASE_URL=(http:\/\/127\.0\.0\.1:\d+)$/.exec(exports[0] ?? '')?.[1];
     expect(url).toBeDefined();
     expect(exports[1]).toBe('export MON_API_KEY=sbx_live_demo_4f6c2a9e1b7d');
-    expect(stdout.text).toContain(`${url}/v2.5`);
+    // The banner shows the base URL as it is pasted: a URL ending in /v2.5 is what users copied.
+    expect(lines[0]).toContain(`base URL ${url} `);
+    expect(stdout.text).not.toContain(`${url}/v2.5`);
     expect(stderr.text).toBe('');
 
     const res = await fetch(`${url}/v2.5/groups?api_key=sbx_live_demo_4f6c2a9e1b7d`);
