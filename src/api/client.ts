@@ -491,10 +491,14 @@ export class ApiClient {
         'final',
       );
     }
-    const unsent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
+    // A name the resolver says does not exist will not exist a second later (cli-contract.md:
+    // not retried); EAI_AGAIN is the resolver failing for now, and is.
+    if (code === 'ENOTFOUND') {
+      return new AttemptFailed(new NetworkError(`cannot reach ${host}: host not found`, `check the host name of the base URL (from ${this.config.baseUrlSource})`), 'final');
+    }
+    const unsent = code === 'ECONNREFUSED' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
     const reason =
       code === 'ECONNREFUSED' ? 'connection refused'
-      : code === 'ENOTFOUND' ? 'host not found'
       : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' ? 'connection reset'
       : code || message || 'network error';
     return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${this.clean(reason)}`), unsent ? 'unsent' : 'transient');
