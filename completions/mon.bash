@@ -210,7 +210,7 @@ _mon_flags() {
     'plugin list') REPLY='--status --muted --unmuted --include-hidden' ;;
     'plugin mute') REPLY='--timed --ticket --ignore --ticket-url' ;;
     'users list') REPLY='--page --per-page --offset --all --limit --count' ;;
-    'api') REPLY='-F --field --paginate' ;;
+    'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
     'sandbox') REPLY='--port --host --computers --seed' ;;
     *) REPLY= ;;

@@ -576,6 +576,7 @@ complete -c mon -n '__mon_in "users list"' -l 'count' -d 'print only the total n
 complete -c mon -n '__mon_arg "users help" 1' -a 'list help'
 complete -c mon -n '__mon_in "api"' -s 'F' -l 'field' -x -d 'a parameter (repeatable): query string for GET, form body otherwise'
 complete -c mon -n '__mon_in "api"' -l 'paginate' -d 'GET only: follow the pagination headers to the last page (per_page 100) and print one JSON array'
+complete -c mon -n '__mon_in "api"' -s 'i' -l 'include' -d 'print the status line and the response headers before the body'
 complete -c mon -n '__mon_at "profile"' -a 'add' -d 'Save a profile; the key is read from a hidden prompt or from stdin'
 complete -c mon -n '__mon_at "profile"' -a 'list' -d 'List saved profiles (keys masked)'
 complete -c mon -n '__mon_at "profile"' -a 'use' -d 'Make a profile the default'

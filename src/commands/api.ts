@@ -1,6 +1,7 @@
 import type { ApiClient, PreparedRequest } from '../api/client.js';
 import type { HttpMethod } from '../api/endpoints.js';
 import type { Context } from '../context.js';
+import { redact } from '../api/redact.js';
 import { UsageError } from '../errors.js';
 import { pickFields } from '../output/columns.js';
 import { drained } from '../output/drain.js';
@@ -49,6 +50,17 @@ function printBody(ctx: Context, data: unknown): void {
 }
 
 /**
+ * `-i`: the status line and the headers as received, then a blank line, as curl -i and
+ * gh api -i print them (undici speaks HTTP/1.1 to the API).
+ */
+async function printHead(ctx: Context, status: number, headers: Record<string, string>): Promise<void> {
+  const { STATUS_CODES } = await import('node:http');
+  const lines = [`HTTP/1.1 ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  // A header never carries the key today; a Link or Location header built from the request URL could.
+  ctx.io.stdout.write(`${redact(lines.join('\n'))}\n\n`);
+}
+
+/**
  * `--paginate`: asks for page after page, following x-next-page (or x-total-pages when that is
  * all the server sends), and prints one JSON array (or ndjson lines as pages arrive).
  */
@@ -93,6 +105,7 @@ export const api: VerbSpec = {
     '(note[body]=hi, platform[]=mac), api_key is added from the profile. The answer is printed as',
     'pretty JSON whatever -o says, except -o ndjson (one line per item); a 204 prints nothing.',
     'A DELETE asks for confirmation on a terminal and needs --yes in scripts, like every delete.',
+    'With -i the status line and the response headers (x-total, x-next-page, ...) come first.',
   ].join('\n'),
   args: [
     { name: 'method', description: 'GET, POST, PUT, DELETE or PATCH (any case)' },
@@ -101,10 +114,12 @@ export const api: VerbSpec = {
   options: [
     { flags: '-F, --field <key=value>', description: 'a parameter (repeatable): query string for GET, form body otherwise', repeatable: true },
     { flags: '--paginate', description: 'GET only: follow the pagination headers to the last page (per_page 100) and print one JSON array' },
+    { flags: '-i, --include', description: 'print the status line and the response headers before the body' },
   ],
   examples: [
     'mon api GET /computers -F status=missing -F platform[]=mac',
     'mon api get /v2.5/users --paginate',
+    'mon api -i GET /computers -F per_page=10',
     'mon api POST /notes -F note[group_id]=g_3f9a2c -F "note[body]=Office move on Friday"',
     'mon api DELETE /v2.5/notes/n_7c1e --yes',
   ],
@@ -113,6 +128,9 @@ export const api: VerbSpec = {
     const path = checkPath(args.path!);
     const fields = ((opts.field as string[] | undefined) ?? []).map(parseField);
     if (opts.paginate === true && method !== 'GET') throw new UsageError(`--paginate: only a GET can be paginated, not ${method}`);
+    if (opts.paginate === true && opts.include === true) {
+      throw new UsageError('--include: shows the headers of one answer, not of every page with --paginate', 'drop --paginate and pick the page with -F page=N');
+    }
     const client = await ctx.client();
     // No route: the response is printed as received, with no schema to check it against.
     const prepared = client.prepareRaw(method, path);
@@ -126,7 +144,8 @@ export const api: VerbSpec = {
       await paginate(ctx, client, prepared);
       return;
     }
-    const { data } = await client.send(prepared);
+    const { status, headers, data } = await client.send(prepared);
+    if (opts.include === true) await printHead(ctx, status, headers);
     if (data !== undefined) printBody(ctx, data);
   },
 };

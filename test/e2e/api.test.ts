@@ -75,6 +75,26 @@ describe('api against the sandbox', () => {
     expect(sandbox.requests.map((r) => r.query)).toEqual([{ per_page: '100', page: '1', api_key: sandbox.apiKey }]);
   });
 
+  it('-i prints the status line and the headers on stdout, a blank line, then the body', async () => {
+    const result = await runMon(['api', '-i', 'GET', '/users', '-F', 'per_page=2'], { env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [head, body] = result.stdout.split('\n\n', 2) as [string, string];
+    const [status, ...headers] = head.split('\n');
+    expect(status).toBe('HTTP/1.1 200 OK');
+    expect(headers).toEqual(expect.arrayContaining(['x-page: 1', 'x-per-page: 2', 'x-next-page: 2', `x-total: ${users.length}`, 'content-type: application/json; charset=utf-8']));
+    expect(headers.every((line) => /^[a-z0-9-]+: /.test(line))).toBe(true);
+    expect(JSON.parse(body)).toEqual(users.slice(0, 2));
+    expect(sandbox.requests).toHaveLength(1);
+  });
+
+  it('--include on a 204 prints the head and nothing after it', async () => {
+    const product = ((await get('/v2.5/expiration_products?per_page=100')) as Item[]).at(-1)!;
+    sandbox.requests.length = 0;
+    const result = await runMon(['api', '--include', 'DELETE', `/expiration_products/${product.uid as string}`, '--yes'], { env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^HTTP\/1\.1 204 No Content\n(?:[a-z0-9-]+: .*\n)*\n$/);
+  });
+
   it('DELETE without a terminal and without --yes is refused (exit 2), nothing sent', async () => {
     const result = await runMon(['api', 'DELETE', '/v2.5/expiration_products/ep_x'], { env });
     expect(result.code).toBe(2);
@@ -125,6 +145,7 @@ describe('api against the sandbox', () => {
     [['GET', 'https://evil.example/v2.5/users'], /<path>: give a path such as \/v2\.5\/computers, not a URL/],
     [['GET', '/v2.2/computers'], /<path>: mon speaks API v2\.5 only, not v2\.2/],
     [['POST', '/notes', '--paginate'], /--paginate: only a GET can be paginated, not POST/],
+    [['GET', '/users', '--paginate', '-i'], /^mon: --include: shows the headers of one answer, not of every page with --paginate — drop --paginate/],
     [['GET', ''], /<path>: must not be empty/],
   ])('%j exits 2 naming the argument or option, with no request', async (args, message) => {
     const result = await runMon(['api', ...args], { env });
