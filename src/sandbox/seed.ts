@@ -2,8 +2,10 @@
  * Deterministic demo data. The same seed, computer count and clock give the same state, byte
  * for byte. Times are placed "around today" relative to the clock at seeding time.
  *
- * Flags are spread by index (not only by chance) so that even the default 40 computers hold
- * every case: missing, hidden, pending removal, re-key, issues, each mute type, each status.
+ * The account looks like a real customer's on a normal morning (src/sandbox/README.md, Data):
+ * each computer gets one health state and a few flags by proportion, drawn as exact counts
+ * (not coin flips) over a shuffled order, so the proportions hold at 40 computers as at 10 000
+ * and the small fleet still holds every case.
  */
 import {
   OTHER_ACCOUNT,
@@ -39,20 +41,27 @@ interface GroupSpec {
   name: string;
   domain: string;
   code: string;
+  /** share of the primary subscriber's computers (0 for an empty group) */
+  share: number;
   description: string | null;
   hidden: boolean;
 }
 
+/** Share of the computers in each group: very different sizes, one empty group. */
 const PRIMARY_GROUPS: GroupSpec[] = [
-  { name: 'Acme Design', domain: 'acmedesign.example', code: 'ACME', description: 'Design studio, two floors. Contact Dana before rebooting render nodes.', hidden: false },
-  { name: 'Northwind Clinic', domain: 'northwindclinic.example', code: 'NWC', description: 'Medical practice: front desk, exam rooms and the records server.', hidden: false },
-  { name: 'Blue Harbor Legal', domain: 'blueharborlegal.example', code: 'BHL', description: null, hidden: false },
-  { name: 'Summit Engineering', domain: 'summit-eng.example', code: 'SUM', description: 'Build servers and engineering workstations.', hidden: false },
-  { name: 'Old Office (retired)', domain: 'acmedesign.example', code: 'OLD', description: 'Machines from the closed Elm Street office, kept for reference.', hidden: true },
+  { name: 'Acme Design', domain: 'acmedesign.example', code: 'ACME', share: 0.33, description: 'Design studio, two floors. Contact Dana before rebooting render nodes.', hidden: false },
+  { name: 'Northwind Clinic', domain: 'northwindclinic.example', code: 'NWC', share: 0.21, description: 'Medical practice: front desk, exam rooms and the records server.', hidden: false },
+  { name: 'Summit Engineering', domain: 'summit-eng.example', code: 'SUM', share: 0.15, description: 'Build servers and engineering workstations.', hidden: false },
+  { name: 'Blue Harbor Legal', domain: 'blueharborlegal.example', code: 'BHL', share: 0.1, description: null, hidden: false },
+  { name: 'Café Lumière', domain: 'cafelumiere.example', code: 'CAFE', share: 0.07, description: 'Two cafés and the roastery. Point-of-sale Macs at the counters.', hidden: false },
+  { name: "O'Brien & Sons Plumbing", domain: 'obrienplumbing.example', code: 'OBS', share: 0.05, description: "Office laptops; the vans' tablets are not monitored.", hidden: false },
+  { name: 'Atelier Hélène Dubois', domain: 'atelier-dubois.example', code: 'AHD', share: 0.03, description: null, hidden: false },
+  { name: 'Old Office (retired)', domain: 'acmedesign.example', code: 'OLD', share: 0.06, description: 'Machines from the closed Elm Street office, kept for reference.', hidden: true },
+  { name: 'Staging – new hires', domain: 'acmedesign.example', code: 'NEW', share: 0, description: 'Empty until the next intake: enrol new machines here first.', hidden: false },
 ];
 
-const FIRST = ['Anna', 'Ben', 'Chloé', 'David', 'Emma', 'Farid', 'Grace', 'Hiro', 'Inès', 'Jonas', 'Kofi', 'Lena', 'Mateo', 'Nora', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tariq', 'Uma', 'Viktor', 'Wen', 'Yara', 'Zoe'];
-const LAST = ['Berg', 'Okafor', 'Martin', 'Nakamura', 'Silva', 'Haddad', 'Kowalski', 'Nguyen', 'Larsen', 'Moreau', 'Patel', 'Schmidt', 'Rossi', 'Andersen', 'García', 'Kim'];
+const FIRST = ['Anna', 'Ben', 'Chloé', 'David', 'Emma', 'Farid', 'Grace', 'Hiro', 'Inès', 'Jonas', 'Kofi', 'Lena', 'Mateo', 'Nora', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tariq', 'Uma', 'Viktor', 'Wen', 'Yara', 'Zoë', 'Renée', 'Łukasz', 'Siobhán'];
+const LAST = ['Berg', 'Okafor', 'Martin', 'Nakamura', 'Silva', 'Haddad', 'Kowalski', 'Nguyen', 'Larsen', 'Moreau', 'Patel', 'Schmidt', 'Rossi', 'Andersen', 'García', 'Kim', "O'Connor", 'Müller', 'Núñez', "D'Amico"];
 
 interface ModelSpec {
   id: string;
@@ -213,11 +222,16 @@ function uptime(rng: Prng): string {
 }
 
 const asciiCache = new Map<string, string>();
-/** login names and e-mail local parts without accents (Chloé -> chloe) */
+/** login names and e-mail addresses without accents or apostrophes (Siobhán O'Connor -> siobhan.oconnor) */
 function ascii(s: string): string {
   let out = asciiCache.get(s);
   if (out === undefined) {
-    out = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+    out = s
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/ł/g, 'l')
+      .replace(/Ł/g, 'L')
+      .replace(/[^A-Za-z0-9.@_-]/g, '');
     asciiCache.set(s, out);
   }
   return out;
@@ -227,18 +241,146 @@ function dayStart(sec: number): number {
   return sec - (sec % DAY);
 }
 
+/**
+ * The one state each computer of the primary subscriber is in (README, Data). The seeded
+ * problem is on a visible plugin; every other visible plugin is OK or Informational.
+ */
+export type Health =
+  | 'ok'
+  | 'alert'
+  | 'warning'
+  | 'expired_mute'
+  | 'muted_timed'
+  | 'muted_ticket'
+  | 'muted_ignored'
+  | 'missing'
+  | 'tolerated'
+  | 'silent';
+
+/** A share of N computers, and the least count once the fleet has MIN_FROM computers. */
+export interface Share<K extends string = string> {
+  key: K;
+  fraction: number;
+  min: number;
+}
+
+/** Below this many computers the minimums are not applied (a 5-computer fleet is mostly OK). */
+export const MIN_FROM = 20;
+
+/** Exclusive health states; the rest of the fleet is 'ok'. Documented in README.md, Data. */
+export const HEALTH_SHARES: readonly Share<Exclude<Health, 'ok'>>[] = [
+  { key: 'alert', fraction: 0.04, min: 2 },
+  { key: 'warning', fraction: 0.07, min: 2 },
+  { key: 'expired_mute', fraction: 0.01, min: 1 },
+  { key: 'muted_timed', fraction: 0.03, min: 2 },
+  { key: 'muted_ticket', fraction: 0.02, min: 2 },
+  { key: 'muted_ignored', fraction: 0.02, min: 2 },
+  { key: 'missing', fraction: 0.05, min: 3 },
+  { key: 'tolerated', fraction: 0.02, min: 1 },
+  { key: 'silent', fraction: 0.02, min: 1 },
+];
+
+/** Flags drawn independently of the health state (the hidden group's computers are hidden too). */
+export const FLAG_SHARES: readonly Share<'hidden' | 'pending_removal' | 'rekey_requested' | 'service_warning'>[] = [
+  { key: 'hidden', fraction: 0.02, min: 1 },
+  { key: 'pending_removal', fraction: 0.02, min: 1 },
+  { key: 'rekey_requested', fraction: 0.015, min: 1 },
+  { key: 'service_warning', fraction: 0.03, min: 1 },
+];
+
+/** Computers with a warranty or support contract on record (AppleCare, ProSupport, Premier). */
+export const EXPIRATION_SHARE: Share = { key: 'expiration', fraction: 0.3, min: 6 };
+
+/** How many of `n` a share asks for: round(fraction × n), at least `min` from MIN_FROM on, never above `left`. */
+export function shareCount(share: Share, n: number, left: number): number {
+  const want = Math.round(share.fraction * n);
+  return Math.min(left, n >= MIN_FROM ? Math.max(share.min, want) : want);
+}
+
+/** 0..n-1 in an order fixed by the PRNG (Fisher–Yates). */
+function shuffled(rng: Prng, n: number): number[] {
+  const out = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    const t = out[i] as number;
+    out[i] = out[j] as number;
+    out[j] = t;
+  }
+  return out;
+}
+
+/** Largest-remainder apportionment: counts proportional to `weights` that add up to exactly n. */
+export function apportion(weights: readonly number[], n: number): number[] {
+  const total = weights.reduce((a, b) => a + b, 0);
+  const exact = weights.map((w) => (total > 0 ? (w / total) * n : 0));
+  const counts = exact.map(Math.floor);
+  let left = n - counts.reduce((a, b) => a + b, 0);
+  const order = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    if ((weights[i] ?? 0) <= 0) continue;
+    counts[i] = (counts[i] ?? 0) + 1;
+    left--;
+  }
+  return counts;
+}
+
+/** What each computer index is, decided before any computer is built. */
+interface Plan {
+  group: number;
+  health: Health;
+  /** position among the computers of the same health state */
+  rank: number;
+  hidden: boolean;
+  pendingRemoval: boolean;
+  agentRemoved: boolean;
+  rekey: boolean;
+  serviceWarning: boolean;
+}
+
+function planFleet(rng: Prng, n: number): Plan[] {
+  const plans: Plan[] = Array.from({ length: n }, () => ({ group: 0, health: 'ok', rank: 0, hidden: false, pendingRemoval: false, agentRemoved: false, rekey: false, serviceWarning: false }));
+  const sizes = apportion(PRIMARY_GROUPS.map((g) => g.share), n);
+  const groupOrder = shuffled(rng, n);
+  let at = 0;
+  sizes.forEach((size, gi) => {
+    for (let k = 0; k < size; k++) (plans[groupOrder[at++] as number] as Plan).group = gi;
+  });
+  const healthOrder = shuffled(rng, n);
+  at = 0;
+  for (const share of HEALTH_SHARES) {
+    const count = shareCount(share, n, n - at);
+    for (let k = 0; k < count; k++) {
+      const plan = plans[healthOrder[at++] as number] as Plan;
+      plan.health = share.key;
+      plan.rank = k;
+    }
+  }
+  for (const share of FLAG_SHARES) {
+    const order = shuffled(rng, n);
+    const count = shareCount(share, n, n);
+    for (let k = 0; k < count; k++) {
+      const plan = plans[order[k] as number] as Plan;
+      if (share.key === 'hidden') plan.hidden = true;
+      else if (share.key === 'pending_removal') {
+        plan.pendingRemoval = true;
+        // a quarter of them (at least one) have already reported the agent's removal
+        plan.agentRemoved = k < Math.max(1, Math.round(count / 4));
+      } else if (share.key === 'rekey_requested') plan.rekey = true;
+      else plan.serviceWarning = true;
+    }
+  }
+  return plans;
+}
+
 interface Ctx {
   rng: Prng;
   now: number;
-  groups: GroupRec[];
-  computers: ComputerRec[];
   pluginResults: PluginResultRec[];
-  /** running index over all plugin results: spreads mutes evenly */
-  pluginCounter: number;
 }
 
 function makeGroup(ctx: Ctx, account: AccountId, spec: GroupSpec, i: number): GroupRec {
-  const created = ctx.now - (900 - i * 97) * DAY - ctx.rng.int(0, DAY);
+  const created = ctx.now - (900 - i * 83) * DAY - ctx.rng.int(0, DAY);
   return {
     uid: ctx.rng.uid('g_'),
     account,
@@ -254,7 +396,9 @@ function makeGroup(ctx: Ctx, account: AccountId, spec: GroupSpec, i: number): Gr
   };
 }
 
-function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, spec: GroupSpec): ComputerRec {
+const OK_PLAN: Plan = { group: 0, health: 'ok', rank: 0, hidden: false, pendingRemoval: false, agentRemoved: false, rekey: false, serviceWarning: false };
+
+function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, spec: GroupSpec, plan: Plan): ComputerRec {
   const { rng, now } = ctx;
   const bucket = i % 10;
   const platform: Platform = bucket < 5 ? 'mac' : bucket < 8 ? 'windows' : 'linux';
@@ -277,24 +421,42 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
     computerName = `${spec.code.toLowerCase()}-srv-${seq}`;
   }
 
-  // Last reports: most within the last three days; every 8th is past its missing threshold.
-  const stale = i % 8 === 3;
-  const staleNotWatched = i % 16 === 14;
-  const reportMissingAfter = i % 12 === 5 ? 14 : i % 12 === 9 ? 3 : 7;
+  // Last reports: reporting computers within the last two days; the health state decides the rest.
+  const isServer = platform === 'linux';
+  let reportMissingAfter = rng.chance(0.1) ? 14 : 7;
+  let watched = !(isServer && rng.chance(0.2));
   let lastReport: number;
-  if (stale) lastReport = now - (reportMissingAfter + 1) * DAY - rng.int(0, 45 * DAY);
-  else if (staleNotWatched) lastReport = now - rng.int(10, 30) * DAY;
-  // silent for a while, where the computer's own tolerance decides: 14 days (not missing), 3 days (missing)
-  else if (i % 24 === 5) lastReport = now - rng.int(8, 12) * DAY - rng.int(0, DAY - 1);
-  else if (i % 24 === 9) lastReport = now - 4 * DAY - rng.int(0, 2 * DAY);
-  else lastReport = now - Math.floor(rng.next() ** 2 * 3 * DAY) - rng.int(30, 600);
+  switch (plan.health) {
+    case 'missing':
+      watched = true;
+      // one in four has a short tolerance of its own: missing after 3 days, silent for 4 to 6
+      if (plan.rank % 4 === 0) {
+        reportMissingAfter = 3;
+        lastReport = now - 4 * DAY - rng.int(0, 2 * DAY);
+      } else {
+        reportMissingAfter = 7;
+        lastReport = now - 8 * DAY - rng.int(0, 45 * DAY);
+      }
+      break;
+    case 'tolerated':
+      // silent for 8 to 12 days, within its own 14-day tolerance: not missing
+      watched = true;
+      reportMissingAfter = 14;
+      lastReport = now - rng.int(8, 12) * DAY - rng.int(0, DAY - 1);
+      break;
+    case 'silent':
+      // silent for weeks but not watched: never missing
+      watched = false;
+      lastReport = now - rng.int(10, 30) * DAY;
+      break;
+    default:
+      lastReport = now - Math.floor(rng.next() ** 2 * 2 * DAY) - rng.int(30, 600);
+  }
   const created = Math.min(lastReport - DAY, now - rng.int(30, 480) * DAY);
 
   const ram = rng.pick(model.ramGb);
   const disk = rng.pick(model.diskGb) * GB;
   const used = Math.floor(disk * (0.18 + rng.next() * 0.78));
-  const isServer = platform === 'linux';
-  const watched = !staleNotWatched && !(isServer && i % 5 === 3 && !stale);
   const manufactured = Date.UTC(model.year, rng.int(0, 11), rng.int(1, 28)) / 1000;
   const apple = model.serial === 'apple';
   const warrantyActive = manufactured > now - 3 * 365 * DAY;
@@ -312,7 +474,8 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
     created_at: created,
     group: group.uid,
     computer_name: computerName,
-    custom_name: i % 9 === 4 ? `${first} ${last} (${model.laptop ? 'laptop' : 'desk'})` : null,
+    // every other custom name carries an apostrophe, which scripts must quote
+    custom_name: i % 9 === 4 ? `${first} ${i % 18 === 13 ? "D'Amico" : last} (${model.laptop ? 'laptop' : 'desk'})` : null,
     reference_email: i % 4 === 1 ? `${user}@${spec.domain}` : null,
     last_user: isServer ? rng.pick(['root', 'deploy', null]) : user,
     serial_number: serial,
@@ -362,11 +525,11 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
     report_if_missing: watched,
     report_missing_after: reportMissingAfter,
     ignore_missing_until: null,
-    rekey_requested: i % 19 === 4,
-    pending_removal: i % 17 === 11,
-    agent_removed: i % 34 === 28,
-    has_issue: i % 6 === 2,
-    hidden: i % 15 === 7 || spec.hidden,
+    rekey_requested: plan.rekey,
+    pending_removal: plan.pendingRemoval,
+    agent_removed: plan.agentRemoved,
+    has_issue: plan.health === 'alert',
+    hidden: plan.hidden || spec.hidden,
     platform,
     beacon_reporting: i % 10 === 0,
     beacon_missing_threshold_in_minutes: i % 10 === 0 ? 15 : 5,
@@ -374,37 +537,54 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
   };
 }
 
-function pickStatus(rng: Prng, forceProblem: boolean): PluginStatus {
-  if (forceProblem) return rng.chance(0.5) ? 'Alert' : 'Warning';
-  const r = rng.next();
-  return r < 0.62 ? 'OK' : r < 0.77 ? 'Warning' : r < 0.87 ? 'Alert' : 'Informational';
-}
-
-function muteFor(ctx: Ctx, n: number): MuteRec | null {
-  if (n % 41 === 3) return { type: 'ignored' };
-  if (n % 47 === 5) return { type: 'timed', until: ctx.now + ctx.rng.int(1, 14) * DAY + 6 * HOUR, ticket_url: null };
-  if (n % 53 === 7) return { type: 'ticket', ticket_number: String(4100 + n), ticket_url: `https://helpdesk.example/tickets/${4100 + n}` };
-  // timed mutes that have already run out read back as unmuted
-  if (n % 59 === 9) return { type: 'timed', until: ctx.now - ctx.rng.int(1, 10) * DAY, ticket_url: null };
-  return null;
-}
-
-function makePluginResults(ctx: Ctx, computer: ComputerRec): void {
-  const { rng } = ctx;
+function makePluginResults(ctx: Ctx, computer: ComputerRec, plan: Plan): void {
+  const { rng, now } = ctx;
   const pool = PLUGIN_POOLS[computer.platform];
   const count = rng.int(3, Math.min(8, pool.length));
   // stable partial shuffle: keep the catalogue order in the output
   const chosen = new Set<number>();
   while (chosen.size < count) chosen.add(rng.int(0, pool.length - 1));
-  let problemForced = false;
+  const service = pool.findIndex((p) => !p.visible);
+  if (plan.serviceWarning && service >= 0) chosen.add(service);
+  const visible = [...chosen].filter((k) => pool[k]?.visible).sort((a, b) => a - b);
+  // the one plugin that carries the computer's problem, if it has one
+  const problem = plan.health === 'ok' || plan.health === 'missing' || plan.health === 'tolerated' || plan.health === 'silent' ? -1 : rng.pick(visible);
   for (let k = 0; k < pool.length; k++) {
     if (!chosen.has(k)) continue;
     const spec = pool[k];
     if (!spec) continue;
-    const n = ctx.pluginCounter++;
-    const force = computer.has_issue && !problemForced && spec.visible;
-    if (force) problemForced = true;
-    const status = pickStatus(rng, force);
+    let status: PluginStatus = rng.chance(0.1) ? 'Informational' : 'OK';
+    let mute: MuteRec | null = null;
+    if (!spec.visible) status = plan.serviceWarning ? 'Warning' : 'OK';
+    else if (k === problem) {
+      switch (plan.health) {
+        case 'alert':
+          status = 'Alert';
+          break;
+        case 'warning':
+          status = 'Warning';
+          break;
+        case 'expired_mute':
+          // muted for a while, the mute has run out: reads as an unmuted Warning
+          status = 'Warning';
+          mute = { type: 'timed', until: now - rng.int(1, 10) * DAY, ticket_url: null };
+          break;
+        case 'muted_timed':
+          status = rng.chance(0.5) ? 'Alert' : 'Warning';
+          mute = { type: 'timed', until: now + rng.int(1, 14) * DAY + 6 * HOUR, ticket_url: null };
+          break;
+        case 'muted_ticket': {
+          status = rng.chance(0.5) ? 'Alert' : 'Warning';
+          const ticket = String(rng.int(4100, 9999));
+          mute = { type: 'ticket', ticket_number: ticket, ticket_url: `https://helpdesk.example/tickets/${ticket}` };
+          break;
+        }
+        case 'muted_ignored':
+          status = rng.chance(0.5) ? 'Alert' : 'Warning';
+          mute = { type: 'ignored' };
+          break;
+      }
+    }
     ctx.pluginResults.push({
       uid: rng.uid('pr_'),
       account: computer.account,
@@ -415,7 +595,7 @@ function makePluginResults(ctx: Ctx, computer: ComputerRec): void {
       details: spec.details[status],
       last_run: computer.last_report - rng.int(0, 2 * HOUR),
       visible: spec.visible,
-      mute: muteFor(ctx, n),
+      mute,
     });
   }
 }
@@ -436,45 +616,68 @@ function findCatalog(list: CatalogRec[], name: string): CatalogRec {
   return item;
 }
 
+/** Days from today, spread evenly over the past and the next year (jittered within each slot). */
+function spreadDays(rng: Prng, k: number, count: number): number {
+  const slot = 730 / Math.max(1, count);
+  return Math.floor(-365 + (k + rng.next()) * slot);
+}
+
+const SUPPORT: Partial<Record<ModelSpec['serial'], { maker: string; product: string }>> = {
+  apple: { maker: 'Apple', product: 'AppleCare+ for Mac' },
+  dell: { maker: 'Dell', product: 'Dell ProSupport Plus' },
+  lenovo: { maker: 'Lenovo', product: 'Lenovo Premier Support' },
+};
+const SERIAL_KIND = new Map<string, ModelSpec['serial']>([...MAC_MODELS, ...WINDOWS_MODELS, ...LINUX_MODELS].map((m) => [m.name, m.serial]));
+
 function makeExpirations(ctx: Ctx, account: AccountId, groups: GroupRec[], computers: ComputerRec[], makers: CatalogRec[], products: CatalogRec[]): ExpirationRec[] {
   const { rng, now } = ctx;
   const out: ExpirationRec[] = [];
   const today = dayStart(now);
   const add = (e: Omit<ExpirationRec, 'uid' | 'account' | 'created_at' | 'updated_at'>): void => {
-    const created = now - rng.int(20, 400) * DAY;
+    const created = Math.min(now - rng.int(20, 400) * DAY, (e.expires_at ?? now) - 30 * DAY);
     out.push({ uid: rng.uid('e_'), account, ...e, created_at: created, updated_at: created + rng.int(0, 10) * DAY });
   };
-  const apple = findCatalog(makers, 'Apple');
-  const dell = findCatalog(makers, 'Dell');
-  const microsoft = findCatalog(makers, 'Microsoft');
-  const adobe = findCatalog(makers, 'Adobe');
-  const jetbrains = findCatalog(makers, 'JetBrains');
 
-  const macs = computers.filter((c) => c.platform === 'mac' && c.serial_number !== null).slice(0, 6);
-  [-45, -3, 12, 40, 200, 330].forEach((days, k) => {
-    const c = macs[k];
-    if (!c || c.serial_number === null) return;
-    add({ license_key: c.serial_number, expires_at: today + days * DAY, expiration_manufacturer: apple.uid, expiration_product: findCatalog(products, 'AppleCare+ for Mac').uid, group: c.group, computer: c.uid, renewable: k % 2 === 0, notes: days < 0 ? 'Coverage lapsed; replacement planned for next budget.' : null });
+  // warranty and support contracts of computers, spread over the past and the next year
+  const covered = computers.filter((c) => c.serial_number !== null && SUPPORT[SERIAL_KIND.get(c.model_name) ?? 'vm'] !== undefined);
+  const order = shuffled(rng, covered.length);
+  const count = shareCount(EXPIRATION_SHARE, computers.length, covered.length);
+  const picked = order.slice(0, count).sort((x, y) => x - y);
+  picked.forEach((idx, k) => {
+    const c = covered[idx] as ComputerRec;
+    const support = SUPPORT[SERIAL_KIND.get(c.model_name) ?? 'vm'];
+    if (!support || c.serial_number === null) return;
+    const days = spreadDays(rng, (k * 7) % count, count);
+    add({
+      license_key: c.serial_number,
+      expires_at: today + days * DAY,
+      expiration_manufacturer: findCatalog(makers, support.maker).uid,
+      expiration_product: findCatalog(products, support.product).uid,
+      group: c.group,
+      computer: c.uid,
+      renewable: support.maker !== 'Apple' || k % 2 === 0,
+      notes: days < -30 && k % 3 === 0 ? 'Coverage lapsed; replacement planned for next budget.' : null,
+    });
   });
-  const dells = computers.filter((c) => c.model_name.startsWith('Dell') && c.serial_number !== null).slice(0, 3);
-  [-120, 25, 400].forEach((days, k) => {
-    const c = dells[k];
-    if (!c || c.serial_number === null) return;
-    add({ license_key: c.serial_number, expires_at: today + days * DAY, expiration_manufacturer: dell.uid, expiration_product: findCatalog(products, 'Dell ProSupport Plus').uid, group: c.group, computer: c.uid, renewable: true, notes: null });
+
+  // licences of groups that have computers
+  const used = new Set(computers.map((c) => c.group));
+  const licensed = groups.filter((g) => !g.hidden && used.has(g.uid));
+  const m365 = findCatalog(products, 'Microsoft 365 Business Premium').uid;
+  const microsoft = findCatalog(makers, 'Microsoft').uid;
+  licensed.forEach((g, k) => {
+    const days = spreadDays(rng, k, licensed.length);
+    add({ license_key: `M365-${rng.chars(UPPER_ALNUM, 5)}-${rng.chars(UPPER_ALNUM, 5)}`, expires_at: today + days * DAY, expiration_manufacturer: microsoft, expiration_product: m365, group: g.uid, computer: null, renewable: true, notes: `${rng.int(5, 40)} seats, annual commitment.` });
   });
-  const visible = groups.filter((g) => !g.hidden);
-  [18, 90, 150, 300].forEach((days, k) => {
-    const g = visible[k];
-    if (!g) return;
-    add({ license_key: `M365-${rng.chars(UPPER_ALNUM, 5)}-${rng.chars(UPPER_ALNUM, 5)}`, expires_at: today + days * DAY, expiration_manufacturer: microsoft.uid, expiration_product: findCatalog(products, 'Microsoft 365 Business Premium').uid, group: g.uid, computer: null, renewable: true, notes: `${rng.int(5, 40)} seats, annual commitment.` });
-  });
-  const first = visible[0];
-  if (first) {
-    add({ license_key: `ADB-${rng.chars(UPPER_ALNUM, 12)}`, expires_at: today - 10 * DAY, expiration_manufacturer: adobe.uid, expiration_product: findCatalog(products, 'Adobe Creative Cloud All Apps').uid, group: first.uid, computer: null, renewable: true, notes: 'Renewal invoice sent to finance.' });
+  const byName = (name: string): GroupRec | undefined => licensed.find((g) => g.name === name);
+  for (const [name, days] of [['Acme Design', -10], ['Café Lumière', 45]] as const) {
+    const g = byName(name);
+    if (g) add({ license_key: `ADB-${rng.chars(UPPER_ALNUM, 12)}`, expires_at: today + days * DAY, expiration_manufacturer: findCatalog(makers, 'Adobe').uid, expiration_product: findCatalog(products, 'Adobe Creative Cloud All Apps').uid, group: g.uid, computer: null, renewable: true, notes: days < 0 ? 'Renewal invoice sent to finance.' : null });
   }
-  const eng = visible[3] ?? first;
+  const eng = byName('Summit Engineering');
   if (eng) {
-    add({ license_key: `JB-${rng.chars(UPPER_ALNUM, 10)}`, expires_at: today + 60 * DAY, expiration_manufacturer: jetbrains.uid, expiration_product: findCatalog(products, 'JetBrains All Products Pack').uid, group: eng.uid, computer: null, renewable: false, notes: null });
+    add({ license_key: `JB-${rng.chars(UPPER_ALNUM, 10)}`, expires_at: today + 60 * DAY, expiration_manufacturer: findCatalog(makers, 'JetBrains').uid, expiration_product: findCatalog(products, 'JetBrains All Products Pack').uid, group: eng.uid, computer: null, renewable: false, notes: null });
+    add({ license_key: `WS22-${rng.chars(UPPER_ALNUM, 5)}-${rng.chars(UPPER_ALNUM, 5)}`, expires_at: today - 200 * DAY, expiration_manufacturer: microsoft, expiration_product: findCatalog(products, 'Windows Server 2022 Standard').uid, group: eng.uid, computer: null, renewable: false, notes: 'Perpetual licence; software assurance lapsed.' });
   }
   return out;
 }
@@ -550,20 +753,17 @@ function makeUsers(ctx: Ctx, account: AccountId, groups: GroupRec[], subdomain: 
 export function seedState(opts: SeedOptions): StateData {
   if (!Number.isSafeInteger(opts.computers) || opts.computers < 0) throw new Error(`computers must be a non-negative integer, got ${opts.computers}`);
   const rng = new Prng(opts.seed);
-  const ctx: Ctx = { rng, now: Math.floor(opts.nowMs / 1000), groups: [], computers: [], pluginResults: [], pluginCounter: 0 };
+  const ctx: Ctx = { rng, now: Math.floor(opts.nowMs / 1000), pluginResults: [] };
 
   // primary subscriber
   const groups = PRIMARY_GROUPS.map((spec, i) => makeGroup(ctx, PRIMARY_ACCOUNT, spec, i));
-  const visible = groups.filter((g) => !g.hidden);
-  const hiddenGroup = groups.find((g) => g.hidden);
+  const plans = planFleet(rng, opts.computers);
   const computers: ComputerRec[] = [];
   for (let i = 0; i < opts.computers; i++) {
-    const gi = i % 20 === 19 && hiddenGroup ? groups.indexOf(hiddenGroup) : groups.indexOf(visible[rng.int(0, visible.length - 1)] as GroupRec);
-    const group = groups[gi] as GroupRec;
-    const spec = PRIMARY_GROUPS[gi] as GroupSpec;
-    const computer = makeComputer(ctx, PRIMARY_ACCOUNT, i, group, spec);
+    const plan = plans[i] as Plan;
+    const computer = makeComputer(ctx, PRIMARY_ACCOUNT, i, groups[plan.group] as GroupRec, PRIMARY_GROUPS[plan.group] as GroupSpec, plan);
     computers.push(computer);
-    makePluginResults(ctx, computer);
+    makePluginResults(ctx, computer, plan);
   }
   const makers = catalog(ctx, PRIMARY_ACCOUNT, MANUFACTURERS, 'em_');
   const products = catalog(ctx, PRIMARY_ACCOUNT, PRODUCTS, 'ep_');
@@ -572,10 +772,11 @@ export function seedState(opts: SeedOptions): StateData {
   const users = makeUsers(ctx, PRIMARY_ACCOUNT, groups, 'demo', 'sandbox.example');
 
   // second subscriber: a small separate data set whose items are 403 for the primary key
-  const otherSpec: GroupSpec = { name: 'Contoso Labs', domain: 'contoso.example', code: 'CON', description: 'Another subscriber.', hidden: false };
+  const otherSpec: GroupSpec = { name: 'Contoso Labs', domain: 'contoso.example', code: 'CON', share: 1, description: 'Another subscriber.', hidden: false };
   const otherGroup = makeGroup(ctx, OTHER_ACCOUNT, otherSpec, 1);
-  const otherComputers = [makeComputer(ctx, OTHER_ACCOUNT, 0, otherGroup, otherSpec), makeComputer(ctx, OTHER_ACCOUNT, 8, otherGroup, otherSpec)];
-  for (const c of otherComputers) makePluginResults(ctx, c);
+  const otherPlans: Plan[] = [OK_PLAN, { ...OK_PLAN, health: 'warning' }];
+  const otherComputers = [0, 8].map((i, k) => makeComputer(ctx, OTHER_ACCOUNT, i, otherGroup, otherSpec, otherPlans[k] as Plan));
+  otherComputers.forEach((c, k) => makePluginResults(ctx, c, otherPlans[k] as Plan));
   const otherMakers = catalog(ctx, OTHER_ACCOUNT, ['Apple'], 'em_');
   const otherProducts = catalog(ctx, OTHER_ACCOUNT, ['AppleCare+ for Mac'], 'ep_');
   const otherMaker = otherMakers[0] as CatalogRec;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { PluginResultRec } from '../../src/sandbox/model.js';
+import { activeMute, isMissing } from '../../src/sandbox/render.js';
 import { seedState } from '../../src/sandbox/seed.js';
 import { NOW, NOW_SEC, DAY, start } from './helpers.js';
 
@@ -33,8 +35,11 @@ describe('seedState', () => {
     const s = seedState({ seed: 1, computers: 40, nowMs: NOW });
     const primary = (x: { account: string }) => x.account === 'demo';
     const groups = s.groups.filter(primary);
-    expect(groups.length).toBeGreaterThanOrEqual(4);
-    expect(groups.length).toBeLessThanOrEqual(6);
+    expect(groups).toHaveLength(9);
+    // names with accents and apostrophes, as real customers have
+    expect(groups.map((g) => g.name)).toEqual(expect.arrayContaining(['Café Lumière', "O'Brien & Sons Plumbing", 'Atelier Hélène Dubois']));
+    expect(s.computers.some((c) => c.custom_name?.includes("'"))).toBe(true);
+    expect(s.computers.some((c) => /[éèëñüłá]/.test(c.custom_name ?? c.computer_name))).toBe(true);
     const computers = s.computers.filter(primary);
     expect(computers).toHaveLength(40);
     for (const p of ['mac', 'linux', 'windows']) expect(computers.filter((c) => c.platform === p).length).toBeGreaterThanOrEqual(5);
@@ -46,8 +51,7 @@ describe('seedState', () => {
       expect(computers.some((c) => !c[flag]), flag).toBe(true);
     }
     const missing = computers.filter((c) => c.report_if_missing && NOW_SEC - c.last_report > c.report_missing_after * DAY);
-    expect(missing.length).toBeGreaterThanOrEqual(3);
-    expect(missing.length).toBeLessThanOrEqual(10);
+    expect(missing).toHaveLength(3);
     // computers whose own report_missing_after decides, either way
     const silentDays = (c: { last_report: number }) => (NOW_SEC - c.last_report) / DAY;
     expect(computers.some((c) => c.report_if_missing && c.report_missing_after > 7 && silentDays(c) > 7 && silentDays(c) < c.report_missing_after)).toBe(true);
@@ -55,8 +59,13 @@ describe('seedState', () => {
     expect(s.expirationManufacturers.filter(primary).length).toBeGreaterThanOrEqual(4);
     expect(s.expirationProducts.filter(primary).length).toBeGreaterThanOrEqual(4);
     const expirations = s.expirations.filter(primary);
-    expect(expirations.length).toBeGreaterThanOrEqual(12);
-    expect(expirations.length).toBeLessThanOrEqual(20);
+    expect(expirations).toHaveLength(23);
+    // spread over the past and the next year
+    const days = expirations.map((e) => ((e.expires_at ?? 0) - NOW_SEC) / DAY);
+    expect(Math.min(...days)).toBeLessThan(-250);
+    expect(Math.max(...days)).toBeGreaterThan(250);
+    expect(days.filter((d) => d < 0).length).toBeGreaterThanOrEqual(8);
+    expect(days.filter((d) => d > 0 && d <= 60).length).toBeGreaterThanOrEqual(2);
     expect(s.notes.filter(primary).length).toBeGreaterThanOrEqual(6);
     expect(new Set(s.users.filter(primary).map((u) => u.role))).toEqual(new Set(['employee', 'end_user']));
     // the second subscriber has its own small set
@@ -78,6 +87,59 @@ describe('seedState', () => {
       expect(s.computers.filter((c) => c.account === 'demo')).toHaveLength(10_000);
     }
     expect(best).toBeLessThan(1000);
+  });
+});
+
+/**
+ * The proportions src/sandbox/README.md documents (Data), as counts: a computer's state is the
+ * worst status among its visible plugin results whose mute is not in force.
+ */
+function census(computers: number) {
+  const s = seedState({ seed: 1, computers, nowMs: NOW });
+  const fleet = s.computers.filter((c) => c.account === 'demo');
+  const results = new Map<string, PluginResultRec[]>();
+  for (const pr of s.pluginResults) results.set(pr.computer, [...(results.get(pr.computer) ?? []), pr]);
+  const count = { ok: 0, warning: 0, alert: 0, timed: 0, ticket: 0, ignored: 0, expiredMute: 0, missing: 0, hidden: 0, pendingRemoval: 0, agentRemoved: 0, rekey: 0, serviceWarning: 0 };
+  for (const c of fleet) {
+    const visible = (results.get(c.uid) ?? []).filter((pr) => pr.visible);
+    const unmuted = visible.filter((pr) => activeMute(pr, NOW_SEC) === null);
+    if (unmuted.some((pr) => pr.status === 'Alert')) count.alert++;
+    else if (unmuted.some((pr) => pr.status === 'Warning')) count.warning++;
+    else count.ok++;
+    for (const pr of visible) {
+      const mute = activeMute(pr, NOW_SEC);
+      if (mute) count[mute.type]++;
+      else if (pr.mute?.type === 'timed') count.expiredMute++;
+    }
+    if ((results.get(c.uid) ?? []).some((pr) => !pr.visible && pr.status !== 'OK')) count.serviceWarning++;
+    if (isMissing(c, NOW_SEC)) count.missing++;
+    if (c.hidden) count.hidden++;
+    if (c.pending_removal) count.pendingRemoval++;
+    if (c.agent_removed) count.agentRemoved++;
+    if (c.rekey_requested) count.rekey++;
+  }
+  const sizes = s.groups.filter((g) => g.account === 'demo').map((g) => fleet.filter((c) => c.group === g.uid).length);
+  return { count, sizes };
+}
+
+describe('the documented proportions (README, Data)', () => {
+  it('hold at 40 computers, with the minimums that keep every case present', () => {
+    const { count, sizes } = census(40);
+    expect(count).toEqual({ ok: 34, warning: 4, alert: 2, timed: 2, ticket: 2, ignored: 2, expiredMute: 1, missing: 3, hidden: 4, pendingRemoval: 1, agentRemoved: 1, rekey: 1, serviceWarning: 1 });
+    expect(sizes).toEqual([13, 8, 6, 4, 3, 2, 1, 3, 0]);
+  });
+
+  it('hold at 10 000 computers', () => {
+    const { count, sizes } = census(10_000);
+    expect(count).toEqual({ ok: 8800, warning: 800, alert: 400, timed: 300, ticket: 200, ignored: 200, expiredMute: 100, missing: 500, hidden: 789, pendingRemoval: 200, agentRemoved: 50, rekey: 150, serviceWarning: 300 });
+    expect(sizes).toEqual([3300, 2100, 1500, 1000, 700, 500, 300, 600, 0]);
+  });
+
+  it('are kept for every seed', () => {
+    for (const seed of [2, 7, 12345]) {
+      const s = seedState({ seed, computers: 40, nowMs: NOW });
+      expect(s.computers.filter((c) => c.account === 'demo' && isMissing(c, NOW_SEC))).toHaveLength(3);
+    }
   });
 });
 
