@@ -12,12 +12,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 /**
- * The V8 flags the bundle sets while it runs (src/api/transport.ts, src/api/heap.ts). V8 takes a
- * code cache only under the flags it was made with, and the cache is made at the end of a run,
- * so they are set before compiling too. (A flag missing here costs speed, not correctness: the
- * cache would be refused and made again.)
+ * undici parses HTTP with a WebAssembly build of llhttp, compiled anew in every process; V8's
+ * optimising tier compiles it again in the background and the process waits for that at exit.
+ * The baseline compiler is plenty for a command line. Set here, before anything is compiled,
+ * and nowhere else (V8 also takes a code cache only under the flags it was made with).
  */
-const BUNDLE_V8_FLAGS = ['--liftoff-only', '--expose-gc'];
+const BUNDLE_V8_FLAGS = ['--liftoff-only'];
 
 /** How many runs add what they compiled to a new cache before it is left as it is. */
 const RUNS_PER_CACHE = 5;

@@ -1,7 +1,5 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
 // start-up loads (test/perf), so both always see the same bundle.
-import { dirname } from 'node:path';
-
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
 export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
 
@@ -31,26 +29,6 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
 };
 
 /**
- * undici's HTTP/1.1 client requires its HTTP/2 client when it loads, and with it node:http2 and
- * node:tls (≈4 ms). mon never asks for HTTP/2, so the HTTP/2 client is evaluated on first use.
- */
-const lazyHttp2Client = {
-  name: 'lazy-http2-client',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
-      /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
-        ? { path: `${dirname(args.importer)}/client-h2.js`, namespace: 'lazy-h2' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
-      loader: 'js',
-      resolveDir: dirname(args.path),
-      contents: `module.exports = (...args) => require('./client-h2.js')(...args);`,
-    }));
-  },
-};
-
-/**
  * Options for the build of src/main.ts into one CommonJS file. One file, not ES module chunks:
  * CommonJS starts faster (no ES module linking, no facades for built-in modules) and its compiled
  * code can be cached between runs on every Node version (see bin/load-bundle.cjs). Dynamic
@@ -69,7 +47,7 @@ export function buildOptions({ outfile, version }) {
     // which has no loader for ES modules.
     supported: { 'dynamic-import': false },
     define: { __MON_VERSION__: JSON.stringify(version) },
-    plugins: [lazyChildProcess, lazyHttp2Client],
+    plugins: [lazyChildProcess],
     logLevel: 'warning',
   };
 }

@@ -2,8 +2,7 @@
 // time with its proxy-aware agent, each parsed and printed as it comes, in order. No response
 // checks, no rate ledger, no retries, and memory not held flat. scripts/bench.mjs bundles it
 // like dist/mon.cjs and runs it through a copy of bin/mon, as a reference row beside mon's.
-// The same parts of undici as mon's own client, loaded the same way.
-const { EnvHttpProxyAgent } = require('../../src/api/transport.ts');
+const { EnvHttpProxyAgent } = require('undici');
 
 exports.crashLine = (error) => `${error?.message ?? error}\n`;
 

@@ -1,8 +1,7 @@
-// The least a one-request command can cost with undici: its proxy-aware agent (as mon's
-// transport loads it), one GET of the computers, the JSON printed. scripts/bench.mjs bundles it
-// like dist/mon.cjs and runs it through a copy of bin/mon, as a reference row beside mon's.
-// The same parts of undici as mon's own client, loaded the same way.
-const { EnvHttpProxyAgent } = require('../../src/api/transport.ts');
+// The least a one-request command can cost with undici: its proxy-aware agent (as mon's client
+// uses it), one GET of the computers, the JSON printed. scripts/bench.mjs bundles it like
+// dist/mon.cjs and runs it through a copy of bin/mon, as a reference row beside mon's.
+const { EnvHttpProxyAgent } = require('undici');
 
 exports.crashLine = (error) => `${error?.message ?? error}\n`;
 

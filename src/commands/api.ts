@@ -1,4 +1,5 @@
 import type { ApiClient, PreparedRequest } from '../api/client.js';
+import { MAX_PER_PAGE } from '../api/paginate.js';
 import type { HttpMethod } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { redact } from '../api/redact.js';
@@ -10,7 +11,7 @@ import type { VerbSpec } from '../spec/spec.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */
-const PAGINATE_PER_PAGE = '100';
+const PAGINATE_PER_PAGE = MAX_PER_PAGE;
 
 /** `-F key=value` -> [key, value], split at the first '='; keys are sent exactly as typed. */
 export function parseField(text: string): [string, string] {
@@ -61,36 +62,30 @@ async function printHead(ctx: Context, status: number, headers: Record<string, s
 }
 
 /**
- * `--paginate`: asks for page after page, following x-next-page (or x-total-pages when that is
- * all the server sends), and prints one JSON array (or ndjson lines as pages arrive).
+ * `--paginate`: every page of the list through the one paginator (src/api/paginate.ts, whose
+ * rule says where a list ends), printed as one JSON array (or ndjson lines as pages arrive).
  */
 async function paginate(ctx: Context, client: ApiClient, prepared: PreparedRequest): Promise<void> {
-  const url = new URL(prepared.url);
-  if (!url.searchParams.has('per_page')) url.searchParams.set('per_page', PAGINATE_PER_PAGE);
-  let page = Number(url.searchParams.get('page') ?? '1');
-  if (!Number.isInteger(page) || page < 1) throw new UsageError(`-F page=${url.searchParams.get('page') ?? ''}: must be a whole number 1 or more`);
+  const { searchParams } = prepared.url;
+  const page = Number(searchParams.get('page') ?? '1');
+  if (!Number.isInteger(page) || page < 1) throw new UsageError(`-F page=${searchParams.get('page') ?? ''}: must be a whole number 1 or more`);
+  const perPage = Number(searchParams.get('per_page') ?? PAGINATE_PER_PAGE);
   const ndjson = ctx.globals.output === 'ndjson';
   const items: unknown[] = [];
-  for (;;) {
-    url.searchParams.set('page', String(page));
-    const { data, headers } = await client.send({ ...prepared, url: new URL(url) });
+  let first = true;
+  for await (const { data, number } of client.pagesOf(prepared, { all: true, page, perPage: Number.isInteger(perPage) && perPage > 0 ? perPage : undefined })) {
     if (!Array.isArray(data)) {
       // Not a list: nothing to follow. Print it as it came.
-      if (items.length > 0) throw new UsageError(`--paginate: page ${page} of ${url.pathname} is not a JSON array`);
+      if (!first) throw new UsageError(`--paginate: page ${number} of ${prepared.url.pathname} is not a JSON array`);
       ctx.notice('--paginate: the answer is not a list; printed as received');
       printBody(ctx, data);
       return;
     }
+    first = false;
     if (ndjson) {
       printBody(ctx, data);
       await drained(ctx.io.stdout, ctx.signal);
     } else items.push(...(data as unknown[]));
-    const next = Number(headers['x-next-page'] ?? Number.NaN);
-    const totalPages = Number(headers['x-total-pages'] ?? Number.NaN);
-    if (data.length === 0) break;
-    if (Number.isInteger(next) && next > page) page = next;
-    else if (headers['x-next-page'] === undefined && Number.isInteger(totalPages) && page < totalPages) page += 1;
-    else break;
   }
   if (!ndjson) printBody(ctx, items);
 }

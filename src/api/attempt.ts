@@ -1,0 +1,283 @@
+import { AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError, type MonError } from '../errors.js';
+import type { Clock } from './clock.js';
+import { encodeForm } from './encode.js';
+import type { HttpMethod, RouteName } from './endpoints.js';
+import { redact, REDACTED } from './redact.js';
+import { ApiErrorBody } from './schemas/common.js';
+import { checkResponse } from './schemas/index.js';
+import type { Dispatcher } from 'undici';
+
+/** A request ready to go, without the key: what --dry-run shows and what send() sends. */
+export interface PreparedRequest {
+  method: HttpMethod;
+  url: URL;
+  /** Form fields (POST, PUT, DELETE). The query lives in url. */
+  form: [string, string][];
+  route?: RouteName;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  data: unknown;
+}
+
+/**
+ * How an attempt that failed may be repeated: `unsent` when nothing can have reached the
+ * server (refused connection, unknown host), so even a creating POST may go again; `transient`
+ * when the server may have acted (reset, cut body), so only requests that are safe to repeat
+ * go again; `final` when another attempt cannot help (TLS, timeout, deadline).
+ */
+export type Repeat = 'unsent' | 'transient' | 'final';
+
+/** An attempt that failed, with whether another may help. */
+export class AttemptFailed extends Error {
+  constructor(
+    readonly error: MonError,
+    readonly repeat: Repeat,
+  ) {
+    super(error.message);
+  }
+}
+
+/** What one attempt needs to know; none of it changes between attempts. */
+export interface AttemptSettings {
+  dispatcher: Dispatcher;
+  apiKey: string;
+  userAgent: string;
+  /** host[:port] of the base URL, for messages. */
+  host: string;
+  /** Where the base URL came from ("profile acme", "--base-url"), for messages. */
+  baseUrlSource: string;
+  timeoutMs: number;
+  /** The whole command's deadline (MON_DEADLINE), for its message. */
+  deadlineMs: number;
+  signal: AbortSignal;
+  clock: Clock;
+  /** One line per request for --verbose; lines never contain the key. */
+  log?: (line: string) => void;
+}
+
+const TLS_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** The request as --dry-run prints it: method, URL and form fields, key redacted. */
+export function describe(prepared: PreparedRequest): { method: string; url: string; form: [string, string][] } {
+  const url = new URL(prepared.url);
+  const form = [...prepared.form];
+  if (prepared.method === 'GET') url.searchParams.append('api_key', REDACTED);
+  else form.push(['api_key', REDACTED]);
+  return { method: prepared.method, url: redact(url.toString()).replace(/%5B/g, '[').replace(/%5D/g, ']'), form };
+}
+
+/**
+ * One attempt, after the rate budget said yes: sends with the key, reads the whole body within
+ * the timeout (connect, headers and body alike) or within `leftMs`, what is left of the
+ * command's deadline. Failures come out as AttemptFailed (or InterruptedError on Ctrl-C);
+ * nothing it throws carries the key. The body is returned as text: see settle().
+ */
+export async function attempt(settings: AttemptSettings, prepared: PreparedRequest, leftMs: number): Promise<ApiResponse> {
+  const { signal, timeoutMs, apiKey, clock, log } = settings;
+  if (signal.aborted) throw interrupted(signal);
+  if (leftMs <= 0) throw new AttemptFailed(deadlineError(settings.deadlineMs), 'final');
+  const url = new URL(prepared.url);
+  const headers: Record<string, string> = { 'user-agent': settings.userAgent, accept: 'application/json' };
+  let body: string | undefined;
+  if (prepared.method === 'GET') {
+    url.searchParams.append('api_key', apiKey);
+  } else {
+    body = encodeForm([...prepared.form, ['api_key', apiKey]]);
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  }
+  const byDeadline = leftMs < timeoutMs;
+  const timeout = AbortSignal.timeout(Math.min(timeoutMs, leftMs));
+  const started = clock.now();
+  // As --dry-run shows it: the key's place marked [REDACTED], so a reader sees it was sent.
+  const shownUrl = redact(describe(prepared).url, apiKey);
+  let status: number | undefined;
+  let received = 0;
+  try {
+    const response = await settings.dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: prepared.method,
+      headers,
+      body,
+      signal: AbortSignal.any([signal, timeout]),
+    });
+    status = response.statusCode;
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body) {
+      chunks.push(chunk as Buffer);
+      received += (chunk as Buffer).length;
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    log?.(`${prepared.method} ${shownUrl} ${status} (${clock.now() - started} ms)`);
+    return { status, headers: flatHeaders(response.headers), data: text };
+  } catch (error) {
+    log?.(`${prepared.method} ${shownUrl} ${status === undefined ? 'failed' : `${status}, body cut off`} (${clock.now() - started} ms)`);
+    if (signal.aborted) throw interrupted(signal);
+    if (timeout.aborted) {
+      throw new AttemptFailed(byDeadline ? deadlineError(settings.deadlineMs) : timeoutError(settings, status !== undefined), 'final');
+    }
+    if (status !== undefined) {
+      // The server answered, then the body broke off: not the JSON the API promises (exit 7).
+      throw new AttemptFailed(
+        new ServerError(
+          `${prepared.method} ${prepared.url.pathname}: the server answered ${status}, then the body broke off after ${received} bytes (truncated response)`,
+          'the service or a proxy failed mid-answer; try again later',
+        ),
+        'transient',
+      );
+    }
+    throw networkError(settings, error);
+  }
+}
+
+/**
+ * Turns a final response into data or a typed error. `data` arrives as text; `now` dates a
+ * Retry-After given as an HTTP date.
+ */
+export function settle(prepared: PreparedRequest, response: ApiResponse, apiKey: string, now: number): ApiResponse {
+  const { status, headers } = response;
+  const clean = (text: string) => redact(text, apiKey);
+  const text = typeof response.data === 'string' ? response.data : '';
+  const where = `${prepared.method} ${prepared.url.pathname}`;
+  if (status >= 300 && status < 400) {
+    throw new ServerError(
+      `${where}: the server answered ${status} with a redirect${headers.location ? ` to ${clean(headers.location)}` : ''}; redirects are not followed so the key never travels to another host`,
+      'check the base URL of the profile (mon profile show)',
+    );
+  }
+  if (status === 204 || (status < 300 && text.trim() === '' && prepared.method === 'DELETE')) {
+    return { status, headers, data: undefined };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    if (status < 300 || status >= 500) {
+      const kind = headers['content-type']?.split(';')[0] ?? 'no content type';
+      const gist = printable(text).slice(0, 60);
+      const html = /html/i.test(kind) || /^\s*</.test(text);
+      const truncated = !html && /^\s*[[{]/.test(text);
+      throw new ServerError(
+        `${where}: the server answered ${status} with ${truncated ? 'JSON that breaks off (truncated response)' : `a body that is not JSON (${kind}${gist ? `: ${clean(gist)}` : ''})`}`,
+        html ? 'an HTML page usually comes from a proxy, a captive portal or a wrong base URL: check it with `mon profile show`' : 'the service or a proxy failed mid-answer; try again later',
+      );
+    }
+    data = undefined;
+  }
+  if (status >= 200 && status < 300) {
+    const mismatch = prepared.route ? checkResponse(prepared.route, data) : undefined;
+    if (mismatch) throw new ServerError(`${where}: the response does not have the documented shape (${clean(mismatch)})`);
+    return { status, headers, data };
+  }
+  throw statusError(where, status, data, headers, clean, now);
+}
+
+function statusError(where: string, status: number, data: unknown, headers: Record<string, string>, clean: (text: string) => string, now: number): MonError {
+  const parsed = ApiErrorBody.safeParse(data);
+  const entries = parsed.success ? parsed.data : [];
+  const said = entries
+    .map((entry) => {
+      const text = [entry.title, entry.details].filter(Boolean).join(': ') || entry.code || '';
+      return entry.attribute ? `${entry.attribute}: ${text}` : text;
+    })
+    .filter(Boolean)
+    .join('; ');
+  const message = clean(`${where}: ${status}${said ? ` ${said}` : ''}`);
+  if (status === 401) return new AuthError(message, 'the API key or subdomain is not valid: check them with `mon profile test`');
+  if (status === 403) return new AuthError(message, 'the key is valid but has no permission for this item');
+  if (status === 404) return new NotFoundError(message);
+  if (status === 400 || status === 422) return new RejectedError(message);
+  if (status === 429) {
+    const after = retryAfter(headers['retry-after'], now);
+    const when = after === undefined ? 'in a minute' : `in ${Math.ceil(after / 1000)} s`;
+    return new RateLimitError(`${message} (rate limit: 400 requests per minute)`, `try again ${when}`);
+  }
+  if (status >= 500) return new ServerError(message, 'the service failed; try again later');
+  // Other 4xx (405 for a wrong method through `mon api`, 409, 413…): the server refused the
+  // request as sent, which is what exit 5 tells a script.
+  if (status >= 400) return new RejectedError(message);
+  return new ServerError(`${message} (unexpected status)`);
+}
+
+function timeoutError(settings: Pick<AttemptSettings, 'host' | 'timeoutMs'>, answered: boolean): NetworkError {
+  const { host } = settings;
+  const seconds = settings.timeoutMs / 1000;
+  return new NetworkError(
+    answered ? `${host} started to answer but did not finish within ${seconds} s` : `no answer from ${host} within ${seconds} s`,
+    'raise --timeout (or MON_TIMEOUT) if the service is slow',
+  );
+}
+
+/** The command ran out of its MON_DEADLINE. */
+export function deadlineError(deadlineMs: number): NetworkError {
+  const seconds = Math.round(deadlineMs / 1000);
+  return new NetworkError(`the command did not finish within its deadline of ${seconds} s`, 'raise MON_DEADLINE (seconds) if it needs longer');
+}
+
+/** undici's errors (which can carry the URL, and so the key) become one clean line. */
+function networkError(settings: AttemptSettings, error: unknown): AttemptFailed {
+  const { host } = settings;
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code ?? '';
+  const message = String((error as Error | undefined)?.message ?? '');
+  if (/TIMEOUT/.test(code)) return new AttemptFailed(timeoutError(settings, code === 'UND_ERR_BODY_TIMEOUT'), 'final');
+  if (TLS_CODES.has(code) || /certificate/i.test(message)) {
+    return new AttemptFailed(
+      new NetworkError(
+        `TLS: the certificate of ${host} is not trusted (${code || 'verification failed'})`,
+        'if a proxy or private CA signs it, point NODE_EXTRA_CA_CERTS at its certificate file',
+      ),
+      'final',
+    );
+  }
+  // A name the resolver says does not exist will not exist a second later (cli-contract.md:
+  // not retried); EAI_AGAIN is the resolver failing for now, and is.
+  if (code === 'ENOTFOUND') {
+    return new AttemptFailed(new NetworkError(`cannot reach ${host}: host not found`, `check the host name of the base URL (from ${settings.baseUrlSource})`), 'final');
+  }
+  const unsent = code === 'ECONNREFUSED' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
+  const reason =
+    code === 'ECONNREFUSED' ? 'connection refused'
+    : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' ? 'connection reset'
+    : code || message || 'network error';
+  return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${redact(reason, settings.apiKey)}`), unsent ? 'unsent' : 'transient');
+}
+
+/** Retry-After in seconds or as an HTTP date (RFC 9110), in ms from `now`. */
+export function retryAfter(value: string | undefined, now: number): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Ctrl-C or SIGTERM, as the signal's reason says. */
+export function interrupted(signal: AbortSignal): InterruptedError {
+  return new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+}
+
+/** Text of a body safe to quote on one line: no control characters, white space squeezed. */
+function printable(text: string): string {
+  return text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
