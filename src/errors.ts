@@ -58,3 +58,13 @@ export class InterruptedError extends MonError {
     return this.signal === 'SIGTERM' ? 143 : 130;
   }
 }
+
+/**
+ * The command has printed its whole answer and ends with this exit code, which is not a
+ * failure of the run: `status --check` exits 1 (WARNING) or 2 (CRITICAL) this way.
+ */
+export class ExitCode extends MonError {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}

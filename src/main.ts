@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { redact } from './api/redact.js';
-import { InterruptedError, MonError } from './errors.js';
+import { ExitCode, InterruptedError, MonError } from './errors.js';
 import { buildProgram } from './program.js';
 import { hasChecks } from './spec/spec.js';
 import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
@@ -39,7 +39,14 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   } catch (error) {
     // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
     const aborted = deps.signal?.aborted === true && !(error instanceof InterruptedError);
-    return report(aborted ? new InterruptedError(deps.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT') : error, deps, verbose);
+    const failure = aborted ? new InterruptedError(deps.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT') : error;
+    if (failure instanceof ExitCode) return failure.exitCode;
+    const code = report(failure, deps, verbose);
+    if (code === 0 || !isStatusCheck(argv)) return code;
+    // `status --check` follows the Nagios plugin convention instead (cli-contract.md, Exit
+    // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
+    io.stdout.write(`${scrub(nagiosUnknown(failure), deps)}\n`);
+    return 3;
   } finally {
     for (const cleanup of cleanups.reverse()) {
       try {
@@ -49,6 +56,30 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       }
     }
   }
+}
+
+/** Global options that take a value: the word after them is not the command. */
+const VALUED_GLOBALS = new Set(['-p', '--profile', '--base-url', '-o', '--output', '--fields', '--expand', '--timeout', '--retries']);
+
+/** Whether the command line is `mon [globals] status … --check`. */
+export function isStatusCheck(argv: readonly string[]): boolean {
+  if (!argv.includes('--check')) return false;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (VALUED_GLOBALS.has(word)) i++;
+    else if (!word.startsWith('-')) return word === 'status';
+  }
+  return false;
+}
+
+/** `MON UNKNOWN - <reason>`: one line, no '|' (which starts performance data). */
+function nagiosUnknown(error: unknown): string {
+  const message =
+    error instanceof CommanderError ? error.message.replace(/^error: /, '')
+    : error instanceof MonError ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}`
+    : error instanceof Error ? `unexpected error: ${error.message}`
+    : String(error);
+  return `MON UNKNOWN - ${message.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '/').trim()}`;
 }
 
 /** Prints one line for the error and returns its exit code. */

@@ -60,15 +60,20 @@ export function colourWanted(ctx: Context, tty: boolean): boolean {
   return tty;
 }
 
-/** Prints the request --dry-run stands for, key redacted. Returns true when nothing must be sent. */
-export async function showDryRun(ctx: Context, prepared: PreparedRequest): Promise<boolean> {
+/**
+ * Prints the request --dry-run stands for (or the requests, in order, for a command that sends
+ * several), key redacted. Returns true when nothing must be sent.
+ */
+export async function showDryRun(ctx: Context, prepared: PreparedRequest | readonly PreparedRequest[]): Promise<boolean> {
   if (!ctx.globals.dryRun) return false;
-  const shown = (await ctx.client()).describe(prepared);
+  const client = await ctx.client();
+  const shown = (Array.isArray(prepared) ? prepared : [prepared]).map((one: PreparedRequest) => client.describe(one));
   if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
-    const request = { method: shown.method, url: shown.url, form: Object.fromEntries(shown.form) };
-    ctx.io.stdout.write(`${JSON.stringify(request, null, ctx.globals.output === 'json' ? 2 : 0)}\n`);
+    const requests = shown.map((one) => ({ method: one.method, url: one.url, form: Object.fromEntries(one.form) }));
+    const lines = ctx.globals.output === 'json' ? [JSON.stringify(requests.length === 1 ? requests[0] : requests, null, 2)] : requests.map((one) => JSON.stringify(one));
+    ctx.io.stdout.write(`${lines.join('\n')}\n`);
   } else {
-    const lines = [`${shown.method} ${shown.url}`, ...shown.form.map(([key, value]) => `${key}=${value}`)];
+    const lines = shown.flatMap((one) => [`${one.method} ${one.url}`, ...one.form.map(([key, value]) => `${key}=${value}`)]);
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
   }
   ctx.notice('dry run: nothing was sent');

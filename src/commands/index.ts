@@ -3,6 +3,7 @@ import { expirationManufacturers, expirationProducts } from './catalogue.js';
 import { completeHelper, completion } from './completion.js';
 import { computers } from './computers.js';
 import { expirations } from './expirations.js';
+import { alerts, status } from './fleet.js';
 import { groups } from './groups.js';
 import { notes } from './notes.js';
 import { plugin } from './plugin.js';
@@ -12,4 +13,4 @@ import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, api, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, api, profile, sandbox, completion, completeHelper];

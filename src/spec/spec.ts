@@ -15,7 +15,13 @@ export type Rule =
   | { type: 'uid'; prefix: string; max?: number }
   | { type: 'int'; min: number; max?: number }
   | { type: 'url'; max?: number }
-  | { type: 'when' };
+  | { type: 'when' }
+  /** A time in the past: a duration back from now (2h, 7d), an ISO 8601 time or epoch seconds. */
+  | { type: 'since' }
+  /** A length of time (30d, 2w, 12h), in seconds. */
+  | { type: 'duration' }
+  /** A threshold range of the Nagios plugin guidelines (10, 10:, ~:10, 10:20, @10:20). */
+  | { type: 'range' };
 
 export interface OptionSpec {
   /** commander syntax: '-s, --status <status>', '--all', '--platform <platform>' */

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { Rule } from '../spec/spec.js';
-import { MAX_EPOCH_SECONDS, parseDate, parseWhen } from './when.js';
+import { parseRange } from './range.js';
+import { MAX_EPOCH_SECONDS, parseDate, parseDuration, parseWhen } from './when.js';
 
 /** Whole numbers and lengths are counted as the API counts characters: code points, not UTF-16 units. */
 const characters = (value: string) => [...value].length;
@@ -77,5 +78,41 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
           z.refine((s: number) => s > nowMs / 1000, { error: 'must lie in the future' }),
           z.refine((s: number) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
         );
+    case 'since':
+      return z.pipe(
+        z.string(),
+        z.transform((v: string, ctx) => {
+          const seconds = parseWhen(v, nowMs, -1);
+          if (seconds === undefined) {
+            ctx.issues.push({ code: 'custom', input: v, message: `'${v}' is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds` });
+            return z.NEVER;
+          }
+          return seconds;
+        }),
+      );
+    case 'duration':
+      return z.pipe(
+        z.string(),
+        z.transform((v: string, ctx) => {
+          const seconds = parseDuration(v);
+          if (seconds === undefined || seconds === 0) {
+            ctx.issues.push({ code: 'custom', input: v, message: `'${v}' is not a duration such as 30d, 2w or 12h` });
+            return z.NEVER;
+          }
+          return seconds;
+        }),
+      );
+    case 'range':
+      return z.pipe(
+        z.string(),
+        z.transform((v: string, ctx) => {
+          const range = parseRange(v);
+          if (range === undefined) {
+            ctx.issues.push({ code: 'custom', input: v, message: `'${v}' is not a threshold range such as 5, 5:, ~:5, 1:5 or @1:5 (Nagios plugin guidelines)` });
+            return z.NEVER;
+          }
+          return range;
+        }),
+      );
   }
 }

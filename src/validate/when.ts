@@ -3,18 +3,23 @@ export const MAX_EPOCH_SECONDS = 2_147_483_647;
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
+/** A duration (90m, 2h, 7d, 1h30m, 2w) in seconds, or undefined when `text` is not one. */
+export function parseDuration(text: string): number | undefined {
+  const value = text.trim().toLowerCase();
+  if (!/^(?:\d+[smhdw])+$/.test(value)) return undefined;
+  return value.match(/\d+[smhdw]/g)!.reduce((sum, part) => sum + Number(part.slice(0, -1)) * UNIT_SECONDS[part.slice(-1)]!, 0);
+}
+
 /**
  * Reads WHEN of `plugin mute --timed [WHEN]`: a duration from now (90m, 2h, 7d, 1h30m), an
  * ISO 8601 time, or epoch seconds. Returns epoch seconds, or undefined when unreadable.
+ * With `direction` -1 a duration counts back from now (`alerts --since 2h`).
  */
-export function parseWhen(text: string, nowMs: number): number | undefined {
+export function parseWhen(text: string, nowMs: number, direction: 1 | -1 = 1): number | undefined {
   const value = text.trim();
   if (/^\d{9,}$/.test(value)) return Number(value);
-  const duration = /^(?:\d+[smhdw])+$/i.test(value) ? value.toLowerCase().match(/\d+[smhdw]/g) : null;
-  if (duration) {
-    const seconds = duration.reduce((sum, part) => sum + Number(part.slice(0, -1)) * UNIT_SECONDS[part.slice(-1)]!, 0);
-    return Math.floor(nowMs / 1000) + seconds;
-  }
+  const seconds = parseDuration(value);
+  if (seconds !== undefined) return Math.floor(nowMs / 1000) + direction * seconds;
   if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
     const ms = Date.parse(value.replace(' ', 'T'));
     return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);

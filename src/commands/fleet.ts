@@ -1,0 +1,208 @@
+/**
+ * The fleet commands (cli-contract.md, Fleet commands): across the account, beside the endpoint
+ * commands. Declared here; the work is in src/fleet, loaded only when one of them runs.
+ */
+import type { Context } from '../context.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
+import type { StatusReport } from '../fleet/status.js';
+import { drained } from '../output/drain.js';
+import type { OptionSpec, VerbSpec } from '../spec/spec.js';
+import type { Range } from '../validate/range.js';
+import { colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { PLUGIN_RESULT_FIELDS } from './fields.js';
+import { muteSummary } from './plugin.js';
+
+const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
+
+/** One row per plugin result: its computer and group by name (the JSON keeps them as objects). */
+export const ALERTS_VIEW: View = {
+  columns: [
+    { key: 'computer', get: (row) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 },
+    { key: 'group', get: (row) => (row.group as { name?: unknown } | null)?.name, maxWidth: 24 },
+    { key: 'plugin', get: (row) => row.name, maxWidth: 28 },
+    { key: 'status', kind: 'status' },
+    { key: 'last_run', kind: 'time' },
+    // First line only, cut on a terminal; a pipe keeps it whole on one line.
+    { key: 'details', get: (row) => (typeof row.details === 'string' ? row.details.trim().split(/\r?\n|\r/)[0] : row.details), maxWidth: 48 },
+    { key: 'mute', get: muteSummary },
+  ],
+  fields: [...PLUGIN_RESULT_FIELDS, 'computer', 'group', 'plugin', 'mute'],
+};
+
+const STATUS_ORDER: Record<string, number> = { Alert: 0, Warning: 1, Informational: 2, OK: 3 };
+const rank = (status: unknown): number => STATUS_ORDER[String(status)] ?? 4;
+const byText = (a: unknown, b: unknown): number => String(a ?? '').localeCompare(String(b ?? ''), 'en', { sensitivity: 'base' });
+
+/** The table's order: Alert before Warning, then group, computer and plugin names. */
+export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
+  return (
+    rank(a.status) - rank(b.status) ||
+    byText(a.group?.name, b.group?.name) ||
+    byText(a.computer.name, b.computer.name) ||
+    byText(a.name, b.name) ||
+    byText(a.uid, b.uid)
+  );
+}
+
+/**
+ * `mon alerts`: the selection through the output module. Machine formats stream page by page
+ * as the API sends computers; a table (which waits for every row anyway) is sorted.
+ */
+async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter): Promise<void> {
+  const render = renderOptions(ctx, ALERTS_VIEW);
+  const client = await ctx.client();
+  const { plannedRequests, Selection } = await import('../fleet/selection.js');
+  if (await showDryRun(ctx, plannedRequests(client, scope))) return;
+  const selection = await Selection.open(client, scope, filter);
+  const { createListRenderer } = await import('../output/render.js');
+  const renderer = await createListRenderer(render);
+  const table = render.format === 'table';
+  const rows: SelectedResult[] = [];
+  for await (const page of selection.results(Math.floor(ctx.now() / 1000))) {
+    if (table) {
+      rows.push(...page);
+      continue;
+    }
+    renderer.push(page);
+    await drained(ctx.io.stdout, ctx.signal);
+  }
+  if (table) {
+    // An unknown name fails before the table is printed: no table that looks complete.
+    selection.checkNamed();
+    renderer.push(rows.sort(compareAlerts));
+  }
+  renderer.end();
+  selection.checkNamed();
+  if (rows.length === 0 && table) ctx.notice('No plugin results match.');
+}
+
+/** -o json prints the report; --fields keeps its top-level keys. */
+const STATUS_VIEW: View = {
+  columns: [],
+  fields: ['scope', 'computers', 'plugin_results', 'top_plugins', 'groups', 'expirations'],
+};
+
+interface StatusOptions {
+  scope: Scope;
+  withinSec: number;
+  check: boolean;
+  /** Thresholds given on the command line, by option key (warningAlerts…). */
+  thresholds: Partial<Record<string, Range>>;
+}
+
+/** `mon status`: the report as text with bars, as one JSON object, or as one Nagios line. */
+async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
+  const render = options.check ? undefined : renderOptions(ctx, STATUS_VIEW);
+  const client = await ctx.client();
+  const { collectStatus, plannedStatusRequests } = await import('../fleet/status.js');
+  if (await showDryRun(ctx, plannedStatusRequests(client, options.scope))) return;
+  const { createProgress } = await import('../output/progress.js');
+  // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
+  const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check);
+  let report: StatusReport;
+  try {
+    report = await collectStatus(client, options.scope, ctx.now(), options.withinSec, ({ computers, total }) =>
+      progress.update(`reading computers ${computers}${total === undefined ? '' : `/${total}`}`),
+    );
+  } finally {
+    progress.done();
+  }
+  if (!render) {
+    const { evaluate, thresholdsFrom } = await import('../fleet/check.js');
+    const { code, line } = evaluate(report, thresholdsFrom(options.thresholds));
+    ctx.io.stdout.write(`${line}\n`);
+    if (code !== 0) throw new ExitCode(code);
+    return;
+  }
+  if (render.format === 'table' && !render.fields) {
+    const { renderStatus } = await import('../output/status.js');
+    renderStatus(report, ctx.io.stdout, colourWanted(ctx, ctx.io.stdout.isTTY === true));
+    return;
+  }
+  const { renderObject } = await import('../output/render.js');
+  await renderObject(report as unknown as Record<string, unknown>, render);
+}
+
+/** Selectors of the computers in scope, shared by alerts and status. */
+const GROUP_OPTION: OptionSpec = { flags: '--group <group>', description: 'only computers of this group: uid, slug or name (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true };
+
+const THRESHOLDS = [
+  ['warningAlerts', '--warning-alerts <range>', 'WARNING when unmuted alerts are outside this range'],
+  ['criticalAlerts', '--critical-alerts <range>', 'CRITICAL when unmuted alerts are outside this range (default: 0, so any alert)'],
+  ['warningWarnings', '--warning-warnings <range>', 'WARNING when unmuted warnings are outside this range (default: 0)'],
+  ['criticalWarnings', '--critical-warnings <range>', 'CRITICAL when unmuted warnings are outside this range'],
+  ['warningMissing', '--warning-missing <range>', 'WARNING when missing computers are outside this range (default: 0)'],
+  ['criticalMissing', '--critical-missing <range>', 'CRITICAL when missing computers are outside this range'],
+] as const;
+
+export const alerts: VerbSpec = {
+  name: 'alerts',
+  summary: 'Plugin results that need attention, across every computer of the account',
+  description:
+    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else).',
+  fields: ALERTS_VIEW.fields,
+  options: [
+    { flags: '--status <status>', description: 'only results with this status (repeatable; default Alert and Warning)', choices: STATUSES, repeatable: true },
+    { flags: '--muted', description: 'only muted results' },
+    { flags: '--include-muted', description: 'muted and unmuted results alike' },
+    { flags: '--include-hidden', description: 'also service plugins (visible false), which the dashboard hides' },
+    { flags: '--plugin <name>', description: 'only this plugin, by name or slug, any case (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true },
+    GROUP_OPTION,
+    { flags: '--computer <computer>', description: 'only this computer: client_id or c_ uid (repeatable)', rule: { type: 'text', max: 191, nonEmpty: true }, repeatable: true },
+    { flags: '--missing', description: 'only results of missing computers' },
+    { flags: '--since <when>', description: 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds', rule: { type: 'since' } },
+  ],
+  constraints: { atMostOne: [['muted', 'includeMuted']] },
+  examples: [
+    'mon alerts',
+    'mon alerts --group "Acme Design" --status Alert',
+    'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
+    'mon alerts --since 24h -o ndjson | jq -r .computer.name',
+  ],
+  async run({ opts }, ctx) {
+    const statuses = (opts.status as string[] | undefined) ?? ['Alert', 'Warning'];
+    await runAlerts(
+      ctx,
+      { groups: opts.group as string[] | undefined, computers: opts.computer as string[] | undefined, missing: opts.missing === true },
+      {
+        statuses,
+        muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted',
+        includeHidden: opts.includeHidden === true,
+        plugins: opts.plugin as string[] | undefined,
+        since: opts.since as number | undefined,
+      },
+    );
+  },
+};
+
+export const status: VerbSpec = {
+  name: 'status',
+  summary: 'What needs attention now: counts across the account, or --check for Nagios-style monitors',
+  description:
+    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
+  options: [
+    GROUP_OPTION,
+    { flags: '--within <duration>', description: 'how far ahead an expiration counts as expiring (30d, 2w)', rule: { type: 'duration' }, defaultText: '30d' },
+    { flags: '--check', description: 'print one Nagios plugin line and exit 0, 1, 2 or 3' },
+    ...THRESHOLDS.map(([, flags, description]) => ({ flags, description: `${description}; with --check`, rule: { type: 'range' as const } })),
+  ],
+  examples: [
+    'mon status',
+    'mon status --group "Acme Design" --group "Northwind Clinic" -o json',
+    'mon status --check',
+    'mon status --check --warning-alerts 0 --critical-alerts 5 --critical-missing 10',
+  ],
+  async run({ opts }, ctx) {
+    const given = THRESHOLDS.filter(([key]) => opts[key] !== undefined);
+    if (opts.check !== true && given.length > 0) {
+      throw new UsageError(`${given[0]![1].split(' ')[0]}: thresholds apply only with --check`, 'add --check');
+    }
+    await runStatus(ctx, {
+      scope: { groups: opts.group as string[] | undefined },
+      withinSec: (opts.within as number | undefined) ?? 30 * 86_400,
+      check: opts.check === true,
+      thresholds: Object.fromEntries(given.map(([key]) => [key, opts[key] as Range])),
+    });
+  },
+};

@@ -1,0 +1,63 @@
+/**
+ * `mon status --check`: one line in the Nagios plugin format and its exit code (Nagios plugin
+ * guidelines: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), so Icinga, Nagios, Checkmk, Zabbix or
+ * Sensu can watch the account with no glue.
+ */
+import { breaches, parseRange, type Range } from '../validate/range.js';
+import type { StatusReport } from './status.js';
+
+export type Metric = 'alerts' | 'warnings' | 'missing';
+export const METRICS: readonly Metric[] = ['alerts', 'warnings', 'missing'];
+
+/** Warning and critical ranges per metric; a metric without one never raises that state. */
+export type Thresholds = Record<Metric, { warning?: Range; critical?: Range }>;
+
+/**
+ * Defaults of cli-contract.md: any unmuted Alert is CRITICAL, any unmuted Warning or missing
+ * computer is WARNING ("0" alerts outside 0..0, that is above 0).
+ */
+export function defaultThresholds(): Thresholds {
+  return {
+    alerts: { critical: parseRange('0')! },
+    warnings: { warning: parseRange('0')! },
+    missing: { warning: parseRange('0')! },
+  };
+}
+
+/**
+ * The thresholds of a run: a metric given any threshold on the command line takes only those
+ * given (`--critical-alerts 5` alone lets 1..5 alerts pass); the others keep their defaults.
+ */
+export function thresholdsFrom(given: Partial<Record<string, Range>>): Thresholds {
+  const thresholds = defaultThresholds();
+  for (const metric of METRICS) {
+    const suffix = metric[0]!.toUpperCase() + metric.slice(1);
+    const warning = given[`warning${suffix}`];
+    const critical = given[`critical${suffix}`];
+    if (warning || critical) thresholds[metric] = { warning, critical };
+  }
+  return thresholds;
+}
+
+const STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
+
+/** The line and exit code for a report. */
+export function evaluate(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 2; line: string } {
+  const values: Record<Metric, number> = {
+    alerts: report.plugin_results.alerts,
+    warnings: report.plugin_results.warnings,
+    missing: report.computers.missing,
+  };
+  let code: 0 | 1 | 2 = 0;
+  for (const metric of METRICS) {
+    const { warning, critical } = thresholds[metric];
+    if (critical && breaches(critical, values[metric])) code = 2;
+    else if (warning && breaches(warning, values[metric]) && code < 1) code = 1;
+  }
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const summary = `${plural(values.alerts, 'alert')}, ${plural(values.warnings, 'warning')}, ${values.missing} missing`;
+  // 'label'=value;warn;crit;min (guidelines, Performance data).
+  const perf = METRICS.map((metric) => `${metric}=${values[metric]};${thresholds[metric].warning?.text ?? ''};${thresholds[metric].critical?.text ?? ''};0`);
+  const scope = report.scope.groups ? ` (${report.scope.groups.map((g) => g.name ?? g.uid).join(', ')})` : '';
+  return { code, line: `MON ${STATES[code]} - ${summary}${scope} | ${perf.join(' ')}` };
+}

@@ -1,0 +1,282 @@
+/**
+ * The one selection of the fleet commands (alerts, status, and what builds on them): turns the
+ * selectors a user gives into a stream of computers in scope and of the plugin results that
+ * match, each with its computer and group. It knows nothing of output.
+ *
+ * Reads (api-v2.5, Plugin results: "read through a computer with expand[]=plugin_results"):
+ * the groups once, for names; then `GET /computers?expand[]=plugin_results` page by page at
+ * per_page 100 through the client's paginator, with group_id when exactly one group is named.
+ * Everything else is filtered here, since the API has no filter for it. A page that fails after
+ * the client's retries ends the stream with its error: nothing downstream may present what came
+ * before as the whole.
+ */
+import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
+import { MAX_PER_PAGE } from '../api/client.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { parseTime } from '../output/format.js';
+
+/** Plugin result statuses (api-v2.5, Plugin result status values). */
+export const PLUGIN_STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
+export type PluginStatus = (typeof PLUGIN_STATUSES)[number];
+
+type Item = Record<string, unknown>;
+
+/** Which computers: the whole account, or what these selectors name. */
+export interface Scope {
+  /** Groups by uid, slug or name (each must exist: exit 4; a name two groups share: exit 2). */
+  groups?: readonly string[];
+  /** Computers by client_id, svc_id or c_ uid (each must be in scope, or exit 4 at the end). */
+  computers?: readonly string[];
+  /** Only computers that are missing. */
+  missing?: boolean;
+}
+
+/** Which plugin results of the computers in scope. */
+export interface ResultFilter {
+  /** Any of these statuses; empty: every status. */
+  statuses: readonly string[];
+  /** `unmuted` (the default of alerts), `muted` only, or `any`. */
+  muted: 'unmuted' | 'muted' | 'any';
+  /** Also service plugins (visible false), which the dashboard hides. */
+  includeHidden: boolean;
+  /** Plugin names or slugs, any case (each must occur in scope, or exit 4 at the end). */
+  plugins?: readonly string[];
+  /** last_run at or after this time, epoch seconds. */
+  since?: number;
+}
+
+/** A group as the fleet commands name it. */
+export interface GroupRef {
+  uid: string;
+  name: string | null;
+}
+
+/** A computer as the fleet commands name it. */
+export interface ComputerRef {
+  uid: string | null;
+  client_id: string | null;
+  name: string | null;
+}
+
+/** A computer in scope, with its group and its plugin results as the API sent them. */
+export interface ScopedComputer {
+  computer: Item;
+  group: GroupRef | null;
+  results: readonly Item[];
+}
+
+/** A selected plugin result: the object as sent, plus `computer` and `group` (cli-contract.md, alerts). */
+export type SelectedResult = Item & { computer: ComputerRef; group: GroupRef | null };
+
+/** The display name of a computer: its custom name, else its own name. */
+export function computerName(computer: Item): string | null {
+  const name = computer.custom_name || computer.computer_name;
+  return typeof name === 'string' ? name : null;
+}
+
+/** The uid a reference holds: a uid string, or an expanded object (--expand group). */
+function uidOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && typeof (value as Item).uid === 'string') return (value as Item).uid as string;
+  return undefined;
+}
+
+/**
+ * Whether a mute is in force: muted true, unless it is a timed mute whose end has passed (a
+ * stale flag must not hide an alert; mute_until, or muted_until as a sample spells it).
+ */
+export function isMuted(result: Item, nowSec: number): boolean {
+  if (result.muted !== true && result.muted !== 'true') return false;
+  const end = parseTime(result.mute_until ?? result.muted_until);
+  return end === undefined || result.mute_type !== 'timed_mute' || end / 1000 > nowSec;
+}
+
+/** visible false marks a service plugin, hidden in the dashboard (api-v2.5, Plugin result object). */
+export function isHidden(result: Item): boolean {
+  return result.visible === false || result.visible === 'false';
+}
+
+/** missing true (api-v2.5, Computer flags). */
+export function isMissing(computer: Item): boolean {
+  return computer.missing === true || computer.missing === 'true';
+}
+
+/**
+ * Finds the groups a scope names among the account's groups: uid, then slug, then exact name,
+ * then name ignoring case. None: NotFoundError (exit 4). Several: UsageError (exit 2) listing them.
+ */
+export function resolveGroups(groups: ReadonlyMap<string, GroupRef & { slug?: string | null }>, wanted: readonly string[]): GroupRef[] {
+  const all = [...groups.values()];
+  const found = new Map<string, GroupRef>();
+  for (const given of wanted) {
+    const text = given.trim();
+    const byUid = groups.get(text);
+    const matches = byUid
+      ? [byUid]
+      : [
+          all.filter((g) => g.slug === text),
+          all.filter((g) => g.name === text),
+          all.filter((g) => typeof g.name === 'string' && g.name.toLowerCase() === text.toLowerCase()),
+        ].find((list) => list.length > 0) ?? [];
+    if (matches.length === 0) {
+      throw new NotFoundError(`--group: no group '${text}' (by uid, slug or name)`, 'list the groups with `mon groups list`');
+    }
+    if (matches.length > 1) {
+      throw new UsageError(`--group: '${text}' names ${matches.length} groups: ${matches.map((g) => `${g.uid} (${g.name})`).join(', ')}`, 'give the uid instead');
+    }
+    found.set(matches[0]!.uid, { uid: matches[0]!.uid, name: matches[0]!.name });
+  }
+  return [...found.values()];
+}
+
+/** What a selection will send, for --dry-run: the groups, then the computers' first page. */
+export function plannedRequests(client: ApiClient, scope: Scope): PreparedRequest[] {
+  return [
+    client.prepare('groups.list', { query: { per_page: MAX_PER_PAGE } }),
+    // group_id as given: a name is sent as the uid it resolves to.
+    client.prepare('computers.list', computersInput(scope.groups?.length === 1 ? scope.groups[0] : undefined, scope, 1)),
+  ];
+}
+
+function computersInput(groupId: string | undefined, scope: Scope, page?: number): RequestInput {
+  return {
+    query: {
+      expand: ['plugin_results'],
+      // The API's own filters where they say the same: fewer pages to read.
+      group_id: groupId,
+      status: scope.missing ? 'missing' : undefined,
+      ...(page === undefined ? {} : { page, per_page: MAX_PER_PAGE }),
+    },
+  };
+}
+
+/** An open selection: the account's groups are read and the scope's groups resolved. */
+export class Selection {
+  private readonly computerKeys: Set<string> | undefined;
+  private readonly seenComputers = new Set<string>();
+  private readonly pluginKeys: Set<string> | undefined;
+  private readonly seenPlugins = new Set<string>();
+  /** Computers read so far (in scope or not), and x-total of the list once known: for progress. */
+  readonly read = { computers: 0, total: undefined as number | undefined };
+
+  private constructor(
+    private readonly client: ApiClient,
+    private readonly scope: Scope,
+    /** Every group of the account, by uid. */
+    readonly groups: ReadonlyMap<string, GroupRef>,
+    /** The groups the scope names, resolved; undefined for the whole account. */
+    readonly scopeGroups: readonly GroupRef[] | undefined,
+    private readonly filter: ResultFilter | undefined,
+  ) {
+    this.computerKeys = scope.computers?.length ? new Set(scope.computers.map((c) => c.trim())) : undefined;
+    this.pluginKeys = filter?.plugins?.length ? new Set(filter.plugins.map((p) => p.trim().toLowerCase())) : undefined;
+  }
+
+  /**
+   * Reads the account's groups (every page) and resolves the scope's; an unknown group ends it
+   * here, before any computer is read.
+   */
+  static async open(client: ApiClient, scope: Scope, filter?: ResultFilter): Promise<Selection> {
+    const groups = new Map<string, GroupRef & { slug: string | null }>();
+    for await (const page of client.pages('groups.list', {}, { all: true, perPage: MAX_PER_PAGE })) {
+      for (const group of page.items) {
+        if (typeof group.uid !== 'string') continue;
+        groups.set(group.uid, { uid: group.uid, name: typeof group.name === 'string' ? group.name : null, slug: typeof group.slug === 'string' ? group.slug : null });
+      }
+    }
+    const scopeGroups = scope.groups?.length ? resolveGroups(groups, scope.groups) : undefined;
+    const names = new Map<string, GroupRef>([...groups].map(([uid, g]) => [uid, { uid, name: g.name }]));
+    return new Selection(client, scope, names, scopeGroups, filter);
+  }
+
+  /**
+   * The computers in scope, one array per page as pages arrive, each with its group and plugin
+   * results. Memory: the pages in flight, nothing kept after.
+   */
+  async *computers(): AsyncGenerator<ScopedComputer[]> {
+    const only = this.scopeGroups ? new Set(this.scopeGroups.map((g) => g.uid)) : undefined;
+    const input = computersInput(this.scopeGroups?.length === 1 ? this.scopeGroups[0]!.uid : undefined, this.scope);
+    for await (const page of this.client.pages('computers.list', input, { all: true, perPage: MAX_PER_PAGE })) {
+      const scoped: ScopedComputer[] = [];
+      this.read.computers += page.items.length;
+      this.read.total ??= page.total;
+      for (const computer of page.items) {
+        const groupUid = uidOf(computer.group);
+        if (only && (groupUid === undefined || !only.has(groupUid))) continue;
+        if (this.scope.missing && !isMissing(computer)) continue;
+        if (this.computerKeys && !this.matchComputer(computer)) continue;
+        const results = Array.isArray(computer.plugin_results) ? (computer.plugin_results as Item[]) : [];
+        if (this.pluginKeys) for (const result of results) this.notePlugin(result);
+        const group = groupUid === undefined ? null : (this.groups.get(groupUid) ?? { uid: groupUid, name: null });
+        scoped.push({ computer, group, results });
+      }
+      yield scoped;
+    }
+  }
+
+  /** The plugin results that pass the filter, one array per page, as pages arrive. */
+  async *results(nowSec: number): AsyncGenerator<SelectedResult[]> {
+    const filter = this.filter ?? { statuses: [], muted: 'any', includeHidden: true };
+    const statuses = new Set(filter.statuses);
+    for await (const page of this.computers()) {
+      const selected: SelectedResult[] = [];
+      for (const { computer, group, results } of page) {
+        let ref: ComputerRef | undefined;
+        for (const result of results) {
+          if (statuses.size > 0 && !statuses.has(String(result.status))) continue;
+          if (!filter.includeHidden && isHidden(result)) continue;
+          if (filter.muted !== 'any' && isMuted(result, nowSec) !== (filter.muted === 'muted')) continue;
+          if (this.pluginKeys && !this.pluginKeys.has(String(result.name).toLowerCase()) && !this.pluginKeys.has(String(result.slug).toLowerCase())) continue;
+          if (filter.since !== undefined) {
+            const ran = parseTime(result.last_run);
+            if (ran === undefined || ran / 1000 < filter.since) continue;
+          }
+          ref ??= {
+            uid: typeof computer.uid === 'string' ? computer.uid : null,
+            client_id: typeof computer.client_id === 'string' ? computer.client_id : typeof computer.svc_id === 'string' ? computer.svc_id : null,
+            name: computerName(computer),
+          };
+          selected.push({ ...result, computer: ref, group });
+        }
+      }
+      yield selected;
+    }
+  }
+
+  /**
+   * After the whole stream: a computer or plugin the selectors named that never showed up in
+   * scope is an error (exit 4), not a silent empty answer. Plugins can only be known this way:
+   * the API lists them nowhere but on their computers.
+   */
+  checkNamed(): void {
+    const computers = [...(this.computerKeys ?? [])].filter((key) => !this.seenComputers.has(key));
+    if (computers.length > 0) {
+      throw new NotFoundError(
+        `--computer: no computer ${computers.map((c) => `'${c}'`).join(', ')}${this.scopeGroups || this.scope.missing ? ' in the selected scope' : ''} (by client_id or c_ uid)`,
+        'list the computers with `mon computers list --all`',
+      );
+    }
+    const plugins = [...(this.pluginKeys ?? [])].filter((key) => !this.seenPlugins.has(key));
+    if (plugins.length > 0) {
+      throw new NotFoundError(`--plugin: no plugin named ${plugins.map((p) => `'${p}'`).join(', ')} on any computer in scope (by name or slug, any case)`, 'check the spelling: `mon plugin list <client-id>` shows the names');
+    }
+  }
+
+  private matchComputer(computer: Item): boolean {
+    for (const key of [computer.client_id, computer.svc_id, computer.uid]) {
+      if (typeof key === 'string' && this.computerKeys!.has(key)) {
+        this.seenComputers.add(key);
+        // A computer named twice (client_id and uid) counts as seen under both.
+        for (const other of [computer.client_id, computer.svc_id, computer.uid]) if (typeof other === 'string') this.seenComputers.add(other);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private notePlugin(result: Item): void {
+    for (const key of [result.name, result.slug]) {
+      if (typeof key === 'string' && this.pluginKeys!.has(key.toLowerCase())) this.seenPlugins.add(key.toLowerCase());
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * `mon status`: counts over the selection. Its memory grows with the number of groups and
+ * plugin names, never with the number of computers: each page is counted and let go.
+ */
+import type { ApiClient } from '../api/client.js';
+import { MAX_PER_PAGE } from '../api/client.js';
+import { parseTime } from '../output/format.js';
+import { isHidden, isMissing, isMuted, plannedRequests, Selection, type GroupRef, type Scope } from './selection.js';
+
+/** How many plugins `top_plugins` lists. */
+export const TOP_PLUGINS = 10;
+
+/** The object `status -o json` prints; keys documented in the README (keep in sync). */
+export interface StatusReport {
+  /** The groups named with --group, or null for the whole account. */
+  scope: { groups: GroupRef[] | null };
+  computers: { total: number; missing: number; hidden: number; pending_removal: number; platforms: Record<string, number> };
+  plugin_results: { total: number; alerts: number; warnings: number; muted: number; hidden: number };
+  top_plugins: { name: string; alerts: number }[];
+  groups: { uid: string | null; name: string | null; computers: number; missing: number; alerts: number; warnings: number }[];
+  expirations: { expired: number; expiring: number; within_days: number };
+}
+
+interface GroupCount {
+  uid: string | null;
+  name: string | null;
+  computers: number;
+  missing: number;
+  alerts: number;
+  warnings: number;
+}
+
+/** The requests status sends first, for --dry-run. */
+export function plannedStatusRequests(client: ApiClient, scope: Scope) {
+  return [...plannedRequests(client, scope), client.prepare('expirations.list', { query: { per_page: MAX_PER_PAGE, group: scope.groups?.length === 1 ? scope.groups[0] : undefined } })];
+}
+
+/**
+ * Reads the fleet and counts. `onPage` is told after each page (progress). Any page that fails
+ * after the retries throws: there is no partial report.
+ */
+export async function collectStatus(client: ApiClient, scope: Scope, nowMs: number, withinSec: number, onPage?: (read: Selection['read']) => void): Promise<StatusReport> {
+  const nowSec = Math.floor(nowMs / 1000);
+  const selection = await Selection.open(client, scope);
+  const computers = { total: 0, missing: 0, hidden: 0, pending_removal: 0, platforms: {} as Record<string, number> };
+  const results = { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 };
+  const byPlugin = new Map<string, number>();
+  const byGroup = new Map<string | null, GroupCount>();
+  for (const group of selection.scopeGroups ?? []) byGroup.set(group.uid, { uid: group.uid, name: group.name, computers: 0, missing: 0, alerts: 0, warnings: 0 });
+
+  for await (const page of selection.computers()) {
+    for (const { computer, group, results: list } of page) {
+      const key = group?.uid ?? null;
+      let counts = byGroup.get(key);
+      if (!counts) byGroup.set(key, (counts = { uid: key, name: group?.name ?? null, computers: 0, missing: 0, alerts: 0, warnings: 0 }));
+      computers.total++;
+      counts.computers++;
+      if (isMissing(computer)) {
+        computers.missing++;
+        counts.missing++;
+      }
+      if (computer.hidden === true) computers.hidden++;
+      if (computer.pending_removal === true) computers.pending_removal++;
+      const platform = typeof computer.platform === 'string' && computer.platform !== '' ? computer.platform : 'unknown';
+      computers.platforms[platform] = (computers.platforms[platform] ?? 0) + 1;
+      for (const result of list) {
+        results.total++;
+        if (isHidden(result)) {
+          results.hidden++;
+          continue;
+        }
+        if (isMuted(result, nowSec)) {
+          results.muted++;
+          continue;
+        }
+        if (result.status === 'Alert') {
+          results.alerts++;
+          counts.alerts++;
+          const name = String(result.name ?? result.slug ?? '');
+          byPlugin.set(name, (byPlugin.get(name) ?? 0) + 1);
+        } else if (result.status === 'Warning') {
+          results.warnings++;
+          counts.warnings++;
+        }
+      }
+    }
+    onPage?.(selection.read);
+  }
+
+  const expirations = await countExpirations(client, selection, nowSec, withinSec);
+  const top_plugins = [...byPlugin]
+    .map(([name, alerts]) => ({ name, alerts }))
+    .sort((a, b) => b.alerts - a.alerts || a.name.localeCompare(b.name))
+    .slice(0, TOP_PLUGINS);
+  const groups = [...byGroup.values()].sort(
+    (a, b) => b.alerts - a.alerts || b.missing - a.missing || b.warnings - a.warnings || String(a.name ?? '').localeCompare(String(b.name ?? '')),
+  );
+  return {
+    scope: { groups: selection.scopeGroups ? [...selection.scopeGroups] : null },
+    computers,
+    plugin_results: results,
+    top_plugins,
+    groups,
+    expirations: { ...expirations, within_days: Math.round((withinSec / 86_400) * 100) / 100 },
+  };
+}
+
+/** Expired (before now) and expiring (from now to now + within) expirations of the scope. */
+async function countExpirations(client: ApiClient, selection: Selection, nowSec: number, withinSec: number): Promise<{ expired: number; expiring: number }> {
+  const only = selection.scopeGroups ? new Set(selection.scopeGroups.map((g) => g.uid)) : undefined;
+  const group = selection.scopeGroups?.length === 1 ? selection.scopeGroups[0]!.uid : undefined;
+  let expired = 0;
+  let expiring = 0;
+  for await (const page of client.pages('expirations.list', { query: { group } }, { all: true, perPage: MAX_PER_PAGE })) {
+    for (const expiration of page.items) {
+      if (only) {
+        const ref = expiration.group;
+        const uid = typeof ref === 'string' ? ref : ref && typeof ref === 'object' ? (ref as { uid?: unknown }).uid : undefined;
+        if (typeof uid !== 'string' || !only.has(uid)) continue;
+      }
+      const at = parseTime(expiration.expires_at);
+      if (at === undefined) continue;
+      const seconds = at / 1000;
+      if (seconds < nowSec) expired++;
+      else if (seconds <= nowSec + withinSec) expiring++;
+    }
+  }
+  return { expired, expiring };
+}
