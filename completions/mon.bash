@@ -13,6 +13,8 @@ _mon_command() {
     '|notes'|'|note') REPLY='notes' ;;
     '|plugin'|'|plugins'|'|plugin-results') REPLY='plugin' ;;
     '|users'|'|user') REPLY='users' ;;
+    '|alerts') REPLY='alerts' ;;
+    '|status') REPLY='status' ;;
     '|api') REPLY='api' ;;
     '|profile'|'|profiles') REPLY='profile' ;;
     '|sandbox') REPLY='sandbox' ;;
@@ -175,6 +177,19 @@ _mon_option() {
     'users list|--per-page') REPLY='v' ;;
     'users list|--offset') REPLY='v' ;;
     'users list|--limit') REPLY='v' ;;
+    'alerts|--status') REPLY='v OK Warning Alert Informational' ;;
+    'alerts|--plugin') REPLY='v' ;;
+    'alerts|--group') REPLY='v' ;;
+    'alerts|--computer') REPLY='v' ;;
+    'alerts|--since') REPLY='v' ;;
+    'status|--group') REPLY='v' ;;
+    'status|--within') REPLY='v' ;;
+    'status|--warning-alerts') REPLY='v' ;;
+    'status|--critical-alerts') REPLY='v' ;;
+    'status|--warning-warnings') REPLY='v' ;;
+    'status|--critical-warnings') REPLY='v' ;;
+    'status|--warning-missing') REPLY='v' ;;
+    'status|--critical-missing') REPLY='v' ;;
     'api|-F'|'api|--field') REPLY='v' ;;
     'profile add|--subdomain') REPLY='v' ;;
     'profile add|--domain') REPLY='v' ;;
@@ -210,6 +225,8 @@ _mon_flags() {
     'plugin list') REPLY='--status --muted --unmuted --include-hidden' ;;
     'plugin mute') REPLY='--timed --ticket --ignore --ticket-url' ;;
     'users list') REPLY='--page --per-page --offset --all --limit --count' ;;
+    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since' ;;
+    'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
     'sandbox') REPLY='--port --host --computers --seed' ;;
@@ -220,7 +237,7 @@ _mon_flags() {
 # The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
 _mon_commands() {
   case "$1" in
-    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
     'groups') REPLY='list get find-or-create update help'; _mon_aliases='ls show' ;;
     'computers') REPLY='list get update help'; _mon_aliases='ls show' ;;
     'expirations') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;

@@ -21,6 +21,10 @@ function __mon_command
             echo 'plugin'
         case '|users' '|user'
             echo 'users'
+        case '|alerts'
+            echo 'alerts'
+        case '|status'
+            echo 'status'
         case '|api'
             echo 'api'
         case '|profile' '|profiles'
@@ -240,6 +244,19 @@ function __mon_option
             'users list|--per-page' \
             'users list|--offset' \
             'users list|--limit' \
+            'alerts|--status' \
+            'alerts|--plugin' \
+            'alerts|--group' \
+            'alerts|--computer' \
+            'alerts|--since' \
+            'status|--group' \
+            'status|--within' \
+            'status|--warning-alerts' \
+            'status|--critical-alerts' \
+            'status|--warning-warnings' \
+            'status|--critical-warnings' \
+            'status|--warning-missing' \
+            'status|--critical-missing' \
             'api|-F' \
             'api|--field' \
             'profile add|--subdomain' \
@@ -364,21 +381,23 @@ complete -c mon -n '__mon_at ""' -a 'expiration-products' -d 'List, show, create
 complete -c mon -n '__mon_at ""' -a 'notes' -d 'List, show, create, update and delete notes on computers and groups'
 complete -c mon -n '__mon_at ""' -a 'plugin' -d 'List a computer\'s plugin results; mute and unmute them'
 complete -c mon -n '__mon_at ""' -a 'users' -d 'List the people with access to the account'
+complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attention, across every computer of the account'
+complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now: counts across the account, or --check for Nagios-style monitors'
 complete -c mon -n '__mon_at ""' -a 'api' -d 'Send any request to the API and print the JSON answer'
 complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check accounts (subdomain + API key)'
 complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the whole v2.5 API on loopback with demo data, no account needed'
 complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c mon -n '__mon_at ""' -a 'help' -d 'show help for a command'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'group' -d 'alias of groups'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'note' -d 'alias of notes'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'user' -d 'alias of users'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'group' -d 'alias of groups'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'note' -d 'alias of notes'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'user' -d 'alias of users'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
 complete -c mon -n '__mon_at "groups"' -a 'list' -d 'List groups, sorted by name'
 complete -c mon -n '__mon_at "groups"' -a 'get' -d 'Show one group by uid or slug'
 complete -c mon -n '__mon_at "groups"' -a 'find-or-create' -d 'Return the group with this name, creating it when there is none'
@@ -574,6 +593,24 @@ complete -c mon -n '__mon_in "users list"' -l 'all' -d 'follow the pagination he
 complete -c mon -n '__mon_in "users list"' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
 complete -c mon -n '__mon_in "users list"' -l 'count' -d 'print only the total number of records (x-total)'
 complete -c mon -n '__mon_arg "users help" 1' -a 'list help'
+complete -c mon -n '__mon_in "alerts"' -l 'status' -x -a 'OK Warning Alert Informational' -d 'only results with this status (repeatable; default Alert and Warning)'
+complete -c mon -n '__mon_in "alerts"' -l 'muted' -d 'only muted results'
+complete -c mon -n '__mon_in "alerts"' -l 'include-muted' -d 'muted and unmuted results alike'
+complete -c mon -n '__mon_in "alerts"' -l 'include-hidden' -d 'also service plugins (visible false), which the dashboard hides'
+complete -c mon -n '__mon_in "alerts"' -l 'plugin' -x -d 'only this plugin, by name or slug, any case (repeatable) (max 255 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'group' -x -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'computer' -x -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'missing' -d 'only results of missing computers'
+complete -c mon -n '__mon_in "alerts"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "status"' -l 'group' -x -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
+complete -c mon -n '__mon_in "status"' -l 'within' -x -d 'how far ahead an expiration counts as expiring (30d, 2w) (default: 30d)'
+complete -c mon -n '__mon_in "status"' -l 'check' -d 'print one Nagios plugin line and exit 0, 1, 2 or 3'
+complete -c mon -n '__mon_in "status"' -l 'warning-alerts' -x -d 'WARNING when unmuted alerts are outside this range; with --check'
+complete -c mon -n '__mon_in "status"' -l 'critical-alerts' -x -d 'CRITICAL when unmuted alerts are outside this range (default: 0, so any alert); with --check'
+complete -c mon -n '__mon_in "status"' -l 'warning-warnings' -x -d 'WARNING when unmuted warnings are outside this range (default: 0); with --check'
+complete -c mon -n '__mon_in "status"' -l 'critical-warnings' -x -d 'CRITICAL when unmuted warnings are outside this range; with --check'
+complete -c mon -n '__mon_in "status"' -l 'warning-missing' -x -d 'WARNING when missing computers are outside this range (default: 0); with --check'
+complete -c mon -n '__mon_in "status"' -l 'critical-missing' -x -d 'CRITICAL when missing computers are outside this range; with --check'
 complete -c mon -n '__mon_in "api"' -s 'F' -l 'field' -x -d 'a parameter (repeatable): query string for GET, form body otherwise'
 complete -c mon -n '__mon_in "api"' -l 'paginate' -d 'GET only: follow the pagination headers to the last page (per_page 100) and print one JSON array'
 complete -c mon -n '__mon_in "api"' -s 'i' -l 'include' -d 'print the status line and the response headers before the body'
@@ -608,4 +645,4 @@ complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
 complete -c mon -n '__mon_at "completion"' -a 'help' -d 'display help for command'
 complete -c mon -n '__mon_arg "completion help" 1' -a 'bash zsh fish help'
-complete -c mon -n '__mon_arg "help" 1' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users api profile sandbox completion help'
+complete -c mon -n '__mon_arg "help" 1' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help'
