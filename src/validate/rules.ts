@@ -62,57 +62,30 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
         z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
       );
     case 'when':
-      return z
-        .pipe(
-          z.string(),
-          z.transform((v: string, ctx) => {
-            const seconds = parseWhen(v, nowMs);
-            if (seconds === undefined) {
-              ctx.issues.push({ code: 'custom', input: v, message: `'${v}' is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds` });
-              return z.NEVER;
-            }
-            return seconds;
-          }),
-        )
-        .check(
-          z.refine((s: number) => s > nowMs / 1000, { error: 'must lie in the future' }),
-          z.refine((s: number) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
-        );
+      return parsedBy((v) => parseWhen(v, nowMs), 'is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds').check(
+        z.refine((s: number) => s > nowMs / 1000, { error: 'must lie in the future' }),
+        z.refine((s: number) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
+      );
     case 'since':
-      return z.pipe(
-        z.string(),
-        z.transform((v: string, ctx) => {
-          const seconds = parseWhen(v, nowMs, -1);
-          if (seconds === undefined) {
-            ctx.issues.push({ code: 'custom', input: v, message: `'${v}' is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds` });
-            return z.NEVER;
-          }
-          return seconds;
-        }),
-      );
+      return parsedBy((v) => parseWhen(v, nowMs, -1), 'is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds');
     case 'duration':
-      return z.pipe(
-        z.string(),
-        z.transform((v: string, ctx) => {
-          const seconds = parseDuration(v);
-          if (seconds === undefined || seconds === 0) {
-            ctx.issues.push({ code: 'custom', input: v, message: `'${v}' is not a duration such as 30d, 2w or 12h` });
-            return z.NEVER;
-          }
-          return seconds;
-        }),
-      );
+      return parsedBy((v) => parseDuration(v) || undefined, 'is not a duration such as 30d, 2w or 12h');
     case 'range':
-      return z.pipe(
-        z.string(),
-        z.transform((v: string, ctx) => {
-          const range = parseRange(v);
-          if (range === undefined) {
-            ctx.issues.push({ code: 'custom', input: v, message: `'${v}' is not a threshold range such as 5, 5:, ~:5, 1:5 or @1:5 (Nagios plugin guidelines)` });
-            return z.NEVER;
-          }
-          return range;
-        }),
-      );
+      return parsedBy(parseRange, 'is not a threshold range such as 5, 5:, ~:5, 1:5 or @1:5 (Nagios plugin guidelines)');
   }
+}
+
+/** A schema that parses the text with `parse`; undefined from it fails with `'<text>' <says>`. */
+function parsedBy<T>(parse: (value: string) => T | undefined, says: string) {
+  return z.pipe(
+    z.string(),
+    z.transform((v: string, ctx) => {
+      const parsed = parse(v);
+      if (parsed === undefined) {
+        ctx.issues.push({ code: 'custom', input: v, message: `'${v}' ${says}` });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  );
 }

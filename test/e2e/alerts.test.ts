@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
+import { readAll } from '../helpers/sandbox-http.js';
 
 type Item = Record<string, unknown>;
-
-/** Every item of a list, read straight from the sandbox over HTTP, without mon in between. */
-async function readAll(sandbox: RunningSandbox, path: string): Promise<Item[]> {
-  const out: Item[] = [];
-  for (let page = 1; ; page++) {
-    const response = await fetch(`${sandbox.url}${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}&api_key=${sandbox.apiKey}`);
-    out.push(...((await response.json()) as Item[]));
-    if (!response.headers.get('x-next-page')) return out;
-  }
-}
 
 /** One row per plugin result with its computer, as the test reads the account itself. */
 interface Row {

@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
+import { readAll } from '../helpers/sandbox-http.js';
 
 type Item = Record<string, unknown>;
-
-async function readAll(sandbox: RunningSandbox, path: string): Promise<Item[]> {
-  const out: Item[] = [];
-  for (let page = 1; ; page++) {
-    const response = await fetch(`${sandbox.url}${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}&api_key=${sandbox.apiKey}`);
-    out.push(...((await response.json()) as Item[]));
-    if (!response.headers.get('x-next-page')) return out;
-  }
-}
 
 /** The report, counted by the test from what it read itself: the same definitions as the README. */
 function count(computers: Item[], expirations: Item[], groups: Item[], nowSec: number, withinSec: number) {

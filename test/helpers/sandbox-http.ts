@@ -7,3 +7,13 @@ export async function api(sandbox: RunningSandbox, path: string): Promise<{ stat
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
+
+/** Every item of a list (all pages at 100), read straight from the sandbox over HTTP. */
+export async function readAll(sandbox: RunningSandbox, path: string): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for (let page = 1; ; page++) {
+    const response = await fetch(`${sandbox.url}${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}&api_key=${sandbox.apiKey}`);
+    out.push(...((await response.json()) as Record<string, unknown>[]));
+    if (!response.headers.get('x-next-page')) return out;
+  }
+}
