@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // e2e tests spawn bin/mon, which runs the bundle in dist/: `npm run build` first.
+    // e2e tests spawn bin/mon, which runs the bundle in dist/: the set-up rebuilds it when stale.
     globalSetup: ['test/helpers/global-setup.ts'],
   },
 });
