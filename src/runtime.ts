@@ -2,6 +2,7 @@ import { UsageError } from './errors.js';
 import { configDir, sandboxStateFile } from './config/paths.js';
 import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
+import type { Clock } from './api/clock.js';
 import type { ProfileStore } from './config/store.js';
 import type { Context, GlobalOptions, Io } from './context.js';
 import type { OutputFormat } from './output/types.js';
@@ -12,6 +13,8 @@ export interface MainDeps {
   io: Io;
   env: Record<string, string | undefined>;
   now?: () => number;
+  /** Time for the client's deadline, its waits between retries and the rate budget; the system's unless a test moves it. */
+  clock?: Clock;
   /** Aborted by SIGINT/SIGTERM in bin/mon; its reason names the signal. */
   signal?: AbortSignal;
 }
@@ -130,7 +133,8 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
           signal,
           env,
           userAgent: `mon/${VERSION}`,
-          budget: sharedBudget(dir, target.apiKey, env),
+          budget: sharedBudget(dir, target.apiKey, env, deps.clock),
+          clock: deps.clock,
           log: globals.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
         });
         cleanups.push(() => made.close());

@@ -220,8 +220,7 @@ function timeoutError(settings: Pick<AttemptSettings, 'host' | 'timeoutMs'>, ans
 
 /** The command ran out of its MON_DEADLINE. */
 export function deadlineError(deadlineMs: number): NetworkError {
-  const seconds = Math.round(deadlineMs / 1000);
-  return new NetworkError(`the command did not finish within its deadline of ${seconds} s`, 'raise MON_DEADLINE (seconds) if it needs longer');
+  return new NetworkError(`the command did not finish within its deadline of ${deadlineMs / 1000} s`, 'raise MON_DEADLINE (seconds) if it needs longer');
 }
 
 /** undici's errors (which can carry the URL, and so the key) become one clean line. */

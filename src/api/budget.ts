@@ -1,8 +1,8 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** The API's limit: 400 requests per minute, all requests (api-v2.5, Limits). */
 export const RATE_LIMIT = { requests: 400, windowMs: 60_000 };
@@ -39,9 +39,9 @@ export interface SharedBudget extends RateBudget {
  * key shared with other tools). Where the folder cannot be written, the budget is kept for this
  * process only.
  */
-export function sharedBudget(dir: string, apiKey: string, env: Record<string, string | undefined>): SharedBudget {
+export function sharedBudget(dir: string, apiKey: string, env: Record<string, string | undefined>, clock: Clock = systemClock): SharedBudget {
   const limit = parseLimit(env.MON_RATE_LIMIT) ?? RATE_LIMIT;
-  const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`));
+  const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`), clock);
   const local: number[] = [];
   let shared = true;
   // Requests of this process queue here first, so they do not all contend for the lock file.
@@ -57,7 +57,7 @@ export function sharedBudget(dir: string, apiKey: string, env: Record<string, st
         shared = false; // read-only or missing home: keep the budget in this process
       }
     }
-    return change(local, Date.now());
+    return change(local, clock.now());
   };
 
   const claim = async (signal: AbortSignal): Promise<() => Promise<void>> => {
@@ -73,7 +73,7 @@ export function sharedBudget(dir: string, apiKey: string, env: Record<string, st
         // answer within the slack needs no second ledger write: the window is kept that much
         // longer than the server's (admit), which covers the difference.
         return async () => {
-          if (Date.now() - stamp < slack(limit)) return;
+          if (clock.now() - stamp < slack(limit)) return;
           try {
             await withSent(AbortSignal.timeout(1_000), (sent, now) => redate(sent, stamp, now));
           } catch {
@@ -82,7 +82,7 @@ export function sharedBudget(dir: string, apiKey: string, env: Record<string, st
         };
       }
       // A little jitter, so processes that wait for the same slot do not all wake at once.
-      await sleep(wait + Math.floor(Math.random() * 20), undefined, { signal });
+      await clock.sleep(wait + Math.floor(Math.random() * 20), signal);
     }
   };
 
@@ -131,7 +131,10 @@ export function redate(sent: number[], from: number, to: number): void {
 class Ledger {
   readonly lock: string;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    private readonly clock: Clock,
+  ) {
     this.lock = `${file}.lock`;
   }
 
@@ -140,7 +143,7 @@ class Ledger {
     await this.acquire(signal);
     try {
       const sent = this.read();
-      const result = change(sent, Date.now());
+      const result = change(sent, this.clock.now());
       this.write(sent);
       return result;
     } finally {
@@ -163,7 +166,8 @@ class Ledger {
       }
       this.breakIfStale();
       if (signal.aborted) throw signal.reason;
-      await sleep(Math.min(50, 2 + attempt) + Math.floor(Math.random() * 5), undefined, { signal });
+      // Another process holds it for a few milliseconds of real time, whatever the clock says.
+      await systemClock.sleep(Math.min(50, 2 + attempt) + Math.floor(Math.random() * 5), signal);
     }
   }
 

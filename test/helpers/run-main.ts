@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { expect } from 'vitest';
+import type { Clock } from '../../src/api/clock.js';
 import { main } from '../../src/main.js';
 import type { MonResult } from './run-mon.js';
 import { tempConfigDir } from './run-mon.js';
@@ -9,7 +10,10 @@ import { tempConfigDir } from './run-mon.js';
  * and no terminal: the same path as bin/mon minus the process, for the many cases (usage
  * errors above all) where spawning node for each would only make the suite slow.
  */
-export async function runMain(args: readonly string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Omit<MonResult, 'signal'>> {
+export async function runMain(
+  args: readonly string[],
+  options: { env?: Record<string, string>; input?: string; clock?: Clock } = {},
+): Promise<Omit<MonResult, 'signal'>> {
   let stdout = '';
   let stderr = '';
   const io = {
@@ -17,7 +21,7 @@ export async function runMain(args: readonly string[], options: { env?: Record<s
     stderr: { write: (chunk: string) => (stderr += chunk), isTTY: false },
     stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), { isTTY: false }),
   };
-  const code = await main(args, { io, env: { MON_CONFIG_DIR: tempConfigDir(), ...options.env } });
+  const code = await main(args, { io, env: { MON_CONFIG_DIR: tempConfigDir(), ...options.env }, clock: options.clock });
   return { code, stdout, stderr };
 }
 

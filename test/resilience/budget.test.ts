@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admit, keyFingerprint, parseLimit, redate, sharedBudget } from '../../src/api/budget.js';
 import { computersPage, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { testClock } from '../helpers/clock.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { KEY } from './support.js';
 
@@ -48,23 +49,31 @@ describe('the shared rate budget, in one process', () => {
   });
 
   it('admits the budget at once, then waits for the window rather than failing', async () => {
-    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '3/0.4' });
-    expect(await timed(() => Promise.all([1, 2, 3].map(() => budget.take(never))))).toBeLessThan(200);
-    const wait = await timed(() => budget.take(never));
-    expect(wait).toBeGreaterThanOrEqual(300);
-    expect(wait).toBeLessThan(1_000);
+    const clock = testClock();
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '3/0.4' }, clock);
+    await Promise.all([1, 2, 3].map(() => budget.take(never)));
+    expect(clock.sleeps).toEqual([]);
+    await budget.take(never);
+    // The window (400 ms) plus its slack (400/60 ms), and up to 20 ms of jitter.
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(400);
+    expect(clock.sleeps[0]).toBeLessThan(430);
   });
 
   it('two budgets on the same folder and key share one window (as two processes do); another key does not', async () => {
     const dir = tempConfigDir();
     const env = { MON_RATE_LIMIT: '2/0.5' };
-    const first = sharedBudget(dir, KEY, env);
-    const second = sharedBudget(dir, KEY, env);
-    const other = sharedBudget(dir, 'k_other_key_0001', env);
+    const clock = testClock();
+    const first = sharedBudget(dir, KEY, env, clock);
+    const second = sharedBudget(dir, KEY, env, clock);
+    const other = sharedBudget(dir, 'k_other_key_0001', env, clock);
     await first.take(never);
     await first.take(never);
-    expect(await timed(() => other.take(never))).toBeLessThan(200);
-    expect(await timed(() => second.take(never))).toBeGreaterThanOrEqual(400);
+    await other.take(never);
+    expect(clock.sleeps).toEqual([]);
+    await second.take(never);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(500);
   });
 
   it('breaks a lock left behind by a process that died holding it', async () => {
@@ -103,10 +112,13 @@ describe('the shared rate budget, in one process', () => {
   it('where the config folder cannot be written, still limits this process', async () => {
     const file = join(tempConfigDir(), 'not-a-folder');
     writeFileSync(file, '');
-    const budget = sharedBudget(file, KEY, { MON_RATE_LIMIT: '2/0.4' });
+    const clock = testClock();
+    const budget = sharedBudget(file, KEY, { MON_RATE_LIMIT: '2/0.4' }, clock);
     await budget.take(never);
     await budget.take(never);
-    expect(await timed(() => budget.take(never))).toBeGreaterThanOrEqual(300);
+    expect(clock.sleeps).toEqual([]);
+    await budget.take(never);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(400);
   });
 
   it('an abort ends a wait at once', async () => {
@@ -126,13 +138,15 @@ describe('the shared rate budget, in one process', () => {
     redate(sent, 999, 1_000);
     expect(sent).toEqual([200, 250, 300]);
 
-    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '5/1' });
+    const clock = testClock();
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '5/1' }, clock);
     const answered = await budget.take(never);
     const admitted = (JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent[0]!;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(admitted).toBe(clock.now());
+    await clock.sleep(50);
     await answered?.();
     const later = (JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent[0]!;
-    expect(later - admitted).toBeGreaterThanOrEqual(45);
+    expect(later - admitted).toBe(50);
   });
 
   it('MON_RATE_LIMIT is <requests>/<seconds>; anything else is a usage error', () => {

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, computersPage, hang, json, reset, scripted, startFakeApi, type FakeApi, type Handler } from '../helpers/fake-api.js';
+import { testClock, type TestClock } from '../helpers/clock.js';
+import { runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
 import { expectNoKey, expectOneLine, KEY, selfSignedCert } from './support.js';
 
 /**
  * The client under injected faults, over real loopback sockets: every answer a service, a proxy
- * or a network can give, and the exit code of cli-contract.md for each.
+ * or a network can give, and the exit code of cli-contract.md for each. Commands run in-process
+ * on a test clock: the waits between retries are read from it, not slept. Timeouts stay on the
+ * wall clock (they measure the server), kept short.
  */
 
 const group = { uid: 'g_1', name: 'Acme', slug: 'acme' };
@@ -21,12 +25,15 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     env = { MON_BASE_URL: api.url, MON_API_KEY: KEY };
   });
   afterAll(() => api.close());
+  let clock: TestClock;
   beforeEach(() => {
     api.requests.length = 0;
     api.arrivals.length = 0;
+    clock = testClock();
   });
 
-  const gaps = () => api.arrivals.slice(1).map((t, i) => t - api.arrivals[i]!);
+  /** mon in-process on the test clock. */
+  const runMon = (args: string[], options: { env?: Record<string, string> } = {}) => runMain(args, { ...options, clock });
 
   it('429 with Retry-After in seconds: waits that long, then succeeds (exit 0)', async () => {
     api.handle(scripted(status(429, { 'retry-after': '1' }), ok));
@@ -34,17 +41,18 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(group);
     expect(api.requests).toHaveLength(2);
-    expect(gaps()[0]).toBeGreaterThanOrEqual(950);
+    expect(clock.sleeps).toEqual([1_000]);
     expectNoKey(result);
   });
 
   it('429 with Retry-After as an HTTP date: waits until then, then succeeds', async () => {
-    // HTTP dates have whole seconds: 2 s ahead is 1..2 s from now.
-    api.handle(scripted(status(429, { 'retry-after': new Date(Date.now() + 2_000).toUTCString() }), ok));
+    // HTTP dates have whole seconds: a clock on a whole second makes the wait exact.
+    clock = testClock(Math.floor(Date.now() / 1000) * 1000);
+    api.handle(scripted(status(429, { 'retry-after': new Date(clock.now() + 2_000).toUTCString() }), ok));
     const result = await runMon(['groups', 'get', 'g_1', '--json'], { env });
     expect(result.code).toBe(0);
     expect(api.requests).toHaveLength(2);
-    expect(gaps()[0]).toBeGreaterThanOrEqual(500);
+    expect(clock.sleeps).toEqual([2_000]);
   });
 
   it('429 without Retry-After: backs off and retries --retries times, then exits 6 saying when to try again', async () => {
@@ -54,8 +62,12 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     expect(api.requests).toHaveLength(3);
     expect(result.stderr).toMatch(/429.*rate limit.*after 3 attempts.*try again in a minute/);
     expectOneLine(result);
-    // Exponential backoff with jitter: at least half the base (250 ms) between attempts.
-    for (const gap of gaps()) expect(gap).toBeGreaterThanOrEqual(240);
+    // Exponential backoff with jitter: half the base (250 ms) plus up to 500·2^attempt.
+    expect(clock.sleeps).toHaveLength(2);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(250);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(750);
+    expect(clock.sleeps[1]).toBeGreaterThanOrEqual(250);
+    expect(clock.sleeps[1]).toBeLessThanOrEqual(1_250);
   });
 
   it('MON_RETRIES sets the attempts; the last Retry-After is what the message quotes', async () => {
@@ -68,12 +80,11 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
 
   it('429 asking for longer than a minute: no retry, exit 6 at once with the time to come back', async () => {
     api.handle(status(429, { 'retry-after': '3600' }));
-    const started = Date.now();
     const result = await runMon(['groups', 'get', 'g_1'], { env });
     expect(result.code).toBe(6);
     expect(api.requests).toHaveLength(1);
     expect(result.stderr).toMatch(/try again in 3600 s/);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(clock.sleeps).toEqual([]);
   });
 
   it('a burst of 502, 503 and 500 on a read is retried until it succeeds', async () => {
@@ -82,6 +93,9 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(api.requests).toHaveLength(4);
+    // The 503's Retry-After: 0 is honoured; the others back off.
+    expect(clock.sleeps[1]).toBe(0);
+    expect(clock.sleeps.filter((ms) => ms >= 250)).toHaveLength(2);
   });
 
   it('5xx that does not stop: exit 7 after the retries, one line naming the status and the attempts', async () => {
@@ -130,12 +144,12 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
 
   it('a server that hangs: exit 8 within --timeout plus a second, not retried', async () => {
     api.handle(hang);
-    const result = await runMon(['groups', 'get', 'g_1', '--timeout', '1', '--verbose'], { env });
+    const result = await runMon(['groups', 'get', 'g_1', '--timeout', '0.3', '--verbose'], { env });
     const sinceArrival = Date.now() - api.arrivals[0]!;
     expect(result.code).toBe(8);
-    expect(sinceArrival).toBeLessThan(2_000);
+    expect(sinceArrival).toBeLessThan(1_300);
     expect(api.requests).toHaveLength(1);
-    expect(result.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 1 s — raise --timeout/);
+    expect(result.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.3 s — raise --timeout/);
     expectNoKey(result);
   });
 
@@ -143,14 +157,14 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     api.handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"uid":"g_1",');
-      const drip = setInterval(() => (res.writableEnded || res.destroyed ? clearInterval(drip) : res.write(' ')), 100);
+      const drip = setInterval(() => (res.writableEnded || res.destroyed ? clearInterval(drip) : res.write(' ')), 50);
       res.on('close', () => clearInterval(drip));
     });
-    const result = await runMon(['groups', 'get', 'g_1', '--timeout', '1'], { env });
+    const result = await runMon(['groups', 'get', 'g_1', '--timeout', '0.4'], { env });
     const sinceArrival = Date.now() - api.arrivals[0]!;
     expect(result.code).toBe(8);
-    expect(sinceArrival).toBeLessThan(2_000);
-    expect(result.stderr).toMatch(/started to answer but did not finish within 1 s/);
+    expect(sinceArrival).toBeLessThan(1_400);
+    expect(result.stderr).toMatch(/started to answer but did not finish within 0\.4 s/);
   });
 
   it('a slow body that ends within --timeout is fine', async () => {
@@ -165,7 +179,7 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
           clearInterval(drip);
           res.end();
         }
-      }, 60);
+      }, 20);
     });
     const result = await runMon(['groups', 'get', 'g_1', '--json', '--timeout', '3'], { env });
     expect(result.code).toBe(0);
@@ -224,24 +238,23 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
   it('MON_DEADLINE bounds the whole command, however long --timeout is', async () => {
     api.handle(hang);
     const started = Date.now();
-    const result = await runMon(['groups', 'get', 'g_1', '--timeout', '30'], { env: { ...env, MON_DEADLINE: '1' } });
+    const result = await runMon(['groups', 'get', 'g_1', '--timeout', '30'], { env: { ...env, MON_DEADLINE: '0.4' } });
     expect(result.code).toBe(8);
-    expect(Date.now() - started).toBeLessThan(4_000);
-    expect(result.stderr).toMatch(/did not finish within its deadline of 1 s — raise MON_DEADLINE/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result.stderr).toMatch(/did not finish within its deadline of 0\.4 s — raise MON_DEADLINE/);
   });
 
   it('a retry that cannot end before the deadline is not started', async () => {
     api.handle(status(429, { 'retry-after': '20' }));
-    const started = Date.now();
     const result = await runMon(['groups', 'get', 'g_1'], { env: { ...env, MON_DEADLINE: '5' } });
     expect(result.code).toBe(6);
     expect(api.requests).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(clock.sleeps).toEqual([]);
     expect(result.stderr).toMatch(/try again in 20 s/);
   });
 
   it('a bad MON_DEADLINE or MON_RATE_LIMIT is a usage error (exit 2), no request', async () => {
-    for (const bad of [{ MON_DEADLINE: 'soon' }, { MON_RATE_LIMIT: '400 per minute' }]) {
+    for (const bad of [{ MON_DEADLINE: 'soon' }, { MON_RATE_LIMIT: '400 per minute' }] as Record<string, string>[]) {
       const result = await runMon(['groups', 'get', 'g_1'], { env: { ...env, ...bad } });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(new RegExp(`^mon: ${Object.keys(bad)[0]}: must be`));
@@ -270,6 +283,7 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
 });
 
 describe('TLS and redirects: the key never travels anywhere it should not', () => {
+  // NODE_EXTRA_CA_CERTS is read when a process starts: these spawn bin/mon.
   it('an untrusted certificate: exit 8 with a hint about NODE_EXTRA_CA_CERTS, no retries; trusted through it, the same server works', async () => {
     const tls = selfSignedCert();
     const api = await startFakeApi(ok, { tls });
