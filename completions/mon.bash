@@ -169,6 +169,8 @@ _mon_option() {
     'notes create|--body-file') REPLY='v @files' ;;
     'notes update|--body') REPLY='v' ;;
     'notes update|--body-file') REPLY='v @files' ;;
+    'notes update|--computer') REPLY='v' ;;
+    'notes update|--group') REPLY='v' ;;
     'plugin list|--status') REPLY='v OK Warning Alert Informational' ;;
     'plugin mute|--timed') REPLY='o' ;;
     'plugin mute|--ticket') REPLY='v' ;;
@@ -221,7 +223,7 @@ _mon_flags() {
     'expiration-products update') REPLY='--name' ;;
     'notes list') REPLY='--computer --group --include-private --page --per-page --offset --all --limit --count' ;;
     'notes create') REPLY='--computer --group --body --body-file --private --include-in-email --include-in-report' ;;
-    'notes update') REPLY='--body --body-file --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
+    'notes update') REPLY='--body --body-file --computer --group --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
     'plugin list') REPLY='--status --muted --unmuted --include-hidden' ;;
     'plugin mute') REPLY='--timed --ticket --ignore --ticket-url' ;;
     'users list') REPLY='--page --per-page --offset --all --limit --count' ;;

@@ -68,3 +68,19 @@ export class ExitCode extends MonError {
     super(`exit ${exitCode}`);
   }
 }
+
+/**
+ * With --dry-run, a command that must look something up before it can build its request
+ * (a group by name, a computer by uid) stops at the lookup: main() prints this request as
+ * the one that would be sent first, and exits 0.
+ */
+export class DryRunStop extends Error {
+  constructor(
+    /** The client's PreparedRequest (not named here: errors.ts imports nothing). */
+    readonly prepared: unknown,
+    /** What the lookup is for: "--group 'Acme Design'". */
+    readonly what: string,
+  ) {
+    super(`dry run: ${what} would be looked up first`);
+  }
+}

@@ -1,8 +1,9 @@
 import { CommanderError } from 'commander';
+import type { PreparedRequest } from './api/client.js';
 import { redact } from './api/redact.js';
-import { ExitCode, InterruptedError, MonError } from './errors.js';
+import { DryRunStop, ExitCode, InterruptedError, MonError } from './errors.js';
 import { buildProgram } from './program.js';
-import { hasChecks } from './spec/spec.js';
+import { hasChecks, needsResolving } from './spec/spec.js';
 import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
@@ -24,7 +25,15 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const ctx = createContext(deps, globals, cleanups, program);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
-      await verb.run(checked, ctx);
+      try {
+        // Names, slugs and the other id of a computer become what the request needs.
+        const resolved = needsResolving(verb) ? await (await import('./resolve/index.js')).resolveInput(verb, checked, ctx) : checked;
+        await verb.run(resolved, ctx);
+      } catch (error) {
+        if (!(error instanceof DryRunStop)) throw error;
+        const { showDryRun } = await import('./commands/actions.js');
+        await showDryRun(ctx, error.prepared as PreparedRequest, `the request that would look up ${error.what}; what follows depends on its answer`);
+      }
     },
     argv,
   );

@@ -64,7 +64,7 @@ export function colourWanted(ctx: Context, tty: boolean): boolean {
  * Prints the request --dry-run stands for (or the requests, in order, for a command that sends
  * several), key redacted. Returns true when nothing must be sent.
  */
-export async function showDryRun(ctx: Context, prepared: PreparedRequest | readonly PreparedRequest[]): Promise<boolean> {
+export async function showDryRun(ctx: Context, prepared: PreparedRequest | readonly PreparedRequest[], note?: string): Promise<boolean> {
   if (!ctx.globals.dryRun) return false;
   const client = await ctx.client();
   const shown = (Array.isArray(prepared) ? prepared : [prepared]).map((one: PreparedRequest) => client.describe(one));
@@ -76,7 +76,7 @@ export async function showDryRun(ctx: Context, prepared: PreparedRequest | reado
     const lines = shown.flatMap((one) => [`${one.method} ${one.url}`, ...one.form.map(([key, value]) => `${key}=${value}`)]);
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
   }
-  ctx.notice('dry run: nothing was sent');
+  ctx.notice(`dry run: nothing was sent${note ? ` (${note})` : ''}`);
   return true;
 }
 

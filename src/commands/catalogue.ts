@@ -20,6 +20,8 @@ interface CatalogueKind {
   bodyKey: string;
   /** uid prefix: em_. */
   prefix: string;
+  /** What src/resolve calls it: a name or slug given for the uid is looked up. */
+  resolve: 'manufacturer' | 'product';
   /** Sample values for the examples. */
   sample: { uid: string; name: string; rename: string };
 }
@@ -37,7 +39,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
   const plural = `${noun}s`;
   const capital = noun.charAt(0).toUpperCase() + noun.slice(1);
   const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
-  const uidArg = { name: 'uid', description: `the ${noun} uid (${prefix}…)`, rule: { type: 'uid', prefix } } as const;
+  const uidArg = { name: 'uid', description: `the ${noun}: its uid (${prefix}…), its slug or its exact name`, rule: { type: 'text', max: NAME_MAX, nonEmpty: true }, resolve: kind.resolve } as const;
   const nameOption = { flags: '--name <name>', description: `${noun} name (required)`, rule: { type: 'text', max: NAME_MAX, nonEmpty: true } } as const;
   const mon = `mon ${kind.name}`;
   return {
@@ -129,6 +131,7 @@ export const expirationManufacturers = catalogueResource({
   routes: 'expirationManufacturers',
   bodyKey: 'expiration_manufacturer',
   prefix: 'em_',
+  resolve: 'manufacturer',
   sample: { uid: 'em_4a2f', name: 'Apple', rename: 'Apple Inc.' },
 });
 
@@ -140,5 +143,6 @@ export const expirationProducts = catalogueResource({
   routes: 'expirationProducts',
   bodyKey: 'expiration_product',
   prefix: 'ep_',
+  resolve: 'product',
   sample: { uid: 'ep_7c1d9e', name: 'AppleCare+', rename: 'AppleCare+ for Mac' },
 });

@@ -41,6 +41,9 @@ export const COMPUTER_VIEW: View = {
   tableExpand: ['group'],
 };
 
+/** One computer (get, update): its c_ uid too, which notes and expirations also take. */
+const COMPUTER_ITEM_VIEW: View = { ...COMPUTER_VIEW, columns: [COMPUTER_VIEW.columns[0]!, { key: 'uid' }, ...COMPUTER_VIEW.columns.slice(1)] };
+
 const STATUSES = ['visible', 'hidden', 'missing', 'pending_rekey', 'pending_removal', 'has_muted_plugin'] as const;
 const PLATFORMS = ['mac', 'linux', 'windows'] as const;
 // The reference lists the default last_reported_desc and the options reported_desc and created_desc.
@@ -63,7 +66,7 @@ export const computers: ResourceSpec = {
       fields: COMPUTER_FIELDS,
       options: [
         { flags: '--status <status>', description: 'only computers in this state', choices: STATUSES },
-        { flags: '--group <uid-or-slug>', description: 'only computers of this group (uid or slug)', rule: { type: 'text', max: 255, nonEmpty: true } },
+        { flags: '--group <group>', description: 'only computers of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
         { flags: '--created-after <date>', description: 'only computers first seen after this date (YYYY-MM-DD)', rule: { type: 'date' } },
         { flags: '--serial-number <serial>', description: 'only this serial number', rule: { type: 'text', max: 255 } },
         { flags: '--asset-id <id>', description: 'only this asset id', rule: { type: 'text', max: 191 } },
@@ -101,17 +104,17 @@ export const computers: ResourceSpec = {
       name: 'get',
       aliases: ['show'],
       route: 'computers.get',
-      summary: 'Show one computer by its client id',
-      args: [{ name: 'client-id', description: "the computer's client id (the client_id field)", rule: { type: 'text', max: 191, nonEmpty: true } }],
+      summary: 'Show one computer by its client id or uid',
+      args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
       fields: COMPUTER_FIELDS,
       examples: ['mon computers get 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11', 'mon computers get 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --expand plugin_results --json'],
-      run: ({ args }, ctx) => objectCommand(ctx, 'computers.get', { path: { client_id: args['client-id']! } }, COMPUTER_VIEW).then(() => undefined),
+      run: ({ args }, ctx) => objectCommand(ctx, 'computers.get', { path: { client_id: args['client-id']! } }, COMPUTER_ITEM_VIEW).then(() => undefined),
     },
     {
       name: 'update',
       route: 'computers.update',
       summary: "Change a computer's asset id, names, description, reference e-mail or beacon settings",
-      args: [{ name: 'client-id', description: "the computer's client id", rule: { type: 'text', max: 191, nonEmpty: true } }],
+      args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
       fields: COMPUTER_FIELDS,
       options: [
         { flags: '--asset-id <id>', description: 'asset id', rule: { type: 'text', max: 191 } },
@@ -144,7 +147,7 @@ export const computers: ResourceSpec = {
           throw new UsageError('nothing to update: give at least one attribute option (see mon computers update --help)');
         }
         const clientId = args['client-id']!;
-        await objectCommand(ctx, 'computers.update', { path: { client_id: clientId }, body: { computer } }, COMPUTER_VIEW, () => `Computer ${clientId} updated.`);
+        await objectCommand(ctx, 'computers.update', { path: { client_id: clientId }, body: { computer } }, COMPUTER_ITEM_VIEW, () => `Computer ${clientId} updated.`);
       },
     },
   ],

@@ -61,14 +61,20 @@ function attributeOptions(create: boolean): OptionSpec[] {
   const required = create ? 'required: ' : '';
   return [
     { flags: '--license-key <key>', description: `${required}license, serial number or other identifier`, rule: { type: 'text', max: 191, nonEmpty: true } },
-    { flags: '--expires-at <date>', description: `${required}expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)`, rule: { type: 'date' } },
-    { flags: '--manufacturer <uid>', description: `${required}expiration manufacturer uid (em_…)`, rule: { type: 'uid', prefix: 'em_', max: 191 } },
-    { flags: '--product <uid>', description: `${required}expiration product uid (ep_…)`, rule: { type: 'uid', prefix: 'ep_', max: 191 } },
-    { flags: '--group <uid>', description: `the group it belongs to (g_…)${create ? '; give --group or --computer' : ''}`, rule: { type: 'uid', prefix: 'g_', max: 191 } },
+    { flags: '--expires-at <date>', description: `${required}expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)`, rule: { type: 'date', epoch: true } },
+    { flags: '--manufacturer <manufacturer>', description: `${required}expiration manufacturer: uid, slug or name`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'manufacturer' },
+    { flags: '--product <product>', description: `${required}expiration product: uid, slug or name`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'product' },
     {
-      flags: '--computer <uid>',
-      description: `the computer it belongs to (c_…); it is then also related to that computer's group${create ? '; give --group or --computer' : ''}`,
-      rule: { type: 'uid', prefix: 'c_', max: 191 },
+      flags: '--group <group>',
+      description: `the group it belongs to: uid, slug or name${create ? '; give --group or --computer' : ''}`,
+      rule: { type: 'text', max: 255, nonEmpty: true },
+      resolve: 'group',
+    },
+    {
+      flags: '--computer <computer>',
+      description: `the computer it belongs to: client id or c_ uid; it is then also related to that computer's group${create ? '; give --group or --computer' : ''}`,
+      rule: { type: 'text', max: 191, nonEmpty: true },
+      resolve: 'computer',
     },
     { flags: '--renewable', description: 'mark it renewable', negatable: true, ...(create && { defaultText: 'not renewable' }) },
     { flags: '--notes <text>', description: 'notes', rule: { type: 'text', max: 65535 } },
@@ -104,13 +110,13 @@ export const expirations: ResourceSpec = {
       fields: EXPIRATION_FIELDS,
       options: [
         { flags: '--uid <uid>', description: 'only this expiration (e_…)', rule: { type: 'uid', prefix: 'e_' } },
-        { flags: '--manufacturer <uid-or-slug>', description: 'only this expiration manufacturer (uid or slug)', rule: { type: 'text', max: 191, nonEmpty: true } },
-        { flags: '--product <uid-or-slug>', description: 'only this expiration product (uid or slug)', rule: { type: 'text', max: 191, nonEmpty: true } },
-        { flags: '--group <uid-or-slug>', description: 'only expirations of this group (uid or slug)', rule: { type: 'text', max: 255, nonEmpty: true } },
-        { flags: '--computer <uid-or-slug>', description: 'only expirations of this computer (uid or slug)', rule: { type: 'text', max: 191, nonEmpty: true } },
+        { flags: '--manufacturer <manufacturer>', description: 'only this expiration manufacturer (uid, slug or name)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'manufacturer' },
+        { flags: '--product <product>', description: 'only this expiration product (uid, slug or name)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'product' },
+        { flags: '--group <group>', description: 'only expirations of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
+        { flags: '--computer <computer>', description: 'only expirations of this computer (client id or c_ uid)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
         { flags: '--license-key <key>', description: 'only this license key', rule: { type: 'text', max: 191, nonEmpty: true } },
-        { flags: '--expires-start <date>', description: 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)', rule: { type: 'date' } },
-        { flags: '--expires-end <date>', description: 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)', rule: { type: 'date' } },
+        { flags: '--expires-start <date>', description: 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)', rule: { type: 'date', epoch: true } },
+        { flags: '--expires-end <date>', description: 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)', rule: { type: 'date', epoch: true } },
       ],
       // expires_at_start and expires_at_end each require the other (api-v2.5, Expirations)
       constraints: { together: [['expiresStart', 'expiresEnd']] },
@@ -154,7 +160,7 @@ export const expirations: ResourceSpec = {
       options: attributeOptions(true),
       constraints: { exactlyOne: [['licenseKey'], ['expiresAt'], ['manufacturer'], ['product'], ['group', 'computer']] },
       examples: [
-        'mon expirations create --license-key XK-2231-99 --expires-at 2026-09-30 --manufacturer em_4a2f --product ep_7c1d9e --group g_3f9a2c',
+        'mon expirations create --license-key XK-2231-99 --expires-at 2026-09-30 --manufacturer apple --product applecare --group "Acme Design"',
         'mon expirations create --license-key C02XL0GHJGH5 --expires-at 2027-01-15 --manufacturer em_4a2f --product ep_0b3e --computer c_81d0 --renewable --notes "AppleCare"',
       ],
       run: ({ opts }, ctx) =>

@@ -37,11 +37,11 @@ export const groups: ResourceSpec = {
       name: 'get',
       aliases: ['show'],
       route: 'groups.get',
-      summary: 'Show one group by uid or slug',
-      args: [{ name: 'uid-or-slug', description: 'the group uid (g_…) or its dashboard slug', rule: { type: 'text', max: 255, nonEmpty: true } }],
+      summary: 'Show one group by uid, slug or name',
+      args: [{ name: 'group', description: 'the group: its uid (g_…), its dashboard slug or its exact name', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' }],
       fields: GROUP_FIELDS,
-      examples: ['mon groups get g_3f9a2c', 'mon groups get acme-design --json'],
-      run: ({ args }, ctx) => objectCommand(ctx, 'groups.get', { path: { uid: args['uid-or-slug']! } }, GROUP_VIEW).then(() => undefined),
+      examples: ['mon groups get g_3f9a2c', 'mon groups get acme-design --json', 'mon groups get "Acme Design"'],
+      run: ({ args }, ctx) => objectCommand(ctx, 'groups.get', { path: { uid: args.group! } }, GROUP_VIEW).then(() => undefined),
     },
     {
       name: 'find-or-create',
@@ -80,7 +80,7 @@ export const groups: ResourceSpec = {
       route: 'groups.update',
       summary: "Change a group's name, description, reference e-mail or contact menu",
       description: 'The API needs the name on every update: without --name the current name is read and sent again.',
-      args: [{ name: 'uid', description: 'the group uid (g_…)', rule: { type: 'uid', prefix: 'g_' } }],
+      args: [{ name: 'group', description: 'the group: its uid (g_…), its slug or its exact name', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' }],
       fields: GROUP_FIELDS,
       options: [
         { flags: '--name <name>', description: 'new name', rule: { type: 'text', max: 255, nonEmpty: true } },
@@ -90,7 +90,7 @@ export const groups: ResourceSpec = {
       ],
       examples: ['mon groups update g_3f9a2c --description "Design studio, 2nd floor"', 'mon groups update g_3f9a2c --name "Acme Studio"'],
       async run({ args, opts }, ctx) {
-        const uid = args.uid!;
+        const uid = args.group!;
         const changes = { description: opts.description, reference_email: opts.referenceEmail, show_contact_menu: opts.showContactMenu };
         if (opts.name === undefined && Object.values(changes).every((value) => value === undefined)) {
           throw new UsageError('nothing to update: give --name, --description, --reference-email or --[no-]show-contact-menu');

@@ -70,6 +70,14 @@ async function readBody(ctx: Context, opts: Invocation['opts']): Promise<string 
   return body;
 }
 
+/** --computer and --group: who a note belongs to, by client id or c_ uid, by group uid, slug or name. */
+function ownerOptions(tail: string): OptionSpec[] {
+  return [
+    { flags: '--computer <computer>', description: `the computer it belongs to (client id or c_ uid)${tail}`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
+    { flags: '--group <group>', description: `the group it belongs to (uid, slug or name)${tail}`, rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
+  ];
+}
+
 const BODY_OPTIONS: readonly OptionSpec[] = [
   { flags: '--body <text>', description: 'the note text', rule: { type: 'text', max: BODY_MAX, nonEmpty: true } },
   { flags: '--body-file <path>', description: `read the note text from a file, or from stdin with - (max ${BODY_MAX} characters)` },
@@ -90,8 +98,8 @@ export const notes: ResourceSpec = {
       list: true,
       fields: NOTE_FIELDS,
       options: [
-        { flags: '--computer <uid>', description: 'only notes of this computer (c_…)', rule: { type: 'uid', prefix: 'c_', max: 191 } },
-        { flags: '--group <uid>', description: 'only notes of this group (g_…)', rule: { type: 'uid', prefix: 'g_', max: 191 } },
+        { flags: '--computer <computer>', description: 'only notes of this computer (client id or c_ uid)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
+        { flags: '--group <group>', description: 'only notes of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
         { flags: '--include-private', description: 'include private notes (default: left out)' },
       ],
       // "send computer or group, never both" (api-v2.5, Notes)
@@ -122,8 +130,7 @@ export const notes: ResourceSpec = {
       summary: 'Add a note to a computer or a group',
       fields: NOTE_FIELDS,
       options: [
-        { flags: '--computer <uid>', description: 'the computer it belongs to (c_…); give --computer or --group', rule: { type: 'uid', prefix: 'c_', max: 191 } },
-        { flags: '--group <uid>', description: 'the group it belongs to (g_…); give --computer or --group', rule: { type: 'uid', prefix: 'g_', max: 191 } },
+        ...ownerOptions('; give --computer or --group'),
         ...BODY_OPTIONS,
         { flags: '--private', description: 'visible only internally (default: not private)' },
         { flags: '--include-in-email', description: 'include it in e-mails (default: not included)' },
@@ -136,8 +143,8 @@ export const notes: ResourceSpec = {
         ],
       },
       examples: [
-        'mon notes create --computer c_81d0 --body "Battery replaced 2025-05-12"',
-        'mon notes create --group g_3f9a2c --body-file handover.md --private',
+        'mon notes create --computer 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --body "Battery replaced 2025-05-12"',
+        'mon notes create --group "Acme Design" --body-file handover.md --private',
         'git log -1 --format=%B | mon notes create --computer c_81d0 --body-file -',
       ],
       async run({ opts }, ctx) {
@@ -156,27 +163,35 @@ export const notes: ResourceSpec = {
     {
       name: 'update',
       route: 'notes.update',
-      summary: "Change a note's text or its private, e-mail and report flags",
-      description: 'Only the options given change.',
+      summary: "Change a note's text, owner, or its private, e-mail and report flags",
+      description: 'Only the options given change. --computer or --group moves the note to that computer or group.',
       args: [UID_ARG],
       fields: NOTE_FIELDS,
       options: [
         ...BODY_OPTIONS,
+        ...ownerOptions('; moves the note there'),
         { flags: '--private', description: 'make it visible only internally', negatable: true },
         { flags: '--include-in-email', description: 'include it in e-mails', negatable: true },
         { flags: '--include-in-report', description: 'include it in computer and group status reports', negatable: true },
       ],
-      constraints: { atMostOne: [['body', 'bodyFile']] },
-      examples: ['mon notes update n_9e2a41 --body "Battery replaced again 2025-11-02"', 'mon notes update n_9e2a41 --no-private --include-in-report'],
+      // "Sending both computer_id and group_id on create or update gives an error" (api-v2.5, Notes)
+      constraints: { atMostOne: [['body', 'bodyFile'], ['computer', 'group']] },
+      examples: [
+        'mon notes update n_9e2a41 --body "Battery replaced again 2025-11-02"',
+        'mon notes update n_9e2a41 --no-private --include-in-report',
+        'mon notes update n_9e2a41 --group acme-design',
+      ],
       async run({ args, opts }, ctx) {
         const uid = args.uid!;
         const flags = {
+          computer_id: opts.computer as string | undefined,
+          group_id: opts.group as string | undefined,
           private: opts.private as boolean | undefined,
           include_in_email: opts.includeInEmail as boolean | undefined,
           include_in_report: opts.includeInReport as boolean | undefined,
         };
         if (opts.body === undefined && opts.bodyFile === undefined && Object.values(flags).every((value) => value === undefined)) {
-          throw new UsageError('nothing to update: give --body, --body-file, --[no-]private, --[no-]include-in-email or --[no-]include-in-report');
+          throw new UsageError('nothing to update: give --body, --body-file, --computer, --group, --[no-]private, --[no-]include-in-email or --[no-]include-in-report');
         }
         const note = { body: await readBody(ctx, opts), ...flags };
         await objectCommand(ctx, 'notes.update', { path: { uid }, body: { note } }, NOTE_VIEW, () => `Note ${uid} updated.`);

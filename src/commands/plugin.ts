@@ -93,7 +93,7 @@ export const plugin: ResourceSpec = {
       aliases: ['ls'],
       summary: "List a computer's plugin results (service plugins hidden)",
       description: 'Plugin results arrive with their computer; --status and --muted/--unmuted filter them here.',
-      args: [{ name: 'client-id', description: "the computer's client id (the client_id field)", rule: { type: 'text', max: 191, nonEmpty: true } }],
+      args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
       fields: PLUGIN_RESULT_FIELDS,
       options: [
         { flags: '--status <status>', description: 'only results with this status', choices: STATUSES },

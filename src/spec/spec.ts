@@ -11,7 +11,8 @@ import type { Context } from '../context.js';
 export type Rule =
   | { type: 'text'; max: number; nonEmpty?: boolean }
   | { type: 'email'; max: number }
-  | { type: 'date' }
+  /** YYYY-MM-DD; with epoch, also a day that 32-bit epoch seconds hold (1970-01-01..2038-01-19). */
+  | { type: 'date'; epoch?: boolean }
   | { type: 'uid'; prefix: string; max?: number }
   | { type: 'int'; min: number; max?: number }
   | { type: 'url'; max?: number }
@@ -22,6 +23,13 @@ export type Rule =
   | { type: 'duration' }
   /** A threshold range of the Nagios plugin guidelines (10, 10:, ~:10, 10:20, @10:20). */
   | { type: 'range' };
+
+/**
+ * What an option or argument names, resolved before the verb runs (src/resolve): a computer
+ * by client id or c_ uid, sent as its uid ('computer') or its client id ('client-id'); a
+ * group, expiration manufacturer or product by uid, slug or exact name, sent as its uid.
+ */
+export type ResolveKind = 'computer' | 'client-id' | 'group' | 'manufacturer' | 'product';
 
 export interface OptionSpec {
   /** commander syntax: '-s, --status <status>', '--all', '--platform <platform>' */
@@ -37,6 +45,8 @@ export interface OptionSpec {
   defaultText?: string;
   /** The option's value may be left out ('--timed [when]'). */
   optionalValue?: boolean;
+  /** Names a computer, group, manufacturer or product: looked up into what the API needs. */
+  resolve?: ResolveKind;
 }
 
 export interface ArgSpec {
@@ -46,6 +56,8 @@ export interface ArgSpec {
   optional?: boolean;
   /** Takes the rest of the words (`api -F` takes none; kept for completeness). */
   variadic?: boolean;
+  /** Names a computer, group, manufacturer or product (see OptionSpec.resolve). */
+  resolve?: ResolveKind;
 }
 
 /** Option keys (commander's camelCase names) that must appear together or alone. */
@@ -123,6 +135,11 @@ export function hasChecks(verb: VerbSpec): boolean {
     (verb.args ?? []).some((arg) => arg.rule !== undefined) ||
     optionsOf(verb).some((option) => option.rule !== undefined || option.choices !== undefined)
   );
+}
+
+/** Whether a verb names a computer, group, manufacturer or product that src/resolve looks up. */
+export function needsResolving(verb: VerbSpec): boolean {
+  return [...(verb.args ?? []), ...(verb.options ?? [])].some((item) => item.resolve !== undefined);
 }
 
 /** A top-level entry: a resource with verbs, or a command of its own (`api`, `completion`). */

@@ -6,7 +6,8 @@ import { MAX_EPOCH_SECONDS, parseDate, parseDuration, parseWhen } from './when.j
 /** Whole numbers and lengths are counted as the API counts characters: code points, not UTF-16 units. */
 const characters = (value: string) => [...value].length;
 
-const UID_KINDS: Record<string, string> = {
+/** What each uid prefix names (api-v2.5, uid prefixes). */
+export const UID_KINDS: Record<string, string> = {
   g_: 'group',
   c_: 'computer',
   e_: 'expiration',
@@ -16,6 +17,12 @@ const UID_KINDS: Record<string, string> = {
   pr_: 'plugin result',
   u_: 'user',
 };
+
+/** Whether a day's UTC midnight fits the API's 32-bit epoch seconds (api-v2.5, General conventions 6). */
+function inEpochRange(date: { year: number; month: number; day: number }): boolean {
+  const midnight = Date.UTC(date.year, date.month - 1, date.day) / 1000;
+  return midnight >= 0 && midnight <= MAX_EPOCH_SECONDS;
+}
 
 /**
  * The zod schema of a rule. Each one parses the text a user typed into the value sent to the
@@ -34,7 +41,10 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
         z.refine((v) => z.email().safeParse(v).success, { error: (issue) => `'${String(issue.input)}' is not an e-mail address` }),
       );
     case 'date':
-      return z.string().check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => `'${String(issue.input)}' is not a date of the form YYYY-MM-DD` }));
+      return z.string().check(
+        z.refine((v) => parseDate(v) !== undefined, { error: (issue) => `'${String(issue.input)}' is not a date of the form YYYY-MM-DD`, abort: true }),
+        z.refine((v) => !rule.epoch || inEpochRange(parseDate(v)!), { error: 'must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)' }),
+      );
     case 'uid': {
       const kind = UID_KINDS[rule.prefix] ?? 'item';
       // 'an expiration uid', 'an item uid', but 'a user uid'

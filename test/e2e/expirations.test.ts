@@ -35,22 +35,28 @@ describe('expirations against the sandbox', () => {
   });
   afterAll(() => sandbox.close());
 
-  it('`list` sends every filter under its API name, dates as epoch seconds covering whole UTC days', async () => {
+  it('`list` sends every filter under its API name (names and slugs as uids), dates as epoch seconds covering whole UTC days', async () => {
+    const uidOf = async (path: string, key: string, value: string) => ((await api(sandbox, path)).body as Item[]).find((item) => item[key] === value)!.uid;
+    const apple = await uidOf('/v2.5/expiration_manufacturers', 'slug', 'apple');
+    const care = await uidOf('/v2.5/expiration_products', 'name', 'AppleCare+ for Mac');
+    const acme = await uidOf('/v2.5/groups', 'slug', 'acme-design');
+    sandbox.requests.length = 0;
     const result = await runMon(
       [
-        'expirations', 'list', '--uid', 'e_nothing', '--manufacturer', 'apple', '--product', 'applecare', '--group', 'acme-design',
+        'expirations', 'list', '--uid', 'e_nothing', '--manufacturer', 'apple', '--product', 'applecare+ FOR mac', '--group', 'acme-design',
         '--computer', 'c_x', '--license-key', 'K-1', '--expires-start', '2026-01-01', '--expires-end', '2026-03-31', '--json',
       ],
       { env },
     );
     expect(result).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
-    expect(sandbox.requests).toHaveLength(1);
-    expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: '/v2.5/expirations', status: 200 });
-    expect(sandbox.requests[0]!.query).toEqual({
+    // One lookup each for the manufacturer, the product and the group, then the list itself.
+    expect(sandbox.requests.map((r) => r.path)).toEqual(['/v2.5/expiration_manufacturers', '/v2.5/expiration_products', '/v2.5/groups/acme-design', '/v2.5/expirations']);
+    expect(sandbox.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v2.5/expirations', status: 200 });
+    expect(sandbox.requests.at(-1)!.query).toEqual({
       uid: 'e_nothing',
-      manufacturer: 'apple',
-      product: 'applecare',
-      group: 'acme-design',
+      manufacturer: apple,
+      product: care,
+      group: acme,
       computer: 'c_x',
       license_key: 'K-1',
       expires_at_start: '1767225600',
@@ -249,12 +255,12 @@ describe('expirations against the sandbox', () => {
     ['a license key over 191', create({ '--license-key': 'k'.repeat(192) }), '--license-key: at most 191 characters (got 192)'],
     ['an empty license key', create({ '--license-key': ' ' }), '--license-key: must not be empty'],
     ['a manufacturer id over 191', create({ '--manufacturer': long('em_', 192) }), '--manufacturer: at most 191 characters (got 192)'],
-    ['a group id over 191', create({ '--group': long('g_', 192) }), '--group: at most 191 characters (got 192)'],
+    ['a group over 255', create({ '--group': long('g_', 256) }), '--group: at most 255 characters (got 256)'],
     ['notes over 65535', create({ '--notes': 'n'.repeat(65_536) }), '--notes: at most 65535 characters (got 65536)'],
-    ['a product uid for --manufacturer', create({ '--manufacturer': 'ep_1' }), "--manufacturer: 'ep_1' is not an expiration manufacturer uid (they start with em_)"],
-    ['a manufacturer uid for --product', create({ '--product': 'em_1' }), "--product: 'em_1' is not an expiration product uid (they start with ep_)"],
-    ['a slug for --group', create({ '--group': 'acme-design' }), "--group: 'acme-design' is not a group uid (they start with g_)"],
-    ['a group uid for --computer', create({ '--group': undefined, '--computer': 'g_1' }), "--computer: 'g_1' is not a computer uid (they start with c_)"],
+    ['a product uid for --manufacturer', create({ '--manufacturer': 'ep_1' }), "--manufacturer: 'ep_1' is an expiration product uid, not an expiration manufacturer — give the expiration manufacturer's uid, slug or name"],
+    ['a manufacturer uid for --product', create({ '--product': 'em_1' }), "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid, slug or name"],
+    ['a note uid for --group', create({ '--group': 'n_1' }), "--group: 'n_1' is a note uid, not a group — give the group's uid, slug or name"],
+    ['a group uid for --computer', create({ '--group': undefined, '--computer': 'g_1' }), "--computer: 'g_1' is a group uid, not a computer — give the computer's client id or c_ uid"],
     ['an impossible date', create({ '--expires-at': '2026-02-30' }), "--expires-at: '2026-02-30' is not a date of the form YYYY-MM-DD"],
     ['a date in another form', create({ '--expires-at': '30/09/2026' }), "--expires-at: '30/09/2026' is not a date of the form YYYY-MM-DD"],
     ['a date past 32-bit time', create({ '--expires-at': '2038-01-20' }), '--expires-at: must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)'],
@@ -269,7 +275,7 @@ describe('expirations against the sandbox', () => {
     ['delete with a note uid', ['expirations', 'delete', 'n_1', '--yes'], "<uid>: 'n_1' is not an expiration uid (they start with e_)"],
     ['update with nothing to change', ['expirations', 'update', 'e_1'], 'nothing to update: give at least one attribute option (see mon expirations update --help)'],
     ['update with both owners', ['expirations', 'update', 'e_1', '--group', 'g_1', '--computer', 'c_1'], '--group and --computer cannot be used together'],
-    ['update with a bad product uid', ['expirations', 'update', 'e_1', '--product', 'p_1'], "--product: 'p_1' is not an expiration product uid (they start with ep_)"],
+    ['update with a manufacturer uid for --product', ['expirations', 'update', 'e_1', '--product', 'em_1'], "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid, slug or name"],
     ['update with a bad date', ['expirations', 'update', 'e_1', '--expires-at', 'tomorrow'], "--expires-at: 'tomorrow' is not a date of the form YYYY-MM-DD"],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
     expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);

@@ -55,7 +55,9 @@ describe('notes against the sandbox', () => {
     const result = await runMon(['notes', 'list', '--group', group, '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(all.filter((n) => n.group === group && n.private !== true));
-    expect(sandbox.requests[0]!.query).toEqual({ group, page: '1', api_key: sandbox.apiKey });
+    // A filter is read first, so that a group that does not exist is not shown as one without notes.
+    expect(sandbox.requests.map((r) => r.path)).toEqual([`/v2.5/groups/${group}`, '/v2.5/notes']);
+    expect(sandbox.requests[1]!.query).toEqual({ group, page: '1', api_key: sandbox.apiKey });
   });
 
   it('`list` prints a table of uid, owner (by name), private, created and the first line of the body', async () => {
@@ -177,17 +179,18 @@ describe('notes against the sandbox', () => {
     ['create without a body', ['notes', 'create', '--computer', 'c_1'], 'give one of --body or --body-file'],
     ['create with --body and --body-file', ['notes', 'create', '--computer', 'c_1', '--body', 'x', '--body-file', '-'], 'give only one of --body and --body-file'],
     ['a blank --body', ['notes', 'create', '--computer', 'c_1', '--body', ' '], '--body: must not be empty'],
-    ['a group uid for --computer', ['notes', 'create', '--computer', 'g_1', '--body', 'x'], "--computer: 'g_1' is not a computer uid (they start with c_)"],
-    ['a slug for --group', ['notes', 'create', '--group', 'acme', '--body', 'x'], "--group: 'acme' is not a group uid (they start with g_)"],
+    ['a group uid for --computer', ['notes', 'create', '--computer', 'g_1', '--body', 'x'], "--computer: 'g_1' is a group uid, not a computer — give the computer's client id or c_ uid"],
+    ['a computer uid for --group', ['notes', 'create', '--group', 'c_1', '--body', 'x'], "--group: 'c_1' is a computer uid, not a group — give the group's uid, slug or name"],
     ['a computer id over 191', ['notes', 'create', '--computer', `c_${'x'.repeat(190)}`, '--body', 'x'], '--computer: at most 191 characters (got 192)'],
     ['a missing --body-file', ['notes', 'create', '--computer', 'c_1', '--body-file', '/nonexistent/note.md'], "--body-file: cannot read '/nonexistent/note.md' (ENOENT)"],
     ['a directory as --body-file', ['notes', 'create', '--computer', 'c_1', '--body-file', tmpdir()], `--body-file: cannot read '${tmpdir()}' (EISDIR)`],
     ['an empty stdin', ['notes', 'create', '--computer', 'c_1', '--body-file', '-'], '--body-file: stdin is empty; a note body must not be empty'],
     ['list with both owners', ['notes', 'list', '--computer', 'c_1', '--group', 'g_1'], '--computer and --group cannot be used together'],
-    ['list with a slug for --group', ['notes', 'list', '--group', 'acme'], "--group: 'acme' is not a group uid (they start with g_)"],
+    ['list with a note uid for --group', ['notes', 'list', '--group', 'n_1'], "--group: 'n_1' is a note uid, not a group — give the group's uid, slug or name"],
+    ['update with both owners', ['notes', 'update', 'n_1', '--computer', 'c_1', '--group', 'g_1'], '--computer and --group cannot be used together'],
     ['get with an expiration uid', ['notes', 'get', 'e_1'], "<uid>: 'e_1' is not a note uid (they start with n_)"],
     ['delete with a group uid', ['notes', 'delete', 'g_1', '--yes'], "<uid>: 'g_1' is not a note uid (they start with n_)"],
-    ['update with nothing to change', ['notes', 'update', 'n_1'], 'nothing to update: give --body, --body-file, --[no-]private, --[no-]include-in-email or --[no-]include-in-report'],
+    ['update with nothing to change', ['notes', 'update', 'n_1'], 'nothing to update: give --body, --body-file, --computer, --group, --[no-]private, --[no-]include-in-email or --[no-]include-in-report'],
     ['update with --body and --body-file', ['notes', 'update', 'n_1', '--body', 'x', '--body-file', '-'], '--body and --body-file cannot be used together'],
     ['update with an empty file', ['notes', 'update', 'n_1', '--body-file', '/dev/null'], "--body-file: '/dev/null' is empty; a note body must not be empty"],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {

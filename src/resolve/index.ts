@@ -1,0 +1,230 @@
+import type { ApiClient, RequestInput } from '../api/client.js';
+import type { RouteName } from '../api/endpoints.js';
+import { optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec/spec.js';
+import type { Context } from '../context.js';
+import { DryRunStop, NotFoundError, UsageError } from '../errors.js';
+import { UID_KINDS } from '../validate/rules.js';
+
+/**
+ * One place that turns what a person types for a computer, group, expiration manufacturer,
+ * expiration product or plugin into what the API wants (cli-contract.md: "Wherever a command
+ * names a computer…"). Lookups go through the normal client (rate budget, retries, --verbose);
+ * with --dry-run the first lookup that would be sent is shown instead (DryRunStop).
+ *
+ * - computer: its client_id (or the deprecated svc_id, the same value) or its c_ uid. A path
+ *   wants the client id, a body or filter wants the uid: the other form is looked up.
+ * - group, expiration manufacturer, expiration product: its uid, its slug or its exact name,
+ *   case-insensitive. Unknown: exit 4. A name shared by several: exit 2 with the candidates.
+ */
+
+
+/** What a lookup found. */
+export interface Ref {
+  uid: string;
+  client_id?: string;
+  slug?: string;
+  name?: string;
+}
+
+interface Catalogue {
+  noun: string;
+  prefix: string;
+  get: RouteName;
+  list: RouteName;
+  /** The command that lists them, for hints. */
+  command: string;
+}
+
+const CATALOGUES: Record<'group' | 'manufacturer' | 'product', Catalogue> = {
+  group: { noun: 'group', prefix: 'g_', get: 'groups.get', list: 'groups.list', command: 'mon groups list' },
+  manufacturer: {
+    noun: 'expiration manufacturer',
+    prefix: 'em_',
+    get: 'expirationManufacturers.get',
+    list: 'expirationManufacturers.list',
+    command: 'mon manufacturers list',
+  },
+  product: { noun: 'expiration product', prefix: 'ep_', get: 'expirationProducts.get', list: 'expirationProducts.list', command: 'mon products list' },
+};
+
+const COMPUTER_HINT = 'list them with `mon computers list --fields client_id,uid,name`';
+
+/** The uid prefix of each kind: a value with it is taken for a uid. */
+export function uidPrefix(kind: ResolveKind): string {
+  return kind === 'computer' || kind === 'client-id' ? 'c_' : CATALOGUES[kind].prefix;
+}
+
+/** Looks things up through one client; `label` names the option in messages (`--group`). */
+export class Resolver {
+  constructor(private readonly ctx: Context) {}
+
+  /** The value the request needs for `text`, as `kind` says. */
+  async resolve(kind: ResolveKind, text: string, label: string): Promise<string> {
+    const value = text.trim();
+    if (kind === 'computer') return value.startsWith('c_') ? value : (await this.computerByClientId(value, label)).uid;
+    if (kind === 'client-id') return value.startsWith('c_') ? (await this.computerByUid(value, label)).client_id! : value;
+    return (await this.find(kind, value, label)).uid;
+  }
+
+  /** A computer by client id (or svc_id): one GET. */
+  async computerByClientId(clientId: string, label: string): Promise<Ref> {
+    const found = await this.get('computers.get', { path: { client_id: clientId } }, `${label} '${clientId}'`);
+    if (!found) throw new NotFoundError(`${label}: no computer with client id '${clientId}'`, COMPUTER_HINT);
+    return computerRef(found);
+  }
+
+  /**
+   * A computer by c_ uid. The API reads computers by client id only, so the list is read
+   * (100 a page) until the uid turns up.
+   */
+  async computerByUid(uid: string, label: string): Promise<Ref> {
+    const client = await this.client(`${label} '${uid}'`, 'computers.list');
+    for await (const page of client.pages('computers.list', {}, { all: true })) {
+      const found = page.items.find((item) => item.uid === uid);
+      if (found) return computerRef(found);
+    }
+    throw new NotFoundError(`${label}: no computer with uid '${uid}'`, COMPUTER_HINT);
+  }
+
+  /**
+   * A group, manufacturer or product by uid, slug or exact name (case-insensitive). A value
+   * that could be a uid or slug is first read directly (one GET; groups read slugs too); then
+   * the list is read and matched by slug, then by name.
+   */
+  async find(kind: 'group' | 'manufacturer' | 'product', text: string, label: string): Promise<Ref> {
+    const catalogue = CATALOGUES[kind];
+    const what = `${label} '${text}'`;
+    const direct = text.startsWith(catalogue.prefix) || (kind === 'group' && /^[\w-]+$/.test(text));
+    if (direct) {
+      const found = await this.get(catalogue.get, { path: { uid: text } }, what);
+      if (found) return ref(found);
+      if (text.startsWith(catalogue.prefix)) {
+        throw new NotFoundError(`${label}: no ${catalogue.noun} with uid '${text}'`, `list them with \`${catalogue.command}\``);
+      }
+    }
+    const items: Record<string, unknown>[] = [];
+    const client = await this.client(what, catalogue.list);
+    for await (const page of client.pages(catalogue.list, {}, { all: true })) items.push(...page.items);
+    const lower = text.toLowerCase();
+    const bySlug = items.filter((item) => typeof item.slug === 'string' && item.slug.toLowerCase() === lower);
+    const matches = bySlug.length > 0 ? bySlug : items.filter((item) => typeof item.name === 'string' && item.name.toLowerCase() === lower);
+    if (matches.length === 1) return ref(matches[0]!);
+    if (matches.length === 0) {
+      throw new NotFoundError(`${label}: no ${catalogue.noun} '${text}' (looked up by uid, slug and name)`, `list them with \`${catalogue.command}\``);
+    }
+    const candidates = matches.map((item) => `${String(item.uid)} (${item.slug ? `${String(item.slug)}, ` : ''}"${String(item.name)}")`);
+    throw new UsageError(`${label}: '${text}' names ${matches.length} ${catalogue.noun}s: ${candidates.join(', ')}`, 'give the uid or slug of the one you mean');
+  }
+
+  /** The client, or with --dry-run a DryRunStop that shows the first request of the lookup. */
+  private async client(what: string, route?: RouteName, input: RequestInput = { query: { page: 1, per_page: 100 } }): Promise<ApiClient> {
+    const client = await this.ctx.client();
+    if (this.ctx.globals.dryRun && route) throw new DryRunStop(client.prepare(route, input), what);
+    return client;
+  }
+
+  /** One GET; undefined on 404. */
+  private async get(route: RouteName, input: RequestInput, what: string): Promise<Record<string, unknown> | undefined> {
+    const client = await this.client(what, route, input);
+    try {
+      return (await client.call(route, input)).data as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+}
+
+function ref(item: Record<string, unknown>): Ref {
+  return {
+    uid: String(item.uid),
+    ...(typeof item.slug === 'string' && { slug: item.slug }),
+    ...(typeof item.name === 'string' && { name: item.name }),
+  };
+}
+
+function computerRef(item: Record<string, unknown>): Ref {
+  const clientId = item.client_id ?? item.svc_id;
+  const name = item.custom_name || item.computer_name;
+  return {
+    uid: String(item.uid),
+    ...(typeof clientId === 'string' && { client_id: clientId }),
+    ...(typeof name === 'string' && { name }),
+  };
+}
+
+/**
+ * Replaces every argument and option that declares `resolve` by the value the request needs.
+ * A value already in that form (a uid, or a client id for a path) goes as it is: the request
+ * itself checks it. One exception: the group, manufacturer or product filter of a list is
+ * read first even as a uid, since a filter naming nothing would print an empty list as if it
+ * were the answer.
+ */
+export async function resolveInput<I extends { args: Record<string, string | undefined>; opts: Record<string, unknown> }>(verb: VerbSpec, input: I, ctx: Context): Promise<I> {
+  const args = { ...input.args };
+  const opts = { ...input.opts };
+  const wanted: { kind: ResolveKind; value: string; label: string; set: (value: string) => void; filter: boolean }[] = [];
+  for (const arg of verb.args ?? []) {
+    const value = args[arg.name];
+    if (arg.resolve && value !== undefined) wanted.push({ kind: arg.resolve, value, label: `<${arg.name}>`, set: (v) => (args[arg.name] = v), filter: false });
+  }
+  for (const option of verb.options ?? []) {
+    const key = optionKey(option);
+    const value = opts[key];
+    if (option.resolve && typeof value === 'string') {
+      wanted.push({ kind: option.resolve, value, label: optionLabel(option), set: (v) => (opts[key] = v), filter: verb.list === true });
+    }
+  }
+  // Every value is checked before the first lookup is sent: no request for a bad command line.
+  for (const { kind, value, label } of wanted) notOtherKind(kind, value, label);
+  const resolver = new Resolver(ctx);
+  for (const { kind, value, label, set, filter } of wanted) {
+    const ready = kind === 'client-id' ? !value.startsWith('c_') : value.startsWith(uidPrefix(kind)) && (kind === 'computer' || !filter);
+    if (!ready) set(await resolver.resolve(kind, value, label));
+  }
+  return { ...input, args, opts };
+}
+
+/** A value with the uid prefix of another kind ('g_1' for a computer) is a mistake, not a name: exit 2. */
+function notOtherKind(kind: ResolveKind, value: string, label: string): void {
+  // As in a path (src/api/endpoints.ts, fillPath): '.' and '..' would name the folder or its parent.
+  if (value === '.' || value === '..') throw new UsageError(`${label}: '${value}' cannot name an item`);
+  const own = uidPrefix(kind);
+  // em_ and ep_ both start with e_: the longest prefix that matches is the one meant.
+  const prefix = Object.keys(UID_KINDS)
+    .filter((p) => value.startsWith(p))
+    .sort((x, y) => y.length - x.length)[0];
+  const wanted = UID_KINDS[own]!;
+  if (prefix === own && /[\s/?#]/.test(value)) throw new UsageError(`${label}: '${value}' is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
+  if (prefix === undefined || prefix === own) return;
+  const ways = own === 'c_' ? 'client id or c_ uid' : 'uid, slug or name';
+  throw new UsageError(`${label}: '${value}' is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`, `give the ${wanted}'s ${ways}`);
+}
+
+const article = (noun: string): string => (/^[aeiou]/.test(noun) ? 'an' : 'a');
+
+/**
+ * A plugin by name or slug, case-insensitive, among the plugin results at hand (there is no
+ * plugin catalogue in the API): the slug and name of the plugin meant. Unknown: exit 4;
+ * a name that different plugins (different slugs) share: exit 2 with the candidates.
+ */
+export function resolvePlugin(text: string, results: Iterable<Record<string, unknown>>, label = '--plugin'): { slug?: string; name?: string } {
+  const lower = text.trim().toLowerCase();
+  const bySlug = new Map<string, { slug?: string; name?: string }>();
+  const byName = new Map<string, { slug?: string; name?: string }>();
+  for (const result of results) {
+    const slug = typeof result.slug === 'string' ? result.slug : undefined;
+    const name = typeof result.name === 'string' ? result.name : undefined;
+    const plugin = { ...(slug !== undefined && { slug }), ...(name !== undefined && { name }) };
+    const key = slug ?? name ?? '';
+    if (slug?.toLowerCase() === lower) bySlug.set(key, plugin);
+    else if (name?.toLowerCase() === lower) byName.set(key, plugin);
+  }
+  const matches = [...(bySlug.size > 0 ? bySlug : byName).values()];
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new NotFoundError(`${label}: no plugin named '${text}' (looked up by slug and name)`, 'see the plugins of a computer with `mon plugin list <client-id>`');
+  }
+  const candidates = matches.map((plugin) => `${plugin.slug ?? '?'} ("${plugin.name ?? ''}")`);
+  throw new UsageError(`${label}: '${text}' names ${matches.length} plugins: ${candidates.join(', ')}`, 'give the slug of the one you mean');
+}
