@@ -3,7 +3,8 @@ import type { PreparedRequest } from './api/client.js';
 import { redact } from './api/redact.js';
 import { DryRunStop, ExitCode, InterruptedError, MonError } from './errors.js';
 import { buildProgram } from './program.js';
-import { hasChecks, needsResolving } from './spec/spec.js';
+import { apiParams } from './spec/params.js';
+import { hasChecks, needsResolving, optionsOf } from './spec/spec.js';
 import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
@@ -28,7 +29,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       try {
         // Names, slugs and the other id of a computer become what the request needs.
         const resolved = needsResolving(verb) ? await (await import('./resolve/index.js')).resolveInput(verb, checked, ctx) : checked;
-        await verb.run(resolved, ctx);
+        await verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, ctx);
       } catch (error) {
         if (!(error instanceof DryRunStop)) throw error;
         const { showDryRun } = await import('./commands/actions.js');

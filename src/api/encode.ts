@@ -1,6 +1,8 @@
 /** A value as the API takes it: scalars, name[] arrays, or resource[attribute] objects. */
 export type Scalar = string | number | boolean;
-export type ParamValue = Scalar | readonly Scalar[] | Readonly<Record<string, Scalar | undefined>> | undefined;
+/** The attributes of a resource body (computer[custom_name]), or the keys of a query. */
+export type Attributes = Readonly<Record<string, Scalar | readonly Scalar[] | undefined>>;
+export type ParamValue = Scalar | readonly Scalar[] | Attributes | undefined;
 export type Params = Readonly<Record<string, ParamValue>>;
 
 /**
@@ -15,8 +17,9 @@ export function flattenParams(params: Params): [string, string][] {
     if (Array.isArray(value)) {
       for (const item of value as readonly Scalar[]) pairs.push([`${key}[]`, String(item)]);
     } else if (typeof value === 'object') {
-      for (const [attribute, inner] of Object.entries(value as Record<string, Scalar | undefined>)) {
-        if (inner !== undefined) pairs.push([`${key}[${attribute}]`, String(inner)]);
+      for (const [attribute, inner] of Object.entries(value as Attributes)) {
+        if (Array.isArray(inner)) for (const item of inner as readonly Scalar[]) pairs.push([`${key}[${attribute}][]`, String(item)]);
+        else if (inner !== undefined) pairs.push([`${key}[${attribute}]`, String(inner)]);
       }
     } else {
       pairs.push([key, String(value)]);

@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import type { Column, RenderOptions } from '../output/types.js';
+import type { PagingValues } from '../spec/spec.js';
 
 /**
  * The steps most verbs share: send (or, with --dry-run, show) a request, and render what comes
@@ -80,21 +81,11 @@ export async function showDryRun(ctx: Context, prepared: PreparedRequest | reado
   return true;
 }
 
-/** Options every list verb shares, as checkInput returned them. */
-interface PagingOpts {
-  page?: number;
-  perPage?: number;
-  offset?: number;
-  all?: boolean;
-  limit?: number;
-  count?: boolean;
-}
-
 /**
  * A list verb: --count prints x-total; otherwise pages stream into the renderer as they come
  * (ndjson lines appear while later pages are still on their way).
  */
-export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingOpts): Promise<void> {
+export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingValues): Promise<void> {
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
   if (opts.count) {
@@ -185,4 +176,11 @@ async function askYesNo(ctx: Context, question: string): Promise<boolean> {
   } finally {
     rl.close();
   }
+}
+
+/** The whole of a stream as UTF-8 text (stdin for `--body-file -` and `--api-key-stdin`). */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { pickFields } from '../output/columns.js';
 import { drained } from '../output/drain.js';
 import { confirmDeletion, showDryRun } from './actions.js';
-import type { VerbSpec } from '../spec/spec.js';
+import { verb } from '../spec/spec.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */
@@ -91,7 +91,7 @@ async function paginate(ctx: Context, client: ApiClient, prepared: PreparedReque
 }
 
 /** `mon api METHOD PATH`: any request, for what the command table lacks (cli-contract.md). */
-export const api: VerbSpec = {
+export const api = verb({
   name: 'api',
   summary: 'Send any request to the API and print the JSON answer',
   description: [
@@ -121,7 +121,7 @@ export const api: VerbSpec = {
   async run({ args, opts }, ctx) {
     const method = checkMethod(args.method!);
     const path = checkPath(args.path!);
-    const fields = ((opts.field as string[] | undefined) ?? []).map(parseField);
+    const fields = (opts.field ?? []).map(parseField);
     if (opts.paginate === true && method !== 'GET') throw new UsageError(`--paginate: only a GET can be paginated, not ${method}`);
     if (opts.paginate === true && opts.include === true) {
       throw new UsageError('--include: shows the headers of one answer, not of every page with --paginate', 'drop --paginate and pick the page with -F page=N');
@@ -143,4 +143,4 @@ export const api: VerbSpec = {
     if (opts.include === true) await printHead(ctx, status, headers);
     if (data !== undefined) printBody(ctx, data);
   },
-};
+});

@@ -1,6 +1,6 @@
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { CATALOGUE_FIELDS } from './fields.js';
-import type { ResourceSpec } from '../spec/spec.js';
+import { verb, type ResourceSpec } from '../spec/spec.js';
 
 /**
  * Expiration manufacturers and expiration products: the API gives both the same shape under two
@@ -40,14 +40,14 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
   const capital = noun.charAt(0).toUpperCase() + noun.slice(1);
   const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
   const uidArg = { name: 'uid', description: `the ${noun}: its uid (${prefix}…), its slug or its exact name`, rule: { type: 'text', max: NAME_MAX, nonEmpty: true }, resolve: kind.resolve } as const;
-  const nameOption = { flags: '--name <name>', description: `${noun} name (required)`, rule: { type: 'text', max: NAME_MAX, nonEmpty: true } } as const;
+  const nameOption = { flags: '--name <name>', param: 'name', description: `${noun} name (required)`, rule: { type: 'text', max: NAME_MAX, nonEmpty: true } } as const;
   const mon = `mon ${kind.name}`;
   return {
     name: kind.name,
     aliases: [kind.alias],
     summary: `List, show, create, rename and delete ${plural} (used by expirations)`,
     verbs: [
-      {
+      verb({
         name: 'list',
         route: `${kind.routes}.list`,
         aliases: ['ls'],
@@ -56,7 +56,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
         fields: CATALOGUE_FIELDS,
         examples: [`${mon} list`, `mon ${kind.alias} list --all -o csv`],
         run: ({ opts }, ctx) => listCommand(ctx, `${kind.routes}.list`, {}, CATALOGUE_VIEW, opts),
-      },
+      }),
       {
         name: 'get',
         route: `${kind.routes}.get`,
@@ -76,11 +76,11 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
         options: [nameOption],
         constraints: { exactlyOne: [['name']] },
         examples: [`${mon} create --name "${sample.name}"`],
-        run: ({ opts }, ctx) =>
+        run: ({ params }, ctx) =>
           objectCommand(
             ctx,
             `${kind.routes}.create`,
-            { body: { [kind.bodyKey]: { name: opts.name as string } } },
+            { body: { [kind.bodyKey]: params } },
             CATALOGUE_VIEW,
             (item) => `${capital} ${String(item.name)} (${String(item.uid)}) created.`,
           ).then(() => undefined),
@@ -94,11 +94,11 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
         options: [{ ...nameOption, description: `new ${noun} name (required)` }],
         constraints: { exactlyOne: [['name']] },
         examples: [`${mon} update ${sample.uid} --name "${sample.rename}"`],
-        run: ({ args, opts }, ctx) =>
+        run: ({ args, params }, ctx) =>
           objectCommand(
             ctx,
             `${kind.routes}.update`,
-            { path: { uid: args.uid! }, body: { [kind.bodyKey]: { name: opts.name as string } } },
+            { path: { uid: args.uid! }, body: { [kind.bodyKey]: params } },
             CATALOGUE_VIEW,
             () => `${capital} ${args.uid!} updated.`,
           ).then(() => undefined),

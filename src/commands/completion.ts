@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { PROFILE_NAME } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { ResourceSpec, VerbSpec } from '../spec/spec.js';
 
@@ -49,9 +50,6 @@ export const completion: ResourceSpec = {
   examples: [INSTALL.bash, INSTALL.zsh, INSTALL.fish],
   verbs: [shellVerb('bash'), shellVerb('zsh'), shellVerb('fish')],
 };
-
-/** Profile names as `mon profile add` accepts them: nothing else is ever printed into a shell. */
-const PROFILE_NAME = /^[A-Za-z0-9][\w.-]*$/;
 
 /**
  * `mon __complete profiles`: the saved profile names, one a line, for the completion scripts to

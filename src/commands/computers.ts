@@ -1,7 +1,6 @@
-import { UsageError } from '../errors.js';
+import { verb, type ResourceSpec } from '../spec/spec.js';
 import { listCommand, objectCommand, type View } from './actions.js';
 import { COMPUTER_FIELDS } from './fields.js';
-import type { ResourceSpec } from '../spec/spec.js';
 
 /** The flags a person scans for, in one column: missing, issue, hidden, removal, rekey. */
 function computerFlags(row: Record<string, unknown>): string {
@@ -25,6 +24,14 @@ export function refName(value: unknown): unknown {
     return ref.name ?? ref.custom_name ?? ref.computer_name ?? ref.uid;
   }
   return value;
+}
+
+/**
+ * Who a note or an expiration belongs to: its computer when it has one (the group then is the
+ * computer's), else its group (api-v2.5, Note and Expiration objects).
+ */
+export function owner(row: Record<string, unknown>): unknown {
+  return row.computer ? refName(row.computer) : refName(row.group);
 }
 
 export const COMPUTER_VIEW: View = {
@@ -57,7 +64,7 @@ export const computers: ResourceSpec = {
   aliases: ['computer'],
   summary: 'List, show and update monitored computers',
   verbs: [
-    {
+    verb({
       name: 'list',
       aliases: ['ls'],
       route: 'computers.list',
@@ -65,16 +72,16 @@ export const computers: ResourceSpec = {
       list: true,
       fields: COMPUTER_FIELDS,
       options: [
-        { flags: '--status <status>', description: 'only computers in this state', choices: STATUSES },
-        { flags: '--group <group>', description: 'only computers of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
-        { flags: '--created-after <date>', description: 'only computers first seen after this date (YYYY-MM-DD)', rule: { type: 'date' } },
-        { flags: '--serial-number <serial>', description: 'only this serial number', rule: { type: 'text', max: 255 } },
-        { flags: '--asset-id <id>', description: 'only this asset id', rule: { type: 'text', max: 191 } },
-        { flags: '--reference-email-computer <email>', description: "by the computer record's reference e-mail", rule: { type: 'text', max: 191 } },
-        { flags: '--reference-email-group <email>', description: "by the group record's reference e-mail", rule: { type: 'text', max: 191 } },
-        { flags: '--reference-email <email>', description: 'by either reference e-mail', rule: { type: 'text', max: 191 } },
-        { flags: '--platform <platform>', description: 'only this platform (repeatable)', choices: PLATFORMS, repeatable: true },
-        { flags: '--order <order>', description: 'sort order', choices: ORDERS, defaultText: 'last_reported_desc' },
+        { flags: '--status <status>', param: 'status', description: 'only computers in this state', choices: STATUSES },
+        { flags: '--group <group>', param: 'group_id', description: 'only computers of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
+        { flags: '--created-after <date>', param: 'created_after', description: 'only computers first seen after this date (YYYY-MM-DD)', rule: { type: 'date' } },
+        { flags: '--serial-number <serial>', param: 'serial_number', description: 'only this serial number', rule: { type: 'text', max: 255 } },
+        { flags: '--asset-id <id>', param: 'asset_id', description: 'only this asset id', rule: { type: 'text', max: 191 } },
+        { flags: '--reference-email-computer <email>', param: 'reference_email_computer', description: "by the computer record's reference e-mail", rule: { type: 'text', max: 191 } },
+        { flags: '--reference-email-group <email>', param: 'reference_email_group', description: "by the group record's reference e-mail", rule: { type: 'text', max: 191 } },
+        { flags: '--reference-email <email>', param: 'reference_email', description: 'by either reference e-mail', rule: { type: 'text', max: 191 } },
+        { flags: '--platform <platform>', param: 'platform', description: 'only this platform (repeatable)', choices: PLATFORMS, repeatable: true },
+        { flags: '--order <order>', param: 'order', description: 'sort order', choices: ORDERS, defaultText: 'last_reported_desc' },
       ],
       examples: [
         'mon computers list --status missing',
@@ -82,24 +89,8 @@ export const computers: ResourceSpec = {
         'mon computers list --all -o ndjson > computers.ndjson',
         'mon computers list --status missing --count',
       ],
-      run: ({ opts }, ctx) => {
-        const platforms = (opts.platform as string[] | undefined) ?? [];
-        const query = {
-          status: opts.status as string | undefined,
-          group_id: opts.group as string | undefined,
-          created_after: opts.createdAfter as string | undefined,
-          serial_number: opts.serialNumber as string | undefined,
-          asset_id: opts.assetId as string | undefined,
-          reference_email_computer: opts.referenceEmailComputer as string | undefined,
-          reference_email_group: opts.referenceEmailGroup as string | undefined,
-          reference_email: opts.referenceEmail as string | undefined,
-          // One platform as platform=mac, several as platform[]= (api-v2.5, Computers > List).
-          ...(platforms.length === 1 ? { platform: platforms[0] } : platforms.length > 1 ? { platform: platforms } : {}),
-          order: opts.order as string | undefined,
-        };
-        return listCommand(ctx, 'computers.list', { query }, COMPUTER_VIEW, opts);
-      },
-    },
+      run: ({ opts, params }, ctx) => listCommand(ctx, 'computers.list', { query: params }, COMPUTER_VIEW, opts),
+    }),
     {
       name: 'get',
       aliases: ['show'],
@@ -110,45 +101,32 @@ export const computers: ResourceSpec = {
       examples: ['mon computers get 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11', 'mon computers get 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --expand plugin_results --json'],
       run: ({ args }, ctx) => objectCommand(ctx, 'computers.get', { path: { client_id: args['client-id']! } }, COMPUTER_ITEM_VIEW).then(() => undefined),
     },
-    {
+    verb({
       name: 'update',
       route: 'computers.update',
+      partial: true,
       summary: "Change a computer's asset id, names, description, reference e-mail or beacon settings",
       args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
       fields: COMPUTER_FIELDS,
       options: [
-        { flags: '--asset-id <id>', description: 'asset id', rule: { type: 'text', max: 191 } },
-        { flags: '--custom-name <name>', description: 'display name in the dashboard', rule: { type: 'text', max: 191 } },
-        { flags: '--description <text>', description: 'description, included in warnings', rule: { type: 'text', max: 65535 } },
-        { flags: '--reference-email <email>', description: 'reference e-mail address', rule: { type: 'email', max: 191 } },
-        { flags: '--product-description <text>', description: 'model name shown for the computer', rule: { type: 'text', max: 65535 } },
-        { flags: '--estimated-manufacture-date <date>', description: 'estimated manufacture date (YYYY-MM-DD)', rule: { type: 'date' } },
-        { flags: '--beacon-reporting', description: 'enable beacon reporting', negatable: true },
-        { flags: '--beacon-missing-threshold <minutes>', description: 'minutes before a beacon warning', choices: BEACON_THRESHOLDS },
-        { flags: '--create-ticket-on-beacon-found', description: 'send an alert when the computer comes online', negatable: true },
+        { flags: '--asset-id <id>', param: 'asset_id', description: 'asset id', rule: { type: 'text', max: 191 } },
+        { flags: '--custom-name <name>', param: 'custom_name', description: 'display name in the dashboard', rule: { type: 'text', max: 191 } },
+        { flags: '--description <text>', param: 'description', description: 'description, included in warnings', rule: { type: 'text', max: 65535 } },
+        { flags: '--reference-email <email>', param: 'reference_email', description: 'reference e-mail address', rule: { type: 'email', max: 191 } },
+        { flags: '--product-description <text>', param: 'product_description', description: 'model name shown for the computer', rule: { type: 'text', max: 65535 } },
+        { flags: '--estimated-manufacture-date <date>', param: 'estimated_manufacture_date', description: 'estimated manufacture date (YYYY-MM-DD)', rule: { type: 'date' } },
+        { flags: '--beacon-reporting', param: 'beacon_reporting', description: 'enable beacon reporting', negatable: true },
+        { flags: '--beacon-missing-threshold <minutes>', param: 'beacon_missing_threshold_in_minutes', description: 'minutes before a beacon warning', choices: BEACON_THRESHOLDS },
+        { flags: '--create-ticket-on-beacon-found', param: 'create_ticket_on_beacon_found', description: 'send an alert when the computer comes online', negatable: true },
       ],
       examples: [
         'mon computers update 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --asset-id A-1042 --custom-name "Reception iMac"',
         'mon computers update 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --beacon-reporting --beacon-missing-threshold 10',
       ],
-      async run({ args, opts }, ctx) {
-        const computer = {
-          asset_id: opts.assetId as string | undefined,
-          custom_name: opts.customName as string | undefined,
-          description: opts.description as string | undefined,
-          reference_email: opts.referenceEmail as string | undefined,
-          product_description: opts.productDescription as string | undefined,
-          estimated_manufacture_date: opts.estimatedManufactureDate as string | undefined,
-          beacon_reporting: opts.beaconReporting as boolean | undefined,
-          beacon_missing_threshold_in_minutes: opts.beaconMissingThreshold as string | undefined,
-          create_ticket_on_beacon_found: opts.createTicketOnBeaconFound as boolean | undefined,
-        };
-        if (Object.values(computer).every((value) => value === undefined)) {
-          throw new UsageError('nothing to update: give at least one attribute option (see mon computers update --help)');
-        }
+      async run({ args, params }, ctx) {
         const clientId = args['client-id']!;
-        await objectCommand(ctx, 'computers.update', { path: { client_id: clientId }, body: { computer } }, COMPUTER_ITEM_VIEW, () => `Computer ${clientId} updated.`);
+        await objectCommand(ctx, 'computers.update', { path: { client_id: clientId }, body: { computer: params } }, COMPUTER_ITEM_VIEW, () => `Computer ${clientId} updated.`);
       },
-    },
+    }),
   ],
 };

@@ -1,8 +1,8 @@
 import { Argument, Command, Option } from 'commander';
-import { isResource, optionKey, optionsOf, type CommandSpec, type Invocation, type OptionSpec, type VerbSpec } from '../spec/spec.js';
+import { isResource, optionKey, optionsOf, type CommandSpec, type OptionSpec, type ParsedInput, type VerbSpec } from '../spec/spec.js';
 
 /** Runs a verb once commander has parsed its words (program.ts supplies it). */
-export type VerbRunner = (verb: VerbSpec, input: Invocation, command: Command) => Promise<void>;
+export type VerbRunner = (verb: VerbSpec, input: ParsedInput, command: Command) => Promise<void>;
 
 /** Turns the command specs into commander commands under `parent`. The only code that knows commander's builder API. */
 export function defineCommands(parent: Command, specs: readonly CommandSpec[], runVerb: VerbRunner): void {
@@ -56,7 +56,8 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
       const key = optionKey(spec);
       if (opts[key] === undefined && withGlobals[key] !== undefined) opts[key] = withGlobals[key];
     }
-    await runVerb(verb, { args, opts, rest }, self);
+    const command = self.parent?.parent ? `${self.parent.name()} ${self.name()}` : self.name();
+    await runVerb(verb, { command, args, opts, rest }, self);
   });
   return command;
 }

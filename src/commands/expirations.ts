@@ -1,30 +1,8 @@
 import { UsageError } from '../errors.js';
-import { MAX_EPOCH_SECONDS, parseDate } from '../validate/when.js';
+import { verb, type OptionSpec, type ResourceSpec } from '../spec/spec.js';
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
-import { refName } from './computers.js';
+import { owner, refName } from './computers.js';
 import { EXPIRATION_FIELDS } from './fields.js';
-import type { OptionSpec, ResourceSpec } from '../spec/spec.js';
-
-const DAY_SECONDS = 86_400;
-
-/**
- * Epoch seconds of a YYYY-MM-DD date (already checked by the `date` rule): its UTC midnight, or
- * with `endOfDay` its last second, so `--expires-end 2026-06-30` includes the whole 30th.
- *
- * The reference types expires_at as integer epoch seconds, while one sample sends a date string
- * (api-v2.5, Expirations): we always send the integer, which is the documented type. Times are
- * 32-bit integers (api-v2.5, General conventions 6), so the dates that fit run from 1970-01-01 to
- * 2038-01-19; the end of that last day is clamped to the largest value the API holds.
- */
-export function dateToEpoch(label: string, text: string, endOfDay = false): number {
-  const date = parseDate(text);
-  if (!date) throw new UsageError(`${label}: '${text}' is not a date of the form YYYY-MM-DD`);
-  const midnight = Date.UTC(date.year, date.month - 1, date.day) / 1000;
-  if (midnight < 0 || midnight > MAX_EPOCH_SECONDS) {
-    throw new UsageError(`${label}: must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)`);
-  }
-  return endOfDay ? Math.min(midnight + DAY_SECONDS - 1, MAX_EPOCH_SECONDS) : midnight;
-}
 
 /** An expiry for people: the UTC calendar date, since expiries are whole days (the API sends epoch seconds). */
 function expiryDate(value: unknown): unknown {
@@ -33,10 +11,6 @@ function expiryDate(value: unknown): unknown {
   return new Date(seconds * 1000).toISOString().slice(0, 10);
 }
 
-/** Who an expiration belongs to: its computer when it has one (the group then is the computer's), else its group. */
-function owner(row: Record<string, unknown>): unknown {
-  return row.computer ? refName(row.computer) : refName(row.group);
-}
 
 export const EXPIRATION_VIEW: View = {
   columns: [
@@ -55,44 +29,34 @@ const UID_ARG = { name: 'uid', description: 'the expiration uid (e_…)', rule: 
 
 /**
  * The attribute options of create and update (api-v2.5, Expirations > create and update
- * attributes); on create, the help marks the ones the API requires.
+ * attributes); on create, the help marks the ones the API requires. The reference types
+ * expires_at as integer epoch seconds, while one sample sends a date string: the documented
+ * integer is sent.
  */
-function attributeOptions(create: boolean): OptionSpec[] {
+function attributeOptions(create: boolean) {
   const required = create ? 'required: ' : '';
   return [
-    { flags: '--license-key <key>', description: `${required}license, serial number or other identifier`, rule: { type: 'text', max: 191, nonEmpty: true } },
-    { flags: '--expires-at <date>', description: `${required}expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)`, rule: { type: 'date', epoch: true } },
-    { flags: '--manufacturer <manufacturer>', description: `${required}expiration manufacturer: uid, slug or name`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'manufacturer' },
-    { flags: '--product <product>', description: `${required}expiration product: uid, slug or name`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'product' },
+    { flags: '--license-key <key>', param: 'license_key', description: `${required}license, serial number or other identifier`, rule: { type: 'text', max: 191, nonEmpty: true } },
+    { flags: '--expires-at <date>', param: 'expires_at', description: `${required}expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)`, rule: { type: 'date', epoch: 'start' } },
+    { flags: '--manufacturer <manufacturer>', param: 'expiration_manufacturer_id', description: `${required}expiration manufacturer: uid, slug or name`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'manufacturer' },
+    { flags: '--product <product>', param: 'expiration_product_id', description: `${required}expiration product: uid, slug or name`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'product' },
     {
       flags: '--group <group>',
+      param: 'group_id',
       description: `the group it belongs to: uid, slug or name${create ? '; give --group or --computer' : ''}`,
       rule: { type: 'text', max: 255, nonEmpty: true },
       resolve: 'group',
     },
     {
       flags: '--computer <computer>',
+      param: 'computer_id',
       description: `the computer it belongs to: client id or c_ uid; it is then also related to that computer's group${create ? '; give --group or --computer' : ''}`,
       rule: { type: 'text', max: 191, nonEmpty: true },
       resolve: 'computer',
     },
-    { flags: '--renewable', description: 'mark it renewable', negatable: true, ...(create && { defaultText: 'not renewable' }) },
-    { flags: '--notes <text>', description: 'notes', rule: { type: 'text', max: 65535 } },
-  ];
-}
-
-/** The expiration[...] body from the options given; absent options are left out (updates are partial). */
-function expirationBody(opts: Record<string, unknown>): Record<string, string | number | boolean | undefined> {
-  return {
-    license_key: opts.licenseKey as string | undefined,
-    expires_at: opts.expiresAt === undefined ? undefined : dateToEpoch('--expires-at', opts.expiresAt as string),
-    expiration_manufacturer_id: opts.manufacturer as string | undefined,
-    expiration_product_id: opts.product as string | undefined,
-    group_id: opts.group as string | undefined,
-    computer_id: opts.computer as string | undefined,
-    renewable: opts.renewable as boolean | undefined,
-    notes: opts.notes as string | undefined,
-  };
+    { flags: '--renewable', param: 'renewable', description: 'mark it renewable', negatable: true, ...(create && { defaultText: 'not renewable' }) },
+    { flags: '--notes <text>', param: 'notes', description: 'notes', rule: { type: 'text', max: 65535 } },
+  ] as const satisfies readonly OptionSpec[];
 }
 
 /** Expirations: license and warranty expiry records (api-v2.5, Endpoints > Expirations). */
@@ -101,7 +65,7 @@ export const expirations: ResourceSpec = {
   aliases: ['expiration'],
   summary: 'List, show, create, update and delete license and warranty expirations',
   verbs: [
-    {
+    verb({
       name: 'list',
       route: 'expirations.list',
       aliases: ['ls'],
@@ -109,14 +73,14 @@ export const expirations: ResourceSpec = {
       list: true,
       fields: EXPIRATION_FIELDS,
       options: [
-        { flags: '--uid <uid>', description: 'only this expiration (e_…)', rule: { type: 'uid', prefix: 'e_' } },
-        { flags: '--manufacturer <manufacturer>', description: 'only this expiration manufacturer (uid, slug or name)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'manufacturer' },
-        { flags: '--product <product>', description: 'only this expiration product (uid, slug or name)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'product' },
-        { flags: '--group <group>', description: 'only expirations of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
-        { flags: '--computer <computer>', description: 'only expirations of this computer (client id or c_ uid)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
-        { flags: '--license-key <key>', description: 'only this license key', rule: { type: 'text', max: 191, nonEmpty: true } },
-        { flags: '--expires-start <date>', description: 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)', rule: { type: 'date', epoch: true } },
-        { flags: '--expires-end <date>', description: 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)', rule: { type: 'date', epoch: true } },
+        { flags: '--uid <uid>', param: 'uid', description: 'only this expiration (e_…)', rule: { type: 'uid', prefix: 'e_' } },
+        { flags: '--manufacturer <manufacturer>', param: 'manufacturer', description: 'only this expiration manufacturer (uid, slug or name)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'manufacturer' },
+        { flags: '--product <product>', param: 'product', description: 'only this expiration product (uid, slug or name)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'product' },
+        { flags: '--group <group>', param: 'group', description: 'only expirations of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
+        { flags: '--computer <computer>', param: 'computer', description: 'only expirations of this computer (client id or c_ uid)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
+        { flags: '--license-key <key>', param: 'license_key', description: 'only this license key', rule: { type: 'text', max: 191, nonEmpty: true } },
+        { flags: '--expires-start <date>', param: 'expires_at_start', description: 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)', rule: { type: 'date', epoch: 'start' } },
+        { flags: '--expires-end <date>', param: 'expires_at_end', description: 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)', rule: { type: 'date', epoch: 'end' } },
       ],
       // expires_at_start and expires_at_end each require the other (api-v2.5, Expirations)
       constraints: { together: [['expiresStart', 'expiresEnd']] },
@@ -125,23 +89,13 @@ export const expirations: ResourceSpec = {
         'mon expirations list --expires-start 2026-01-01 --expires-end 2026-03-31',
         'mon expirations list --group acme-design --product ep_7c1d9e -o csv',
       ],
-      run: ({ opts }, ctx) => {
-        const query = {
-          uid: opts.uid as string | undefined,
-          manufacturer: opts.manufacturer as string | undefined,
-          product: opts.product as string | undefined,
-          group: opts.group as string | undefined,
-          computer: opts.computer as string | undefined,
-          license_key: opts.licenseKey as string | undefined,
-          expires_at_start: opts.expiresStart === undefined ? undefined : dateToEpoch('--expires-start', opts.expiresStart as string),
-          expires_at_end: opts.expiresEnd === undefined ? undefined : dateToEpoch('--expires-end', opts.expiresEnd as string, true),
-        };
-        if (query.expires_at_start !== undefined && query.expires_at_end !== undefined && query.expires_at_start > query.expires_at_end) {
+      run: ({ opts, params }, ctx) => {
+        if (opts.expiresStart !== undefined && opts.expiresEnd !== undefined && opts.expiresStart > opts.expiresEnd) {
           throw new UsageError('--expires-start: must not be after --expires-end');
         }
-        return listCommand(ctx, 'expirations.list', { query }, EXPIRATION_VIEW, opts);
+        return listCommand(ctx, 'expirations.list', { query: params }, EXPIRATION_VIEW, opts);
       },
-    },
+    }),
     {
       name: 'get',
       route: 'expirations.get',
@@ -152,7 +106,7 @@ export const expirations: ResourceSpec = {
       examples: ['mon expirations get e_51b2c3', 'mon expirations get e_51b2c3 --expand expiration_product --json'],
       run: ({ args }, ctx) => objectCommand(ctx, 'expirations.get', { path: { uid: args.uid! } }, EXPIRATION_VIEW).then(() => undefined),
     },
-    {
+    verb({
       name: 'create',
       route: 'expirations.create',
       summary: 'Record a license or warranty expiry for a group or a computer',
@@ -163,14 +117,13 @@ export const expirations: ResourceSpec = {
         'mon expirations create --license-key XK-2231-99 --expires-at 2026-09-30 --manufacturer apple --product applecare --group "Acme Design"',
         'mon expirations create --license-key C02XL0GHJGH5 --expires-at 2027-01-15 --manufacturer em_4a2f --product ep_0b3e --computer c_81d0 --renewable --notes "AppleCare"',
       ],
-      run: ({ opts }, ctx) =>
-        objectCommand(ctx, 'expirations.create', { body: { expiration: expirationBody(opts) } }, EXPIRATION_VIEW, (e) => `Expiration ${String(e.uid)} created.`).then(
-          () => undefined,
-        ),
-    },
-    {
+      run: ({ params }, ctx) =>
+        objectCommand(ctx, 'expirations.create', { body: { expiration: params } }, EXPIRATION_VIEW, (e) => `Expiration ${String(e.uid)} created.`).then(() => undefined),
+    }),
+    verb({
       name: 'update',
       route: 'expirations.update',
+      partial: true,
       summary: "Change an expiration's license key, date, manufacturer, product, owner, renewal or notes",
       description: 'Only the options given change. --group moves the expiration to that group and detaches it from its computer.',
       args: [UID_ARG],
@@ -178,15 +131,11 @@ export const expirations: ResourceSpec = {
       options: attributeOptions(false),
       constraints: { atMostOne: [['group', 'computer']] },
       examples: ['mon expirations update e_51b2c3 --expires-at 2027-09-30 --renewable', 'mon expirations update e_51b2c3 --notes "Renewed by purchase order 4471"'],
-      async run({ args, opts }, ctx) {
-        const expiration = expirationBody(opts);
-        if (Object.values(expiration).every((value) => value === undefined)) {
-          throw new UsageError('nothing to update: give at least one attribute option (see mon expirations update --help)');
-        }
+      async run({ args, params }, ctx) {
         const uid = args.uid!;
-        await objectCommand(ctx, 'expirations.update', { path: { uid }, body: { expiration } }, EXPIRATION_VIEW, () => `Expiration ${uid} updated.`);
+        await objectCommand(ctx, 'expirations.update', { path: { uid }, body: { expiration: params } }, EXPIRATION_VIEW, () => `Expiration ${uid} updated.`);
       },
-    },
+    }),
     {
       name: 'delete',
       route: 'expirations.delete',

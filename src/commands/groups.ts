@@ -1,7 +1,6 @@
-import { UsageError } from '../errors.js';
+import { verb, type ResourceSpec } from '../spec/spec.js';
 import { objectCommand, listCommand, type View } from './actions.js';
 import { GROUP_FIELDS } from './fields.js';
-import type { ResourceSpec } from '../spec/spec.js';
 
 export const GROUP_VIEW: View = {
   columns: [
@@ -22,17 +21,17 @@ export const groups: ResourceSpec = {
   aliases: ['group'],
   summary: 'List, show, find or create, and update groups of computers',
   verbs: [
-    {
+    verb({
       name: 'list',
       aliases: ['ls'],
       route: 'groups.list',
       summary: 'List groups, sorted by name',
       list: true,
       fields: GROUP_FIELDS,
-      options: [{ flags: '--visibility <visibility>', description: 'only visible or only hidden groups', choices: ['visible', 'hidden'] }],
+      options: [{ flags: '--visibility <visibility>', param: 'visibility', description: 'only visible or only hidden groups', choices: ['visible', 'hidden'] }],
       examples: ['mon groups list', 'mon groups list --visibility hidden -o csv'],
-      run: ({ opts }, ctx) => listCommand(ctx, 'groups.list', { query: { visibility: opts.visibility as string | undefined } }, GROUP_VIEW, opts),
-    },
+      run: ({ opts, params }, ctx) => listCommand(ctx, 'groups.list', { query: params }, GROUP_VIEW, opts),
+    }),
     {
       name: 'get',
       aliases: ['show'],
@@ -43,59 +42,41 @@ export const groups: ResourceSpec = {
       examples: ['mon groups get g_3f9a2c', 'mon groups get acme-design --json', 'mon groups get "Acme Design"'],
       run: ({ args }, ctx) => objectCommand(ctx, 'groups.get', { path: { uid: args.group! } }, GROUP_VIEW).then(() => undefined),
     },
-    {
+    verb({
       name: 'find-or-create',
       route: 'groups.findOrCreate',
       summary: 'Return the group with this name, creating it when there is none',
       description: 'Safe to repeat: an existing group with the same name is returned unchanged.',
       fields: GROUP_FIELDS,
       options: [
-        { flags: '--name <name>', description: 'group name (required)', rule: { type: 'text', max: 255, nonEmpty: true } },
-        { flags: '--description <text>', description: 'description, included in warnings', rule: { type: 'text', max: 65535 } },
-        { flags: '--show-contact-menu', description: 'show the contact menu (default: set per company)', negatable: true },
-        { flags: '--build-installers', description: 'build the group-specific macOS and Windows installers' },
+        { flags: '--name <name>', param: 'name', description: 'group name (required)', rule: { type: 'text', max: 255, nonEmpty: true } },
+        { flags: '--description <text>', param: 'description', description: 'description, included in warnings', rule: { type: 'text', max: 65535 } },
+        { flags: '--show-contact-menu', param: 'show_contact_menu', description: 'show the contact menu (default: set per company)', negatable: true },
+        { flags: '--build-installers', param: 'build_installers', description: 'build the group-specific macOS and Windows installers' },
       ],
       constraints: { exactlyOne: [['name']] },
       examples: ['mon groups find-or-create --name "Acme Design" --build-installers'],
-      run: ({ opts }, ctx) =>
-        objectCommand(
-          ctx,
-          'groups.findOrCreate',
-          {
-            body: {
-              group: {
-                name: opts.name as string,
-                description: opts.description as string | undefined,
-                show_contact_menu: opts.showContactMenu as boolean | undefined,
-                build_installers: opts.buildInstallers === true ? true : undefined,
-              },
-            },
-          },
-          GROUP_VIEW,
-          (group) => `Group ${String(group.name)} (${String(group.uid)}) is ready.`,
-        ).then(() => undefined),
-    },
-    {
+      run: ({ params }, ctx) =>
+        objectCommand(ctx, 'groups.findOrCreate', { body: { group: params } }, GROUP_VIEW, (group) => `Group ${String(group.name)} (${String(group.uid)}) is ready.`).then(() => undefined),
+    }),
+    verb({
       name: 'update',
       route: 'groups.update',
       summary: "Change a group's name, description, reference e-mail or contact menu",
       description: 'The API needs the name on every update: without --name the current name is read and sent again.',
+      partial: true,
       args: [{ name: 'group', description: 'the group: its uid (g_…), its slug or its exact name', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' }],
       fields: GROUP_FIELDS,
       options: [
-        { flags: '--name <name>', description: 'new name', rule: { type: 'text', max: 255, nonEmpty: true } },
-        { flags: '--description <text>', description: 'new description', rule: { type: 'text', max: 65535 } },
-        { flags: '--reference-email <email>', description: 'reference e-mail address', rule: { type: 'email', max: 191 } },
-        { flags: '--show-contact-menu', description: 'show the contact menu', negatable: true },
+        { flags: '--name <name>', param: 'name', description: 'new name', rule: { type: 'text', max: 255, nonEmpty: true } },
+        { flags: '--description <text>', param: 'description', description: 'new description', rule: { type: 'text', max: 65535 } },
+        { flags: '--reference-email <email>', param: 'reference_email', description: 'reference e-mail address', rule: { type: 'email', max: 191 } },
+        { flags: '--show-contact-menu', param: 'show_contact_menu', description: 'show the contact menu', negatable: true },
       ],
       examples: ['mon groups update g_3f9a2c --description "Design studio, 2nd floor"', 'mon groups update g_3f9a2c --name "Acme Studio"'],
-      async run({ args, opts }, ctx) {
+      async run({ args, opts, params }, ctx) {
         const uid = args.group!;
-        const changes = { description: opts.description, reference_email: opts.referenceEmail, show_contact_menu: opts.showContactMenu };
-        if (opts.name === undefined && Object.values(changes).every((value) => value === undefined)) {
-          throw new UsageError('nothing to update: give --name, --description, --reference-email or --[no-]show-contact-menu');
-        }
-        let name = opts.name as string | undefined;
+        let name = opts.name;
         if (name === undefined) {
           if (ctx.globals.dryRun) name = '<current name, read when sent>';
           else {
@@ -103,14 +84,8 @@ export const groups: ResourceSpec = {
             name = String((data as { name?: unknown }).name ?? '');
           }
         }
-        await objectCommand(
-          ctx,
-          'groups.update',
-          { path: { uid }, body: { group: { name, ...(changes as Record<string, string | boolean | undefined>) } } },
-          GROUP_VIEW,
-          () => `Group ${uid} updated.`,
-        );
+        await objectCommand(ctx, 'groups.update', { path: { uid }, body: { group: { ...params, name } } }, GROUP_VIEW, () => `Group ${uid} updated.`);
       },
-    },
+    }),
   ],
 };

@@ -1,17 +1,14 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
-import { refName } from './computers.js';
+import { verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
+import { characters } from '../validate/text.js';
+import { deleteCommand, listCommand, objectCommand, readAll, type View } from './actions.js';
+import { owner } from './computers.js';
 import { NOTE_FIELDS } from './fields.js';
-import type { Invocation, OptionSpec, ResourceSpec } from '../spec/spec.js';
 
 // note[body] text max 16777215 (api-v2.5, Notes and Limits); over it the API answers 500.
 const BODY_MAX = 16_777_215;
 
-/** The computer or group a note belongs to (the other field is null: api-v2.5, Note object). */
-function owner(row: Record<string, unknown>): unknown {
-  return row.computer ? refName(row.computer) : refName(row.group);
-}
 
 /** The first non-blank line of a body, for the table (the whole body is in --fields body and JSON). */
 function firstLine(row: Record<string, unknown>): string {
@@ -33,25 +30,20 @@ export const NOTE_VIEW: View = {
 
 const UID_ARG = { name: 'uid', description: 'the note uid (n_…)', rule: { type: 'uid', prefix: 'n_' } } as const;
 
-/** Characters as the API counts them (code points), without building a 16-million-element array. */
-function characters(text: string): number {
-  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
-}
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
+const BODY_OPTIONS = [
+  { flags: '--body <text>', param: 'body', description: 'the note text', rule: { type: 'text', max: BODY_MAX, nonEmpty: true } },
+  { flags: '--body-file <path>', description: `read the note text from a file, or from stdin with - (max ${BODY_MAX} characters)` },
+] as const satisfies readonly OptionSpec[];
 
 /**
  * The note body from --body, or from --body-file (a path, or - for stdin), with the limits the
  * rules apply to --body checked on the file's content too. The content is sent as it is, final
  * newline included, as `gh issue create --body-file` does.
  */
-async function readBody(ctx: Context, opts: Invocation['opts']): Promise<string | undefined> {
-  if (opts.bodyFile === undefined) return opts.body as string | undefined;
-  const path = opts.bodyFile as string;
+async function readBody(ctx: Context, opts: OptionValues<typeof BODY_OPTIONS>): Promise<string | undefined> {
+  if (opts.bodyFile === undefined) return opts.body;
+  const path = opts.bodyFile;
   let body: string;
   try {
     if (path === '-') body = await readAll(ctx.io.stdin);
@@ -71,17 +63,12 @@ async function readBody(ctx: Context, opts: Invocation['opts']): Promise<string 
 }
 
 /** --computer and --group: who a note belongs to, by client id or c_ uid, by group uid, slug or name. */
-function ownerOptions(tail: string): OptionSpec[] {
+function ownerOptions(tail: string) {
   return [
-    { flags: '--computer <computer>', description: `the computer it belongs to (client id or c_ uid)${tail}`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
-    { flags: '--group <group>', description: `the group it belongs to (uid, slug or name)${tail}`, rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
-  ];
+    { flags: '--computer <computer>', param: 'computer_id', description: `the computer it belongs to (client id or c_ uid)${tail}`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
+    { flags: '--group <group>', param: 'group_id', description: `the group it belongs to (uid, slug or name)${tail}`, rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
+  ] as const satisfies readonly OptionSpec[];
 }
-
-const BODY_OPTIONS: readonly OptionSpec[] = [
-  { flags: '--body <text>', description: 'the note text', rule: { type: 'text', max: BODY_MAX, nonEmpty: true } },
-  { flags: '--body-file <path>', description: `read the note text from a file, or from stdin with - (max ${BODY_MAX} characters)` },
-];
 
 /** Notes on a computer or a group (api-v2.5, Endpoints > Notes). */
 export const notes: ResourceSpec = {
@@ -89,7 +76,7 @@ export const notes: ResourceSpec = {
   aliases: ['note'],
   summary: 'List, show, create, update and delete notes on computers and groups',
   verbs: [
-    {
+    verb({
       name: 'list',
       route: 'notes.list',
       aliases: ['ls'],
@@ -98,22 +85,15 @@ export const notes: ResourceSpec = {
       list: true,
       fields: NOTE_FIELDS,
       options: [
-        { flags: '--computer <computer>', description: 'only notes of this computer (client id or c_ uid)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
-        { flags: '--group <group>', description: 'only notes of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
-        { flags: '--include-private', description: 'include private notes (default: left out)' },
+        { flags: '--computer <computer>', param: 'computer', description: 'only notes of this computer (client id or c_ uid)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
+        { flags: '--group <group>', param: 'group', description: 'only notes of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
+        { flags: '--include-private', param: 'include_private', description: 'include private notes (default: left out)' },
       ],
       // "send computer or group, never both" (api-v2.5, Notes)
       constraints: { atMostOne: [['computer', 'group']] },
       examples: ['mon notes list --computer c_81d0', 'mon notes list --group g_3f9a2c --include-private --json'],
-      run: ({ opts }, ctx) => {
-        const query = {
-          computer: opts.computer as string | undefined,
-          group: opts.group as string | undefined,
-          include_private: opts.includePrivate === true ? true : undefined,
-        };
-        return listCommand(ctx, 'notes.list', { query }, NOTE_VIEW, opts);
-      },
-    },
+      run: ({ opts, params }, ctx) => listCommand(ctx, 'notes.list', { query: params }, NOTE_VIEW, opts),
+    }),
     {
       name: 'get',
       route: 'notes.get',
@@ -124,7 +104,7 @@ export const notes: ResourceSpec = {
       examples: ['mon notes get n_9e2a41', 'mon notes get n_9e2a41 --fields body -o tsv --no-header'],
       run: ({ args }, ctx) => objectCommand(ctx, 'notes.get', { path: { uid: args.uid! } }, NOTE_VIEW).then(() => undefined),
     },
-    {
+    verb({
       name: 'create',
       route: 'notes.create',
       summary: 'Add a note to a computer or a group',
@@ -132,9 +112,9 @@ export const notes: ResourceSpec = {
       options: [
         ...ownerOptions('; give --computer or --group'),
         ...BODY_OPTIONS,
-        { flags: '--private', description: 'visible only internally (default: not private)' },
-        { flags: '--include-in-email', description: 'include it in e-mails (default: not included)' },
-        { flags: '--include-in-report', description: 'include it in computer and group status reports (default: not included)' },
+        { flags: '--private', param: 'private', description: 'visible only internally (default: not private)' },
+        { flags: '--include-in-email', param: 'include_in_email', description: 'include it in e-mails (default: not included)' },
+        { flags: '--include-in-report', param: 'include_in_report', description: 'include it in computer and group status reports (default: not included)' },
       ],
       constraints: {
         exactlyOne: [
@@ -147,22 +127,16 @@ export const notes: ResourceSpec = {
         'mon notes create --group "Acme Design" --body-file handover.md --private',
         'git log -1 --format=%B | mon notes create --computer c_81d0 --body-file -',
       ],
-      async run({ opts }, ctx) {
-        const note = {
-          computer_id: opts.computer as string | undefined,
-          group_id: opts.group as string | undefined,
-          body: await readBody(ctx, opts),
-          // booleans default to false on the API side: send only the ones switched on
-          private: opts.private === true ? true : undefined,
-          include_in_email: opts.includeInEmail === true ? true : undefined,
-          include_in_report: opts.includeInReport === true ? true : undefined,
-        };
+      async run({ opts, params }, ctx) {
+        // The flags default to false on the API side and are sent only when given (switched on).
+        const note = { ...params, body: await readBody(ctx, opts) };
         await objectCommand(ctx, 'notes.create', { body: { note } }, NOTE_VIEW, (n) => `Note ${String(n.uid)} created.`);
       },
-    },
-    {
+    }),
+    verb({
       name: 'update',
       route: 'notes.update',
+      partial: true,
       summary: "Change a note's text, owner, or its private, e-mail and report flags",
       description: 'Only the options given change. --computer or --group moves the note to that computer or group.',
       args: [UID_ARG],
@@ -170,9 +144,9 @@ export const notes: ResourceSpec = {
       options: [
         ...BODY_OPTIONS,
         ...ownerOptions('; moves the note there'),
-        { flags: '--private', description: 'make it visible only internally', negatable: true },
-        { flags: '--include-in-email', description: 'include it in e-mails', negatable: true },
-        { flags: '--include-in-report', description: 'include it in computer and group status reports', negatable: true },
+        { flags: '--private', param: 'private', description: 'make it visible only internally', negatable: true },
+        { flags: '--include-in-email', param: 'include_in_email', description: 'include it in e-mails', negatable: true },
+        { flags: '--include-in-report', param: 'include_in_report', description: 'include it in computer and group status reports', negatable: true },
       ],
       // "Sending both computer_id and group_id on create or update gives an error" (api-v2.5, Notes)
       constraints: { atMostOne: [['body', 'bodyFile'], ['computer', 'group']] },
@@ -181,22 +155,12 @@ export const notes: ResourceSpec = {
         'mon notes update n_9e2a41 --no-private --include-in-report',
         'mon notes update n_9e2a41 --group acme-design',
       ],
-      async run({ args, opts }, ctx) {
+      async run({ args, opts, params }, ctx) {
         const uid = args.uid!;
-        const flags = {
-          computer_id: opts.computer as string | undefined,
-          group_id: opts.group as string | undefined,
-          private: opts.private as boolean | undefined,
-          include_in_email: opts.includeInEmail as boolean | undefined,
-          include_in_report: opts.includeInReport as boolean | undefined,
-        };
-        if (opts.body === undefined && opts.bodyFile === undefined && Object.values(flags).every((value) => value === undefined)) {
-          throw new UsageError('nothing to update: give --body, --body-file, --computer, --group, --[no-]private, --[no-]include-in-email or --[no-]include-in-report');
-        }
-        const note = { body: await readBody(ctx, opts), ...flags };
+        const note = { ...params, body: await readBody(ctx, opts) };
         await objectCommand(ctx, 'notes.update', { path: { uid }, body: { note } }, NOTE_VIEW, () => `Note ${uid} updated.`);
       },
-    },
+    }),
     {
       name: 'delete',
       route: 'notes.delete',

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { localMinute, parseTime } from '../output/format.js';
 import { objectCommand, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
-import type { ResourceSpec } from '../spec/spec.js';
+import { verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
 
 const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
 /** The default length of `--timed` without WHEN (cli-contract.md, plugin mute). */
@@ -55,12 +55,20 @@ export const PLUGIN_RESULT_VIEW: View = {
   fields: PLUGIN_RESULT_FIELDS,
 };
 
+/** The filters of `plugin list`, applied by mon: the API has none for them. */
+const LIST_FILTERS = [
+  { flags: '--status <status>', description: 'only results with this status', choices: STATUSES },
+  { flags: '--muted', description: 'only muted results' },
+  { flags: '--unmuted', description: 'only results that are not muted' },
+  { flags: '--include-hidden', description: 'also show service plugins (visible false), which the dashboard hides' },
+] as const satisfies readonly OptionSpec[];
+
 /**
  * `plugin list`: the plugin results come with their computer (api-v2.5, Plugin results: "read
  * through a computer with expand[]=plugin_results"); the filters are applied here, since the
  * API has none for them.
  */
-async function listPluginResults(ctx: Context, clientId: string, opts: Record<string, unknown>): Promise<void> {
+async function listPluginResults(ctx: Context, clientId: string, opts: OptionValues<typeof LIST_FILTERS>): Promise<void> {
   const render = renderOptions(ctx, PLUGIN_RESULT_VIEW);
   const client = await ctx.client();
   const prepared = client.prepare('computers.get', { path: { client_id: clientId }, query: { expand: ['plugin_results'] } });
@@ -88,19 +96,14 @@ export const plugin: ResourceSpec = {
   aliases: ['plugins', 'plugin-results'],
   summary: "List a computer's plugin results; mute and unmute them",
   verbs: [
-    {
+    verb({
       name: 'list',
       aliases: ['ls'],
       summary: "List a computer's plugin results (service plugins hidden)",
       description: 'Plugin results arrive with their computer; --status and --muted/--unmuted filter them here.',
       args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
       fields: PLUGIN_RESULT_FIELDS,
-      options: [
-        { flags: '--status <status>', description: 'only results with this status', choices: STATUSES },
-        { flags: '--muted', description: 'only muted results' },
-        { flags: '--unmuted', description: 'only results that are not muted' },
-        { flags: '--include-hidden', description: 'also show service plugins (visible false), which the dashboard hides' },
-      ],
+      options: LIST_FILTERS,
       constraints: { atMostOne: [['muted', 'unmuted']] },
       examples: [
         'mon plugin list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11',
@@ -108,8 +111,8 @@ export const plugin: ResourceSpec = {
         'mon plugins list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --include-hidden --json',
       ],
       run: ({ args, opts }, ctx) => listPluginResults(ctx, args['client-id']!, opts),
-    },
-    {
+    }),
+    verb({
       name: 'mute',
       route: 'pluginResults.update',
       summary: 'Mute a plugin result for a time, under a ticket, or until unmuted',
@@ -118,10 +121,10 @@ export const plugin: ResourceSpec = {
       args: [{ name: 'uid', description: 'the plugin result uid (pr_…)', rule: { type: 'uid', prefix: 'pr_' } }],
       fields: PLUGIN_RESULT_FIELDS,
       options: [
-        { flags: '--timed [when]', description: 'mute until WHEN: duration, ISO 8601 time or epoch seconds, in the future, before 2038-01-19', rule: { type: 'when' }, optionalValue: true, defaultText: '24h' },
-        { flags: '--ticket <number>', description: 'mute under this ticket number', rule: { type: 'text', max: STRING_MAX, nonEmpty: true } },
+        { flags: '--timed [when]', param: 'mute_until', description: 'mute until WHEN: duration, ISO 8601 time or epoch seconds, in the future, before 2038-01-19', rule: { type: 'when' }, optionalValue: true, defaultText: '24h' },
+        { flags: '--ticket <number>', param: 'ticket_number', description: 'mute under this ticket number', rule: { type: 'text', max: STRING_MAX, nonEmpty: true } },
         { flags: '--ignore', description: 'mute until unmuted' },
-        { flags: '--ticket-url <url>', description: 'link to the ticket, with --timed or --ticket', rule: { type: 'url', max: STRING_MAX } },
+        { flags: '--ticket-url <url>', param: 'ticket_url', description: 'link to the ticket, with --timed or --ticket', rule: { type: 'url', max: STRING_MAX } },
       ],
       constraints: { exactlyOne: [['timed', 'ticket', 'ignore']], atMostOne: [['ignore', 'ticketUrl']] },
       examples: [
@@ -131,29 +134,19 @@ export const plugin: ResourceSpec = {
         'mon plugin mute pr_4f2a --ticket 123 --ticket-url https://helpdesk.example.com/tickets/123',
         'mon plugin mute pr_4f2a --ignore',
       ],
-      async run({ args, opts }, ctx) {
+      async run({ args, opts, params }, ctx) {
         const uid = args.uid!;
-        const ticketUrl = opts.ticketUrl as string | undefined;
-        let body: Record<string, string | number | undefined>;
-        if (opts.timed !== undefined) {
-          // `--timed` alone: commander gives true; the rule already turned a WHEN into epoch seconds.
-          const until = opts.timed === true ? Math.floor(ctx.now() / 1000) + DEFAULT_MUTE_SECONDS : (opts.timed as number);
-          body = { mute_type: 'timed', mute_until: until, ticket_url: ticketUrl };
-        } else if (opts.ticket !== undefined) {
-          body = { mute_type: 'ticket', ticket_number: opts.ticket as string, ticket_url: ticketUrl };
-        } else {
-          body = { mute_type: 'ignored' };
-        }
+        const muteType = opts.timed !== undefined ? 'timed' : opts.ticket !== undefined ? 'ticket' : 'ignored';
+        // `--timed` alone: commander gives true; the rule already turned a WHEN into epoch seconds.
+        const until = opts.timed === true ? Math.floor(ctx.now() / 1000) + DEFAULT_MUTE_SECONDS : opts.timed;
+        const body = { mute_type: muteType, ...params, mute_until: until };
         await objectCommand(ctx, 'pluginResults.update', { path: { uid }, body: { plugin_result: body } }, PLUGIN_RESULT_VIEW, (result) => {
-          if (body.mute_type === 'timed') {
-            const end = muteEnd(result) ?? (body.mute_until as number);
-            return `Muted ${uid} until ${longLocal(end)} (local time)`;
-          }
-          if (body.mute_type === 'ticket') return `Muted ${uid} with ticket #${String(body.ticket_number)}.`;
+          if (until !== undefined) return `Muted ${uid} until ${longLocal(muteEnd(result) ?? until)} (local time)`;
+          if (opts.ticket !== undefined) return `Muted ${uid} with ticket #${opts.ticket}.`;
           return `Muted ${uid} until it is unmuted.`;
         });
       },
-    },
+    }),
     {
       name: 'unmute',
       route: 'pluginResults.update',

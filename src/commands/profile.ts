@@ -1,9 +1,10 @@
 import { parseBaseUrl } from '../api/base-url.js';
+import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, renderOptions, type View } from './actions.js';
-import type { ResourceSpec } from '../spec/spec.js';
+import { confirmDeletion, readAll, renderOptions, type View } from './actions.js';
+import { verb, type ResourceSpec } from '../spec/spec.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
 
@@ -28,7 +29,7 @@ function shown(name: string, profile: Profile, isDefault: boolean): Record<strin
 }
 
 function checkName(name: string): string {
-  if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) {
+  if (!PROFILE_NAME.test(name)) {
     throw new UsageError(`<name>: '${name}' is not a profile name (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
   }
   return name;
@@ -39,9 +40,7 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   const { stdin, stderr } = ctx.io;
   let key: string;
   if (fromStdin) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-    key = Buffer.concat(chunks).toString('utf8').trim();
+    key = (await readAll(stdin)).trim();
   } else if (stdin.isTTY) {
     // Loaded here, not at the top: every command line loads this file.
     const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline/promises'), import('node:stream')]);
@@ -68,7 +67,7 @@ export const profile: ResourceSpec = {
   aliases: ['profiles'],
   summary: 'Save, choose and check accounts (subdomain + API key)',
   verbs: [
-    {
+    verb({
       name: 'add',
       summary: 'Save a profile; the key is read from a hidden prompt or from stdin',
       description: 'The key is never taken as an argument: it would end up in shell history and `ps`.\nThe first profile saved becomes the default.',
@@ -87,9 +86,7 @@ export const profile: ResourceSpec = {
       ],
       async run({ args, opts }, ctx) {
         const name = checkName(args.name!);
-        const subdomain = opts.subdomain as string | undefined;
-        const domain = opts.domain as string | undefined;
-        const base = opts.baseUrl as string | undefined;
+        const { subdomain, domain, baseUrl: base } = opts;
         if (!base && !subdomain) throw new UsageError('give --subdomain and --domain, or --base-url');
         if (subdomain && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i.test(subdomain)) throw new UsageError(`--subdomain: '${subdomain}' is not a DNS label`);
         if (domain && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain)) throw new UsageError(`--domain: '${domain}' is not a domain name`);
@@ -101,7 +98,7 @@ export const profile: ResourceSpec = {
         if (opts.default) store.use(name);
         ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : ''}. Check it with: mon profile test ${name}`);
       },
-    },
+    }),
     {
       name: 'list',
       aliases: ['ls'],

@@ -1,5 +1,5 @@
 import { sandboxStateFile } from '../config/paths.js';
-import type { ResourceSpec } from '../spec/spec.js';
+import { verb, type ResourceSpec } from '../spec/spec.js';
 
 /** `mon sandbox`: the v2.5 API on loopback with demo data (cli-contract.md, The sandbox). */
 export const sandbox: ResourceSpec = {
@@ -7,7 +7,7 @@ export const sandbox: ResourceSpec = {
   summary: 'Serve the whole v2.5 API on loopback with demo data, no account needed',
   examples: ['mon sandbox', 'mon sandbox --port 8025', 'mon sandbox reset'],
   verbs: [
-    {
+    verb({
       name: 'serve',
       isDefault: true,
       summary: 'Run the sandbox in the foreground until Ctrl-C; prints its base URL and key',
@@ -22,15 +22,15 @@ export const sandbox: ResourceSpec = {
         const { serveForeground } = await import('../sandbox/cli.js');
         await serveForeground({
           stateFile: sandboxStateFile(ctx.configDir),
-          port: opts.port as number | undefined,
-          host: opts.host as string | undefined,
-          computers: opts.computers as number | undefined,
-          seed: opts.seed as number | undefined,
+          port: opts.port,
+          host: opts.host,
+          computers: opts.computers,
+          seed: opts.seed,
           io: ctx.io as never,
           signal: ctx.signal,
         });
       },
-    },
+    }),
     {
       name: 'reset',
       summary: 'Restore the demo data: forget every change made in the sandbox',

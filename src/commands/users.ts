@@ -1,6 +1,6 @@
 import { listCommand, type View } from './actions.js';
 import { USER_FIELDS } from './fields.js';
-import type { ResourceSpec } from '../spec/spec.js';
+import { verb, type ResourceSpec } from '../spec/spec.js';
 
 export const USER_VIEW: View = {
   columns: [
@@ -23,7 +23,7 @@ export const users: ResourceSpec = {
   aliases: ['user'],
   summary: 'List the people with access to the account',
   verbs: [
-    {
+    verb({
       name: 'list',
       route: 'users.list',
       aliases: ['ls'],
@@ -32,6 +32,6 @@ export const users: ResourceSpec = {
       fields: USER_FIELDS,
       examples: ['mon users list', 'mon users list --all -o csv --fields email,role,tfa_status'],
       run: ({ opts }, ctx) => listCommand(ctx, 'users.list', {}, USER_VIEW, opts),
-    },
+    }),
   ],
 };

@@ -16,3 +16,9 @@ export function configDir(env: Record<string, string | undefined>): string {
 export function sandboxStateFile(configDir: string): string {
   return join(configDir, 'sandbox.json');
 }
+
+/**
+ * What a profile may be named: letters, digits, '.', '_' and '-', starting with a letter or
+ * digit. `profile add` accepts nothing else, and the completion scripts print nothing else.
+ */
+export const PROFILE_NAME = /^[A-Za-z0-9][\w.-]*$/;

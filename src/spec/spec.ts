@@ -1,3 +1,4 @@
+import type { Attributes } from '../api/encode.js';
 import type { RouteName } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 
@@ -11,8 +12,8 @@ import type { Context } from '../context.js';
 export type Rule =
   | { type: 'text'; max: number; nonEmpty?: boolean }
   | { type: 'email'; max: number }
-  /** YYYY-MM-DD; with epoch, also a day that 32-bit epoch seconds hold (1970-01-01..2038-01-19). */
-  | { type: 'date'; epoch?: boolean }
+  /** YYYY-MM-DD; with `epoch`, sent as epoch seconds of that UTC day's first or last second. */
+  | { type: 'date'; epoch?: 'start' | 'end' }
   | { type: 'uid'; prefix: string; max?: number }
   | { type: 'int'; min: number; max?: number }
   | { type: 'url'; max?: number }
@@ -47,6 +48,12 @@ export interface OptionSpec {
   optionalValue?: boolean;
   /** Names a computer, group, manufacturer or product: looked up into what the API needs. */
   resolve?: ResolveKind;
+  /**
+   * The API parameter the value is sent as: a query key of a read ('group_id') or an attribute
+   * of a write's resource body ('custom_name' of computer[custom_name]). Options without one
+   * are mon's own. apiParams() (src/spec/params.ts) builds the query or attributes from these.
+   */
+  param?: string;
 }
 
 export interface ArgSpec {
@@ -70,13 +77,23 @@ export interface Constraints {
   together?: readonly (readonly string[])[];
 }
 
-export interface Invocation {
+export interface Invocation<Opts = Record<string, unknown>> {
+  /** The command as typed without `mon` and aliases resolved: 'expirations update'. */
+  command: string;
   args: Record<string, string | undefined>;
-  /** Option values by commander's camelCase key; repeatable options are arrays. */
-  opts: Record<string, unknown>;
+  /** Option values by commander's camelCase key, converted by their rules (see {@link OptionValues}). */
+  opts: Opts;
+  /**
+   * Every option that declares an API parameter, by that parameter, in the order the options
+   * are declared; undefined where not given (src/spec/params.ts).
+   */
+  params: Attributes;
   /** Extra words after the declared arguments (only with a variadic arg). */
   rest: string[];
 }
+
+/** A command line as commander parsed it, before its values are checked and its parameters built. */
+export type ParsedInput = Omit<Invocation, 'params'>;
 
 export interface VerbSpec {
   name: string;
@@ -88,6 +105,8 @@ export interface VerbSpec {
   args?: readonly ArgSpec[];
   options?: readonly OptionSpec[];
   constraints?: Constraints;
+  /** Changes only the attributes given: without any option, 'nothing to update' (exit 2) before anything is sent. */
+  partial?: boolean;
   /** The endpoint this verb stands for (cli-contract.md: every endpoint has exactly one command). */
   route?: RouteName;
   /** Adds --page, --per-page, --offset, --all, --limit and --count. */
@@ -114,14 +133,14 @@ export interface ResourceSpec {
 }
 
 /** The pagination options every list shares (cli-contract.md, Global options). */
-export const PAGING_OPTIONS: readonly OptionSpec[] = [
+export const PAGING_OPTIONS = [
   { flags: '--page <n>', description: 'page to fetch (default 1)', rule: { type: 'int', min: 1 } },
   { flags: '--per-page <n>', description: 'items per page, 1..100 (default 50; 100 with --all)', rule: { type: 'int', min: 1, max: 100 } },
   { flags: '--offset <n>', description: 'skip this many records (offset 5 starts at record 6)', rule: { type: 'int', min: 0 } },
   { flags: '--all', description: 'follow the pagination headers to the last page' },
   { flags: '--limit <n>', description: 'print at most n items, fetching further pages as needed', rule: { type: 'int', min: 1 } },
   { flags: '--count', description: 'print only the total number of records (x-total)' },
-];
+] as const satisfies readonly OptionSpec[];
 
 /** The options a verb really has: its own, then the paging ones for lists. */
 export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
@@ -132,6 +151,7 @@ export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
 export function hasChecks(verb: VerbSpec): boolean {
   return (
     verb.constraints !== undefined ||
+    verb.partial === true ||
     (verb.args ?? []).some((arg) => arg.rule !== undefined) ||
     optionsOf(verb).some((option) => option.rule !== undefined || option.choices !== undefined)
   );
@@ -159,4 +179,44 @@ export function optionKey(spec: OptionSpec): string {
   return optionLabel(spec)
     .slice(2)
     .replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+/*
+ * Typed option values, read from the declarations themselves: '--created-after <date>' is
+ * `createdAfter?: string`, an int rule or a date sent as epoch makes it a number, a repeatable
+ * option an array, a flag without a value a boolean. Handlers declared with {@link verb} get
+ * them, so no handler casts what commander parsed.
+ */
+
+/** 'created-after' of '-c, --created-after <date>'. */
+type LongName<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
+/** 'created-after' -> 'createdAfter', as commander names the key. */
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+/** What a rule turns the typed text into (src/validate/rules.ts). */
+type Checked<R> = R extends { type: 'int' | 'when' } ? number : R extends { type: 'date'; epoch: 'start' | 'end' } ? number : string;
+type ValueOf<O extends OptionSpec> = O['flags'] extends `${string}[${string}]`
+  ? Checked<O['rule']> | true
+  : O['flags'] extends `${string}<${string}>`
+    ? O extends { repeatable: true }
+      ? Checked<O['rule']>[]
+      : Checked<O['rule']>
+    : boolean;
+
+/** The parsed values of a list of option specs, by commander's key; each may be absent. */
+export type OptionValues<O extends readonly OptionSpec[]> = { [S in O[number] as Camel<LongName<S['flags']>>]?: ValueOf<S> };
+
+/** The values of {@link PAGING_OPTIONS}, which every list verb has. */
+export type PagingValues = OptionValues<typeof PAGING_OPTIONS>;
+
+/** A verb as written in a resource file: its handler sees the values of its own options, typed. */
+export interface VerbDefinition<O extends readonly OptionSpec[], L extends boolean> extends Omit<VerbSpec, 'options' | 'list' | 'run'> {
+  options?: O;
+  list?: L;
+  run(input: Invocation<OptionValues<O> & (L extends true ? PagingValues : unknown)>, ctx: Context): Promise<void>;
+}
+
+/** Declares a verb with typed option values (the spec itself is returned unchanged). */
+export function verb<const O extends readonly OptionSpec[] = readonly [], const L extends boolean = false>(definition: VerbDefinition<O, L>): VerbSpec {
+  // The runner hands in what checkInput made of exactly these options: the type is the declarations'.
+  return definition as unknown as VerbSpec;
 }

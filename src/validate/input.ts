@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { optionKey, optionLabel, optionsOf, type Invocation, type OptionSpec, type Rule, type VerbSpec } from '../spec/spec.js';
+import { optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type Rule, type VerbSpec } from '../spec/spec.js';
 import { schemaFor } from './rules.js';
 
 /**
@@ -7,7 +7,7 @@ import { schemaFor } from './rules.js';
  * before anything is sent, and returns the values converted for the API (numbers, epoch
  * seconds). The first problem becomes a UsageError naming the option and the rule (exit 2).
  */
-export function checkInput(verb: VerbSpec, input: Invocation, nowMs: number): Invocation {
+export function checkInput(verb: VerbSpec, input: ParsedInput, nowMs: number): ParsedInput {
   const args = { ...input.args };
   const opts: Record<string, unknown> = { ...input.opts };
 
@@ -22,6 +22,7 @@ export function checkInput(verb: VerbSpec, input: Invocation, nowMs: number): In
     opts[key] = Array.isArray(value) ? value.map((one: string) => checkOne(spec, one, nowMs)) : checkOne(spec, value as string, nowMs);
   }
   checkConstraints(verb, opts);
+  if (verb.partial && optionsOf(verb).every((spec) => opts[optionKey(spec)] === undefined)) throw nothingToUpdate(verb, input.command);
   return { ...input, args, opts };
 }
 
@@ -63,4 +64,12 @@ function checkConstraints(verb: VerbSpec, opts: Record<string, unknown>): void {
     const present = given(keys);
     if (present.length > 0 && present.length < keys.length) throw new UsageError(`${names(keys)} go together: give both`);
   }
+}
+
+/** The error of an update given no option: it names them, up to seven; more, and it points to help. */
+function nothingToUpdate(verb: VerbSpec, command: string): UsageError {
+  const options = optionsOf(verb);
+  if (options.length > 7) return new UsageError(`nothing to update: give at least one attribute option (see mon ${command} --help)`);
+  const labels = options.map((spec) => (spec.negatable ? optionLabel(spec).replace(/^--/, '--[no-]') : optionLabel(spec)));
+  return new UsageError(`nothing to update: give ${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`);
 }

@@ -1,10 +1,8 @@
 import * as z from 'zod/mini';
 import type { Rule } from '../spec/spec.js';
 import { parseRange } from './range.js';
-import { MAX_EPOCH_SECONDS, parseDate, parseDuration, parseWhen } from './when.js';
-
-/** Whole numbers and lengths are counted as the API counts characters: code points, not UTF-16 units. */
-const characters = (value: string) => [...value].length;
+import { characters } from './text.js';
+import { MAX_EPOCH_SECONDS, dayToEpoch, parseDate, parseDuration, parseWhen } from './when.js';
 
 /** What each uid prefix names (api-v2.5, uid prefixes). */
 export const UID_KINDS: Record<string, string> = {
@@ -17,12 +15,6 @@ export const UID_KINDS: Record<string, string> = {
   pr_: 'plugin result',
   u_: 'user',
 };
-
-/** Whether a day's UTC midnight fits the API's 32-bit epoch seconds (api-v2.5, General conventions 6). */
-function inEpochRange(date: { year: number; month: number; day: number }): boolean {
-  const midnight = Date.UTC(date.year, date.month - 1, date.day) / 1000;
-  return midnight >= 0 && midnight <= MAX_EPOCH_SECONDS;
-}
 
 /**
  * The zod schema of a rule. Each one parses the text a user typed into the value sent to the
@@ -40,11 +32,17 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
         z.refine((v) => characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
         z.refine((v) => z.email().safeParse(v).success, { error: (issue) => `'${String(issue.input)}' is not an e-mail address` }),
       );
-    case 'date':
-      return z.string().check(
-        z.refine((v) => parseDate(v) !== undefined, { error: (issue) => `'${String(issue.input)}' is not a date of the form YYYY-MM-DD`, abort: true }),
-        z.refine((v) => !rule.epoch || inEpochRange(parseDate(v)!), { error: 'must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)' }),
+    case 'date': {
+      const date = z.string().check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => `'${String(issue.input)}' is not a date of the form YYYY-MM-DD` }));
+      if (!rule.epoch) return date;
+      // The reference types these times as integer epoch seconds (api-v2.5, Expirations; one
+      // sample sends a date string): the documented integer is sent.
+      const endOfDay = rule.epoch === 'end';
+      return z.pipe(
+        date,
+        parsedBy((v) => dayToEpoch(parseDate(v)!, endOfDay), () => 'must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)'),
       );
+    }
     case 'uid': {
       const kind = UID_KINDS[rule.prefix] ?? 'item';
       // 'an expiration uid', 'an item uid', but 'a user uid'
@@ -85,14 +83,14 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
   }
 }
 
-/** A schema that parses the text with `parse`; undefined from it fails with `'<text>' <says>`. */
-function parsedBy<T>(parse: (value: string) => T | undefined, says: string) {
+/** A schema that parses the text with `parse`; undefined from it fails with `'<text>' <says>`, or with what `says` makes of the text. */
+function parsedBy<T>(parse: (value: string) => T | undefined, says: string | ((value: string) => string)) {
   return z.pipe(
     z.string(),
     z.transform((v: string, ctx) => {
       const parsed = parse(v);
       if (parsed === undefined) {
-        ctx.issues.push({ code: 'custom', input: v, message: `'${v}' ${says}` });
+        ctx.issues.push({ code: 'custom', input: v, message: typeof says === 'string' ? `'${v}' ${says}` : says(v) });
         return z.NEVER;
       }
       return parsed;

@@ -36,3 +36,16 @@ export function parseDate(text: string): { year: number; month: number; day: num
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
   return { year, month, day };
 }
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * Epoch seconds of a YYYY-MM-DD date's UTC midnight, or with `endOfDay` of its last second (so
+ * `--expires-end 2026-06-30` includes the whole 30th); undefined outside what the API's 32-bit
+ * times hold (1970-01-01 to 2038-01-19; the end of that last day is clamped to the largest).
+ */
+export function dayToEpoch(date: { year: number; month: number; day: number }, endOfDay: boolean): number | undefined {
+  const midnight = Date.UTC(date.year, date.month - 1, date.day) / 1000;
+  if (midnight < 0 || midnight > MAX_EPOCH_SECONDS) return undefined;
+  return endOfDay ? Math.min(midnight + DAY_SECONDS - 1, MAX_EPOCH_SECONDS) : midnight;
+}
