@@ -7,7 +7,7 @@ import { ExitCode, UsageError } from '../errors.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
-import type { OptionSpec, VerbSpec } from '../spec/spec.js';
+import { verb, type OptionSpec } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
 import { colourWanted, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
@@ -125,7 +125,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
 }
 
 /** Selectors of the computers in scope, shared by alerts and status. */
-const GROUP_OPTION: OptionSpec = { flags: '--group <group>', description: 'only computers of this group: uid, slug or name (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true };
+const GROUP_OPTION = { flags: '--group <group>', description: 'only computers of this group: uid, slug or name (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true } as const satisfies OptionSpec;
 
 const THRESHOLDS = [
   ['warningAlerts', '--warning-alerts <range>', 'WARNING when unmuted alerts are outside this range'],
@@ -136,7 +136,7 @@ const THRESHOLDS = [
   ['criticalMissing', '--critical-missing <range>', 'CRITICAL when missing computers are outside this range'],
 ] as const;
 
-export const alerts: VerbSpec = {
+export const alerts = verb({
   name: 'alerts',
   summary: 'Plugin results that need attention, across every computer of the account',
   description:
@@ -161,22 +161,22 @@ export const alerts: VerbSpec = {
     'mon alerts --since 24h -o ndjson | jq -r .computer.name',
   ],
   async run({ opts }, ctx) {
-    const statuses = (opts.status as string[] | undefined) ?? ['Alert', 'Warning'];
+    const statuses = opts.status ?? ['Alert', 'Warning'];
     await runAlerts(
       ctx,
-      { groups: opts.group as string[] | undefined, computers: opts.computer as string[] | undefined, missing: opts.missing === true },
+      { groups: opts.group, computers: opts.computer, missing: opts.missing === true },
       {
         statuses,
         muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted',
         includeHidden: opts.includeHidden === true,
-        plugins: opts.plugin as string[] | undefined,
-        since: opts.since as number | undefined,
+        plugins: opts.plugin,
+        since: opts.since,
       },
     );
   },
-};
+});
 
-export const status: VerbSpec = {
+export const status = verb({
   name: 'status',
   summary: 'What needs attention now: counts across the account, or --check for Nagios-style monitors',
   description:
@@ -199,10 +199,10 @@ export const status: VerbSpec = {
       throw new UsageError(`${given[0]![1].split(' ')[0]}: thresholds apply only with --check`, 'add --check');
     }
     await runStatus(ctx, {
-      scope: { groups: opts.group as string[] | undefined },
-      withinSec: (opts.within as number | undefined) ?? 30 * 86_400,
+      scope: { groups: opts.group },
+      withinSec: opts.within ?? 30 * 86_400,
       check: opts.check === true,
-      thresholds: Object.fromEntries(given.map(([key]) => [key, opts[key] as Range])),
+      thresholds: Object.fromEntries(given.map(([key]) => [key, opts[key]])),
     });
   },
-};
+});

@@ -1,6 +1,7 @@
 import type { Attributes } from '../api/encode.js';
 import type { RouteName } from '../api/endpoints.js';
 import type { Context } from '../context.js';
+import type { Range } from '../validate/range.js';
 
 /**
  * Commands are declared as data (house-style, "Declare, then generate"): each resource lists
@@ -193,7 +194,13 @@ type LongName<F extends string> = F extends `${string}--${infer Rest}` ? (Rest e
 /** 'created-after' -> 'createdAfter', as commander names the key. */
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 /** What a rule turns the typed text into (src/validate/rules.ts). */
-type Checked<R> = R extends { type: 'int' | 'when' } ? number : R extends { type: 'date'; epoch: 'start' | 'end' } ? number : string;
+type Checked<R> = R extends { type: 'int' | 'when' | 'since' | 'duration' }
+  ? number
+  : R extends { type: 'date'; epoch: 'start' | 'end' }
+    ? number
+    : R extends { type: 'range' }
+      ? Range
+      : string;
 type ValueOf<O extends OptionSpec> = O['flags'] extends `${string}[${string}]`
   ? Checked<O['rule']> | true
   : O['flags'] extends `${string}<${string}>`
