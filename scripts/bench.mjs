@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { loadSandbox } from './bench/sandbox.mjs';
 import { buildOptions } from './esbuild.config.mjs';
 import { MEMORY_METHOD, run, stats } from './bench/measure.mjs';
+import { measureFleet, reportFleet } from './bench/fleet.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -195,6 +196,8 @@ for (let round = -1; round < ALL_RUNS; round++) {
   }
   if (round >= 0) all.serve.push(serve.ms);
 }
+// 5b. The fleet commands (alerts, status) against the same sandboxes: scripts/bench/fleet.mjs.
+const fleet = await measureFleet({ mon, sizes: [[big, BIG], [small, SMALL]], freshDir, runs: ALL_RUNS, fail });
 await sandboxes.close();
 
 // 6. The report.
@@ -253,9 +256,11 @@ for (const key of ['ndjson', 'json']) {
   results.targets[`memory-${key}`] = { small: a, big: b, growth, target: TARGETS.memoryMb, holds };
 }
 say();
+Object.assign(results.targets, reportFleet(fleet, say));
+say();
 say(`load at the end: ${load()}`);
 
-results.samples = { startup: times, all };
+results.samples = { startup: times, all, fleet: fleet.samples };
 mkdirSync(join(root, '.bench'), { recursive: true });
 const file = join(root, '.bench', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

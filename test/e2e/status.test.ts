@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
+import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
 
 type Item = Record<string, unknown>;
@@ -125,6 +128,22 @@ describe('mon status against the sandbox', () => {
     expect(result.stdout).toContain(`\n  ${want.top_plugins[0]!.name} `);
     expect(result.stdout).toContain('\nExpirations\n  expired');
     expect(result.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('on a terminal the bars are coloured, unless NO_COLOR says otherwise', async () => {
+    const dir = tempConfigDir();
+    // `script` gives mon a real pseudo-terminal, as a person at a shell has.
+    const onTerminal = (extra: Record<string, string>) =>
+      promisify(execFile)('script', ['-qec', `${process.execPath} ${MON_BIN} status`, '/dev/null'], {
+        env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir, TERM: 'xterm-256color', ...env, ...extra },
+        encoding: 'utf8',
+      });
+    const coloured = (await onTerminal({})).stdout;
+    expect(coloured).toMatch(/\x1b\[31m█/);
+    expect(coloured).toMatch(/\x1b\[1mComputers: \d+/);
+    const plain = (await onTerminal({ NO_COLOR: '1' })).stdout;
+    expect(plain).toMatch(/Computers: \d+/);
+    expect(plain).not.toMatch(/\x1b\[[0-9;]*m/);
   });
 
   it('--check against the sandbox: one Nagios line whose counts match', async () => {
