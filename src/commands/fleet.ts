@@ -54,6 +54,15 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter): Prom
   const client = await ctx.client();
   const { plannedRequests, Selection } = await import('../fleet/selection.js');
   if (await showDryRun(ctx, plannedRequests(client, scope))) return;
+  if (scope.computers?.length) {
+    // A client id is looked up at once (one GET: unknown is exit 4 before anything is read);
+    // a c_ uid can only be found by reading the computers, which the selection does anyway.
+    const { Resolver } = await import('../resolve/index.js');
+    const resolver = new Resolver(ctx);
+    const uids = [];
+    for (const given of scope.computers) uids.push(given.startsWith('c_') ? given : (await resolver.computerByClientId(given, '--computer')).uid);
+    scope = { ...scope, computers: uids };
+  }
   const selection = await Selection.open(client, scope, filter);
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);

@@ -12,8 +12,9 @@
  */
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
 import { MAX_PER_PAGE } from '../api/client.js';
-import { NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { parseTime } from '../output/format.js';
+import { pick } from '../resolve/index.js';
 
 /** Plugin result statuses (api-v2.5, Plugin result status values). */
 export const PLUGIN_STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
@@ -102,29 +103,14 @@ export function isMissing(computer: Item): boolean {
 }
 
 /**
- * Finds the groups a scope names among the account's groups: uid, then slug, then exact name,
- * then name ignoring case. None: NotFoundError (exit 4). Several: UsageError (exit 2) listing them.
+ * The groups a scope names, found among the account's groups by the one resolver's rules
+ * (src/resolve: uid, slug or name, any case; unknown exit 4, shared name exit 2).
  */
-export function resolveGroups(groups: ReadonlyMap<string, GroupRef & { slug?: string | null }>, wanted: readonly string[]): GroupRef[] {
-  const all = [...groups.values()];
+function resolveGroups(groups: readonly Item[], wanted: readonly string[]): GroupRef[] {
   const found = new Map<string, GroupRef>();
   for (const given of wanted) {
-    const text = given.trim();
-    const byUid = groups.get(text);
-    const matches = byUid
-      ? [byUid]
-      : [
-          all.filter((g) => g.slug === text),
-          all.filter((g) => g.name === text),
-          all.filter((g) => typeof g.name === 'string' && g.name.toLowerCase() === text.toLowerCase()),
-        ].find((list) => list.length > 0) ?? [];
-    if (matches.length === 0) {
-      throw new NotFoundError(`--group: no group '${text}' (by uid, slug or name)`, 'list the groups with `mon groups list`');
-    }
-    if (matches.length > 1) {
-      throw new UsageError(`--group: '${text}' names ${matches.length} groups: ${matches.map((g) => `${g.uid} (${g.name})`).join(', ')}`, 'give the uid instead');
-    }
-    found.set(matches[0]!.uid, { uid: matches[0]!.uid, name: matches[0]!.name });
+    const { uid, name } = pick('group', given, groups, '--group');
+    found.set(uid, { uid, name: name ?? null });
   }
   return [...found.values()];
 }
@@ -177,15 +163,12 @@ export class Selection {
    * here, before any computer is read.
    */
   static async open(client: ApiClient, scope: Scope, filter?: ResultFilter): Promise<Selection> {
-    const groups = new Map<string, GroupRef & { slug: string | null }>();
+    const groups: Item[] = [];
     for await (const page of client.pages('groups.list', {}, { all: true, perPage: MAX_PER_PAGE })) {
-      for (const group of page.items) {
-        if (typeof group.uid !== 'string') continue;
-        groups.set(group.uid, { uid: group.uid, name: typeof group.name === 'string' ? group.name : null, slug: typeof group.slug === 'string' ? group.slug : null });
-      }
+      for (const { uid, slug, name } of page.items) if (typeof uid === 'string') groups.push({ uid, slug, name });
     }
     const scopeGroups = scope.groups?.length ? resolveGroups(groups, scope.groups) : undefined;
-    const names = new Map<string, GroupRef>([...groups].map(([uid, g]) => [uid, { uid, name: g.name }]));
+    const names = new Map<string, GroupRef>(groups.map(({ uid, name }) => [uid as string, { uid: uid as string, name: typeof name === 'string' ? name : null }]));
     return new Selection(client, scope, names, scopeGroups, filter);
   }
 
@@ -252,7 +235,7 @@ export class Selection {
     const computers = [...(this.computerKeys ?? [])].filter((key) => !this.seenComputers.has(key));
     if (computers.length > 0) {
       throw new NotFoundError(
-        `--computer: no computer ${computers.map((c) => `'${c}'`).join(', ')}${this.scopeGroups || this.scope.missing ? ' in the selected scope' : ''} (by client_id or c_ uid)`,
+        `--computer: no computer ${computers.map((c) => `'${c}'`).join(', ')}${this.scopeGroups || this.scope.missing ? ' among the selected computers' : ''}`,
         'list the computers with `mon computers list --all`',
       );
     }

@@ -105,15 +105,7 @@ export class Resolver {
     const items: Record<string, unknown>[] = [];
     const client = await this.client(what, catalogue.list);
     for await (const page of client.pages(catalogue.list, {}, { all: true })) items.push(...page.items);
-    const lower = text.toLowerCase();
-    const bySlug = items.filter((item) => typeof item.slug === 'string' && item.slug.toLowerCase() === lower);
-    const matches = bySlug.length > 0 ? bySlug : items.filter((item) => typeof item.name === 'string' && item.name.toLowerCase() === lower);
-    if (matches.length === 1) return ref(matches[0]!);
-    if (matches.length === 0) {
-      throw new NotFoundError(`${label}: no ${catalogue.noun} '${text}' (looked up by uid, slug and name)`, `list them with \`${catalogue.command}\``);
-    }
-    const candidates = matches.map((item) => `${String(item.uid)} (${item.slug ? `${String(item.slug)}, ` : ''}"${String(item.name)}")`);
-    throw new UsageError(`${label}: '${text}' names ${matches.length} ${catalogue.noun}s: ${candidates.join(', ')}`, 'give the uid or slug of the one you mean');
+    return pick(kind, text, items, label);
   }
 
   /** The client, or with --dry-run a DryRunStop that shows the first request of the lookup. */
@@ -133,6 +125,24 @@ export class Resolver {
       throw error;
     }
   }
+}
+
+/**
+ * The one group, manufacturer or product `text` names among `items` (a list already read): by
+ * uid, then slug, then name, ignoring case. None: exit 4; several: exit 2 with the candidates.
+ */
+export function pick(kind: 'group' | 'manufacturer' | 'product', text: string, items: readonly Record<string, unknown>[], label: string): Ref {
+  const catalogue = CATALOGUES[kind];
+  const lower = text.trim().toLowerCase();
+  const byUid = items.filter((item) => item.uid === text.trim());
+  const bySlug = items.filter((item) => typeof item.slug === 'string' && item.slug.toLowerCase() === lower);
+  const matches = [byUid, bySlug, items.filter((item) => typeof item.name === 'string' && item.name.toLowerCase() === lower)].find((list) => list.length > 0) ?? [];
+  if (matches.length === 1) return ref(matches[0]!);
+  if (matches.length === 0) {
+    throw new NotFoundError(`${label}: no ${catalogue.noun} '${text}' (looked up by uid, slug and name)`, `list them with \`${catalogue.command}\``);
+  }
+  const candidates = matches.map((item) => `${String(item.uid)} (${item.slug ? `${String(item.slug)}, ` : ''}"${String(item.name)}")`);
+  throw new UsageError(`${label}: '${text}' names ${matches.length} ${catalogue.noun}s: ${candidates.join(', ')}`, 'give the uid or slug of the one you mean');
 }
 
 function ref(item: Record<string, unknown>): Ref {

@@ -172,24 +172,33 @@ describe('mon alerts against the sandbox', () => {
     expect(lines).toContain([row.result.uid, row.computer.custom_name || row.computer.computer_name, group.name, row.result.name, 'Alert'].join(','));
   });
 
-  it('an unknown group is exit 4 before any computer is read', async () => {
-    const result = await runMain(['alerts', '--group', 'No Such Group'], { env });
+  it.each([
+    ['--group', 'No Such Group', "mon: --group: no group 'No Such Group' (looked up by uid, slug and name) — list them with `mon groups list`"],
+    ['--computer', 'NO-SUCH-CLIENT', "mon: --computer: no computer with client id 'NO-SUCH-CLIENT' — list them with `mon computers list --fields client_id,uid,name`"],
+  ])('an unknown %s is exit 4 before any computer is read', async (option, value, message) => {
+    const result = await runMain(['alerts', option, value], { env });
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^mon: --group: no group 'No Such Group'/);
+    expect(result.stderr).toBe(`${message}\n`);
     expect(sandbox.requests.filter((r) => r.path === '/v2.5/computers')).toEqual([]);
   });
 
   it.each([
     ['--plugin', 'No Such Plugin', /^mon: --plugin: no plugin named 'no such plugin'/],
-    ['--computer', 'NO-SUCH-CLIENT', /^mon: --computer: no computer 'NO-SUCH-CLIENT'/],
-  ])('an unknown %s is exit 4, not an empty answer', async (option, value, message) => {
+    ['--computer', 'c_nosuchcomputer', /^mon: --computer: no computer 'c_nosuchcomputer' — /],
+  ])('an unknown %s is exit 4 once every computer is read, not an empty answer', async (option, value, message) => {
     for (const format of ['table', 'ndjson']) {
       const result = await runMain(['alerts', option, value, '-o', format], { env });
       expect(result.code).toBe(4);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(message);
     }
+  });
+
+  it('a --computer given as a client id is looked up once, then matched as its uid', async () => {
+    const row = rows.find(attention)!;
+    expect(uidsOf(await alerts('--computer', String(row.computer.client_id)))).toEqual(expected((r) => attention(r) && r.computer.uid === row.computer.uid));
+    expect(sandbox.requests.filter((r) => r.path === `/v2.5/computers/${String(row.computer.client_id)}`)).toHaveLength(1);
   });
 
   it.each([

@@ -12,7 +12,7 @@ import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
 
 const KEY = 'k_fleet_test_key';
 const groups = [
-  { uid: 'g_a', slug: 'alpha', name: 'Alpha' },
+  { uid: 'g_a', slug: 'team-alpha', name: 'Alpha' },
   { uid: 'g_b', slug: 'beta', name: 'Beta' },
 ];
 
@@ -154,10 +154,10 @@ describe('status --check and fleet failures against a server with known data', (
   });
 
   it('an ambiguous group name is exit 2 with the candidates, before any computer is read', async () => {
-    api.handle(fleetHandler({ ...fleetOf({}), groups: [...groups, { uid: 'g_c', slug: 'alpha-2', name: 'ALPHA' }] }));
-    const run = await runMain(['alerts', '--group', 'aLpHa'], { env });
+    api.handle(fleetHandler({ ...fleetOf({}), groups: [...groups, { uid: 'g_c', slug: 'team-alpha-2', name: 'ALPHA' }] }));
+    const run = await runMain(['alerts', '--group', 'alpha'], { env });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe("mon: --group: 'aLpHa' names 2 groups: g_a (Alpha), g_c (ALPHA) — give the uid instead\n");
+    expect(run.stderr).toBe("mon: --group: 'alpha' names 2 groups: g_a (team-alpha, \"Alpha\"), g_c (team-alpha-2, \"ALPHA\") — give the uid or slug of the one you mean\n");
     expect(api.requests.filter((r) => r.path === '/v2.5/computers')).toEqual([]);
   });
 
