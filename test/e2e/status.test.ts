@@ -156,6 +156,20 @@ describe('mon status against the sandbox', () => {
     expect(result.code).toBe(2);
   });
 
+  it('--dry-run shows the reads in order, key redacted, and sends nothing', async () => {
+    const result = await runMain(['status', '--group', 'acme', '--dry-run'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `GET ${sandbox.url}/v2.5/groups?per_page=100&api_key=[REDACTED]`,
+        `GET ${sandbox.url}/v2.5/computers?expand[]=plugin_results&group_id=acme&page=1&per_page=100&api_key=[REDACTED]`,
+        `GET ${sandbox.url}/v2.5/expirations?per_page=100&group=acme&api_key=[REDACTED]`,
+        '',
+      ].join('\n'),
+    );
+    expect(sandbox.requests).toEqual([]);
+  });
+
   it.each([
     [['--warning-alerts', '3'], '--warning-alerts: thresholds apply only with --check'],
     [['--within', 'soon'], "--within: 'soon' is not a duration such as 30d, 2w or 12h"],
