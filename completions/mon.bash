@@ -84,6 +84,7 @@ _mon_option() {
     '|-p'|'|--profile') REPLY='v @profiles' ;;
     '|--base-url') REPLY='v' ;;
     '|-o'|'|--output') REPLY='v table json ndjson csv tsv' ;;
+    '|--jq') REPLY='v' ;;
     '|--fields') REPLY='v' ;;
     '|--expand') REPLY='v' ;;
     '|--timeout') REPLY='v' ;;
@@ -206,7 +207,7 @@ _mon_option() {
 # The options of the command at path $1 (not its ancestors), in REPLY.
 _mon_flags() {
   case "$1" in
-    '') REPLY='-V --version -p --profile --base-url --sandbox -o --output --json --fields --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
+    '') REPLY='-V --version -p --profile --base-url --sandbox -o --output --json --jq --fields --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
     'groups list') REPLY='--visibility --page --per-page --offset --all --limit --count' ;;
     'groups find-or-create') REPLY='--name --description --show-contact-menu --no-show-contact-menu --build-installers' ;;
     'groups update') REPLY='--name --description --reference-email --show-contact-menu --no-show-contact-menu' ;;

@@ -152,6 +152,7 @@ function __mon_option
             '|--base-url' \
             '|-o' \
             '|--output' \
+            '|--jq' \
             '|--fields' \
             '|--expand' \
             '|--timeout' \
@@ -364,6 +365,7 @@ complete -c mon -l 'base-url' -x -d 'override the profile\'s https://<subdomain>
 complete -c mon -l 'sandbox' -d 'run against a local sandbox with demo data, started in this process'
 complete -c mon -s 'o' -l 'output' -x -a 'table json ndjson csv tsv' -d 'output format'
 complete -c mon -l 'json' -d 'short for -o json'
+complete -c mon -l 'jq' -x -d 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)'
 complete -c mon -l 'fields' -x -d 'comma-separated keys: columns of table/csv/tsv, keys kept in json/ndjson'
 complete -c mon -l 'no-header' -d 'table/csv/tsv without the header row'
 complete -c mon -l 'expand' -x -d 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)'

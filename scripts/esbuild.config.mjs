@@ -3,6 +3,13 @@
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
 export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
 
+/**
+ * Packages left out of the bundle and required from node_modules when a command needs them:
+ * jq-wasm (--jq) reads its jq.wasm beside its own files, and its 130 KB of loader would
+ * otherwise be read by every command.
+ */
+export const EXTERNAL_PACKAGES = ['jq-wasm'];
+
 /** The one file bin/mon loads, in dist/. */
 export const BUNDLE_NAME = 'mon.cjs';
 
@@ -47,6 +54,7 @@ export function buildOptions({ outfile, version }) {
     // which has no loader for ES modules.
     supported: { 'dynamic-import': false },
     define: { __MON_VERSION__: JSON.stringify(version) },
+    external: EXTERNAL_PACKAGES,
     plugins: [lazyChildProcess],
     logLevel: 'warning',
   };

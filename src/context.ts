@@ -16,6 +16,8 @@ export interface GlobalOptions {
   baseUrl?: string;
   sandbox: boolean;
   output: OutputFormat;
+  /** `--jq EXPR`: the jq filter that JSON output goes through (src/output/jq.ts). */
+  jq?: string;
   fields?: string[];
   header: boolean;
   expand: string[];

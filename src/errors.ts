@@ -49,6 +49,14 @@ export class NetworkError extends MonError {
   readonly exitCode = 8;
 }
 
+/**
+ * The --jq filter failed on the data (`.[] | .a.b` over a string): exit 1, with jq's message,
+ * after the data was read. Its syntax is checked before any request (a UsageError, exit 2).
+ */
+export class FilterError extends MonError {
+  readonly exitCode = 1;
+}
+
 /** Ctrl-C (130) or SIGTERM (143). */
 export class InterruptedError extends MonError {
   constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {

@@ -1,10 +1,12 @@
 import { CommanderError } from 'commander';
 import type { PreparedRequest } from './api/client.js';
 import { redact } from './api/redact.js';
-import { DryRunStop, ExitCode, InterruptedError, MonError } from './errors.js';
+import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
+import type { GlobalOptions } from './context.js';
+import type { JqSink } from './output/jq.js';
 import { buildProgram } from './program.js';
 import { apiParams } from './spec/params.js';
-import { hasChecks, needsResolving, optionsOf } from './spec/spec.js';
+import { hasChecks, needsResolving, optionsOf, type VerbSpec } from './spec/spec.js';
 import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
@@ -21,15 +23,20 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   const program = buildProgram(
     { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
     async (verb, input, command) => {
-      const globals = resolveGlobals(command.optsWithGlobals(), deps.env);
+      const raw = command.optsWithGlobals();
+      // -o as typed: commander's default would hide that it was not given (--jq implies json).
+      if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
+      const globals = resolveGlobals(raw, deps.env);
       verbose = globals.verbose;
-      const ctx = createContext(deps, globals, cleanups, program);
+      const jq = await jqOutput(verb, `${command.parent?.parent ? `${command.parent.name()} ` : ''}${command.name()}`, globals, deps);
+      const ctx = createContext(jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } } } : deps, globals, cleanups, program);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
       try {
         // Names, slugs and the other id of a computer become what the request needs.
         const resolved = needsResolving(verb) ? await (await import('./resolve/index.js')).resolveInput(verb, checked, ctx) : checked;
         await verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, ctx);
+        jq?.end();
       } catch (error) {
         if (!(error instanceof DryRunStop)) throw error;
         const { showDryRun } = await import('./commands/actions.js');
@@ -69,7 +76,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
 }
 
 /** Global options that take a value: the word after them is not the command. */
-const VALUED_GLOBALS = new Set(['-p', '--profile', '--base-url', '-o', '--output', '--fields', '--expand', '--timeout', '--retries']);
+const VALUED_GLOBALS = new Set(['-p', '--profile', '--base-url', '-o', '--output', '--fields', '--expand', '--timeout', '--retries', '--jq']);
 
 /** Whether the command line is `mon [globals] status … --check`. */
 export function isStatusCheck(argv: readonly string[]): boolean {
@@ -90,6 +97,19 @@ function nagiosUnknown(error: unknown): string {
     : error instanceof Error ? `unexpected error: ${error.message}`
     : String(error);
   return `MON UNKNOWN - ${message.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '/').trim()}`;
+}
+
+/**
+ * --jq: refused by a verb that prints no JSON, compiled before anything is sent, and then what
+ * the verb prints goes through it. Not with --dry-run, which shows the request as it is.
+ */
+async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps): Promise<JqSink | undefined> {
+  if (globals.jq === undefined) return undefined;
+  if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
+  const { JqFilter, JqSink } = await import('./output/jq.js');
+  const filter = await JqFilter.compile(globals.jq);
+  if (globals.dryRun) return undefined;
+  return new JqSink(filter, globals.output === 'ndjson' ? 'ndjson' : 'json', deps.io.stdout, (text) => deps.io.stderr.write(text));
 }
 
 /** Prints one line for the error and returns its exit code. */

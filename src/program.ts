@@ -31,6 +31,7 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .option('--sandbox', 'run against a local sandbox with demo data, started in this process')
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
     .option('--json', 'short for -o json')
+    .option('--jq <expression>', 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)')
     .option('--fields <keys>', 'comma-separated keys: columns of table/csv/tsv, keys kept in json/ndjson')
     .option('--no-header', 'table/csv/tsv without the header row')
     .option('--expand <key>', 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)', (value: string, previous: string[] = []) => [...previous, value])

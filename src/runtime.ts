@@ -29,6 +29,7 @@ interface RawGlobals {
   sandbox?: boolean;
   output?: OutputFormat;
   json?: boolean;
+  jq?: string;
   fields?: string;
   header?: boolean;
   expand?: string[];
@@ -52,7 +53,8 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
     profile: raw.profile ?? (env.MON_PROFILE || undefined),
     baseUrl: raw.baseUrl ?? (env.MON_BASE_URL || undefined),
     sandbox: raw.sandbox === true,
-    output: raw.json ? 'json' : (raw.output ?? 'table'),
+    output: outputFormat(raw),
+    jq: raw.jq,
     fields,
     header: raw.header !== false,
     expand: raw.expand ?? [],
@@ -64,6 +66,19 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
     verbose: raw.verbose === true,
     color: raw.color !== false,
   };
+}
+
+/**
+ * -o, or --json; with --jq and neither, json (the filter needs JSON). `raw.output` is undefined
+ * when -o was not given (main() drops commander's default): --jq with -o table, csv or tsv is
+ * refused, since the filter would have no JSON to read.
+ */
+function outputFormat(raw: RawGlobals): OutputFormat {
+  const output = raw.json ? 'json' : (raw.output ?? (raw.jq !== undefined ? 'json' : 'table'));
+  if (raw.jq !== undefined && output !== 'json' && output !== 'ndjson') {
+    throw new UsageError(`--jq: filters JSON, so it takes -o json (the default with --jq) or -o ndjson, not -o ${output}`, 'drop -o, or use -o ndjson to filter item by item');
+  }
+  return output;
 }
 
 function seconds(given: [string, string] | undefined): number | undefined {

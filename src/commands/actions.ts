@@ -43,6 +43,7 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
     columns: view.columns,
     fields: globals.fields,
     header: globals.header,
+    compact: globals.jq !== undefined,
     color: colourWanted(ctx, tty),
     tty,
     now: ctx.now,

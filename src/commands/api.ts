@@ -47,7 +47,7 @@ function printBody(ctx: Context, data: unknown): void {
     ctx.io.stdout.write(items.map((item) => `${JSON.stringify(pick(item))}\n`).join(''));
     return;
   }
-  ctx.io.stdout.write(`${JSON.stringify(Array.isArray(data) ? data.map(pick) : pick(data), null, 2)}\n`);
+  ctx.io.stdout.write(`${JSON.stringify(Array.isArray(data) ? data.map(pick) : pick(data), null, ctx.globals.jq === undefined ? 2 : undefined)}\n`);
 }
 
 /**
@@ -126,6 +126,8 @@ export const api = verb({
     if (opts.paginate === true && opts.include === true) {
       throw new UsageError('--include: shows the headers of one answer, not of every page with --paginate', 'drop --paginate and pick the page with -F page=N');
     }
+    // The head is text before the JSON: a filter could not read the two together.
+    if (opts.include === true && ctx.globals.jq !== undefined) throw new UsageError('--include: prints headers, which are not JSON, so it does not go with --jq', 'drop one of them');
     const client = await ctx.client();
     // No route: the response is printed as received, with no schema to check it against.
     const prepared = client.prepareRaw(method, path);

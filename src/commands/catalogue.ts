@@ -105,6 +105,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
       },
       {
         name: 'delete',
+        jsonOutput: false,
         route: `${kind.routes}.delete`,
         aliases: ['rm'],
         summary: `Delete ${article} ${noun} for good`,

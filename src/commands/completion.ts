@@ -29,6 +29,7 @@ Or, with compinit already loaded, for the current shell only:
 function shellVerb(shell: Shell): VerbSpec {
   return {
     name: shell,
+    jsonOutput: false,
     summary: `Print the ${shell} completion script`,
     description: `${DETAILS[shell]}
 
@@ -58,6 +59,7 @@ export const completion: ResourceSpec = {
  */
 export const completeHelper: VerbSpec = {
   name: '__complete',
+  jsonOutput: false,
   hidden: true,
   summary: 'Print values for the completion scripts (profiles)',
   args: [{ name: 'what', description: 'what to list: profiles', optional: true }],

@@ -138,6 +138,7 @@ export const expirations: ResourceSpec = {
     }),
     {
       name: 'delete',
+      jsonOutput: false,
       route: 'expirations.delete',
       aliases: ['rm'],
       summary: 'Delete an expiration for good',

@@ -163,6 +163,7 @@ export const notes: ResourceSpec = {
     }),
     {
       name: 'delete',
+      jsonOutput: false,
       route: 'notes.delete',
       aliases: ['rm'],
       summary: 'Delete a note for good',

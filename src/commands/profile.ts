@@ -69,6 +69,7 @@ export const profile: ResourceSpec = {
   verbs: [
     verb({
       name: 'add',
+      jsonOutput: false,
       summary: 'Save a profile; the key is read from a hidden prompt or from stdin',
       description: 'The key is never taken as an argument: it would end up in shell history and `ps`.\nThe first profile saved becomes the default.',
       args: [{ name: 'name', description: 'a name for the account, e.g. acme', rule: NAME_RULE }],
@@ -116,6 +117,7 @@ export const profile: ResourceSpec = {
     },
     {
       name: 'use',
+      jsonOutput: false,
       summary: 'Make a profile the default',
       args: [{ name: 'name', description: 'a saved profile', rule: NAME_RULE }],
       examples: ['mon profile use acme'],
@@ -143,6 +145,7 @@ export const profile: ResourceSpec = {
     },
     {
       name: 'remove',
+      jsonOutput: false,
       aliases: ['rm'],
       summary: 'Forget a saved profile and its key',
       args: [{ name: 'name', description: 'a saved profile', rule: NAME_RULE }],
@@ -158,6 +161,7 @@ export const profile: ResourceSpec = {
     },
     {
       name: 'test',
+      jsonOutput: false,
       summary: 'Check that a profile reaches the API with a valid key (one cheap request)',
       args: [{ name: 'name', description: 'a saved profile (default: the current one)', rule: NAME_RULE, optional: true }],
       examples: ['mon profile test', 'mon profile test acme'],

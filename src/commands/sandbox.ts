@@ -9,6 +9,7 @@ export const sandbox: ResourceSpec = {
   verbs: [
     verb({
       name: 'serve',
+      jsonOutput: false,
       isDefault: true,
       summary: 'Run the sandbox in the foreground until Ctrl-C; prints its base URL and key',
       options: [
@@ -33,6 +34,7 @@ export const sandbox: ResourceSpec = {
     }),
     {
       name: 'reset',
+      jsonOutput: false,
       summary: 'Restore the demo data: forget every change made in the sandbox',
       examples: ['mon sandbox reset'],
       async run(_input, ctx) {

@@ -22,19 +22,20 @@ type Row = Record<string, unknown>;
  */
 function jsonList(opts: RenderOptions): ListRenderer {
   let first = true;
+  const [open, between, close] = opts.compact ? ['[', ',', ']\n'] : ['[\n  ', ',\n  ', '\n]\n'];
+  // Inside a 2-space array every line of an item gains two spaces; JSON strings never hold a
+  // raw newline, so indenting at '\n' is exact.
+  const text = opts.compact
+    ? (item: Row) => JSON.stringify(pickFields(item, opts.fields))
+    : (item: Row) => JSON.stringify(pickFields(item, opts.fields), null, 2).replaceAll('\n', '\n  ');
   return {
     push(items) {
       if (items.length === 0) return;
-      // Inside a 2-space array every line of an item gains two spaces; JSON strings never
-      // hold a raw newline, so indenting at '\n' is exact.
-      const body = items
-        .map((item) => JSON.stringify(pickFields(item, opts.fields), null, 2).replaceAll('\n', '\n  '))
-        .join(',\n  ');
-      opts.out.write((first ? '[\n  ' : ',\n  ') + body);
+      opts.out.write((first ? open : between) + items.map(text).join(between));
       first = false;
     },
     end() {
-      opts.out.write(first ? '[]\n' : '\n]\n');
+      opts.out.write(first ? '[]\n' : close);
     },
   };
 }
@@ -126,7 +127,7 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
 export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
   switch (opts.format) {
     case 'json':
-      opts.out.write(JSON.stringify(pickFields(obj, opts.fields), null, 2) + '\n');
+      opts.out.write(JSON.stringify(pickFields(obj, opts.fields), null, opts.compact ? undefined : 2) + '\n');
       return;
     case 'ndjson':
       opts.out.write(JSON.stringify(pickFields(obj, opts.fields)) + '\n');

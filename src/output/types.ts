@@ -36,6 +36,8 @@ export interface RenderOptions {
    * plain text column) and, in json/ndjson, keeps only these keys of each object, in this order.
    */
   fields?: string[];
+  /** json without indentation: with --jq, only the filter reads it (the same JSON, less to parse). */
+  compact?: boolean;
   /** False with `--no-header` (table/csv/tsv). */
   header: boolean;
   /** Colour allowed (decided by the caller from TTY, NO_COLOR, FORCE_COLOR and --no-color). */

@@ -118,6 +118,8 @@ export interface VerbSpec {
   examples: readonly string[];
   /** Runs when the resource is named without a verb (`mon sandbox`). */
   isDefault?: boolean;
+  /** False for a verb that prints no JSON whatever -o says (a delete, `profile add`): --jq is refused. */
+  jsonOutput?: false;
   /** Left out of help and completions (`mon __complete`, which completion scripts run). */
   hidden?: boolean;
   run(input: Invocation, ctx: Context): Promise<void>;

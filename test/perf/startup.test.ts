@@ -53,18 +53,23 @@ const recordEvaluation: Plugin = {
   },
 };
 
-/** Runs main() of `bundle` in a child process; what it evaluated and which built-in modules it loaded. */
-async function probe(bundle: string, argv: string[], env: Record<string, string> = {}): Promise<{ code: number; evaluated: string[]; builtins: string[] }> {
+/**
+ * Runs main() of `bundle` in a child process; what it evaluated, which built-in modules it loaded
+ * and which packages left out of the bundle (EXTERNAL_PACKAGES) it required.
+ */
+async function probe(bundle: string, argv: string[], env: Record<string, string> = {}): Promise<{ code: number; evaluated: string[]; builtins: string[]; external: string[] }> {
   const script = `
     globalThis.__monEvaluated = new Set();
     const sink = { write: () => true };
     require(${JSON.stringify(bundle)}).main(${JSON.stringify(argv)}, { io: { stdout: sink, stderr: sink, stdin: process.stdin }, env: process.env }).then((code) => {
       const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
-      process.stdout.write(JSON.stringify({ code, evaluated: [...globalThis.__monEvaluated], builtins }));
+      const external = [...new Set(Object.keys(require.cache).filter((f) => f.includes('/node_modules/')).map((f) => f.split('/node_modules/').at(-1).split('/')[0]))];
+      process.stdout.write(JSON.stringify({ code, evaluated: [...globalThis.__monEvaluated], builtins, external }));
       process.exit(0);
     });`;
-  const { stdout } = await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...env } });
-  return JSON.parse(stdout) as { code: number; evaluated: string[]; builtins: string[] };
+  // NODE_PATH: the test's bundle is not beside node_modules, where bin/mon finds the external packages.
+  const { stdout } = await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), NODE_PATH: join(root, 'node_modules'), ...env } });
+  return JSON.parse(stdout) as { code: number; evaluated: string[]; builtins: string[]; external: string[] };
 }
 
 describe('the bundle', () => {
@@ -94,9 +99,10 @@ describe('the bundle', () => {
   });
 
   it('help evaluates none of the heavy packages and loads no network, crypto or process module', async () => {
-    const { code, evaluated, builtins } = await probe(bundle, ['computers', '--help']);
+    const { code, evaluated, builtins, external } = await probe(bundle, ['computers', '--help']);
     expect(code).toBe(0);
     expect(evaluated).toEqual([]);
+    expect(external).toEqual([]);
     for (const name of ['http', 'http2', 'tls', 'crypto', 'child_process']) expect(builtins, name).not.toContain(name);
   });
 
@@ -104,14 +110,16 @@ describe('the bundle', () => {
     const api = await startFakeApi(computersPage(50));
     try {
       const dir = mkdtempSync(join(tmpdir(), 'mon-perf-config-'));
-      const { code, evaluated, builtins } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir });
+      const { code, evaluated, builtins, external } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir });
       expect(code).toBe(0);
       expect(api.requests).toHaveLength(1);
       expect(evaluated.sort()).toEqual(['undici', 'zod']);
+      expect(external).toEqual([]);
       expect(builtins).toContain('http');
       expect(builtins).not.toContain('child_process');
-      // A table needs cli-table3 as well: the probe sees what a command evaluates later on.
+      // A table needs cli-table3 as well, --jq jq-wasm: the probe sees what a command loads later on.
       expect((await probe(bundle, ['computers', 'list'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir })).evaluated).toContain('cli-table3');
+      expect((await probe(bundle, ['computers', 'list', '--jq', 'length'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir })).external).toEqual(['jq-wasm']);
     } finally {
       await api.close();
     }
