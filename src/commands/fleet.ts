@@ -207,6 +207,7 @@ export const status = verb({
     if (opts.check !== true && given.length > 0) {
       throw new UsageError(`${given[0]![1].split(' ')[0]}: thresholds apply only with --check`, 'add --check');
     }
+    if (opts.check === true && ctx.globals.jq !== undefined) throw new UsageError('--check: prints one Nagios line, not JSON, so it does not go with --jq', 'use `mon status --jq …` for the counts as JSON');
     await runStatus(ctx, {
       scope: { groups: opts.group },
       withinSec: opts.within ?? 30 * 86_400,

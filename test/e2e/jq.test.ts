@@ -125,6 +125,21 @@ describe('--jq', () => {
     expect(sandbox.requests).toEqual([]);
   });
 
+  it('works with the fleet commands: `alerts` (the whole list) and `status` (its one object); `status --check` refuses it', async () => {
+    const lines = await runMain(['alerts', '-o', 'ndjson'], { env });
+    const alerts = await runMain(['alerts', '--jq', 'length'], { env });
+    expect(alerts.code).toBe(0);
+    expect(alerts.stdout).toBe(`${lines.stdout.split('\n').filter(Boolean).length}\n`);
+    const status = await runMain(['status', '--jq', '.computers.total'], { env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe(`${computers.length}\n`);
+    sandbox.requests.length = 0;
+    const check = await runMain(['status', '--check', '--jq', '.'], { env });
+    expect(check.code).toBe(3);
+    expect(check.stdout).toMatch(/^MON UNKNOWN - --check: prints one Nagios line, not JSON/);
+    expect(sandbox.requests).toEqual([]);
+  });
+
   it('a filter that starts with a dash is a filter, not an option of jq', async () => {
     const result = await runMain(['computers', 'list', '--per-page', '1', '--jq', '-1'], { env });
     expect(result).toMatchObject({ code: 0, stdout: '-1\n' });
