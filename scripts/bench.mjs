@@ -35,7 +35,7 @@ const BIG = 10_000;
 const SMALL = 1_000;
 const PER_PAGE = 100;
 
-const TARGETS = { version: 1.3, help: 1.3, list: 2, all: 1.5, memoryMb: 10 };
+const TARGETS = { version: 1.3, help: 1.3, list: 2, all: 1.5, memoryMb: 10, jq: 1.3 };
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const fail = (message) => {
@@ -139,6 +139,8 @@ async function check() {
     fail(`--all --json is not one valid JSON document: ${error.message}`);
   }
   if (js.code !== 0 || array.map((c) => c.uid).join() !== uids.join()) fail(`--all --json: exit ${js.code}, ${array.length} computers ${js.stderr.trim()}`);
+  const jq = await mon(['computers', 'list', '--all', '--jq', 'length'], big, { capture: true, configDir: freshDir() });
+  if (jq.code !== 0 || jq.stdout !== `${uids.length}\n`) fail(`--all --jq length: exit ${jq.code}, printed ${JSON.stringify(jq.stdout)} ${jq.stderr.trim()}`);
   say(`checked: --version, --help, list --json (50), --all ndjson and --json (${uids.length} computers, in page order)`);
 }
 
@@ -176,7 +178,7 @@ for (let round = -3; round < RUNS; round++) {
 }
 
 // 5. --all: the sandbox's own time for the 100 pages, then mon over 10,000 and 1,000 computers.
-const all = { serve: [], alone: [], ndjson: [], json: [], rss: { alone: [], ndjson: { [BIG]: [], [SMALL]: [] }, json: { [BIG]: [], [SMALL]: [] } } };
+const all = { serve: [], alone: [], ndjson: [], json: [], jq: [], rss: { alone: [], ndjson: { [BIG]: [], [SMALL]: [] }, json: { [BIG]: [], [SMALL]: [] } } };
 for (let round = -1; round < ALL_RUNS; round++) {
   const serve = await serveAll(big, BIG);
   const alone = await run(process.execPath, [ALL_PAGES], { env: envFor(big, startupDir), scratch, memory: true });
@@ -194,6 +196,10 @@ for (let round = -1; round < ALL_RUNS; round++) {
       all.rss[format][count].push(result.rssMb);
     }
   }
+  // --jq over the whole array: jq (WebAssembly) parses the 24 MB that -o json would print.
+  const jq = await mon(['computers', 'list', '--all', '--jq', 'length'], big, { configDir: freshDir() });
+  if (jq.code !== 0) fail(`--all --jq length: exit ${jq.code} ${jq.stderr.trim()}`);
+  if (round >= 0) all.jq.push(jq.ms);
   if (round >= 0) all.serve.push(serve.ms);
 }
 // 5b. The fleet commands (alerts, status) against the same sandboxes: scripts/bench/fleet.mjs.
@@ -234,6 +240,10 @@ for (const [key, label, target] of [['ndjson', 'mon computers list --all -o ndjs
   row(label, s, `  ${target ? verdict(ratio, target) : `${ratio.toFixed(2)}× (no target)`}`);
   results.targets[`all-${key}`] = { ...s, ratio, target, holds: target ? ratio <= target : undefined };
 }
+const jqRun = stats(all.jq);
+const jqRatio = jqRun.median / stats(all.json).median;
+row("mon computers list --all --jq 'length'", jqRun, `  ${verdict(jqRatio, TARGETS.jq)} of --all --json`);
+results.targets['all-jq'] = { ...jqRun, ratio: jqRatio, target: TARGETS.jq, holds: jqRatio <= TARGETS.jq };
 // The same pages with undici alone: what fetching, parsing and printing them costs by itself.
 const alone = stats(all.alone);
 row('the same with undici alone (reference)', alone, `  ${(alone.median / serve.median).toFixed(2)}×; peak ${stats(all.rss.alone).median.toFixed(1)} MB, not held flat`);
