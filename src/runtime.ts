@@ -131,14 +131,17 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
       cleanups.push(cleanup);
     },
     profiles: () => {
-      store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir));
+      store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir, ctx.notice));
       return store;
     },
     client: () => {
       client ??= (async () => {
         const target = await resolveTarget(ctx);
         knownSecrets.add(target.apiKey);
-        const [{ ApiClient, deadlineFromEnv }, { sharedBudget }] = await Promise.all([import('./api/client.js'), import('./api/budget.js')]);
+        const [{ ApiClient, deadlineFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
+        // The rate ledger is written there: a folder others control is refused (trust.ts).
+        ensureConfigDir(dir, { optional: true });
+        const log = globals.verbose ? (line: string) => io.stderr.write(`${line}\n`) : undefined;
         const made = new ApiClient({
           ...target,
           timeoutMs: globals.timeoutMs,
@@ -148,9 +151,9 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
           signal,
           env,
           userAgent: `mon/${VERSION}`,
-          budget: sharedBudget(dir, target.apiKey, env, deps.clock),
+          budget: sharedBudget(dir, target.apiKey, env, deps.clock, log),
           clock: deps.clock,
-          log: globals.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+          log,
         });
         cleanups.push(() => made.close());
         return made;

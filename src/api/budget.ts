@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { removeStaleTemps } from '../config/trust.js';
 import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
 import { systemClock, type Clock } from './clock.js';
@@ -18,6 +19,15 @@ export function slack(limit: RateLimit): number {
 
 /** A lock is held for the few milliseconds of a read and a write; one this old was left behind. */
 const STALE_LOCK_MS = 5_000;
+
+/**
+ * The longest wait for the lock. Each holder keeps it for milliseconds, so a lock still taken
+ * after this is not being taken in turns: the process keeps its own budget instead of hanging.
+ */
+const MAX_LOCK_WAIT_MS = 2 * STALE_LOCK_MS;
+
+/** The ledger cannot be used as it stands (a lock of the wrong kind, a wait without end). */
+class LockTrouble extends Error {}
 
 export interface RateLimit {
   requests: number;
@@ -39,9 +49,15 @@ export interface SharedBudget extends RateBudget {
  * key shared with other tools). Where the folder cannot be written, the budget is kept for this
  * process only.
  */
-export function sharedBudget(dir: string, apiKey: string, env: Record<string, string | undefined>, clock: Clock = systemClock): SharedBudget {
+export function sharedBudget(
+  dir: string,
+  apiKey: string,
+  env: Record<string, string | undefined>,
+  clock: Clock = systemClock,
+  log?: (line: string) => void,
+): SharedBudget {
   const limit = parseLimit(env.MON_RATE_LIMIT) ?? RATE_LIMIT;
-  const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`), clock);
+  const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`), clock, log);
   const local: number[] = [];
   let shared = true;
   // Requests of this process queue here first, so they do not all contend for the lock file.
@@ -53,8 +69,9 @@ export function sharedBudget(dir: string, apiKey: string, env: Record<string, st
       try {
         return await ledger.update(signal, change);
       } catch (error) {
-        if (!isFsTrouble(error)) throw error;
-        shared = false; // read-only or missing home: keep the budget in this process
+        if (!isFsTrouble(error) && !(error instanceof LockTrouble)) throw error;
+        shared = false; // read-only or missing home, or a lock that cannot be had: keep the budget in this process
+        if (error instanceof LockTrouble) log?.(`rate ledger: ${error.message}; this process keeps its own budget`);
       }
     }
     return change(local, clock.now());
@@ -134,6 +151,7 @@ class Ledger {
   constructor(
     readonly file: string,
     private readonly clock: Clock,
+    private readonly log?: (line: string) => void,
   ) {
     this.lock = `${file}.lock`;
   }
@@ -152,6 +170,8 @@ class Ledger {
   }
 
   private async acquire(signal: AbortSignal): Promise<void> {
+    // Lock files carry real times (their mtime), whatever the clock says.
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
         closeSync(openSync(this.lock, 'wx', 0o600));
@@ -159,25 +179,45 @@ class Ledger {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') {
-          mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });
+          // One level only: the config folder exists (trust.ts made it), and Node's recursive
+          // mkdir spins for ever where a folder cannot be made (under /proc).
+          mkdirSync(join(this.file, '..'), { mode: 0o700 });
           continue;
         }
         if (code !== 'EEXIST') throw error;
       }
       this.breakIfStale();
       if (signal.aborted) throw signal.reason;
+      if (Date.now() - started > MAX_LOCK_WAIT_MS) throw new LockTrouble(`the lock ${this.lock} was not free within ${MAX_LOCK_WAIT_MS / 1000} s`);
       // Another process holds it for a few milliseconds of real time, whatever the clock says.
       await systemClock.sleep(Math.min(50, 2 + attempt) + Math.floor(Math.random() * 5), signal);
     }
   }
 
-  /** A lock older than STALE_LOCK_MS belongs to a process that died holding it. */
+  /**
+   * A lock older than STALE_LOCK_MS belongs to a process that died holding it; one dated in
+   * the future (the clock was set back) would never grow old, so it is broken too. Something
+   * else in its place (a folder) cannot be broken: LockTrouble.
+   */
   private breakIfStale(): void {
+    let age: number;
     try {
-      if (Date.now() - statSync(this.lock).mtimeMs > STALE_LOCK_MS) rmSync(this.lock, { force: true });
-    } catch {
-      // gone meanwhile: the next attempt takes it
+      const stats = lstatSync(this.lock);
+      if (!stats.isFile()) throw new LockTrouble(`the lock ${this.lock} is not a file`);
+      age = Date.now() - stats.mtimeMs;
+    } catch (error) {
+      if (error instanceof LockTrouble) throw error;
+      return; // gone meanwhile: the next attempt takes it
     }
+    // A second of grace for clocks of processes that read it a moment apart.
+    const future = age < -1_000;
+    if (age <= STALE_LOCK_MS && !future) return;
+    try {
+      rmSync(this.lock, { force: true });
+    } catch (error) {
+      throw new LockTrouble(`the lock ${this.lock} could not be removed (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    this.log?.(`rate ledger: broke the lock ${this.lock}, ${future ? `dated ${Math.round(-age / 1000)} s in the future (was the clock set back?)` : `left ${Math.round(age / 1000)} s ago by a process that ended`}`);
   }
 
   /** The send times; a missing or damaged ledger is an empty one (it only ever holds a minute). */
@@ -193,6 +233,8 @@ class Ledger {
 
   /** Temp file and rename: a process killed mid-write never leaves half a ledger. */
   private write(sent: number[]): void {
+    // Temporaries of a process killed mid-write (under the lock, so none is being written).
+    removeStaleTemps(this.file, new RegExp(`^${basename(this.file).replace('.', '\\.')}\\.\\d+\\.\\w+\\.tmp$`));
     // Unique enough: the process id, and the lock keeps this process's writes one at a time.
     const tmp = `${this.file}.${process.pid}.${Date.now().toString(36)}.tmp`;
     try {

@@ -75,7 +75,9 @@ export const completeHelper: VerbSpec = {
 export async function savedProfileNames(configDir: string): Promise<string[]> {
   try {
     // node:fs/promises is loaded here, not at the top: every command line loads this file.
-    const { readFile } = await import('node:fs/promises');
+    const [{ readFile }, { checkConfigFile }] = await Promise.all([import('node:fs/promises'), import('../config/trust.js')]);
+    // Only a regular file of this user's, of a sane size: a FIFO there would hang every Tab.
+    if (!checkConfigFile(join(configDir, 'config.json'))) return [];
     const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as { profiles?: unknown };
     const profiles = config.profiles;
     if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) return [];

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import envPaths from 'env-paths';
+import { ensureConfigDir } from './trust.js';
 
 /**
  * The folder that holds profiles and the sandbox's state: MON_CONFIG_DIR, or the platform's
@@ -12,8 +13,9 @@ export function configDir(env: Record<string, string | undefined>): string {
   return envPaths('mon', { suffix: 'nodejs' }).config;
 }
 
-/** The file the sandbox keeps its state in, beside the profiles. */
+/** The file the sandbox keeps its state in, beside the profiles, once the folder is found trustworthy. */
 export function sandboxStateFile(configDir: string): string {
+  ensureConfigDir(configDir);
   return join(configDir, 'sandbox.json');
 }
 

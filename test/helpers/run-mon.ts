@@ -18,6 +18,9 @@ export interface RunOptions {
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once (like cron). */
   input?: string;
   timeoutMs?: number;
+  /** Run as this user and group (the test runs as root: a user whom permissions bind). */
+  uid?: number;
+  gid?: number;
 }
 
 /** A fresh, empty config folder, so no test ever touches the real home. */
@@ -36,7 +39,7 @@ export function runMon(args: readonly string[], options: RunOptions = {}): Promi
     else env[key] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MON_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MON_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.gid });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

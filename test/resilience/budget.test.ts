@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,68 @@ describe('the shared rate budget, in one process', () => {
     const wait = await timed(() => budget.take(never));
     expect(wait).toBeGreaterThanOrEqual(250);
     expect(wait).toBeLessThan(1_000);
+  });
+
+  it('breaks a lock dated in the future (a clock set back) at once, and says so with --verbose', async () => {
+    const dir = tempConfigDir();
+    const lines: string[] = [];
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' }, undefined, (line) => lines.push(line));
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    const lock = `${budget.ledgerFile}.lock`;
+    writeFileSync(lock, '');
+    const future = (Date.now() + 3_600_000) / 1000;
+    utimesSync(lock, future, future);
+    expect(await timed(() => budget.take(never))).toBeLessThan(500);
+    expect(lines).toEqual([expect.stringMatching(/^rate ledger: broke the lock .*\.lock, dated 3600 s in the future \(was the clock set back\?\)$/)]);
+    expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
+  });
+
+  it('a lock of the wrong kind (a folder) is not waited for: this process keeps its own budget, and says so', async () => {
+    const dir = tempConfigDir();
+    const lines: string[] = [];
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '2/0.4' }, undefined, (line) => lines.push(line));
+    mkdirSync(`${budget.ledgerFile}.lock`, { recursive: true });
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(`${budget.ledgerFile}.lock`, old, old);
+    expect(await timed(() => budget.take(never))).toBeLessThan(500);
+    expect(lines).toEqual([expect.stringMatching(/^rate ledger: the lock .*\.lock is not a file; this process keeps its own budget$/)]);
+    // Still a budget: the third request in the window waits.
+    await budget.take(never);
+    expect(await timed(() => budget.take(never))).toBeGreaterThanOrEqual(300);
+  });
+
+  it('the wait for a lock that never comes free is bounded (10 s), then this process keeps its own budget', async () => {
+    const dir = tempConfigDir();
+    const lines: string[] = [];
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' }, undefined, (line) => lines.push(line));
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    const lock = `${budget.ledgerFile}.lock`;
+    writeFileSync(lock, '');
+    // Someone keeps it fresh, as a live holder that never lets go would.
+    const keeper = setInterval(() => utimesSync(lock, new Date(), new Date()), 200);
+    try {
+      const wait = await timed(() => budget.take(never));
+      expect(wait).toBeGreaterThanOrEqual(10_000);
+      expect(wait).toBeLessThan(12_000);
+    } finally {
+      clearInterval(keeper);
+    }
+    expect(lines).toEqual([expect.stringMatching(/^rate ledger: the lock .* was not free within 10 s; this process keeps its own budget$/)]);
+  }, 20_000);
+
+  it('a temporary ledger file left by a process killed mid-write is removed on the next write; a fresh one is not', async () => {
+    const dir = tempConfigDir();
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' });
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    const stale = `${budget.ledgerFile}.4242.m1abc.tmp`;
+    const fresh = `${budget.ledgerFile}.4343.m1abd.tmp`;
+    writeFileSync(stale, '{"version":1,"sent":[]}');
+    writeFileSync(fresh, '{"version":1,"sent":[]}');
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(stale, old, old);
+    await budget.take(never);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
   });
 
   it('a damaged ledger is read as empty and written anew', async () => {

@@ -61,7 +61,7 @@ describe('the key never shows', () => {
 describe('files on disk: atomic writes, clear messages for damaged ones', () => {
   it('a damaged config file: exit 2 with one line naming the file, for profile commands and API commands alike', async () => {
     const dir = tempConfigDir();
-    writeFileSync(join(dir, 'config.json'), '{"profiles": {"acme": {"baseUrl": ');
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {"acme": {"baseUrl": ', { mode: 0o600 });
     for (const args of [['profile', 'list'], ['groups', 'list']]) {
       const result = await runMon(args, { env: { MON_CONFIG_DIR: dir } });
       expect(result.code).toBe(2);

@@ -1,0 +1,252 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, readFileSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_CONFIG_FILE_BYTES } from '../../src/config/trust.js';
+import { json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { expectNoKey, expectOneLine, KEY } from './support.js';
+
+/**
+ * The config folder and its files, as another user, a mistake or a crash may have left them:
+ * refused (exit 2, saying why and how to fix it) where trusting them could send the key
+ * elsewhere or hang, tightened with a warning where they were only too open, tidied where a
+ * killed write left pieces behind. Real folders, files, FIFOs, links and users.
+ */
+
+/** Someone else: the tests run as root, and nobody is the user whom permissions bind. */
+const NOBODY = 65534;
+const isRoot = process.getuid?.() === 0;
+
+function configFile(dir: string, profiles: Record<string, unknown>, mode = 0o600): string {
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ defaultProfile: Object.keys(profiles)[0], profiles }), { mode });
+  chmodSync(file, mode);
+  return file;
+}
+
+describe('a config folder or file that is not the user\'s own is refused (as ssh does)', () => {
+  let api: FakeApi;
+  beforeAll(async () => {
+    api = await startFakeApi((_req, res) => json(res, 200, []));
+  });
+  afterAll(() => api.close());
+  beforeEach(() => {
+    api.requests.length = 0;
+  });
+
+  it('a folder owned by another user, whose config.json names a base URL: exit 2, and the key from MON_API_KEY goes nowhere', async () => {
+    expect(isRoot).toBe(true);
+    const dir = tempConfigDir();
+    configFile(dir, { acme: { baseUrl: api.url, apiKey: 'planted' } });
+    chownSync(join(dir, 'config.json'), NOBODY, NOBODY);
+    chownSync(dir, NOBODY, NOBODY);
+    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_API_KEY: KEY } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mon: config folder ${dir} belongs to another user (uid ${NOBODY}), so it is not used — use a folder of your own (MON_CONFIG_DIR), or make it yours: chown 0 ${dir}\n`);
+    expect(api.requests).toEqual([]);
+    expectNoKey(result);
+  });
+
+  it('a config.json of another user in the user\'s own folder: exit 2', async () => {
+    const dir = tempConfigDir();
+    const file = configFile(dir, { acme: { baseUrl: api.url, apiKey: 'planted' } });
+    chownSync(file, NOBODY, NOBODY);
+    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_API_KEY: KEY } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^mon: config file ${file} belongs to another user \\(uid ${NOBODY}\\)`));
+    expect(api.requests).toEqual([]);
+  });
+
+  it('a folder others can write (0777) with `rate` linked elsewhere: exit 2, nothing written through the link, nothing sent', async () => {
+    const dir = tempConfigDir();
+    chmodSync(dir, 0o777);
+    const elsewhere = tempConfigDir();
+    symlinkSync(elsewhere, join(dir, 'rate'));
+    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mon: config folder ${dir} can be written by group and others (mode 0777), so it is not used — run \`chmod 700 ${dir}\`\n`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(api.requests).toEqual([]);
+  });
+
+  it('a group-writable folder is refused too, and so is `rate` as a link inside a folder of the user\'s own', async () => {
+    const dir = tempConfigDir();
+    chmodSync(dir, 0o770);
+    const grouped = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    expect(grouped.code).toBe(2);
+    expect(grouped.stderr).toMatch(/can be written by its group \(mode 0770\)/);
+
+    const own = tempConfigDir();
+    const elsewhere = tempConfigDir();
+    symlinkSync(elsewhere, join(own, 'rate'));
+    const linked = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: own, MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toBe(`mon: rate ledger folder ${join(own, 'rate')} is not a folder (it is a link) — remove it: mon makes it again\n`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(api.requests).toEqual([]);
+  });
+
+  it('--sandbox keeps its state only in a trusted folder', async () => {
+    const dir = tempConfigDir();
+    chmodSync(dir, 0o757);
+    const result = await runMon(['--sandbox', 'groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/can be written by others \(mode 0757\)/);
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+  });
+});
+
+describe('loose permissions: one warning, then tightened', () => {
+  it('a config.json others can read (0644): one warning on stderr, the file is 0600 afterwards, the command works', async () => {
+    const dir = tempConfigDir();
+    const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o644);
+    const result = await runMon(['profile', 'list', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('name\nacme\n');
+    expect(result.stderr).toBe(
+      `mon: warning: config file ${file} was readable by others (mode 0644); it is now 0600 — if others could read it, replace the keys it holds\n`,
+    );
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // Said once: the next run has nothing to say.
+    const again = await runMon(['profile', 'list', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
+    expect(again.stderr).toBe('');
+  });
+
+  it('with -q the file is tightened without a word', async () => {
+    const dir = tempConfigDir();
+    const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o640);
+    const result = await runMon(['profile', 'list', '-q', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a config.json others can write (0666) is refused, not tightened', async () => {
+    const dir = tempConfigDir();
+    const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o666);
+    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mon: config file ${file} can be written by group and others (mode 0666), so it is not used — run \`chmod 600 ${file}\`\n`);
+  });
+});
+
+describe('config problems are exit 2 with the path and what is wrong', () => {
+  it('an apiKey of the wrong type', async () => {
+    const dir = tempConfigDir();
+    const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: 12345 } });
+    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mon: config file ${file}: apiKey of profile "acme" is not a non-empty string — fix the file by hand, or move it away and add your profiles again\n`);
+  });
+
+  it('profiles that are not an object', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), '{"profiles": ["acme"]}', { mode: 0o600 });
+    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/config\.json: profiles is not an object — /);
+  });
+
+  it('MON_CONFIG_DIR that is a file, or a dangling link', async () => {
+    const file = join(tempConfigDir(), 'a-file');
+    writeFileSync(file, '');
+    const asFile = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: file } });
+    expect(asFile.code).toBe(2);
+    expect(asFile.stderr).toBe(`mon: config folder ${file} is not a folder (it is a file) — point MON_CONFIG_DIR at a folder, or move that file away\n`);
+
+    const link = join(tempConfigDir(), 'gone');
+    symlinkSync('/nonexistent/mon-config', link);
+    const dangling = await runMon(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: link }, input: KEY });
+    expect(dangling.code).toBe(2);
+    expect(dangling.stderr).toBe(`mon: config folder ${link} is a link to /nonexistent/mon-config, which does not exist — remove the link or point MON_CONFIG_DIR at a folder\n`);
+  });
+
+  it('a config folder that cannot be written during `profile use`', async () => {
+    const dir = tempConfigDir();
+    configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY }, globex: { baseUrl: 'https://globex.example.com', apiKey: KEY } });
+    // As a user whom permissions bind (root is not): the folder and file are theirs, the folder read-only.
+    chownSync(join(dir, 'config.json'), NOBODY, NOBODY);
+    chownSync(dir, NOBODY, NOBODY);
+    chmodSync(dir, 0o500);
+    const result = await runMon(['profile', 'use', 'globex'], { env: { MON_CONFIG_DIR: dir }, uid: NOBODY, gid: NOBODY });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mon: cannot write config file ${join(dir, 'config.json')} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n`);
+    expect((JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { defaultProfile: string }).defaultProfile).toBe('acme');
+  });
+});
+
+describe('odd paths: only regular files of a sane size are read', () => {
+  it('config.json as a FIFO: exit 2 at once, instead of blocking for ever', async () => {
+    const dir = tempConfigDir();
+    execFileSync('mkfifo', [join(dir, 'config.json')]);
+    chmodSync(join(dir, 'config.json'), 0o600);
+    const started = Date.now();
+    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir }, timeoutMs: 5_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mon: config file ${join(dir, 'config.json')} is not a regular file (it is a FIFO) — move it away; mon writes that file itself\n`);
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it('config.json linked to /dev/zero: exit 2, not an abort', async () => {
+    const dir = tempConfigDir();
+    symlinkSync('/dev/zero', join(dir, 'config.json'));
+    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/is not a regular file \(it is a device\)/);
+    expectOneLine(result);
+  });
+
+  it('a config.json larger than the bound: exit 2 saying so', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), `{"profiles":{},"pad":"${'x'.repeat(MAX_CONFIG_FILE_BYTES)}"}`, { mode: 0o600 });
+    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`is ${MAX_CONFIG_FILE_BYTES + 24} bytes, more than the ${MAX_CONFIG_FILE_BYTES} a config file may be`));
+  });
+
+  it('MON_CONFIG_DIR=/proc/x: exit 2 at once where a folder is needed; a request without one keeps its budget in the process', async () => {
+    const started = Date.now();
+    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: '/proc/x/mon' }, timeoutMs: 5_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('mon: cannot create config folder /proc/x/mon (ENOENT at /proc/x) — set MON_CONFIG_DIR to a folder you can write\n');
+    expect(Date.now() - started).toBeLessThan(4_000);
+
+    const api = await startFakeApi((_req, res) => json(res, 200, []));
+    try {
+      const served = await runMon(['groups', 'list', '--json'], { env: { MON_CONFIG_DIR: '/proc/x/mon', MON_BASE_URL: api.url, MON_API_KEY: KEY }, timeoutMs: 5_000 });
+      expect(served.code).toBe(0);
+      expect(served.stdout).toBe('[]\n');
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('temporary files of a killed write are removed on the next write', () => {
+  it('`profile add` removes a stale config.json.tmp-… (a full copy of every key), and leaves a fresh one alone', async () => {
+    const dir = tempConfigDir();
+    const stale = join(dir, 'config.json.tmp-1763900000abc123');
+    const fresh = join(dir, 'config.json.tmp-1763900001abc124');
+    writeFileSync(stale, JSON.stringify({ profiles: { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } } }), { mode: 0o600 });
+    writeFileSync(fresh, '{}', { mode: 0o600 });
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(stale, old, old);
+    const result = await runMon(['profile', 'add', 'globex', '--base-url', 'https://globex.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
+    expect(result.code).toBe(0);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.tmp-1763900001abc124']);
+  });
+});
+
+it('the folders made for a config are 0700, one level at a time', async () => {
+  const base = tempConfigDir();
+  const dir = join(base, 'a', 'b');
+  const result = await runMon(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
+  expect(result.code).toBe(0);
+  expect(statSync(join(base, 'a')).mode & 0o777).toBe(0o700);
+  expect(statSync(dir).mode & 0o777).toBe(0o700);
+  expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+});
