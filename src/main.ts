@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import type { PreparedRequest } from './api/client.js';
 import { redact } from './api/redact.js';
+import { terminalSafe } from './output/escape.js';
 import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
 import type { GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
@@ -96,7 +97,7 @@ function nagiosUnknown(error: unknown): string {
     : error instanceof MonError ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}`
     : error instanceof Error ? `unexpected error: ${error.message}`
     : String(error);
-  return `MON UNKNOWN - ${message.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '/').trim()}`;
+  return `MON UNKNOWN - ${terminalSafe(message.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '/').trim())}`;
 }
 
 /**
@@ -112,9 +113,13 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
   return new JqSink(filter, globals.output === 'ndjson' ? 'ndjson' : 'json', deps.io.stdout, (text) => deps.io.stderr.write(text));
 }
 
-/** Prints one line for the error and returns its exit code. */
+/**
+ * Prints one line for the error and returns its exit code. Whatever the message quotes (a
+ * server's title, a value the user typed) is shown escaped: always one line, nothing for the
+ * terminal to act on.
+ */
 function report(error: unknown, deps: MainDeps, verbose: boolean): number {
-  const write = (line: string) => deps.io.stderr.write(`${scrub(line, deps)}\n`);
+  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(line, deps))}\n`);
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // `mon help <command>` (exit code 0, help on stdout), or a missing verb: commander has
@@ -133,7 +138,7 @@ function report(error: unknown, deps: MainDeps, verbose: boolean): number {
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   write(`mon: unexpected error: ${message}${verbose ? '' : ' (run again with --verbose for details)'}`);
-  if (verbose && error instanceof Error && error.stack) write(error.stack);
+  if (verbose && error instanceof Error && error.stack) error.stack.split('\n').forEach(write);
   return 1;
 }
 
@@ -149,5 +154,5 @@ function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
  */
 export function crashLine(error: unknown, env: Record<string, string | undefined>): string {
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error).split('\n')[0];
-  return `${scrub(`mon: unexpected error: ${message}`, { env })}\n`;
+  return `${terminalSafe(scrub(`mon: unexpected error: ${message}`, { env }))}\n`;
 }

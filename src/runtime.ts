@@ -1,6 +1,7 @@
 import { UsageError } from './errors.js';
 import { configDir, sandboxStateFile } from './config/paths.js';
 import type { Command } from 'commander';
+import { terminalSafe } from './output/escape.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
 import type { ProfileStore } from './config/store.js';
@@ -121,11 +122,12 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
     globals,
     configDir: dir,
     program,
+    // Messages may quote a server's names or the user's input: one line each, escaped.
     notice: (message) => {
-      if (!globals.quiet) io.stderr.write(`${message}\n`);
+      if (!globals.quiet) io.stderr.write(`${terminalSafe(message)}\n`);
     },
     debug: (message) => {
-      if (globals.verbose) io.stderr.write(`${message}\n`);
+      if (globals.verbose) io.stderr.write(`${terminalSafe(message)}\n`);
     },
     onExit: (cleanup) => {
       cleanups.push(cleanup);
@@ -141,7 +143,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
         const [{ ApiClient, deadlineFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
-        const log = globals.verbose ? (line: string) => io.stderr.write(`${line}\n`) : undefined;
+        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(line)}\n`) : undefined;
         const made = new ApiClient({
           ...target,
           timeoutMs: globals.timeoutMs,

@@ -4,6 +4,7 @@ import { routeOf, type RouteName } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
+import { terminalSafe } from '../output/escape.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import type { PagingValues } from '../spec/spec.js';
 
@@ -160,7 +161,7 @@ export async function confirmDeletion(ctx: Context, describe: () => Promise<stri
     throw new UsageError('refusing to delete without --yes: no terminal to confirm on', 'add --yes (-y) to delete from a script');
   }
   const what = await describe();
-  if (!(await askYesNo(ctx, `Delete ${what}? This cannot be undone. [y/N] `))) {
+  if (!(await askYesNo(ctx, `Delete ${terminalSafe(what)}? This cannot be undone. [y/N] `))) {
     throw new UsageError('not deleted: the deletion was not confirmed');
   }
 }

@@ -1,3 +1,4 @@
+import { terminalSafe } from './escape.js';
 import type { Column, ValueKind } from './types.js';
 
 /** A column with its defaults filled in. */
@@ -9,9 +10,9 @@ export interface ResolvedColumn {
   value: (row: Record<string, unknown>) => unknown;
 }
 
-/** `last_report` -> `LAST REPORT`. */
+/** `last_report` -> `LAST REPORT`. A key may come from the server: shown escaped. */
 export function defaultHeader(key: string): string {
-  return key.toUpperCase().replaceAll('_', ' ');
+  return terminalSafe(key.toUpperCase().replaceAll('_', ' '));
 }
 
 function resolve(col: Column): ResolvedColumn {

@@ -2,6 +2,7 @@
  * Pure value formatters. Tables humanise values for people; csv/tsv keep them plain for
  * machines. Nothing here loads chalk: colour comes in through a {@link Palette}.
  */
+import { terminalSafe } from './escape.js';
 import type { ValueKind } from './types.js';
 
 /** Colouring hooks, built from chalk by the table renderer only when colour is on. */
@@ -172,6 +173,8 @@ export function formatCell(value: unknown, kind: ValueKind, opts: CellOptions): 
   if (/[\r\n]/.test(s)) {
     s = opts.tty ? `${s.trim().split(/\r?\n|\r/)[0] ?? ''}…` : s.replace(/\s*[\r\n]+\s*/g, ' ');
   }
+  // Before colour is added: what the server sent is shown, never acted on by the terminal.
+  s = terminalSafe(s);
   if (opts.tty && opts.maxWidth !== undefined) s = truncate(s, opts.maxWidth);
   if (kind === 'status' && opts.palette && s !== '') s = opts.palette.status(text(value), s);
   return s;
@@ -193,12 +196,13 @@ export function plainValue(value: unknown, kind: ValueKind = 'text'): string {
 
 /**
  * One CSV record (no line ending) with RFC 4180 quoting: a field holding a comma, a quote,
- * CR or LF is quoted and its quotes doubled. Values go through {@link plainValue}.
+ * CR or LF is quoted and its quotes doubled. Values go through {@link plainValue}; other
+ * control characters are shown escaped (see escape.ts).
  */
 export function toCsvRow(values: readonly unknown[]): string {
   return values
     .map((v) => {
-      const s = plainValue(v);
+      const s = terminalSafe(plainValue(v), '\r\n\t');
       return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
     })
     .join(',');
@@ -206,8 +210,9 @@ export function toCsvRow(values: readonly unknown[]): string {
 
 /**
  * One TSV record (no line ending). TSV has no quoting, so tabs, CR and LF inside a value
- * become single spaces: every record stays one line with a fixed number of fields.
+ * become single spaces: every record stays one line with a fixed number of fields. Other
+ * control characters are shown escaped (see escape.ts).
  */
 export function toTsvRow(values: readonly unknown[]): string {
-  return values.map((v) => plainValue(v).replace(/\r\n|[\t\r\n]/g, ' ')).join('\t');
+  return values.map((v) => terminalSafe(plainValue(v).replace(/\r\n|[\t\r\n]/g, ' '))).join('\t');
 }

@@ -1,0 +1,29 @@
+/**
+ * The one place that makes untrusted text (a server's names and error titles, a value the user
+ * typed) safe for a terminal: control characters (C0, DEL, C1: escape sequences that set a
+ * window title, clear the screen or move the cursor), line and paragraph separators and the
+ * bidirectional overrides that can make text read other than it is are shown as visible
+ * escapes (`\e`, `\r`, `\n`, `\t`, `\x07`, `\u202e`), so one line stays one line and nothing
+ * is acted on. A backslash is left as it is. JSON output never goes through here: it prints
+ * exactly what the API sent, with JSON's own escapes.
+ */
+
+// Keep in sync with the escapes below: C0, DEL, C1, U+2028/2029, bidi embeddings/overrides/isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
+
+function escapeOne(char: string): string {
+  const named = NAMED[char];
+  if (named) return named;
+  const code = char.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * `text` with every character that a terminal would act on shown escaped. `keep` names
+ * characters the caller handles itself (a table cell folds its line breaks; csv quotes them).
+ */
+export function terminalSafe(text: string, keep = ''): string {
+  return text.replace(UNSAFE, (char) => (keep.includes(char) ? char : escapeOne(char)));
+}
