@@ -50,6 +50,8 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
     .map((field) => field.trim())
     .filter(Boolean);
   if (raw.fields !== undefined && fields?.length === 0) throw new UsageError('--fields: give at least one key, e.g. --fields uid,name');
+  // An empty key would be sent as `expand[]=`, which asks for nothing the API knows.
+  if (raw.expand?.some((key) => key.trim() === '')) throw new UsageError("--expand: give a key to expand (got '')", 'e.g. --expand group or --expand plugin_results');
   return {
     profile: raw.profile ?? (env.MON_PROFILE || undefined),
     baseUrl: raw.baseUrl ?? (env.MON_BASE_URL || undefined),

@@ -6,6 +6,7 @@ import { redact } from '../api/redact.js';
 import { UsageError } from '../errors.js';
 import { pickFields } from '../output/columns.js';
 import { drained } from '../output/drain.js';
+import { MAX_INT32 } from '../validate/when.js';
 import { confirmDeletion, showDryRun } from './actions.js';
 import { verb } from '../spec/spec.js';
 
@@ -68,7 +69,7 @@ async function printHead(ctx: Context, status: number, headers: Record<string, s
 async function paginate(ctx: Context, client: ApiClient, prepared: PreparedRequest): Promise<void> {
   const { searchParams } = prepared.url;
   const page = Number(searchParams.get('page') ?? '1');
-  if (!Number.isInteger(page) || page < 1) throw new UsageError(`-F page=${searchParams.get('page') ?? ''}: must be a whole number 1 or more`);
+  if (!Number.isInteger(page) || page < 1 || page > MAX_INT32) throw new UsageError(`-F page=${searchParams.get('page') ?? ''}: must be a whole number from 1 to ${MAX_INT32}`);
   const perPage = Number(searchParams.get('per_page') ?? PAGINATE_PER_PAGE);
   const ndjson = ctx.globals.output === 'ndjson';
   const items: unknown[] = [];

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { Rule } from '../spec/spec.js';
 import { parseRange } from './range.js';
 import { characters } from './text.js';
-import { MAX_EPOCH_SECONDS, dayToEpoch, parseDate, parseDuration, parseWhen } from './when.js';
+import { MAX_EPOCH_SECONDS, MAX_INT32, dayToEpoch, parseDate, parseDuration, parseWhen } from './when.js';
 
 /** What each uid prefix names (api-v2.5, uid prefixes). */
 export const UID_KINDS: Record<string, string> = {
@@ -59,7 +59,12 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
       const range = rule.max === undefined ? `${rule.min} or more` : `from ${rule.min} to ${rule.max}`;
       return z
         .pipe(
-          z.string().check(z.refine((v) => /^\d+$/.test(v.trim()), { error: (issue) => `must be a whole number ${range} (got '${String(issue.input)}')` })),
+          z.string().check(
+            z.refine((v) => /^\d+$/.test(v.trim()), { error: (issue) => `must be a whole number ${range} (got '${String(issue.input)}')` }),
+            z.refine((v) => rule.max !== undefined || Number(v.trim()) <= MAX_INT32, {
+              error: (issue) => `must be at most ${MAX_INT32}, the largest whole number the API takes (got '${String(issue.input)}')`,
+            }),
+          ),
           z.transform((v: string) => Number(v)),
         )
         .check(z.refine((n: number) => n >= rule.min && (rule.max === undefined || n <= rule.max), { error: (issue) => `must be a whole number ${range} (got ${String(issue.input)})` }));

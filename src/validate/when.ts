@@ -1,5 +1,12 @@
+/**
+ * The largest whole number the API takes: its integers are 32 bits (api-v2.5, General
+ * conventions 6). Past 2^53 a JavaScript number would not even hold the value typed, and past
+ * 1e21 it would be sent as `1e+21`.
+ */
+export const MAX_INT32 = 2_147_483_647;
+
 /** Largest time the API's 32-bit integers hold (api-v2.5, General conventions 6). */
-export const MAX_EPOCH_SECONDS = 2_147_483_647;
+export const MAX_EPOCH_SECONDS = MAX_INT32;
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
