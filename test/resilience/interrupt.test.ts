@@ -93,3 +93,45 @@ describe('interrupts', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe('one signal ends a writer blocked on a reader that stopped reading', () => {
+  let api: FakeApi;
+  beforeAll(async () => {
+    api = await startFakeApi(computersPage(20_000));
+  });
+  afterAll(() => api.close());
+
+  it.each([
+    ['SIGTERM', 143, 'mon: terminated\n'],
+    ['SIGINT', 130, 'mon: interrupted\n'],
+  ] as const)('%s while stdout is full and nobody reads: exit %i within a second', async (signal, code, message) => {
+    api.requests.length = 0;
+    // `mon … | (sleep 15; cat)`: the reader is a process that does not read for a long while.
+    const reader = spawn('sleep', ['15'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [MON_BIN, 'computers', 'list', '--all', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY },
+      stdio: ['ignore', reader.stdin, 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const exited = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
+    try {
+      // Until the pipe is full and mon has stopped fetching: it is blocked on the reader.
+      let seen = -1;
+      while (seen !== api.requests.length || seen === 0) {
+        seen = api.requests.length;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+      const signalled = Date.now();
+      child.kill(signal);
+      const status = await exited;
+      expect(Date.now() - signalled).toBeLessThan(1_500);
+      expect(status).toBe(code);
+      expect(stderr).toBe(message);
+    } finally {
+      clearTimeout(killer);
+      reader.kill('SIGKILL');
+    }
+  });
+});
