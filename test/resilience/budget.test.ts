@@ -27,6 +27,24 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return Date.now() - started;
 }
 
+
+/**
+ * A budget on a fresh folder whose ledger lock is already there: a file, or a folder in its
+ * place, dated `ageMs` ago (negative: in the future). --verbose lines are collected.
+ */
+function lockedBudget(limit: string, kind: 'file' | 'folder', ageMs: number) {
+  const dir = tempConfigDir();
+  const lines: string[] = [];
+  const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: limit }, undefined, (line) => lines.push(line));
+  mkdirSync(join(dir, 'rate'), { recursive: true });
+  const lock = `${budget.ledgerFile}.lock`;
+  if (kind === 'file') writeFileSync(lock, '');
+  else mkdirSync(lock);
+  const when = (Date.now() - ageMs) / 1000;
+  utimesSync(lock, when, when);
+  return { budget, lock, lines };
+}
+
 describe('the shared rate budget, in one process', () => {
   it('names the ledger after FNV-1a (32 bits) of the key', () => {
     // Published FNV-1a test vectors.
@@ -101,26 +119,14 @@ describe('the shared rate budget, in one process', () => {
   });
 
   it('breaks a lock dated in the future (a clock set back) at once, and says so with --verbose', async () => {
-    const dir = tempConfigDir();
-    const lines: string[] = [];
-    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' }, undefined, (line) => lines.push(line));
-    mkdirSync(join(dir, 'rate'), { recursive: true });
-    const lock = `${budget.ledgerFile}.lock`;
-    writeFileSync(lock, '');
-    const future = (Date.now() + 3_600_000) / 1000;
-    utimesSync(lock, future, future);
+    const { budget, lines } = lockedBudget('5/1', 'file', -3_600_000);
     expect(await timed(() => budget.take(never))).toBeLessThan(500);
     expect(lines).toEqual([expect.stringMatching(/^rate ledger: broke the lock .*\.lock, dated 3600 s in the future \(was the clock set back\?\)$/)]);
     expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
   });
 
   it('a lock of the wrong kind (a folder) is not waited for: this process keeps its own budget, and says so', async () => {
-    const dir = tempConfigDir();
-    const lines: string[] = [];
-    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '2/0.4' }, undefined, (line) => lines.push(line));
-    mkdirSync(`${budget.ledgerFile}.lock`, { recursive: true });
-    const old = (Date.now() - 60_000) / 1000;
-    utimesSync(`${budget.ledgerFile}.lock`, old, old);
+    const { budget, lines } = lockedBudget('2/0.4', 'folder', 60_000);
     expect(await timed(() => budget.take(never))).toBeLessThan(500);
     expect(lines).toEqual([expect.stringMatching(/^rate ledger: the lock .*\.lock is not a file; this process keeps its own budget$/)]);
     // Still a budget: the third request in the window waits.
@@ -129,12 +135,7 @@ describe('the shared rate budget, in one process', () => {
   });
 
   it('the wait for a lock that never comes free is bounded (10 s), then this process keeps its own budget', async () => {
-    const dir = tempConfigDir();
-    const lines: string[] = [];
-    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' }, undefined, (line) => lines.push(line));
-    mkdirSync(join(dir, 'rate'), { recursive: true });
-    const lock = `${budget.ledgerFile}.lock`;
-    writeFileSync(lock, '');
+    const { budget, lock, lines } = lockedBudget('5/1', 'file', 0);
     // Someone keeps it fresh, as a live holder that never lets go would.
     const keeper = setInterval(() => utimesSync(lock, new Date(), new Date()), 200);
     try {
