@@ -75,10 +75,17 @@ function rawString(line: string): string {
   return line.startsWith('"') ? (JSON.parse(line) as string) : line;
 }
 
-/** jq's compile error without its `jq: error: ` prefixes and its closing `jq: 1 compile error`. */
+/**
+ * jq's compile error without its `jq: error: ` prefixes and its closing `jq: 1 compile error`,
+ * on one line as every error of mon is: the filter quoted after it, without the caret line
+ * that points into it (which means nothing once the lines are joined).
+ */
 function compileMessage(stderr: string, exitCode: number): string {
-  const lines = stderr.split('\n').filter((line) => !/^jq: \d+ compile errors?$/.test(line));
-  const text = lines.map((line) => line.replace(ERROR_PREFIX, '')).join('\n').trimEnd();
+  const lines = stderr.split('\n').filter((line) => !/^jq: \d+ compile errors?$/.test(line) && !/^\s*\^+\s*$/.test(line));
+  const text = lines
+    .map((line) => line.replace(ERROR_PREFIX, '').trim())
+    .filter(Boolean)
+    .join(' ');
   return text === '' ? `jq refused the filter (exit status ${exitCode})` : text;
 }
 
