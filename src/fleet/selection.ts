@@ -87,19 +87,19 @@ function uidOf(value: unknown): string | undefined {
  * stale flag must not hide an alert; mute_until, or muted_until as a sample spells it).
  */
 export function isMuted(result: Item, nowSec: number): boolean {
-  if (result.muted !== true && result.muted !== 'true') return false;
+  if (result.muted !== true) return false;
   const end = parseTime(result.mute_until ?? result.muted_until);
   return end === undefined || result.mute_type !== 'timed_mute' || end / 1000 > nowSec;
 }
 
 /** visible false marks a service plugin, hidden in the dashboard (api-v2.5, Plugin result object). */
 export function isHidden(result: Item): boolean {
-  return result.visible === false || result.visible === 'false';
+  return result.visible === false;
 }
 
 /** missing true (api-v2.5, Computer flags). */
 export function isMissing(computer: Item): boolean {
-  return computer.missing === true || computer.missing === 'true';
+  return computer.missing === true;
 }
 
 /**

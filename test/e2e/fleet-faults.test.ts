@@ -93,6 +93,35 @@ describe('status --check and fleet failures against a server with known data', (
     expect(run.code).toBe(code);
   });
 
+  it('status -o json over known data: every count', async () => {
+    const fleet = fleetOf({ size: 12, alerts: 3, warnings: 2, missing: 1 });
+    fleet.computers[5]!.hidden = true;
+    fleet.computers[6]!.pending_removal = true;
+    const now = Math.floor(Date.now() / 1000);
+    fleet.expirations = [
+      { uid: 'e_1', group: 'g_a', expires_at: now - 86_400 },
+      { uid: 'e_2', group: 'g_b', expires_at: now + 5 * 86_400 },
+      { uid: 'e_3', group: 'g_b', expires_at: now + 60 * 86_400 },
+      { uid: 'e_4', group: 'g_a', expires_at: null },
+    ];
+    api.handle(fleetHandler(fleet));
+    const run = await runMain(['status', '--json'], { env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      scope: { groups: null },
+      computers: { total: 12, missing: 1, hidden: 1, pending_removal: 1, platforms: { windows: 4, linux: 4, mac: 4 } },
+      // Each computer: OK, a muted Alert, a hidden Alert; then the alerts and warnings asked for.
+      plugin_results: { total: 12 * 3 + 3 + 2, alerts: 3, warnings: 2, muted: 12, hidden: 12 },
+      top_plugins: [{ name: 'SMART Status', alerts: 3 }],
+      groups: [
+        // Computers 1, 3, 5… are in Alpha: alerts on 1 and 3, warnings on 1, missing 1.
+        { uid: 'g_a', name: 'Alpha', computers: 6, missing: 1, alerts: 2, warnings: 1 },
+        { uid: 'g_b', name: 'Beta', computers: 6, missing: 0, alerts: 1, warnings: 1 },
+      ],
+      expirations: { expired: 1, expiring: 1, within_days: 30 },
+    });
+  });
+
   it('UNKNOWN (3) on a 401, with the reason on the line', async () => {
     api.handle((_req, res) => apiError(res, 401, 'Unauthorized', 'no valid API key'));
     const run = await runMon(['status', '--check'], { env });
