@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon } from '../helpers/run-mon.js';
 import { onTerminal } from '../helpers/terminal.js';
+import { runMain } from '../helpers/run-main.js';
 
 type Item = Record<string, unknown>;
 
@@ -25,7 +25,7 @@ describe('api against the sandbox', () => {
   afterAll(() => sandbox.close());
 
   it('GET without /v2.5, method in any case: fields go to the query, the body is printed as pretty JSON', async () => {
-    const result = await runMon(['api', 'get', '/users', '-F', 'per_page=2', '-F', 'page=2'], { env });
+    const result = await runMain(['api', 'get', '/users', '-F', 'per_page=2', '-F', 'page=2'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toBe(`${JSON.stringify(users.slice(2, 4), null, 2)}\n`);
     expect(sandbox.requests).toHaveLength(1);
@@ -34,7 +34,7 @@ describe('api against the sandbox', () => {
   });
 
   it('a method the path does not take (405) is a rejected request: exit 5, one line', async () => {
-    const result = await runMon(['api', 'POST', '/users', '-F', 'x=1'], { env });
+    const result = await runMain(['api', 'POST', '/users', '-F', 'x=1'], { env });
     expect(result.code).toBe(5);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^mon: POST \/v2\.5\/users: 405/);
@@ -42,13 +42,13 @@ describe('api against the sandbox', () => {
   });
 
   it('keys are sent as typed, repeated keys kept: platform[]=mac -F platform[]=linux', async () => {
-    const result = await runMon(['api', 'GET', '/v2.5/computers', '-F', 'platform[]=mac', '-F', 'platform[]=linux', '-F', 'per_page=1'], { env });
+    const result = await runMain(['api', 'GET', '/v2.5/computers', '-F', 'platform[]=mac', '-F', 'platform[]=linux', '-F', 'per_page=1'], { env });
     expect(result.code).toBe(0);
     expect(sandbox.requests[0]!.query).toEqual({ 'platform[]': ['mac', 'linux'], per_page: '1', api_key: sandbox.apiKey });
   });
 
   it('POST sends the fields as a form body; a value may hold "="', async () => {
-    const result = await runMon(['api', 'POST', '/notes', '-F', `note[group_id]=${group}`, '-F', 'note[body]=a=b c', '-o', 'ndjson'], { env });
+    const result = await runMain(['api', 'POST', '/notes', '-F', `note[group_id]=${group}`, '-F', 'note[body]=a=b c', '-o', 'ndjson'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(sandbox.requests[0]).toMatchObject({ method: 'POST', path: '/v2.5/notes', query: {}, status: 200 });
     expect(sandbox.requests[0]!.form).toEqual({ 'note[group_id]': group, 'note[body]': 'a=b c', api_key: sandbox.apiKey });
@@ -59,7 +59,7 @@ describe('api against the sandbox', () => {
   });
 
   it('--paginate follows the pages and prints one JSON array', async () => {
-    const result = await runMon(['api', 'GET', '/users', '--paginate', '-F', 'per_page=2'], { env });
+    const result = await runMain(['api', 'GET', '/users', '--paginate', '-F', 'per_page=2'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual(users);
     expect(result.stdout).toBe(`${JSON.stringify(users, null, 2)}\n`);
@@ -69,14 +69,14 @@ describe('api against the sandbox', () => {
   });
 
   it('--paginate -o ndjson prints one line per item; per_page defaults to 100', async () => {
-    const result = await runMon(['api', 'GET', '/users', '--paginate', '-o', 'ndjson'], { env });
+    const result = await runMain(['api', 'GET', '/users', '--paginate', '-o', 'ndjson'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(users);
     expect(sandbox.requests.map((r) => r.query)).toEqual([{ per_page: '100', page: '1', api_key: sandbox.apiKey }]);
   });
 
   it('-i prints the status line and the headers on stdout, a blank line, then the body', async () => {
-    const result = await runMon(['api', '-i', 'GET', '/users', '-F', 'per_page=2'], { env });
+    const result = await runMain(['api', '-i', 'GET', '/users', '-F', 'per_page=2'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [head, body] = result.stdout.split('\n\n', 2) as [string, string];
     const [status, ...headers] = head.split('\n');
@@ -90,13 +90,13 @@ describe('api against the sandbox', () => {
   it('--include on a 204 prints the head and nothing after it', async () => {
     const product = ((await get('/v2.5/expiration_products?per_page=100')) as Item[]).at(-1)!;
     sandbox.requests.length = 0;
-    const result = await runMon(['api', '--include', 'DELETE', `/expiration_products/${product.uid as string}`, '--yes'], { env });
+    const result = await runMain(['api', '--include', 'DELETE', `/expiration_products/${product.uid as string}`, '--yes'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^HTTP\/1\.1 204 No Content\n(?:[a-z0-9-]+: .*\n)*\n$/);
   });
 
   it('DELETE without a terminal and without --yes is refused (exit 2), nothing sent', async () => {
-    const result = await runMon(['api', 'DELETE', '/v2.5/expiration_products/ep_x'], { env });
+    const result = await runMain(['api', 'DELETE', '/v2.5/expiration_products/ep_x'], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/refusing to delete without --yes/);
     expect(sandbox.requests).toEqual([]);
@@ -105,7 +105,7 @@ describe('api against the sandbox', () => {
   it('DELETE --yes sends the key in the form body; a 204 prints nothing', async () => {
     const product = ((await get('/v2.5/expiration_products?per_page=100')) as Item[]).at(-1)!;
     sandbox.requests.length = 0;
-    const result = await runMon(['api', 'DELETE', `/expiration_products/${product.uid as string}`, '--yes'], { env });
+    const result = await runMain(['api', 'DELETE', `/expiration_products/${product.uid as string}`, '--yes'], { env });
     expect(result).toMatchObject({ code: 0, stdout: '' });
     expect(sandbox.requests[0]).toMatchObject({ method: 'DELETE', path: `/v2.5/expiration_products/${product.uid as string}`, query: {}, status: 204 });
     expect(sandbox.requests[0]!.form).toEqual({ api_key: sandbox.apiKey });
@@ -119,7 +119,7 @@ describe('api against the sandbox', () => {
   });
 
   it('--dry-run prints the request with the key redacted and sends nothing', async () => {
-    const result = await runMon(['api', 'PUT', '/groups/g_1', '-F', 'group[name]=X', '--dry-run'], { env });
+    const result = await runMain(['api', 'PUT', '/groups/g_1', '-F', 'group[name]=X', '--dry-run'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`PUT ${sandbox.url}/v2.5/groups/g_1\ngroup[name]=X\napi_key=[REDACTED]\n`);
     expect(sandbox.requests).toEqual([]);
@@ -131,7 +131,7 @@ describe('api against the sandbox', () => {
     ['PUT', '/v2.5/plugin_results/pr_nope', 4],
     ['POST', '/notes', 5],
   ])('%s %s: the API error keeps its exit code (%i)', async (method, path, code) => {
-    const result = await runMon(['api', method, path], { env });
+    const result = await runMain(['api', method, path], { env });
     expect(result.code).toBe(code);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(new RegExp(`^mon: ${method} /v2\\.5/`));
@@ -148,7 +148,7 @@ describe('api against the sandbox', () => {
     [['GET', '/users', '--paginate', '-i'], /^mon: --include: shows the headers of one answer, not of every page with --paginate — drop --paginate/],
     [['GET', ''], /<path>: must not be empty/],
   ])('%j exits 2 naming the argument or option, with no request', async (args, message) => {
-    const result = await runMon(['api', ...args], { env });
+    const result = await runMain(['api', ...args], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(sandbox.requests).toEqual([]);

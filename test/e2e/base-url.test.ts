@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { tempConfigDir } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 /** #12 item 9: a base URL copied with its /v2.5 (and slashes) is not doubled. */
 describe('base URL normalisation', () => {
@@ -20,19 +21,19 @@ describe('base URL normalisation', () => {
     ['--base-url ending in /V2.5/', (url: string) => ({ args: ['--base-url', `${url}/V2.5/`], env: {} })],
   ])('%s reaches /v2.5/users once', async (_label, given) => {
     const { args, env } = given(sandbox.url);
-    const result = await runMon([...args, 'users', 'list', '-o', 'json', '--per-page', '1'], { env: { MON_API_KEY: sandbox.apiKey, ...env } });
+    const result = await runMain([...args, 'users', 'list', '-o', 'json', '--per-page', '1'], { env: { MON_API_KEY: sandbox.apiKey, ...env } });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(sandbox.requests.map((request) => request.path)).toEqual(['/v2.5/users']);
   });
 
   it('profile add --base-url …/v2.5/ saves the base URL without it, and the profile works', async () => {
     const env = { MON_CONFIG_DIR: tempConfigDir() };
-    const added = await runMon(['profile', 'add', 'local', '--base-url', `${sandbox.url}/v2.5/`, '--api-key-stdin'], { env, input: sandbox.apiKey });
+    const added = await runMain(['profile', 'add', 'local', '--base-url', `${sandbox.url}/v2.5/`, '--api-key-stdin'], { env, input: sandbox.apiKey });
     expect(added.code).toBe(0);
     expect(added.stderr).toContain(`(${sandbox.url})`);
-    const shown = await runMon(['profile', 'show', 'local', '-o', 'json'], { env });
+    const shown = await runMain(['profile', 'show', 'local', '-o', 'json'], { env });
     expect(JSON.parse(shown.stdout)).toMatchObject({ base_url: sandbox.url });
-    const listed = await runMon(['users', 'list', '--count'], { env });
+    const listed = await runMain(['users', 'list', '--count'], { env });
     expect(listed.code).toBe(0);
     expect(sandbox.requests.map((request) => request.path)).toEqual(['/v2.5/users']);
   });

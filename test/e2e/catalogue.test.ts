@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
-import { runMon } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -30,7 +29,7 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
   afterAll(() => sandbox.close());
 
   it('`list --json` GETs the collection and prints it as received', async () => {
-    const result = await runMon([command, 'list', '--json'], { env });
+    const result = await runMain([command, 'list', '--json'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual(all);
     expect(sandbox.requests).toHaveLength(1);
@@ -38,7 +37,7 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
   });
 
   it(`\`${alias} list\` (the alias) prints a table of uid, name, slug and creation date`, async () => {
-    const result = await runMon([alias, 'list'], { env });
+    const result = await runMain([alias, 'list'], { env });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^UID\s+NAME\s+SLUG\s+CREATED$/);
@@ -53,14 +52,14 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
 
   it('`get <uid>` GETs the item', async () => {
     const uid = all[0]!.uid as string;
-    const result = await runMon([command, 'get', uid, '--json'], { env });
+    const result = await runMain([command, 'get', uid, '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(all[0]);
     expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: `${path}/${uid}`, status: 200 });
   });
 
   it(`\`create --name\` POSTs ${key}[name]`, async () => {
-    const result = await runMon([command, 'create', '--name', 'Acme Licensing', '--json'], { env });
+    const result = await runMain([command, 'create', '--name', 'Acme Licensing', '--json'], { env });
     expect(result.code).toBe(0);
     const created = JSON.parse(result.stdout) as Item;
     expect(created).toMatchObject({ name: 'Acme Licensing', slug: 'acme-licensing' });
@@ -73,7 +72,7 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
 
   it(`\`update <uid> --name\` PUTs ${key}[name]`, async () => {
     const uid = all[1]!.uid as string;
-    const result = await runMon([command, 'update', uid, '--name', 'Renamed Co', '--json'], { env });
+    const result = await runMain([command, 'update', uid, '--name', 'Renamed Co', '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ uid, name: 'Renamed Co', slug: 'renamed-co' });
     expect(result.stderr).toBe(`${Noun} ${uid} updated.\n`);
@@ -83,7 +82,7 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
 
   it('`delete` in a pipe without --yes is refused with exit 2 and deletes nothing', async () => {
     const uid = all[2]!.uid as string;
-    const result = await runMon([command, 'delete', uid], { env });
+    const result = await runMain([command, 'delete', uid], { env });
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toMatch(/refusing to delete without --yes/);
     expect(sandbox.requests).toEqual([]);
@@ -91,7 +90,7 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
 
   it('`delete --yes` sends DELETE, prints nothing on stdout and exits 0 on 204', async () => {
     const uid = all[2]!.uid as string;
-    const result = await runMon([command, 'delete', uid, '--yes'], { env });
+    const result = await runMain([command, 'delete', uid, '--yes'], { env });
     expect(result).toMatchObject({ code: 0, stdout: '' });
     expect(sandbox.requests.map((r) => [r.method, r.path, r.status])).toEqual([['DELETE', `${path}/${uid}`, 204]]);
     expect((await api(sandbox, `${path}/${uid}`)).status).toBe(404);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
-import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 const KEY = 'k_test_9f8e7d6c5b4a3210';
 
@@ -39,7 +39,7 @@ describe('the client against a loopback server', () => {
   it('follows --all over 250 computers at --per-page 100 in exactly 3 requests, in order', async () => {
     api.requests.length = 0;
     api.handle(paginated(250));
-    const result = await runMon(['computers', 'list', '--all', '--per-page', '100', '--json'], { env });
+    const result = await runMain(['computers', 'list', '--all', '--per-page', '100', '--json'], { env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const printed = JSON.parse(result.stdout) as { uid: string }[];
@@ -54,7 +54,7 @@ describe('the client against a loopback server', () => {
   it('sends the key as api_key in the query for GET, and the filters as given', async () => {
     api.requests.length = 0;
     api.handle(paginated(3));
-    const result = await runMon(['computers', 'list', '--status', 'missing', '--platform', 'mac', '--platform', 'linux', '--json'], { env });
+    const result = await runMain(['computers', 'list', '--status', 'missing', '--platform', 'mac', '--platform', 'linux', '--json'], { env });
     expect(result.code).toBe(0);
     const [request] = api.requests;
     expect(request?.query.get('api_key')).toBe(KEY);
@@ -65,7 +65,7 @@ describe('the client against a loopback server', () => {
 
   it('exits 3 on 401 with one line that never shows the key', async () => {
     api.handle((_req, res) => apiError(res, 401, 'Unauthorized', `invalid api_key ${KEY}`));
-    const result = await runMon(['computers', 'list', '--verbose'], { env });
+    const result = await runMain(['computers', 'list', '--verbose'], { env });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('401');
@@ -75,7 +75,7 @@ describe('the client against a loopback server', () => {
 
   it('exits 4 on 404', async () => {
     api.handle((_req, res) => apiError(res, 404, 'Not Found', 'no such computer'));
-    const result = await runMon(['computers', 'get', 'nope'], { env });
+    const result = await runMain(['computers', 'get', 'nope'], { env });
     expect(result.code).toBe(4);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('404');
@@ -83,14 +83,14 @@ describe('the client against a loopback server', () => {
 
   it('refuses plain http to a host that is not loopback, before any connection', async () => {
     api.requests.length = 0;
-    const result = await runMon(['computers', 'list'], { env: { MON_BASE_URL: 'http://monitoring.example.com', MON_API_KEY: KEY } });
+    const result = await runMain(['computers', 'list'], { env: { MON_BASE_URL: 'http://monitoring.example.com', MON_API_KEY: KEY } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/MON_BASE_URL: plain http is refused/);
     expect(api.requests).toHaveLength(0);
   });
 
   it('with no profile at all, says how to add one (exit 2)', async () => {
-    const result = await runMon(['computers', 'list']);
+    const result = await runMain(['computers', 'list']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/mon profile add/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

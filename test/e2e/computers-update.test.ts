@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 type Item = Record<string, unknown>;
 
@@ -40,7 +40,7 @@ describe('computers update against the sandbox', () => {
     [['--create-ticket-on-beacon-found'], 'computer[create_ticket_on_beacon_found]', 'true', { create_ticket_on_beacon_found: true }],
     [['--no-create-ticket-on-beacon-found'], 'computer[create_ticket_on_beacon_found]', 'false', { create_ticket_on_beacon_found: false }],
   ])('%j is sent as %s=%s', async (flags, key, value, expected) => {
-    const result = await runMon(['computers', 'update', clientId, ...flags, '--json'], { env });
+    const result = await runMain(['computers', 'update', clientId, ...flags, '--json'], { env });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Computer ${clientId} updated.\n`);
     expect(sandbox.requests).toHaveLength(1);
@@ -50,14 +50,14 @@ describe('computers update against the sandbox', () => {
   });
 
   it('several attributes go in one PUT; the printed computer is what a GET then returns', async () => {
-    const result = await runMon(['computers', 'update', clientId, '--asset-id', 'A-7', '--custom-name', 'Lab 7', '--beacon-missing-threshold', '15', '--json'], { env });
+    const result = await runMain(['computers', 'update', clientId, '--asset-id', 'A-7', '--custom-name', 'Lab 7', '--beacon-missing-threshold', '15', '--json'], { env });
     expect(result.code).toBe(0);
     expect(form()).toEqual({ 'computer[asset_id]': 'A-7', 'computer[custom_name]': 'Lab 7', 'computer[beacon_missing_threshold_in_minutes]': '15' });
     expect(JSON.parse(result.stdout)).toEqual(await get(`/v2.5/computers/${clientId}`));
   });
 
   it('an unknown client id exits 4', async () => {
-    const result = await runMon(['computers', 'update', 'NO-SUCH-CLIENT', '--asset-id', 'x'], { env });
+    const result = await runMain(['computers', 'update', 'NO-SUCH-CLIENT', '--asset-id', 'x'], { env });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^mon: PUT \/v2\.5\/computers\/NO-SUCH-CLIENT: 404/);
   });
@@ -73,7 +73,7 @@ describe('computers update against the sandbox', () => {
     ['a threshold not listed (3)', ['--beacon-missing-threshold', '3'], /--beacon-missing-threshold: '3' is not one of 2, 5, 10, 15, 20, 30/],
     ['a threshold not listed (60)', ['--beacon-missing-threshold', '60'], /--beacon-missing-threshold: '60' is not one of 2, 5, 10, 15, 20, 30/],
   ])('%s: exit 2 naming the option, no request', async (_name, flags, message) => {
-    const result = await runMon(['computers', 'update', clientId, ...flags], { env });
+    const result = await runMain(['computers', 'update', clientId, ...flags], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 /** Reads every computer straight from the sandbox over HTTP, without mon in between. */
 async function allComputers(sandbox: RunningSandbox, query = ''): Promise<Record<string, unknown>[]> {
@@ -29,7 +30,7 @@ describe('computers against the sandbox', () => {
     const expected = (await allComputers(sandbox)).filter((computer) => computer.missing === true);
     expect(expected.length).toBeGreaterThan(0);
     sandbox.requests.length = 0;
-    const result = await runMon(['computers', 'list', '--status', 'missing', '--json'], { env });
+    const result = await runMain(['computers', 'list', '--status', 'missing', '--json'], { env });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual(expected);
@@ -44,7 +45,7 @@ describe('computers against the sandbox', () => {
     const missing = (await allComputers(sandbox, '&status=missing')).length;
     const groupNames = new Set((await allComputers(sandbox, '&status=missing&expand[]=group')).map((c) => (c.group as { name: string }).name));
     sandbox.requests.length = 0;
-    const result = await runMon(['computers', 'list', '--status', 'missing'], { env });
+    const result = await runMain(['computers', 'list', '--status', 'missing'], { env });
     expect(result.code).toBe(0);
     // The table names each computer's group: it asks for groups expanded.
     expect(sandbox.requests[0]?.query['expand[]']).toBe('group');
@@ -81,7 +82,7 @@ describe('computers against the sandbox', () => {
     ['csv', /^client_id,computer_name\r?\n/],
     ['tsv', /^client_id\tcomputer_name\n/],
   ])('prints %s with the chosen --fields', async (format, header) => {
-    const result = await runMon(['computers', 'list', '-o', format, '--fields', 'client_id,computer_name', '--limit', '3'], { env });
+    const result = await runMain(['computers', 'list', '-o', format, '--fields', 'client_id,computer_name', '--limit', '3'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(header);
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(4);
@@ -89,7 +90,7 @@ describe('computers against the sandbox', () => {
 
   it('`--count` prints x-total only', async () => {
     const total = (await allComputers(sandbox)).length;
-    const result = await runMon(['computers', 'list', '--count'], { env });
+    const result = await runMain(['computers', 'list', '--count'], { env });
     expect(result.stdout).toBe(`${total}\n`);
   });
 
@@ -97,17 +98,17 @@ describe('computers against the sandbox', () => {
     const [first] = await allComputers(sandbox);
     const clientId = String(first?.client_id);
     sandbox.requests.length = 0;
-    const found = await runMon(['computers', 'get', clientId, '--json'], { env });
+    const found = await runMain(['computers', 'get', clientId, '--json'], { env });
     expect(found.code).toBe(0);
     expect(JSON.parse(found.stdout)).toMatchObject({ uid: first?.uid, client_id: clientId });
     expect(sandbox.requests[0]?.path).toBe(`/v2.5/computers/${clientId}`);
-    const missing = await runMon(['computers', 'get', 'NO-SUCH-CLIENT'], { env });
+    const missing = await runMain(['computers', 'get', 'NO-SUCH-CLIENT'], { env });
     expect(missing.code).toBe(4);
     expect(missing.stdout).toBe('');
   });
 
   it('ndjson prints one object per line', async () => {
-    const result = await runMon(['computers', 'list', '-o', 'ndjson', '--per-page', '7'], { env });
+    const result = await runMain(['computers', 'list', '-o', 'ndjson', '--per-page', '7'], { env });
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(7);
     for (const line of lines) expect(JSON.parse(line)).toHaveProperty('client_id');
@@ -124,7 +125,7 @@ describe('computers against the sandbox', () => {
     [['--timeout', '0', 'computers', 'list'], '--timeout: must be a number of seconds above 0'],
   ])('rejects %j before sending anything', async (args, message) => {
     sandbox.requests.length = 0;
-    const result = await runMon(args, { env });
+    const result = await runMain(args, { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { describe, expect, it } from 'vitest';
-import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 /**
  * #12 item 10: a host name that does not resolve is not retried. `.invalid` is reserved never
@@ -13,7 +13,7 @@ describe('a host that does not resolve', () => {
     // The premise: this machine's resolver says "not found" (not "try again") for the name.
     await expect(lookup(host)).rejects.toMatchObject({ code: 'ENOTFOUND' });
     const started = Date.now();
-    const result = await runMon(['groups', 'list', '-v'], { env: { MON_BASE_URL: `https://${host}`, MON_API_KEY: 'k_test_1234567890' } });
+    const result = await runMain(['groups', 'list', '-v'], { env: { MON_BASE_URL: `https://${host}`, MON_API_KEY: 'k_test_1234567890' } });
     expect(result.code).toBe(8);
     expect(result.stdout).toBe('');
     const errors = result.stderr.split('\n').filter((line) => line.startsWith('mon: '));

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
-import { runMon } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -41,7 +40,7 @@ describe('expirations against the sandbox', () => {
     const care = await uidOf('/v2.5/expiration_products', 'name', 'AppleCare+ for Mac');
     const acme = await uidOf('/v2.5/groups', 'slug', 'acme-design');
     sandbox.requests.length = 0;
-    const result = await runMon(
+    const result = await runMain(
       [
         'expirations', 'list', '--uid', 'e_nothing', '--manufacturer', 'apple', '--product', 'applecare+ FOR mac', '--group', 'acme-design',
         '--computer', 'c_x', '--license-key', 'K-1', '--expires-start', '2026-01-01', '--expires-end', '2026-03-31', '--json',
@@ -70,14 +69,14 @@ describe('expirations against the sandbox', () => {
     const [first] = all;
     const day = new Date((first!.expires_at as number) * 1000).toISOString().slice(0, 10);
     const expected = all.filter((e) => new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10) === day);
-    const result = await runMon(['expirations', 'list', '--expires-start', day, '--expires-end', day, '--json'], { env });
+    const result = await runMain(['expirations', 'list', '--expires-start', day, '--expires-end', day, '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(expected);
   });
 
   it('`list` prints a table of product, license key, expiry date, renewal and owner, by name', async () => {
     sandbox.requests.length = 0;
-    const result = await runMon(['expirations', 'list', '--limit', '3'], { env });
+    const result = await runMain(['expirations', 'list', '--limit', '3'], { env });
     expect(result.code).toBe(0);
     // A table names what JSON leaves as uids: it asks for them expanded.
     expect(sandbox.requests[0]!.query['expand[]']).toEqual(['expiration_product', 'computer', 'group']);
@@ -96,14 +95,14 @@ describe('expirations against the sandbox', () => {
 
   it('`get <uid> --json` prints the expiration as received', async () => {
     const uid = all[0]!.uid as string;
-    const result = await runMon(['expirations', 'get', uid, '--json'], { env });
+    const result = await runMain(['expirations', 'get', uid, '--json'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual((await api(sandbox, `/v2.5/expirations/${uid}`)).body);
     expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: `/v2.5/expirations/${uid}` });
   });
 
   it('`create` for a group POSTs every attribute as expiration[...], the date as epoch seconds', async () => {
-    const result = await runMon(
+    const result = await runMain(
       [
         'expirations', 'create', '--license-key', 'XK-2231-99', '--expires-at', '2026-09-30', '--manufacturer', manufacturer,
         '--product', product, '--group', group, '--renewable', '--notes', 'PO 4471', '--json',
@@ -129,7 +128,7 @@ describe('expirations against the sandbox', () => {
   });
 
   it('`create` for a computer sends computer_id, and --no-renewable as false', async () => {
-    const result = await runMon(
+    const result = await runMain(
       ['expirations', 'create', '--license-key', 'C02XL0', '--expires-at', '2027-01-15', '--manufacturer', manufacturer, '--product', product, '--computer', computer, '--no-renewable', '--json'],
       { env },
     );
@@ -148,7 +147,7 @@ describe('expirations against the sandbox', () => {
 
   it('`update` PUTs only the options given', async () => {
     const uid = all[1]!.uid as string;
-    const result = await runMon(['expirations', 'update', uid, '--notes', 'Renewed', '--expires-at', '2038-01-19', '--json'], { env });
+    const result = await runMain(['expirations', 'update', uid, '--notes', 'Renewed', '--expires-at', '2038-01-19', '--json'], { env });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Expiration ${uid} updated.\n`);
     expect(JSON.parse(result.stdout)).toMatchObject({ uid, notes: 'Renewed', expires_at: 2147472000 });
@@ -158,7 +157,7 @@ describe('expirations against the sandbox', () => {
   });
 
   it('`--dry-run create` prints the request, key redacted, and sends nothing', async () => {
-    const result = await runMon(
+    const result = await runMain(
       ['expirations', 'create', '--license-key', 'K', '--expires-at', '2026-09-30', '--manufacturer', 'em_1', '--product', 'ep_1', '--group', 'g_1', '--dry-run'],
       { env },
     );
@@ -182,28 +181,28 @@ describe('expirations against the sandbox', () => {
   it('`--fields` picks documented keys and table columns; csv keeps epoch times as ISO dates', async () => {
     const now = (await api(sandbox, '/v2.5/expirations?per_page=2')).body as Item[];
     sandbox.requests.length = 0;
-    const result = await runMon(['expirations', 'list', '--limit', '2', '-o', 'csv', '--fields', 'uid,license_key,expires_at,owner'], { env });
+    const result = await runMain(['expirations', 'list', '--limit', '2', '-o', 'csv', '--fields', 'uid,license_key,expires_at,owner'], { env });
     expect(result.code).toBe(0);
     const expected = now.map((e) => [e.uid, e.license_key, new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10), e.computer ?? e.group].join(','));
     expect(result.stdout.trimEnd().split(/\r?\n/)).toEqual(['uid,license_key,expires_at,owner', ...expected]);
   });
 
   it('`--fields` with an unknown key exits 2 listing the known ones, before any request', async () => {
-    const result = await runMon(['expirations', 'list', '--fields', 'uid,colour'], { env });
+    const result = await runMain(['expirations', 'list', '--fields', 'uid,colour'], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--fields: unknown key colour; known: uid, license_key, expires_at, expiration_manufacturer');
     expect(sandbox.requests).toEqual([]);
   });
 
   it('`delete --dry-run` prints the DELETE, asks nothing and sends nothing', async () => {
-    const result = await runMon(['expirations', 'delete', 'e_1', '--dry-run'], { env });
+    const result = await runMain(['expirations', 'delete', 'e_1', '--dry-run'], { env });
     expect(result).toMatchObject({ code: 0, stdout: `DELETE ${sandbox.url}/v2.5/expirations/e_1\napi_key=[REDACTED]\n` });
     expect(sandbox.requests).toEqual([]);
   });
 
   it('`delete` in a pipe without --yes is refused with exit 2 and deletes nothing', async () => {
     const uid = all[2]!.uid as string;
-    const result = await runMon(['expirations', 'delete', uid], { env });
+    const result = await runMain(['expirations', 'delete', uid], { env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/refusing to delete without --yes/);
@@ -213,7 +212,7 @@ describe('expirations against the sandbox', () => {
 
   it('`delete --yes` sends DELETE, prints nothing on stdout and exits 0 on 204', async () => {
     const uid = all[2]!.uid as string;
-    const result = await runMon(['expirations', 'delete', uid, '--yes'], { env });
+    const result = await runMain(['expirations', 'delete', uid, '--yes'], { env });
     expect(result).toMatchObject({ code: 0, stdout: '' });
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.requests[0]).toMatchObject({ method: 'DELETE', path: `/v2.5/expirations/${uid}`, status: 204 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 type Item = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ describe('groups find-or-create and update against the sandbox', () => {
   afterAll(() => sandbox.close());
 
   it('find-or-create sends group[name], group[description], group[show_contact_menu] and group[build_installers]', async () => {
-    const result = await runMon(['groups', 'find-or-create', '--name', 'Northwind Branch Office', '--description', 'Studio, 2nd floor', '--show-contact-menu', '--build-installers', '--json'], { env });
+    const result = await runMain(['groups', 'find-or-create', '--name', 'Northwind Branch Office', '--description', 'Studio, 2nd floor', '--show-contact-menu', '--build-installers', '--json'], { env });
     expect(result.code).toBe(0);
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.requests[0]).toMatchObject({ method: 'POST', path: '/v2.5/groups/find_or_create', query: {}, status: 200 });
@@ -47,14 +47,14 @@ describe('groups find-or-create and update against the sandbox', () => {
   it('find-or-create with the name of an existing group returns it unchanged', async () => {
     const before = (await get(`/v2.5/groups/${target.uid as string}`)) as Item;
     sandbox.requests.length = 0;
-    const result = await runMon(['groups', 'find-or-create', '--name', before.name as string, '--description', 'ignored for an existing group', '--json'], { env });
+    const result = await runMain(['groups', 'find-or-create', '--name', before.name as string, '--description', 'ignored for an existing group', '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(before);
   });
 
   it('find-or-create again with the same name returns the same group', async () => {
-    const first = JSON.parse((await runMon(['groups', 'find-or-create', '--name', 'Repeat Me', '--json', '-q'], { env })).stdout) as Item;
-    const again = await runMon(['groups', 'find-or-create', '--name', 'Repeat Me', '--no-show-contact-menu', '--json', '-q'], { env });
+    const first = JSON.parse((await runMain(['groups', 'find-or-create', '--name', 'Repeat Me', '--json', '-q'], { env })).stdout) as Item;
+    const again = await runMain(['groups', 'find-or-create', '--name', 'Repeat Me', '--no-show-contact-menu', '--json', '-q'], { env });
     expect(again).toMatchObject({ code: 0, stderr: '' });
     expect((JSON.parse(again.stdout) as Item).uid).toBe(first.uid);
     expect(form(0)).toEqual({ 'group[name]': 'Repeat Me' });
@@ -62,7 +62,7 @@ describe('groups find-or-create and update against the sandbox', () => {
   });
 
   it('update --name sends one PUT with the new name only', async () => {
-    const result = await runMon(['groups', 'update', target.uid as string, '--name', 'Renamed Group', '--json'], { env });
+    const result = await runMain(['groups', 'update', target.uid as string, '--name', 'Renamed Group', '--json'], { env });
     expect(result.code).toBe(0);
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.requests[0]).toMatchObject({ method: 'PUT', path: `/v2.5/groups/${target.uid as string}`, query: {}, status: 200 });
@@ -74,7 +74,7 @@ describe('groups find-or-create and update against the sandbox', () => {
   it('update without --name reads the group first and sends its current name again', async () => {
     const current = (await get(`/v2.5/groups/${target.uid as string}`)) as Item;
     sandbox.requests.length = 0;
-    const result = await runMon(
+    const result = await runMain(
       ['groups', 'update', target.uid as string, '--description', 'New text', '--reference-email', 'it@example.com', '--no-show-contact-menu', '--json'],
       { env },
     );
@@ -94,14 +94,14 @@ describe('groups find-or-create and update against the sandbox', () => {
   });
 
   it('update --dry-run without --name sends nothing, not even the read', async () => {
-    const result = await runMon(['groups', 'update', target.uid as string, '--description', 'x', '--dry-run'], { env });
+    const result = await runMain(['groups', 'update', target.uid as string, '--description', 'x', '--dry-run'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`PUT ${sandbox.url}/v2.5/groups/${target.uid as string}\n`);
     expect(sandbox.requests).toEqual([]);
   });
 
   it('update of an unknown group exits 4', async () => {
-    const result = await runMon(['groups', 'update', 'g_nosuchgroup', '--description', 'x'], { env });
+    const result = await runMain(['groups', 'update', 'g_nosuchgroup', '--description', 'x'], { env });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^mon: GET \/v2\.5\/groups\/g_nosuchgroup: 404/);
   });
@@ -117,7 +117,7 @@ describe('groups find-or-create and update against the sandbox', () => {
     ['a --reference-email of 192 characters', ['update', 'g_abc', '--reference-email', `${'a'.repeat(180)}@example.com`], /--reference-email: at most 191 characters/],
     ['an update --name of 256 characters', ['update', 'g_abc', '--name', 'n'.repeat(256)], /--name: at most 255 characters/],
   ])('%s: exit 2 naming the option, no request', async (_name, args, message) => {
-    const result = await runMon(['groups', ...args], { env });
+    const result = await runMain(['groups', ...args], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
+import { runMain } from '../helpers/run-main.js';
 
 type Item = Record<string, unknown>;
 
@@ -59,7 +60,7 @@ describe('computers, groups, manufacturers and products by any of their names', 
   }, 60_000);
 
   it('`notes create --computer <client id>` looks up the uid with one GET, shown by --verbose', async () => {
-    const result = await runMon(['notes', 'create', '--computer', String(computer.client_id), '--body', 'by client id', '--json', '-v'], { env });
+    const result = await runMain(['notes', 'create', '--computer', String(computer.client_id), '--body', 'by client id', '--json', '-v'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ computer: computer.uid, group: null });
     expect(sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2.5/computers/${String(computer.client_id)}`, 'POST /v2.5/notes']);
@@ -68,7 +69,7 @@ describe('computers, groups, manufacturers and products by any of their names', 
   });
 
   it('`--dry-run` shows the lookup as the request that would be sent, and sends nothing', async () => {
-    const result = await runMon(['notes', 'create', '--computer', String(computer.client_id), '--body', 'x', '--dry-run'], { env });
+    const result = await runMain(['notes', 'create', '--computer', String(computer.client_id), '--body', 'x', '--dry-run'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`GET ${sandbox.url}/v2.5/computers/${String(computer.client_id)}?api_key=[REDACTED]\n`);
     expect(result.stderr).toBe(`dry run: nothing was sent (the request that would look up --computer '${String(computer.client_id)}'; what follows depends on its answer)\n`);
@@ -77,27 +78,27 @@ describe('computers, groups, manufacturers and products by any of their names', 
 
   it('`computers get <c_ uid>` and `plugin list <c_ uid>` find the client id; the table shows the uid', async () => {
     const uid = String(computer.uid);
-    const got = await runMon(['computers', 'get', uid], { env });
+    const got = await runMain(['computers', 'get', uid], { env });
     expect(got.code).toBe(0);
     expect(got.stdout).toMatch(new RegExp(`^UID\\s+${uid}$`, 'm'));
     expect(got.stdout).toMatch(new RegExp(`^CLIENT ID\\s+${String(computer.client_id)}$`, 'm'));
     expect(sandbox.requests.at(-1)!.path).toBe(`/v2.5/computers/${String(computer.client_id)}`);
-    const byUid = await runMon(['plugin', 'list', uid, '--json', '--include-hidden'], { env });
-    const byClientId = await runMon(['plugin', 'list', String(computer.client_id), '--json', '--include-hidden'], { env });
+    const byUid = await runMain(['plugin', 'list', uid, '--json', '--include-hidden'], { env });
+    const byClientId = await runMain(['plugin', 'list', String(computer.client_id), '--json', '--include-hidden'], { env });
     expect(byUid.code).toBe(0);
     expect(JSON.parse(byUid.stdout)).toEqual(JSON.parse(byClientId.stdout));
   });
 
   it('`--fields uid` is a column of computers list', async () => {
-    const result = await runMon(['computers', 'list', '--limit', '2', '--fields', 'uid,client_id', '-o', 'tsv'], { env });
+    const result = await runMain(['computers', 'list', '--limit', '2', '--fields', 'uid,client_id', '-o', 'tsv'], { env });
     expect(result.stdout).toBe(`uid\tclient_id\n${computers.slice(0, 2).map((c) => `${String(c.uid)}\t${String(c.client_id)}`).join('\n')}\n`);
   });
 
   it('an unknown computer is exit 4, naming what was looked for and how to list them', async () => {
-    const byUid = await runMon(['computers', 'get', 'c_nosuch'], { env });
+    const byUid = await runMain(['computers', 'get', 'c_nosuch'], { env });
     expect(byUid).toMatchObject({ code: 4, stdout: '' });
     expect(byUid.stderr).toBe("mon: <client-id>: no computer with uid 'c_nosuch' — list them with `mon computers list --fields client_id,uid,name`\n");
-    const byId = await runMon(['notes', 'list', '--computer', 'NO-SUCH-CLIENT'], { env });
+    const byId = await runMain(['notes', 'list', '--computer', 'NO-SUCH-CLIENT'], { env });
     expect(byId).toMatchObject({ code: 4, stdout: '' });
     expect(byId.stderr).toBe("mon: --computer: no computer with client id 'NO-SUCH-CLIENT' — list them with `mon computers list --fields client_id,uid,name`\n");
   });
@@ -105,14 +106,14 @@ describe('computers, groups, manufacturers and products by any of their names', 
   it('`computers list --group` takes a slug or an exact name in any case; an unknown group is exit 4, not "No results."', async () => {
     const expected = (await api(sandbox, `/v2.5/computers?group_id=${String(acme.uid)}&per_page=100`)).body as Item[];
     for (const given of ['acme-design', 'ACME design', String(acme.uid)]) {
-      const result = await runMon(['computers', 'list', '--group', given, '--per-page', '100', '--json'], { env });
+      const result = await runMain(['computers', 'list', '--group', given, '--per-page', '100', '--json'], { env });
       expect(result.code).toBe(0);
       expect((JSON.parse(result.stdout) as Item[]).map((c) => c.uid)).toEqual(expected.map((c) => c.uid));
     }
-    const typo = await runMon(['computers', 'list', '--group', 'acme'], { env });
+    const typo = await runMain(['computers', 'list', '--group', 'acme'], { env });
     expect(typo).toMatchObject({ code: 4, stdout: '' });
     expect(typo.stderr).toBe("mon: --group: no group 'acme' (looked up by uid, slug and name) — list them with `mon groups list`\n");
-    const unknownUid = await runMon(['computers', 'list', '--group', 'g_nosuch'], { env });
+    const unknownUid = await runMain(['computers', 'list', '--group', 'g_nosuch'], { env });
     expect(unknownUid).toMatchObject({ code: 4, stdout: '' });
     expect(unknownUid.stderr).toContain("no group with uid 'g_nosuch'");
   });
@@ -122,33 +123,33 @@ describe('computers, groups, manufacturers and products by any of their names', 
     const products = (await api(sandbox, '/v2.5/expiration_products')).body as Item[];
     const apple = manufacturers.find((m) => m.slug === 'apple')!;
     const care = products.find((p) => p.name === 'AppleCare+ for Mac')!;
-    const result = await runMon(
+    const result = await runMain(
       ['expirations', 'create', '--license-key', 'C02-NAMES', '--expires-at', '2027-01-15', '--manufacturer', 'apple', '--product', 'applecare+ for mac', '--group', 'Acme Design', '--json'],
       { env },
     );
     expect(result.stderr).toMatch(/^Expiration e_\S+ created\.\n$/);
     expect(JSON.parse(result.stdout)).toMatchObject({ expiration_manufacturer: apple.uid, expiration_product: care.uid, group: acme.uid, computer: null });
-    const unknown = await runMon(['expirations', 'list', '--product', 'applecare'], { env });
+    const unknown = await runMain(['expirations', 'list', '--product', 'applecare'], { env });
     expect(unknown).toMatchObject({ code: 4, stdout: '' });
     expect(unknown.stderr).toBe("mon: --product: no expiration product 'applecare' (looked up by uid, slug and name) — list them with `mon products list`\n");
   });
 
   it('`manufacturers get` and `groups get` take a name', async () => {
-    const manufacturer = await runMon(['manufacturers', 'get', 'APPLE', '--fields', 'slug', '-o', 'tsv', '--no-header'], { env });
+    const manufacturer = await runMain(['manufacturers', 'get', 'APPLE', '--fields', 'slug', '-o', 'tsv', '--no-header'], { env });
     expect(manufacturer).toMatchObject({ code: 0, stdout: 'apple\n' });
-    const group = await runMon(['groups', 'get', 'acme design', '--fields', 'uid', '-o', 'tsv', '--no-header'], { env });
+    const group = await runMain(['groups', 'get', 'acme design', '--fields', 'uid', '-o', 'tsv', '--no-header'], { env });
     expect(group).toMatchObject({ code: 0, stdout: `${String(acme.uid)}\n` });
   });
 
   it('`notes update` moves a note to another group, or to a computer by its client id', async () => {
     const notes = (await api(sandbox, '/v2.5/notes?per_page=100')).body as Item[];
     const note = notes.find((n) => n.computer)!;
-    const toGroup = await runMon(['notes', 'update', String(note.uid), '--group', 'acme-design', '--json'], { env });
+    const toGroup = await runMain(['notes', 'update', String(note.uid), '--group', 'acme-design', '--json'], { env });
     expect(toGroup.code).toBe(0);
     expect(JSON.parse(toGroup.stdout)).toMatchObject({ uid: note.uid, group: acme.uid, computer: null });
     expect(sandbox.requests.at(-1)!.form).toEqual({ 'note[group_id]': acme.uid, api_key: sandbox.apiKey });
     const other = computers[1]!;
-    const toComputer = await runMon(['notes', 'update', String(note.uid), '--computer', String(other.client_id), '--json'], { env });
+    const toComputer = await runMain(['notes', 'update', String(note.uid), '--computer', String(other.client_id), '--json'], { env });
     expect(toComputer.code).toBe(0);
     expect(JSON.parse(toComputer.stdout)).toMatchObject({ uid: note.uid, computer: other.uid, group: null });
     expect(((await api(sandbox, `/v2.5/notes/${String(note.uid)}`)).body as Item).computer).toBe(other.uid);
@@ -163,7 +164,7 @@ describe('computers, groups, manufacturers and products by any of their names', 
     const twin = (await made.json()) as Item;
     expect(twin.uid).not.toBe(acme.uid);
     sandbox.requests.length = 0;
-    const result = await runMon(['notes', 'create', '--group', 'Acme design', '--body', 'x'], { env });
+    const result = await runMain(['notes', 'create', '--group', 'Acme design', '--body', 'x'], { env });
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toBe(
       `mon: --group: 'Acme design' names 2 groups: ${String(acme.uid)} (acme-design, "Acme Design"), ${String(twin.uid)} (${String(twin.slug)}, "ACME DESIGN") — give the uid or slug of the one you mean\n`,

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
-import { runMon } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -43,7 +42,7 @@ describe('notes against the sandbox', () => {
   });
 
   it('`list --computer c_ --include-private --json` sends computer and include_private=true', async () => {
-    const result = await runMon(['notes', 'list', '--computer', computer, '--include-private', '--json'], { env });
+    const result = await runMain(['notes', 'list', '--computer', computer, '--include-private', '--json'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual(all.filter((n) => n.computer === computer));
     expect(sandbox.requests).toHaveLength(1);
@@ -52,7 +51,7 @@ describe('notes against the sandbox', () => {
   });
 
   it('`list --group g_` sends group; private notes stay out without --include-private', async () => {
-    const result = await runMon(['notes', 'list', '--group', group, '--json'], { env });
+    const result = await runMain(['notes', 'list', '--group', group, '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(all.filter((n) => n.group === group && n.private !== true));
     // A filter is read first, so that a group that does not exist is not shown as one without notes.
@@ -62,7 +61,7 @@ describe('notes against the sandbox', () => {
 
   it('`list` prints a table of uid, owner (by name), private, created and the first line of the body', async () => {
     sandbox.requests.length = 0;
-    const result = await runMon(['notes', 'list', '--include-private', '--limit', '4'], { env });
+    const result = await runMain(['notes', 'list', '--include-private', '--limit', '4'], { env });
     expect(result.code).toBe(0);
     expect(sandbox.requests[0]!.query['expand[]']).toEqual(['computer', 'group']);
     const lines = result.stdout.trimEnd().split('\n');
@@ -79,14 +78,14 @@ describe('notes against the sandbox', () => {
 
   it('`get <uid>` prints the note as received', async () => {
     const uid = all[0]!.uid as string;
-    const result = await runMon(['notes', 'get', uid, '--json'], { env });
+    const result = await runMain(['notes', 'get', uid, '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(all[0]);
     expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: `/v2.5/notes/${uid}`, status: 200 });
   });
 
   it('`create --computer --body --private --include-in-email` POSTs note[...] with those flags', async () => {
-    const result = await runMon(['notes', 'create', '--computer', computer, '--body', 'Battery replaced', '--private', '--include-in-email', '--json'], { env });
+    const result = await runMain(['notes', 'create', '--computer', computer, '--body', 'Battery replaced', '--private', '--include-in-email', '--json'], { env });
     expect(result.code).toBe(0);
     const note = JSON.parse(result.stdout) as Item;
     expect(note).toMatchObject({ computer, group: null, body: 'Battery replaced', private: true, include_in_email: true, include_in_report: false });
@@ -104,21 +103,21 @@ describe('notes against the sandbox', () => {
 
   it('`create --group --body-file PATH` sends the file as it is, newlines included', async () => {
     const body = 'Handover\n\n- rack 2 keys at reception\n- café wifi: ünïcode ✓\n';
-    const result = await runMon(['notes', 'create', '--group', group, '--body-file', file('handover.md', body), '--include-in-report', '--json'], { env });
+    const result = await runMain(['notes', 'create', '--group', group, '--body-file', file('handover.md', body), '--include-in-report', '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ group, computer: null, body, include_in_report: true });
     expect(sandbox.requests[0]!.form).toEqual({ 'note[group_id]': group, 'note[body]': body, 'note[include_in_report]': 'true', api_key: sandbox.apiKey });
   });
 
   it('`create --body-file -` reads stdin', async () => {
-    const result = await runMon(['notes', 'create', '--computer', computer, '--body-file', '-', '--json'], { env, input: 'from a pipe\n' });
+    const result = await runMain(['notes', 'create', '--computer', computer, '--body-file', '-', '--json'], { env, input: 'from a pipe\n' });
     expect(result.code).toBe(0);
     expect(sandbox.requests[0]!.form).toEqual({ 'note[computer_id]': computer, 'note[body]': 'from a pipe\n', api_key: sandbox.apiKey });
   });
 
   it('`update --no-private --include-in-report --no-include-in-email` PUTs only those, as booleans', async () => {
     const uid = all.find((n) => n.private === true)!.uid as string;
-    const result = await runMon(['notes', 'update', uid, '--no-private', '--include-in-report', '--no-include-in-email', '--json'], { env });
+    const result = await runMain(['notes', 'update', uid, '--no-private', '--include-in-report', '--no-include-in-email', '--json'], { env });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Note ${uid} updated.\n`);
     expect(JSON.parse(result.stdout)).toMatchObject({ uid, private: false, include_in_email: false, include_in_report: true });
@@ -133,7 +132,7 @@ describe('notes against the sandbox', () => {
 
   it('`update --body-file -` replaces the body from stdin', async () => {
     const uid = all[1]!.uid as string;
-    const result = await runMon(['notes', 'update', uid, '--body-file', '-', '--json'], { env, input: 'new text' });
+    const result = await runMain(['notes', 'update', uid, '--body-file', '-', '--json'], { env, input: 'new text' });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ uid, body: 'new text' });
     expect(sandbox.requests[0]!.form).toEqual({ 'note[body]': 'new text', api_key: sandbox.apiKey });
@@ -141,7 +140,7 @@ describe('notes against the sandbox', () => {
 
   it('`delete` in a pipe without --yes is refused with exit 2 and deletes nothing', async () => {
     const uid = all[2]!.uid as string;
-    const result = await runMon(['notes', 'delete', uid], { env });
+    const result = await runMain(['notes', 'delete', uid], { env });
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toMatch(/refusing to delete without --yes/);
     expect(sandbox.requests).toEqual([]);
@@ -149,7 +148,7 @@ describe('notes against the sandbox', () => {
 
   it('`delete --yes` sends DELETE, prints nothing on stdout and exits 0 on 204', async () => {
     const uid = all[2]!.uid as string;
-    const result = await runMon(['notes', 'delete', uid, '--yes'], { env });
+    const result = await runMain(['notes', 'delete', uid, '--yes'], { env });
     expect(result).toMatchObject({ code: 0, stdout: '' });
     expect(sandbox.requests.map((r) => [r.method, r.path, r.status])).toEqual([['DELETE', `/v2.5/notes/${uid}`, 204]]);
     expect((await api(sandbox, `/v2.5/notes/${uid}`)).status).toBe(404);
@@ -166,7 +165,7 @@ describe('notes against the sandbox', () => {
 
   it('a --body-file over 16777215 characters is refused before sending', async () => {
     const path = file('huge.txt', 'x'.repeat(BODY_MAX + 1));
-    const result = await runMon(['notes', 'create', '--group', 'g_1', '--body-file', path], { env });
+    const result = await runMain(['notes', 'create', '--group', 'g_1', '--body-file', path], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`--body-file: '${path}' holds ${BODY_MAX + 1} characters; a note body has at most ${BODY_MAX}`);
     expect(sandbox.requests).toEqual([]);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { runMain } from '../helpers/run-main.js';
+// The time zone belongs to the process: the two cases that change it spawn mon.
 import { runMon } from '../helpers/run-mon.js';
 
 type Item = Record<string, unknown>;
@@ -45,7 +47,7 @@ describe('plugin mute and unmute against the sandbox', () => {
 
   it('--timed 2h PUTs mute_type timed and mute_until now+7200, and says when it ends in local time', async () => {
     const before = nowSec();
-    const result = await runMon(['plugin', 'mute', uid, '--timed', '2h', '--json'], { env });
+    const result = await runMain(['plugin', 'mute', uid, '--timed', '2h', '--json'], { env });
     expect(result.code).toBe(0);
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.requests[0]).toMatchObject({ method: 'PUT', path: `/v2.5/plugin_results/${uid}`, status: 200, query: {} });
@@ -67,7 +69,7 @@ describe('plugin mute and unmute against the sandbox', () => {
 
   it('--timed without WHEN mutes for 24 hours', async () => {
     const before = nowSec();
-    const result = await runMon(['plugin', 'mute', uid, '--timed', '-q', '--json'], { env });
+    const result = await runMain(['plugin', 'mute', uid, '--timed', '-q', '--json'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const until = Number(form()[UNTIL]);
     expect(until).toBeGreaterThanOrEqual(before + 86_400);
@@ -90,20 +92,20 @@ describe('plugin mute and unmute against the sandbox', () => {
   });
 
   it('--timed with epoch seconds sends them as given', async () => {
-    const result = await runMon(['plugin', 'mute', uid, '--timed', '1893553440', '-q'], { env });
+    const result = await runMain(['plugin', 'mute', uid, '--timed', '1893553440', '-q'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(form()).toEqual({ [MUTE]: 'timed', [UNTIL]: '1893553440' });
   });
 
   it('--timed with --ticket-url sends the URL too', async () => {
-    const result = await runMon(['plugin', 'mute', uid, '--timed', '90m', '--ticket-url', 'https://helpdesk.example.com/t/7', '-q'], { env });
+    const result = await runMain(['plugin', 'mute', uid, '--timed', '90m', '--ticket-url', 'https://helpdesk.example.com/t/7', '-q'], { env });
     expect(result.code).toBe(0);
     expect(Object.keys(form())).toEqual([MUTE, UNTIL, TICKET_URL]);
     expect(form()[TICKET_URL]).toBe('https://helpdesk.example.com/t/7');
   });
 
   it('--ticket NUMBER --ticket-url URL mutes under a ticket', async () => {
-    const result = await runMon(['plugin', 'mute', uid, '--ticket', '123', '--ticket-url', 'https://helpdesk.example.com/t/123', '--json'], { env });
+    const result = await runMain(['plugin', 'mute', uid, '--ticket', '123', '--ticket-url', 'https://helpdesk.example.com/t/123', '--json'], { env });
     expect(result.code).toBe(0);
     expect(form()).toEqual({ [MUTE]: 'ticket', [TICKET]: '123', [TICKET_URL]: 'https://helpdesk.example.com/t/123' });
     expect(JSON.parse(result.stdout)).toMatchObject({ uid, muted: true, mute_type: 'ticket_muted', ticket_number: '123', ticket_url: 'https://helpdesk.example.com/t/123' });
@@ -111,7 +113,7 @@ describe('plugin mute and unmute against the sandbox', () => {
   });
 
   it('--ignore mutes until unmuted', async () => {
-    const result = await runMon(['plugin', 'mute', uid, '--ignore', '--json'], { env });
+    const result = await runMain(['plugin', 'mute', uid, '--ignore', '--json'], { env });
     expect(result.code).toBe(0);
     expect(form()).toEqual({ [MUTE]: 'ignored' });
     expect(JSON.parse(result.stdout)).toMatchObject({ uid, muted: true, mute_type: 'muted_forever' });
@@ -119,10 +121,10 @@ describe('plugin mute and unmute against the sandbox', () => {
   });
 
   it('unmute sends mute_type none and clears the mute', async () => {
-    await runMon(['plugin', 'mute', uid, '--ticket', '77', '-q'], { env });
+    await runMain(['plugin', 'mute', uid, '--ticket', '77', '-q'], { env });
     expect(await current()).toMatchObject({ muted: true, mute_type: 'ticket_muted' });
     sandbox.requests.length = 0;
-    const result = await runMon(['plugin', 'unmute', uid, '--json'], { env });
+    const result = await runMain(['plugin', 'unmute', uid, '--json'], { env });
     expect(result.code).toBe(0);
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.requests[0]).toMatchObject({ method: 'PUT', path: `/v2.5/plugin_results/${uid}`, status: 200 });
@@ -135,14 +137,14 @@ describe('plugin mute and unmute against the sandbox', () => {
   });
 
   it('--dry-run shows the PUT with the key redacted and sends nothing', async () => {
-    const result = await runMon(['plugin', 'mute', uid, '--timed', '1893553440', '--dry-run'], { env });
+    const result = await runMain(['plugin', 'mute', uid, '--timed', '1893553440', '--dry-run'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`PUT ${sandbox.url}/v2.5/plugin_results/${uid}\n${MUTE}=timed\n${UNTIL}=1893553440\napi_key=[REDACTED]\n`);
     expect(sandbox.requests).toEqual([]);
   });
 
   it('an unknown plugin result exits 4', async () => {
-    const result = await runMon(['plugin', 'unmute', 'pr_nosuchresult'], { env });
+    const result = await runMain(['plugin', 'unmute', 'pr_nosuchresult'], { env });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^mon: PUT \/v2\.5\/plugin_results\/pr_nosuchresult: 404/);
   });
@@ -160,7 +162,7 @@ describe('plugin mute and unmute against the sandbox', () => {
     ['a ticket of 256 characters', ['--ticket', '1'.repeat(256)], /--ticket: at most 255 characters/],
     ['a ticket URL that is not a URL', ['--ticket', '1', '--ticket-url', 'helpdesk/1'], /--ticket-url: 'helpdesk\/1' is not an http\(s\) URL/],
   ])('%s: exit 2 naming the option, no request', async (_name, extra, message) => {
-    const result = await runMon(['plugin', 'mute', uid, ...extra], { env });
+    const result = await runMain(['plugin', 'mute', uid, ...extra], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
@@ -168,7 +170,7 @@ describe('plugin mute and unmute against the sandbox', () => {
   });
 
   it.each([[['mute', 'c_123', '--ignore']], [['unmute', 'c_123']]])('%j refuses a uid that is not a plugin result', async (words) => {
-    const result = await runMon(['plugin', ...words], { env });
+    const result = await runMain(['plugin', ...words], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/<uid>: 'c_123' is not a plugin result uid \(they start with pr_\)/);
     expect(sandbox.requests).toEqual([]);
@@ -185,7 +187,7 @@ describe('plugin mute --ticket without a ticket integration', () => {
   it('the 422 exits 5 naming ticket_number', async () => {
     const [computer] = (await fetchJson(sandbox, '/v2.5/computers?per_page=1&expand[]=plugin_results')) as Item[];
     const uid = (computer!.plugin_results as Item[])[0]!.uid as string;
-    const result = await runMon(['plugin', 'mute', uid, '--ticket', '5'], { env: { MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey } });
+    const result = await runMain(['plugin', 'mute', uid, '--ticket', '5'], { env: { MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey } });
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/^mon: PUT \/v2\.5\/plugin_results\/pr_\w+: 422 .*ticket_number/);
     expect(result.stdout).toBe('');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
-import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 type Item = Record<string, unknown>;
 
@@ -17,6 +17,8 @@ const MUTE = 'plugin_result[mute_type]';
 const UNTIL = 'plugin_result[mute_until]';
 const nowSec = () => Math.floor(Date.now() / 1000);
 
+const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'];
+
 describe('plugin list against the sandbox', () => {
   let sandbox: RunningSandbox;
   let env: Record<string, string>;
@@ -29,12 +31,15 @@ describe('plugin list against the sandbox', () => {
     // TZ pinned: the mute column shows local time.
     env = { MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey, TZ: 'UTC' };
     const computers = (await fetchJson(sandbox, '/v2.5/computers?per_page=100&expand[]=plugin_results')) as Item[];
-    // A computer with service plugins (visible false) and at least three visible results of two statuses.
+    // A computer with service plugins (visible false), at least four visible results of two
+    // statuses, and a status none of its results has.
     const chosen = computers.find((c) => {
       const prs = c.plugin_results as Item[];
       const visible = prs.filter((p) => p.visible !== false);
-      return prs.some((p) => p.visible === false) && visible.length >= 3 && new Set(visible.map((p) => p.status)).size >= 2;
+      const statuses = new Set(prs.map((p) => p.status));
+      return prs.some((p) => p.visible === false) && visible.length >= 4 && new Set(visible.map((p) => p.status)).size >= 2 && statuses.size < STATUSES.length;
     })!;
+    expect(chosen, 'the seed has a computer to test plugin list on').toBeDefined();
     clientId = chosen.client_id as string;
     const visible = (chosen.plugin_results as Item[]).filter((p) => p.visible !== false);
     // One of each kind of mute, set directly on the server, and one result left unmuted.
@@ -53,7 +58,7 @@ describe('plugin list against the sandbox', () => {
   const shown = () => results.filter((p) => p.visible !== false);
 
   it('GETs the computer with expand[]=plugin_results and prints the visible results as received (--json)', async () => {
-    const result = await runMon(['plugin', 'list', clientId, '--json'], { env });
+    const result = await runMain(['plugin', 'list', clientId, '--json'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual(shown());
     expect(shown().length).toBeLessThan(results.length);
@@ -63,7 +68,7 @@ describe('plugin list against the sandbox', () => {
   });
 
   it('prints a table of uid, status, name, last run and a readable mute column', async () => {
-    const result = await runMon(['plugin', 'list', clientId], { env });
+    const result = await runMain(['plugin', 'list', clientId], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^UID\s+STATUS\s+NAME\s+LAST RUN\s+MUTE$/);
@@ -73,11 +78,12 @@ describe('plugin list against the sandbox', () => {
     expect(lines[1]).toMatch(new RegExp(`^${timed!.uid as string}\\s+${timed!.status as string}\\s+.*\\s{2}until ${until}$`));
     expect(lines[2]).toMatch(new RegExp(`^${ticket!.uid as string}\\s.*\\s{2}ticket #123$`));
     expect(lines[3]).toMatch(new RegExp(`^${forever!.uid as string}\\s.*\\s{2}forever$`));
-    if (plain) expect(lines[4]).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    // Not muted: the line ends with the last run, the mute column empty.
+    expect(lines[4]).toMatch(new RegExp(`^${plain!.uid as string}\\s.*\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$`));
   });
 
   it('--include-hidden adds the service plugins', async () => {
-    const result = await runMon(['plugin', 'list', clientId, '--include-hidden', '--json'], { env });
+    const result = await runMain(['plugin', 'list', clientId, '--include-hidden', '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(results);
   });
@@ -86,7 +92,7 @@ describe('plugin list against the sandbox', () => {
     ['--muted', (p: Item) => p.muted === true],
     ['--unmuted', (p: Item) => p.muted !== true],
   ])('%s filters on the client; the request stays the same', async (flag, keep) => {
-    const result = await runMon(['plugin', 'list', clientId, flag, '--include-hidden', '--json'], { env });
+    const result = await runMain(['plugin', 'list', clientId, flag, '--include-hidden', '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(results.filter(keep));
     expect(sandbox.requests[0]!.query).toEqual({ 'expand[]': 'plugin_results', api_key: sandbox.apiKey });
@@ -94,17 +100,15 @@ describe('plugin list against the sandbox', () => {
 
   it('--status keeps one status; an empty table says "No results." on stderr', async () => {
     const status = shown()[0]!.status as string;
-    const result = await runMon(['plugin', 'list', clientId, '--status', status, '--json'], { env });
+    const result = await runMain(['plugin', 'list', clientId, '--status', status, '--json'], { env });
     expect(JSON.parse(result.stdout)).toEqual(shown().filter((p) => p.status === status));
-    const absent = ['OK', 'Warning', 'Alert', 'Informational'].find((s) => !results.some((p) => p.status === s));
-    if (absent) {
-      const empty = await runMon(['plugin', 'list', clientId, '--status', absent], { env });
-      expect(empty).toMatchObject({ code: 0, stdout: '', stderr: 'No results.\n' });
-    }
+    const absent = STATUSES.find((s) => !results.some((p) => p.status === s))!;
+    const empty = await runMain(['plugin', 'list', clientId, '--status', absent], { env });
+    expect(empty).toMatchObject({ code: 0, stdout: '', stderr: 'No results.\n' });
   });
 
   it('csv keeps the mute column plain and times in ISO 8601 UTC', async () => {
-    const result = await runMon(['plugin', 'list', clientId, '-o', 'csv', '--fields', 'uid,mute,last_run'], { env });
+    const result = await runMain(['plugin', 'list', clientId, '-o', 'csv', '--fields', 'uid,mute,last_run'], { env });
     expect(result.code).toBe(0);
     const [header, first] = result.stdout.split('\n');
     expect(header).toBe('uid,mute,last_run');
@@ -113,28 +117,28 @@ describe('plugin list against the sandbox', () => {
 
   it('the aliases plugins and plugin-results name the same command', async () => {
     for (const alias of ['plugins', 'plugin-results']) {
-      const result = await runMon([alias, 'list', clientId, '--json'], { env });
+      const result = await runMain([alias, 'list', clientId, '--json'], { env });
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual(shown());
     }
   });
 
   it('--expand on the command line is sent beside expand[]=plugin_results, not instead of it', async () => {
-    const result = await runMon(['--expand', 'group', 'plugin', 'list', clientId, '--json'], { env });
+    const result = await runMain(['--expand', 'group', 'plugin', 'list', clientId, '--json'], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(shown());
     expect(sandbox.requests[0]!.query).toEqual({ 'expand[]': ['plugin_results', 'group'], api_key: sandbox.apiKey });
   });
 
   it('an unknown client id exits 4', async () => {
-    const result = await runMon(['plugin', 'list', 'NO-SUCH-CLIENT'], { env });
+    const result = await runMain(['plugin', 'list', 'NO-SUCH-CLIENT'], { env });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^mon: GET \/v2\.5\/computers\/NO-SUCH-CLIENT: 404/);
     expect(result.stdout).toBe('');
   });
 
   it('--dry-run prints the GET and sends nothing', async () => {
-    const result = await runMon(['plugin', 'list', clientId, '--dry-run'], { env });
+    const result = await runMain(['plugin', 'list', clientId, '--dry-run'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`GET ${sandbox.url}/v2.5/computers/${clientId}?expand[]=plugin_results&api_key=[REDACTED]\n`);
     expect(sandbox.requests).toEqual([]);
@@ -145,7 +149,7 @@ describe('plugin list against the sandbox', () => {
     [['--status', 'Error'], /--status: 'Error' is not one of OK, Warning, Alert, Informational/],
     [['--status', 'ok'], /--status: 'ok' is not one of/],
   ])('%j exits 2 naming the option, with no request', async (extra, message) => {
-    const result = await runMon(['plugin', 'list', clientId, ...extra], { env });
+    const result = await runMain(['plugin', 'list', clientId, ...extra], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(sandbox.requests).toEqual([]);
@@ -162,7 +166,7 @@ describe('plugin list with muted_until instead of mute_until', () => {
   afterAll(() => fake.close());
 
   it('shows the end of the mute from either spelling', async () => {
-    const out = await runMon(['plugin', 'list', 'CID-1', '-o', 'tsv', '--no-header'], { env: { MON_BASE_URL: fake.url, MON_API_KEY: 'k_test_1234567890', TZ: 'UTC' } });
+    const out = await runMain(['plugin', 'list', 'CID-1', '-o', 'tsv', '--no-header'], { env: { MON_BASE_URL: fake.url, MON_API_KEY: 'k_test_1234567890', TZ: 'UTC' } });
     expect(out).toMatchObject({ code: 0, stderr: '' });
     expect(out.stdout).toBe('pr_1\tWarning\tDisk Space\t2026-09-21T14:13:20Z\tuntil 2027-01-15 08:00\n');
   });

@@ -2,14 +2,15 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { tempConfigDir } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 const KEY = 'k_live_0123456789abcdefWXYZ';
 
 describe('profiles', () => {
   let sandbox: RunningSandbox;
   let dir: string;
-  const mon = (args: string[], input?: string, env: Record<string, string> = {}) => runMon(args, { env: { MON_CONFIG_DIR: dir, ...env }, input });
+  const mon = (args: string[], input?: string, env: Record<string, string> = {}) => runMain(args, { env: { MON_CONFIG_DIR: dir, ...env }, input });
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0 });
@@ -92,7 +93,7 @@ describe('profiles', () => {
     [['profile', 'list']],
   ])('creates the config folder 0700 whichever command comes first: %j', async (args) => {
     const fresh = join(tempConfigDir(), 'a', 'mon');
-    const result = await runMon(args, { env: { MON_CONFIG_DIR: fresh } });
+    const result = await runMain(args, { env: { MON_CONFIG_DIR: fresh } });
     expect(result.code).toBe(0);
     expect(statSync(fresh).mode & 0o777).toBe(0o700);
   });
@@ -100,7 +101,7 @@ describe('profiles', () => {
   it('names a corrupt config file instead of crashing', async () => {
     const broken = tempConfigDir();
     writeFileSync(join(broken, 'config.json'), '{"profiles": {');
-    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: broken } });
+    const result = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: broken } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(join(broken, 'config.json'));
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 
 /**
  * A forward proxy on loopback that records what it is asked: a tunnel (CONNECT host:port, what
@@ -46,7 +46,7 @@ describe('proxies from the environment', () => {
 
   it('sends requests through HTTP_PROXY', async () => {
     seen.length = 0;
-    const result = await runMon(['groups', 'list', '--json'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl } });
+    const result = await runMain(['groups', 'list', '--json'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl } });
     expect(result).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(seen).toHaveLength(1);
     expect(seen[0]).toBe(`CONNECT ${apiUrl.replace('http://', '')}`);
@@ -54,7 +54,7 @@ describe('proxies from the environment', () => {
 
   it('goes direct for hosts in NO_PROXY', async () => {
     seen.length = 0;
-    const result = await runMon(['groups', 'list', '--json'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    const result = await runMain(['groups', 'list', '--json'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
     expect(result).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(seen).toHaveLength(0);
   });

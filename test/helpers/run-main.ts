@@ -2,18 +2,18 @@ import { Readable } from 'node:stream';
 import { expect } from 'vitest';
 import type { Clock } from '../../src/api/clock.js';
 import { main } from '../../src/main.js';
-import type { MonResult } from './run-mon.js';
+import type { MonResult, RunOptions } from './run-mon.js';
 import { tempConfigDir } from './run-mon.js';
 
 /**
  * Runs a command line through main() in the test process, with buffers for stdout and stderr
- * and no terminal: the same path as bin/mon minus the process, for the many cases (usage
- * errors above all) where spawning node for each would only make the suite slow.
+ * and no terminal: the same path as bin/mon minus the process, and a drop-in for runMon (same
+ * options, same environment, same result) wherever the process itself is not what is tested.
+ * Spawning node for each case would only make the suite slow; what only a real process shows
+ * (signals, exit status, stdout flushing, a terminal, the saved root help and --version, the
+ * time zone) stays with runMon. A test clock makes waits instant.
  */
-export async function runMain(
-  args: readonly string[],
-  options: { env?: Record<string, string>; input?: string; clock?: Clock } = {},
-): Promise<Omit<MonResult, 'signal'>> {
+export async function runMain(args: readonly string[], options: RunOptions & { clock?: Clock } = {}): Promise<MonResult> {
   let stdout = '';
   let stderr = '';
   const io = {
@@ -21,8 +21,14 @@ export async function runMain(
     stderr: { write: (chunk: string) => (stderr += chunk), isTTY: false },
     stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), { isTTY: false }),
   };
-  const code = await main(args, { io, env: { MON_CONFIG_DIR: tempConfigDir(), ...options.env }, clock: options.clock });
-  return { code, stdout, stderr };
+  // As runMon: a clean environment with a fresh HOME and config folder, plus what the test passes.
+  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir() };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  const code = await main(args, { io, env, clock: options.clock });
+  return { code, signal: null, stdout, stderr };
 }
 
 /**
