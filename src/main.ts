@@ -29,7 +29,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
       const globals = resolveGlobals(raw, deps.env);
       verbose = globals.verbose;
-      const jq = await jqOutput(verb, `${command.parent?.parent ? `${command.parent.name()} ` : ''}${command.name()}`, globals, deps);
+      const jq = await jqOutput(verb, input.command, globals, deps);
       const ctx = createContext(jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } } } : deps, globals, cleanups, program);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;

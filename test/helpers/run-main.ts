@@ -8,12 +8,12 @@ import { tempConfigDir } from './run-mon.js';
 /**
  * Runs a command line through main() in the test process, with buffers for stdout and stderr
  * and no terminal: the same path as bin/mon minus the process, and a drop-in for runMon (same
- * options, same environment, same result) wherever the process itself is not what is tested.
+ * options, same environment, the same result but for the signal) wherever the process itself is not what is tested.
  * Spawning node for each case would only make the suite slow; what only a real process shows
  * (signals, exit status, stdout flushing, a terminal, the saved root help and --version, the
  * time zone) stays with runMon. A test clock makes waits instant.
  */
-export async function runMain(args: readonly string[], options: RunOptions & { clock?: Clock } = {}): Promise<MonResult> {
+export async function runMain(args: readonly string[], options: RunOptions & { clock?: Clock } = {}): Promise<Omit<MonResult, 'signal'>> {
   let stdout = '';
   let stderr = '';
   const io = {
@@ -28,7 +28,7 @@ export async function runMain(args: readonly string[], options: RunOptions & { c
     else env[key] = value;
   }
   const code = await main(args, { io, env, clock: options.clock });
-  return { code, signal: null, stdout, stderr };
+  return { code, stdout, stderr };
 }
 
 /**
