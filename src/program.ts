@@ -64,8 +64,11 @@ Examples:
   $ mon profile add acme --subdomain acme --domain monitoring.example.com
   $ mon plugin mute pr_4f2a --timed 2h
   $ mon computers list --all -o ndjson | jq .computer_name
+  $ mon alerts --group "Acme Design"
+  $ mon status --check
 
-Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited, 7 server, 8 network, 130 interrupted.`,
+Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited, 7 server, 8 network, 130 interrupted.
+status --check exits as a Nagios plugin does: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.`,
   );
 
   defineCommands(program, argv ? commandsFor(argv) : COMMANDS, runVerb);
