@@ -1,7 +1,6 @@
 import type { Attributes } from '../api/encode.js';
 import type { RouteName } from '../api/endpoints.js';
 import type { Context } from '../context.js';
-import type { Range } from '../validate/range.js';
 
 /**
  * Commands are declared as data (house-style, "Declare, then generate"): each resource lists
@@ -195,6 +194,16 @@ export function optionKey(spec: OptionSpec): string {
 type LongName<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
 /** 'created-after' -> 'createdAfter', as commander names the key. */
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+/** A threshold range as the `range` rule reads it (src/validate/range.ts). */
+export interface Range {
+  /** The text as given: perfdata repeats it. */
+  text: string;
+  start: number;
+  end: number;
+  /** `@`: alert inside the range instead of outside. */
+  inside: boolean;
+}
+
 /** What a rule turns the typed text into (src/validate/rules.ts). */
 type Checked<R> = R extends { type: 'int' | 'when' | 'since' | 'duration' }
   ? number

@@ -1,3 +1,5 @@
+import type { Range } from '../spec/spec.js';
+
 /**
  * Threshold ranges of the Nagios plugin guidelines ("Threshold and ranges"): `[@]start:end`,
  * where start defaults to 0, `~` is minus infinity, an empty end is plus infinity, and a value
@@ -6,15 +8,9 @@
  *   10      alert when < 0 or > 10       10:    alert when < 10
  *   ~:10    alert when > 10              10:20  alert when < 10 or > 20
  *   @10:20  alert when 10 <= value <= 20
+ * The Range type is declared with the rules (src/spec/spec.ts), which name what each one reads.
  */
-export interface Range {
-  /** The text as given: perfdata repeats it. */
-  text: string;
-  start: number;
-  end: number;
-  /** `@`: alert inside the range instead of outside. */
-  inside: boolean;
-}
+export type { Range };
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 

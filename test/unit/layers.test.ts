@@ -41,6 +41,13 @@ describe('imports point down', () => {
     },
   );
 
+  it('spec/ imports nothing of what reads the specs (validate/, resolve/, completion/)', () => {
+    const wrong = [...graph]
+      .filter(([file]) => file.startsWith('spec/'))
+      .flatMap(([file, targets]) => targets.filter((target) => /^(validate|resolve|completion)\//.test(target)).map((target) => `${file} -> ${target}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
