@@ -142,7 +142,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
       client ??= (async () => {
         const target = await resolveTarget(ctx);
         knownSecrets.add(target.apiKey);
-        const [{ ApiClient, deadlineFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
+        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
         const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(line)}\n`) : undefined;
@@ -151,6 +151,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
           timeoutMs: globals.timeoutMs,
           retries: globals.retries,
           deadlineMs: deadlineFromEnv(env),
+          maxResponseBytes: maxResponseFromEnv(env),
           expand: globals.expand,
           signal,
           env,
@@ -160,6 +161,10 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
           log,
         });
         cleanups.push(() => made.close());
+        // bin/mon keeps Node from acting on it (and from its warning); the client verifies anyway.
+        if (env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+          ctx.notice('mon: warning: NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: mon always verifies certificates — to trust a private CA, point NODE_EXTRA_CA_CERTS at its certificate file');
+        }
         return made;
       })();
       return client;

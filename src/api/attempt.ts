@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import { encodeForm } from './encode.js';
 import type { HttpMethod, RouteName } from './endpoints.js';
 import { redact, REDACTED } from './redact.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLarge } from './response-cap.js';
 import { ApiErrorBody } from './schemas/common.js';
 import { checkResponse } from './schemas/index.js';
 import type { Dispatcher } from 'undici';
@@ -50,6 +51,8 @@ export interface AttemptSettings {
   /** Where the base URL came from ("profile acme", "--base-url"), for messages. */
   baseUrlSource: string;
   timeoutMs: number;
+  /** The most one response may be (MON_MAX_RESPONSE): reading stops there. Default 32 MiB. */
+  maxResponseBytes?: number;
   /** The whole command's deadline (MON_DEADLINE), for its message. */
   deadlineMs: number;
   signal: AbortSignal;
@@ -112,15 +115,18 @@ export async function attempt(settings: AttemptSettings, prepared: PreparedReque
       signal: AbortSignal.any([signal, timeout]),
     });
     status = response.statusCode;
-    const chunks: Buffer[] = [];
-    for await (const chunk of response.body) {
-      chunks.push(chunk as Buffer);
-      received += (chunk as Buffer).length;
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = await readCapped(response.body, settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, response.headers['content-length'], (bytes) => (received += bytes));
     log?.(`${prepared.method} ${shownUrl} ${status} (${clock.now() - started} ms)`);
     return { status, headers: flatHeaders(response.headers), data: text };
   } catch (error) {
+    if (error instanceof TooLarge) {
+      log?.(`${prepared.method} ${shownUrl} ${status}, ${error.message}: reading stopped (${clock.now() - started} ms)`);
+      // Not retried: the next answer would be as large, and each costs the download again.
+      throw new AttemptFailed(
+        new ServerError(`${prepared.method} ${prepared.url.pathname}: ${error.message}, the most one response may be; reading stopped`, 'raise MON_MAX_RESPONSE (bytes, or with K, M or G) if the account really needs more'),
+        'final',
+      );
+    }
     log?.(`${prepared.method} ${shownUrl} ${status === undefined ? 'failed' : `${status}, body cut off`} (${clock.now() - started} ms)`);
     if (signal.aborted) throw interrupted(signal);
     if (timeout.aborted) {
@@ -155,8 +161,13 @@ export function settle(prepared: PreparedRequest, response: ApiResponse, apiKey:
       'check the base URL of the profile (mon profile show)',
     );
   }
-  if (status === 204 || (status < 300 && text.trim() === '' && prepared.method === 'DELETE')) {
+  // No body is an answer only to a DELETE (and to `mon api`, which knows no promise): a read or
+  // write answered 204 has not given what the API promises (exit 7), whatever it looks like.
+  if (status >= 200 && status < 300 && text.trim() === '' && (prepared.method === 'DELETE' || (status === 204 && prepared.route === undefined))) {
     return { status, headers, data: undefined };
+  }
+  if (status === 204) {
+    throw new ServerError(`${where}: the server answered 204 with no body where the API sends JSON`, 'the service or a proxy answered wrongly; try again later');
   }
   let data: unknown;
   try {
@@ -235,6 +246,14 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
         `TLS: the certificate of ${host} is not trusted (${code || 'verification failed'})`,
         'if a proxy or private CA signs it, point NODE_EXTRA_CA_CERTS at its certificate file',
       ),
+      'final',
+    );
+  }
+  // Any other TLS failure (a plain-http port behind an https URL, no common protocol or
+  // cipher) is not transient: another attempt meets the same server.
+  if (/^ERR_(SSL|TLS)_/.test(code) || (code === 'EPROTO' && /SSL|TLS/i.test(message))) {
+    return new AttemptFailed(
+      new NetworkError(`TLS: the connection to ${host} failed (${code})`, `check that the base URL (from ${settings.baseUrlSource}) names an https port, and that a proxy between does not intercept it`),
       'final',
     );
   }

@@ -11,6 +11,7 @@ import { DEFAULT_BACKOFF_MS, DEFAULT_MAX_RETRY_AFTER_MS, retrying, withAttempts,
 export type { ApiResponse, PreparedRequest } from './attempt.js';
 export type { Page, Paging } from './paginate.js';
 export { MAX_PER_PAGE } from './paginate.js';
+export { maxResponseFromEnv } from './response-cap.js';
 
 /**
  * Waits for permission to send one request, so the client stays under the API's rate limit.
@@ -49,6 +50,8 @@ export interface ClientConfig {
   deadlineMs?: number;
   /** Time for deadlines and the waits between retries; the system's unless a test moves it. */
   clock?: Clock;
+  /** The most one response may be (MON_MAX_RESPONSE, response-cap.ts). */
+  maxResponseBytes?: number;
 }
 
 export interface RequestInput {
@@ -102,7 +105,11 @@ export class ApiClient {
       httpProxy: env.HTTP_PROXY ?? env.http_proxy,
       httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
       noProxy: env.NO_PROXY ?? env.no_proxy,
-      connect: { timeout: config.timeoutMs },
+      // Certificates are verified whatever NODE_TLS_REJECT_UNAUTHORIZED says (README, Security):
+      // Node's default follows that variable; an explicit option does not.
+      connect: { timeout: config.timeoutMs, rejectUnauthorized: true },
+      requestTls: { rejectUnauthorized: true },
+      proxyTls: { rejectUnauthorized: true },
       headersTimeout: config.timeoutMs,
       bodyTimeout: config.timeoutMs,
     });
@@ -147,7 +154,7 @@ export class ApiClient {
 
   /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of cli-contract.md. */
   async send(prepared: PreparedRequest): Promise<ApiResponse> {
-    const { response, attempt: last } = await retrying({
+    const { response, attempt: last, mayHaveActed } = await retrying({
       method: prepared.method,
       route: prepared.route,
       policy: this.policy,
@@ -155,6 +162,12 @@ export class ApiClient {
       once: () => this.once(prepared),
       pause: (ms) => this.pause(ms),
     });
+    if (prepared.method === 'DELETE' && response.status === 404 && mayHaveActed) {
+      // The first attempt reached the server and its answer was lost; the item is gone because
+      // that attempt deleted it. Saying "not found" would tell a script the delete failed.
+      this.config.log?.(`DELETE ${prepared.url.pathname}: 404 on the retry: the first attempt, whose answer was lost, deleted it`);
+      return { status: response.status, headers: response.headers, data: undefined };
+    }
     try {
       return settle(prepared, response, this.config.apiKey, this.clock.now());
     } catch (error) {
@@ -209,6 +222,7 @@ export class ApiClient {
           host: this.base.host,
           baseUrlSource: this.config.baseUrlSource,
           timeoutMs: this.config.timeoutMs,
+          maxResponseBytes: this.config.maxResponseBytes,
           deadlineMs: this.deadlineMs,
           signal,
           clock: this.clock,

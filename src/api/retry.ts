@@ -37,11 +37,14 @@ export interface RetryRun {
 }
 
 /**
- * Attempts until an answer is final; returns it with the index of the attempt that got it.
- * A failure that stays is thrown as its MonError, saying how many attempts it took.
+ * Attempts until an answer is final; returns it with the index of the attempt that got it, and
+ * whether an earlier attempt may have been acted on though its answer was lost (a reset, a
+ * body cut off, a gateway's 502 or 504). A failure that stays is thrown as its MonError,
+ * saying how many attempts it took.
  */
-export async function retrying(run: RetryRun): Promise<{ response: ApiResponse; attempt: number }> {
+export async function retrying(run: RetryRun): Promise<{ response: ApiResponse; attempt: number; mayHaveActed: boolean }> {
   const safe = repeatable(run.method, run.route);
+  let mayHaveActed = false;
   for (let attempt = 0; ; attempt++) {
     let outcome: ApiResponse | AttemptFailed;
     try {
@@ -51,9 +54,12 @@ export async function retrying(run: RetryRun): Promise<{ response: ApiResponse; 
       outcome = caught;
     }
     const wait = retryWait(outcome, attempt, run.method, safe, run.policy, run.now());
-    if (wait !== undefined && (await run.pause(wait))) continue;
+    if (wait !== undefined && (await run.pause(wait))) {
+      mayHaveActed ||= outcome instanceof AttemptFailed ? outcome.repeat === 'transient' : outcome.status === 502 || outcome.status === 504;
+      continue;
+    }
     if (outcome instanceof AttemptFailed) throw withAttempts(outcome.error, attempt);
-    return { response: outcome, attempt };
+    return { response: outcome, attempt, mayHaveActed };
   }
 }
 
@@ -64,7 +70,8 @@ export function repeatable(method: HttpMethod, route?: RouteName): boolean {
 
 /**
  * How long to wait before another attempt after `outcome` of attempt number `attempt` (0 for
- * the first), or undefined when there is to be none.
+ * the first), or undefined when there is to be none. A Retry-After is followed, but never
+ * below the backoff's base: `Retry-After: 0` would otherwise spend every retry in a moment.
  */
 export function retryWait(
   outcome: ApiResponse | AttemptFailed,
@@ -81,7 +88,8 @@ export function retryWait(
   }
   const { status, headers } = outcome;
   if (status === 429) {
-    const wait = retryAfter(headers['retry-after'], now) ?? backoff(attempt, policy);
+    const asked = retryAfter(headers['retry-after'], now);
+    const wait = asked === undefined ? backoff(attempt, policy) : Math.max(asked, policy.backoffMs);
     if (wait <= policy.maxRetryAfterMs) return wait;
     return undefined;
   }
@@ -89,7 +97,7 @@ export function retryWait(
   if (!transient || !safe) return undefined;
   // A 503 may say when to come back (RFC 9110, Retry-After); within reason, do as it says.
   const asked = status === 503 ? retryAfter(headers['retry-after'], now) : undefined;
-  return asked !== undefined && asked <= policy.maxRetryAfterMs ? asked : backoff(attempt, policy);
+  return asked !== undefined && asked <= policy.maxRetryAfterMs ? Math.max(asked, policy.backoffMs) : backoff(attempt, policy);
 }
 
 /** Exponential backoff with full jitter: half the base, plus 0..base·2^attempt (at most 8 s). */

@@ -93,9 +93,9 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(api.requests).toHaveLength(4);
-    // The 503's Retry-After: 0 is honoured; the others back off.
-    expect(clock.sleeps[1]).toBe(0);
-    expect(clock.sleeps.filter((ms) => ms >= 250)).toHaveLength(2);
+    // The 503's Retry-After: 0 is raised to the backoff's base (500 ms); the others back off.
+    expect(clock.sleeps[1]).toBe(500);
+    expect(clock.sleeps.filter((ms) => ms >= 250)).toHaveLength(3);
   });
 
   it('5xx that does not stop: exit 7 after the retries, one line naming the status and the attempts', async () => {
