@@ -82,6 +82,49 @@ export function parseParams(text: string): Params {
   return out;
 }
 
+/**
+ * A JSON body as the service accepts it, flattened to the keys a form body would carry:
+ * `{"computer": {"asset_id": "A-1"}}` -> `computer[asset_id]=A-1`, an array -> `key[]` repeated,
+ * true/false/numbers as their text, null as an empty value (which clears an optional field or
+ * counts as blank). The body must be a JSON object; deeper nesting keeps its brackets
+ * (`a[b][c]`), which no endpoint permits.
+ */
+export function parseJsonParams(text: string): Params {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ApiError(400, ':bad_request', `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ApiError(400, ':bad_request', 'a JSON request body must be an object, e.g. {"note": {"body": "…"}}');
+  }
+  const out: Params = {};
+  const put = (key: string, value: string): void => {
+    const prev = out[key];
+    if (prev === undefined) out[key] = value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else out[key] = [prev, value];
+  };
+  const scalar = (key: string, value: unknown): string => {
+    if (value === null) return '';
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    throw new ApiError(400, ':bad_request', `${key}: an array may hold only strings, numbers and booleans`);
+  };
+  const walk = (key: string, value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) put(`${key}[]`, scalar(key, item));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [sub, inner] of Object.entries(value)) walk(`${key}[${sub}]`, inner);
+    } else {
+      put(key, scalar(key, value));
+    }
+  };
+  for (const [key, value] of Object.entries(parsed)) walk(key, value);
+  return out;
+}
+
 /** Reads the whole body; over `maxBytes` is a 413 (the largest legal value, a note body, is 16 MiB). */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

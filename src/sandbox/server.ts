@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { ApiError, many, one, parseParams, readBody, sendJson, type Params } from './http.js';
+import { ApiError, many, one, parseJsonParams, parseParams, readBody, sendJson, type Params } from './http.js';
 import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId } from './model.js';
 import { parseExpand } from './render.js';
 import { RateLimiter } from './rate-limit.js';
@@ -105,9 +105,20 @@ export function buildRouter(): Router {
   return router;
 }
 
-function isFormBody(req: IncomingMessage): boolean {
+/**
+ * Parameters of a request body: form-encoded (api-v2.5 conventions 7) or JSON with the same
+ * keys nested as objects, as the service accepts; any other type is 400.
+ */
+function bodyParams(req: IncomingMessage, raw: Buffer): Params {
+  if (raw.length === 0) return {};
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  return type === 'application/x-www-form-urlencoded';
+  if (type === 'application/x-www-form-urlencoded') return parseParams(raw.toString('utf8'));
+  if (type === 'application/json') return parseJsonParams(raw.toString('utf8'));
+  throw new ApiError(
+    400,
+    ':bad_request',
+    `request bodies must be application/x-www-form-urlencoded or application/json, not ${type || 'untyped'} (api-v2.5 conventions 7)`,
+  );
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -139,14 +150,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       sendJson(res, status, body, headers);
     };
     try {
-      const raw = await readBody(req, MAX_BODY_BYTES);
-      let form: Params = {};
-      if (raw.length > 0) {
-        if (!isFormBody(req)) {
-          throw new ApiError(400, ':bad_request', 'request bodies must be application/x-www-form-urlencoded (api-v2.5 conventions 7)');
-        }
-        form = parseParams(raw.toString('utf8'));
-      }
+      const form = bodyParams(req, await readBody(req, MAX_BODY_BYTES));
       entry.form = form;
       const apiKey = one(form, 'api_key') ?? one(query, 'api_key');
 
