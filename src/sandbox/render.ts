@@ -109,6 +109,11 @@ export function renderGroup(ctx: RenderCtx, g: GroupRec): Record<string, unknown
   };
 }
 
+/** A decimal as the service renders it: a JSON string, at least one digit after the point ("30.33", "30.0"). */
+export function decimal(n: number): string {
+  return Number.isInteger(n) ? n.toFixed(1) : String(n);
+}
+
 function humanBytes(bytes: number | null): string | null {
   if (bytes === null) return null;
   return bytes >= 1000 * GB ? `${(bytes / (1000 * GB)).toFixed(2)} TB` : `${(bytes / GB).toFixed(2)} GB`;
@@ -163,7 +168,7 @@ export function renderComputer(ctx: RenderCtx, c: ComputerRec, expand: ExpandTre
     boot_volume_usage_in_bytes: usage,
     boot_volume_capacity: humanBytes(capacity),
     boot_volume_usage: humanBytes(usage),
-    boot_volume_usage_percent: capacity && usage !== null ? Math.round((usage / capacity) * 10_000) / 100 : null,
+    boot_volume_usage_percent: capacity && usage !== null ? decimal(Math.round((usage / capacity) * 10_000) / 100) : null,
     processor: c.processor,
     current_uptime: c.current_uptime,
     smc_version: c.smc_version,
@@ -171,10 +176,11 @@ export function renderComputer(ctx: RenderCtx, c: ComputerRec, expand: ExpandTre
     active_mac_address: c.active_mac_address,
     system_mac_address: c.system_mac_address,
     asset_id: c.asset_id,
-    ard_field_1: c.ard_field_1,
-    ard_field_2: c.ard_field_2,
-    ard_field_3: c.ard_field_3,
-    ard_field_4: c.ard_field_4,
+    // the samples' spelling (the field table writes ard_field_1): README, Payload forms
+    ard_field1: c.ard_field_1,
+    ard_field2: c.ard_field_2,
+    ard_field3: c.ard_field_3,
+    ard_field4: c.ard_field_4,
     remote_a_id: c.remote_a_id,
     remote_a_release: c.remote_a_release,
     remote_a_unattended: c.remote_a_unattended,
@@ -216,7 +222,8 @@ function utcMinute(sec: number): string {
 
 /**
  * Mute fields follow the field table: mute_description only when muted, ticket_number and
- * ticket_url only for ticket_muted, mute_until only for timed_mute; mute_type null when unmuted.
+ * ticket_url only for ticket_muted, mute_until (and the sample's muted_until) only for
+ * timed_mute; mute_type null when unmuted.
  */
 export function renderPluginResult(ctx: RenderCtx, pr: PluginResultRec): Record<string, unknown> {
   const mute = activeMute(pr, ctx.nowSec);
@@ -237,6 +244,8 @@ export function renderPluginResult(ctx: RenderCtx, pr: PluginResultRec): Record<
     out.mute_type = 'timed_mute';
     out.mute_description = `Muted until ${utcMinute(mute.until)}`;
     out.mute_until = mute.until;
+    // the field table's name and a sample's name for the same end time: README, Payload forms
+    out.muted_until = mute.until;
   } else if (mute?.type === 'ticket') {
     out.mute_type = 'ticket_muted';
     out.mute_description = `Muted with ticket #${mute.ticket_number}`;

@@ -24,7 +24,7 @@ interface Computer {
   [k: string]: unknown;
 }
 
-/** Every field of the reference's Computer table (plugin_results only on expand), plus the sample-only two. */
+/** Every field of the reference's Computer table (plugin_results only on expand; ard_field1..4 spelled as the samples spell them), plus the sample-only two. */
 const COMPUTER_FIELDS = [
   'uid', 'client_id', 'svc_id', 'description', 'agent_version', 'build_number', 'last_report', 'created_at', 'group',
   'computer_name', 'custom_name', 'computer_url', 'reference_email', 'contact_email', 'reference_email_computer',
@@ -34,7 +34,7 @@ const COMPUTER_FIELDS = [
   'ram_installed_in_bytes', 'ram_speed', 'ram_upgradeable', 'ram_max_maker', 'ram_max_actual',
   'boot_volume_capacity_in_bytes', 'boot_volume_usage_in_bytes', 'boot_volume_capacity', 'boot_volume_usage',
   'boot_volume_usage_percent', 'processor', 'current_uptime', 'smc_version', 'primary_ip', 'active_mac_address',
-  'system_mac_address', 'asset_id', 'ard_field_1', 'ard_field_2', 'ard_field_3', 'ard_field_4', 'remote_a_id',
+  'system_mac_address', 'asset_id', 'ard_field1', 'ard_field2', 'ard_field3', 'ard_field4', 'remote_a_id',
   'remote_a_release', 'remote_a_unattended', 'remote_b_url', 'remote_c_url', 'remote_d_url', 'mdm_computer_id', 'mdm_url',
   'pkgmgr_identifier', 'internal_notes', 'public_notes', 'updates_enabled', 'settings_enabled', 'report_if_missing',
   'report_missing_after', 'ignore_missing_until', 'rekey_requested', 'pending_removal', 'agent_removed', 'has_issue',

@@ -54,7 +54,7 @@ describe('seeded plugin results', () => {
     for (const r of results) {
       const base = ['uid', 'name', 'slug', 'status', 'details', 'last_run', 'muted', 'mute_type', 'visible'];
       const extra =
-        r.mute_type === 'timed_mute' ? ['mute_description', 'mute_until'] :
+        r.mute_type === 'timed_mute' ? ['mute_description', 'mute_until', 'muted_until'] :
         r.mute_type === 'ticket_muted' ? ['mute_description', 'ticket_number', 'ticket_url'] :
         r.mute_type === 'muted_forever' ? ['mute_description'] : [];
       expect(Object.keys(r).sort()).toEqual([...base, ...extra].sort());
@@ -88,6 +88,7 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ muted: true, mute_type: 'ticket_muted', ticket_number: '123', ticket_url: 'https://tickets.example/123', mute_description: 'Muted with ticket #123' });
     expect(res.body.mute_until).toBeUndefined();
+    expect(res.body.muted_until).toBeUndefined();
     const noUrl = await mute(pick(3).uid, { mute_type: 'ticket', ticket_number: 'T-9' });
     expect(noUrl.body).toMatchObject({ mute_type: 'ticket_muted', ticket_number: 'T-9', ticket_url: null });
   });
@@ -109,7 +110,7 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
       expect(res.status).toBe(200);
       expect(res.body.muted).toBe(false);
       expect(res.body.mute_type).toBeNull();
-      for (const gone of ['mute_description', 'mute_until', 'ticket_number', 'ticket_url']) expect(res.body[gone]).toBeUndefined();
+      for (const gone of ['mute_description', 'mute_until', 'muted_until', 'ticket_number', 'ticket_url']) expect(res.body[gone]).toBeUndefined();
     }
   });
 
