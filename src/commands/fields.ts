@@ -22,6 +22,8 @@ export const COMPUTER_FIELDS = [
   'updates_enabled', 'settings_enabled', 'report_if_missing', 'report_missing_after', 'ignore_missing_until',
   'rekey_requested', 'pending_removal', 'agent_removed', 'has_issue', 'missing', 'hidden', 'platform', 'plugin_results',
   'beacon_reporting', 'beacon_missing_threshold_in_minutes', 'create_ticket_on_beacon_found', 'last_update', 'registration_date',
+  // the samples' spelling of ard_field_1..4: either name reads either form (src/output/forms.ts)
+  'ard_field1', 'ard_field2', 'ard_field3', 'ard_field4',
 ] as const;
 
 export const EXPIRATION_FIELDS = [
@@ -31,7 +33,7 @@ export const EXPIRATION_FIELDS = [
 
 export const CATALOGUE_FIELDS = ['uid', 'slug', 'name', 'created_at'] as const;
 
-export const NOTE_FIELDS = ['uid', 'computer', 'group', 'body', 'created_at', 'private', 'include_in_email', 'include_in_report'] as const;
+export const NOTE_FIELDS = ['uid', 'computer', 'group', 'body', 'created_at', 'private', 'include_in_email', 'include_in_report', 'included_in_report'] as const;
 
 export const PLUGIN_RESULT_FIELDS = [
   'uid', 'name', 'slug', 'status', 'details', 'last_run', 'muted', 'mute_type', 'mute_description', 'ticket_number',

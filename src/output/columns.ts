@@ -1,4 +1,5 @@
 import { terminalSafe } from './escape.js';
+import { FIELD_KINDS, hasField, readField } from './forms.js';
 import type { Column, ValueKind } from './types.js';
 
 /** A column with its defaults filled in. */
@@ -22,22 +23,28 @@ function resolve(col: Column): ResolvedColumn {
     header: col.header ?? defaultHeader(key),
     kind: col.kind ?? 'text',
     maxWidth: col.maxWidth,
-    value: get ?? ((row) => row[key]),
+    value: get ?? ((row) => readField(row, key)),
   };
 }
 
 /**
  * The columns to show: `--fields` when given (a known column keeps its kind and header,
- * another key becomes a plain text column), else the resource's default columns.
+ * another key becomes a column of its field's kind, plain text by default), else the
+ * resource's default columns. A value is read under either spelling of its field (forms.ts).
  */
 export function resolveColumns(columns: readonly Column[], fields?: readonly string[]): ResolvedColumn[] {
   if (!fields) return columns.map(resolve);
-  return fields.map((key) => resolve(columns.find((c) => c.key === key) ?? { key }));
+  return fields.map((key) => {
+    const kind = FIELD_KINDS[key];
+    return resolve(columns.find((c) => c.key === key) ?? (kind ? { key, kind } : { key }));
+  });
 }
 
 /**
  * A copy of `obj` with only `fields`, in `fields` order; absent keys stay absent (JSON shows
- * the API's objects, so nothing is invented). Without fields, `obj` itself.
+ * the API's objects, so nothing is invented), and a field sent under its other spelling is
+ * given under the name asked for (`--fields ard_field_1` reads `ard_field1`). Without fields,
+ * `obj` itself.
  */
 export function pickFields(
   obj: Record<string, unknown>,
@@ -45,6 +52,6 @@ export function pickFields(
 ): Record<string, unknown> {
   if (!fields) return obj;
   const picked: Record<string, unknown> = {};
-  for (const key of fields) if (Object.hasOwn(obj, key)) picked[key] = obj[key];
+  for (const key of fields) if (hasField(obj, key)) picked[key] = readField(obj, key);
   return picked;
 }

@@ -190,6 +190,8 @@ export function plainValue(value: unknown, kind: ValueKind = 'text'): string {
     const ms = parseTime(value);
     if (ms !== undefined) return toIsoUtc(ms);
   }
+  // a decimal comes as a number or as a JSON string ("30.0"): the same digits either way
+  if (kind === 'percent' && typeof value === 'string' && NUMERIC.test(value.trim())) return String(Number(value));
   if (Array.isArray(value)) return value.map((v) => plainValue(v)).join(';');
   return text(value);
 }

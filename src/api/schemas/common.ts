@@ -12,6 +12,8 @@ export const Time = z.nullish(z.union([z.number(), z.string()]));
 export const Text = z.nullish(z.string());
 export const Flag = z.nullish(z.boolean());
 export const Count = z.nullish(z.number());
+/** A decimal: the service renders it as a JSON string ("30.33"); the field table says decimal. */
+export const Decimal = z.nullish(z.union([z.number(), z.string()]));
 /** Group uid arrays: documented as integer, sampled as uid strings. */
 export const UidList = z.nullish(z.array(z.union([z.string(), z.number()])));
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Count, Flag, lazily, resource, Text, Time, UidList } from './common.js';
+import { Count, Decimal, Flag, lazily, resource, Text, Time, UidList } from './common.js';
 
 // Each schema is built on first use: a command checks one resource, and building them all
 // would cost every command's start-up.
@@ -36,9 +36,10 @@ export const Group = lazily(() =>
 );
 
 /**
- * Computer: last_report as epoch or ISO string; ard_field1 beside ard_field_1 (both simply
- * kept as unknown keys); plugin_results only with expand; group a uid, or an object when
- * expanded.
+ * Computer: last_report, last_update and registration_date as epoch or ISO string; the decimal
+ * boot_volume_usage_percent as a number or a JSON string; ard_field1 beside ard_field_1 (both
+ * kept as received; src/output/forms.ts reads either); plugin_results only with expand; group
+ * a uid, or an object when expanded.
  */
 export const Computer = lazily(() =>
   resource({
@@ -49,7 +50,10 @@ export const Computer = lazily(() =>
     platform: Text,
     os_version: Text,
     last_report: Time,
+    last_update: Time,
+    registration_date: Time,
     created_at: Time,
+    boot_volume_usage_percent: Decimal,
     missing: Flag,
     hidden: Flag,
     has_issue: Flag,
@@ -86,6 +90,8 @@ export const Note = lazily(() =>
     private: Flag,
     include_in_email: Flag,
     include_in_report: Flag,
+    // the field table's spelling of include_in_report
+    included_in_report: Flag,
   }),
 );
 
