@@ -147,10 +147,10 @@ export function checkConfigFile(file: string, warn?: (message: string) => void):
 
 /**
  * Removes temporary files of our own left beside `file` by a process killed while writing it:
- * names in the same folder that match `temp`, older than {@link STALE_TEMP_MS}, so a write in
+ * names in the same folder that `temp` accepts (a RegExp will do), older than {@link STALE_TEMP_MS}, so a write in
  * progress in another process is left alone. Best effort.
  */
-export function removeStaleTemps(file: string, temp: RegExp, now = Date.now()): void {
+export function removeStaleTemps(file: string, temp: { test(name: string): boolean }, now = Date.now()): void {
   const dir = dirname(file);
   try {
     for (const name of readdirSync(dir)) {

@@ -19,6 +19,7 @@ import {
   type StateData,
   type UserRec,
 } from './model.js';
+import { removeStaleTemps } from '../config/trust.js';
 import { Prng } from './prng.js';
 import { seedState } from './seed.js';
 
@@ -192,6 +193,8 @@ export class Store {
 export function writeFileAtomic(file: string, text: string): void {
   const dir = dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 }); // the config folder: it also holds profiles and keys
+  // Temporaries a process killed mid-write left behind (not one being written now: see trust.ts).
+  removeStaleTemps(file, { test: (name: string) => isTempFileOf(file, name) });
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fd = openSync(tmp, 'w', 0o600);

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -67,6 +67,23 @@ describe('stateFile', () => {
       expect(await readdir(join(dir, 'state'))).toEqual(['sandbox.json']);
       const saved = JSON.parse(await readFile(file, 'utf8'));
       expect(saved.notes.filter((n: { body: string }) => n.body.startsWith('note ')).length).toBe(5);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('removes a temp file left by a process killed mid-write on its next write, and leaves a fresh one alone', async () => {
+    const { sandbox, api } = await start({ stateFile: file });
+    try {
+      const stale = join(dir, 'state', '.sandbox.json.4242.deadbeef.tmp');
+      const fresh = join(dir, 'state', '.sandbox.json.4343.feedbeef.tmp');
+      await writeFile(stale, '{}');
+      await writeFile(fresh, '{}');
+      const old = (Date.now() - 60_000) / 1000;
+      await utimes(stale, old, old);
+      const g = (await api.get('/v2.5/groups')).body[0];
+      await api.send('POST', '/v2.5/notes', { 'note[group_id]': g.uid, 'note[body]': 'after a crash' });
+      expect((await readdir(join(dir, 'state'))).sort()).toEqual(['.sandbox.json.4343.feedbeef.tmp', 'sandbox.json']);
     } finally {
       await sandbox.close();
     }
