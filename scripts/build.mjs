@@ -1,6 +1,5 @@
 // Bundles src/ into dist/mon.cjs, the one file bin/mon loads, and saves the root help beside it
 // as dist/help.txt, which bin/mon prints for `mon`, `mon --help` and `mon -h` without the bundle.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
@@ -14,7 +13,7 @@ const old = new URL(`dist-old-${process.pid}/`, root);
 const bundle = new URL(BUNDLE_NAME, fresh).pathname;
 const [output] = (await build({ ...buildOptions({ outfile: bundle, version }), write: false })).outputFiles;
 mkdirSync(fresh, { recursive: true });
-writeFileSync(bundle, stamped(output.text));
+writeFileSync(bundle, output.text);
 writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 
 // Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.
@@ -25,15 +24,6 @@ try {
 }
 renameSync(fresh, new URL('dist', root));
 rmSync(old, { recursive: true, force: true });
-
-/**
- * `code` with `// mon build <first 16 hex digits of its SHA-256>` on a first line of its own:
- * bin/load-bundle.cjs names its compile cache after it, so another build never gets this one's
- * compiled code.
- */
-function stamped(code) {
-  return `// mon build ${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n${code}`;
-}
 
 /** What the new bundle prints for `mon --help`. */
 async function rootHelp(file) {

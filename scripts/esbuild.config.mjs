@@ -37,8 +37,8 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
 
 /**
  * Options for the build of src/main.ts into one CommonJS file. One file, not ES module chunks:
- * CommonJS starts faster (no ES module linking, no facades for built-in modules) and its compiled
- * code can be cached between runs on every Node version (see bin/load-bundle.cjs). Dynamic
+ * CommonJS starts faster (no ES module linking, no facades for built-in modules); Node's compile
+ * cache keeps its compiled code between runs (bin/mon turns it on). Dynamic
  * imports in src/ stay lazy: esbuild evaluates those modules when the import runs.
  */
 export function buildOptions({ outfile, version }) {
@@ -50,8 +50,7 @@ export function buildOptions({ outfile, version }) {
     platform: 'node',
     target: 'node20',
     minify: true,
-    // import() of a built-in becomes require(): bin/load-bundle.cjs runs the bundle as a script,
-    // which has no loader for ES modules.
+    // import() of a built-in becomes require(): an import() would start Node's ES module loader.
     supported: { 'dynamic-import': false },
     define: { __MON_VERSION__: JSON.stringify(version) },
     external: EXTERNAL_PACKAGES,
