@@ -6,8 +6,7 @@ import { UsageError } from '../errors.js';
  * The config folder holds keys, and what it names (a base URL) decides where a key is sent; the
  * rate ledger is written into it. So, as ssh does for ~/.ssh, it is used only when it is this
  * user's own and nobody else can write to it, and only regular files of a sane size are read
- * from it (a FIFO would block a read forever, /dev/zero would exhaust memory). The compile
- * cache holds its folder to the same rule (bin/load-bundle.cjs).
+ * from it (a FIFO would block a read forever, /dev/zero would exhaust memory).
  */
 
 /** Largest config.json read: profiles take a few hundred bytes each. */
