@@ -24,55 +24,44 @@ _mon_command() {
     'groups|get'|'groups|show') REPLY='groups get' ;;
     'groups|find-or-create') REPLY='groups find-or-create' ;;
     'groups|update') REPLY='groups update' ;;
-    'groups|help') REPLY='groups help' ;;
     'computers|list'|'computers|ls') REPLY='computers list' ;;
     'computers|get'|'computers|show') REPLY='computers get' ;;
     'computers|update') REPLY='computers update' ;;
-    'computers|help') REPLY='computers help' ;;
     'expirations|list'|'expirations|ls') REPLY='expirations list' ;;
     'expirations|get'|'expirations|show') REPLY='expirations get' ;;
     'expirations|create') REPLY='expirations create' ;;
     'expirations|update') REPLY='expirations update' ;;
     'expirations|delete'|'expirations|rm') REPLY='expirations delete' ;;
-    'expirations|help') REPLY='expirations help' ;;
     'expiration-manufacturers|list'|'expiration-manufacturers|ls') REPLY='expiration-manufacturers list' ;;
     'expiration-manufacturers|get'|'expiration-manufacturers|show') REPLY='expiration-manufacturers get' ;;
     'expiration-manufacturers|create') REPLY='expiration-manufacturers create' ;;
     'expiration-manufacturers|update') REPLY='expiration-manufacturers update' ;;
     'expiration-manufacturers|delete'|'expiration-manufacturers|rm') REPLY='expiration-manufacturers delete' ;;
-    'expiration-manufacturers|help') REPLY='expiration-manufacturers help' ;;
     'expiration-products|list'|'expiration-products|ls') REPLY='expiration-products list' ;;
     'expiration-products|get'|'expiration-products|show') REPLY='expiration-products get' ;;
     'expiration-products|create') REPLY='expiration-products create' ;;
     'expiration-products|update') REPLY='expiration-products update' ;;
     'expiration-products|delete'|'expiration-products|rm') REPLY='expiration-products delete' ;;
-    'expiration-products|help') REPLY='expiration-products help' ;;
     'notes|list'|'notes|ls') REPLY='notes list' ;;
     'notes|get'|'notes|show') REPLY='notes get' ;;
     'notes|create') REPLY='notes create' ;;
     'notes|update') REPLY='notes update' ;;
     'notes|delete'|'notes|rm') REPLY='notes delete' ;;
-    'notes|help') REPLY='notes help' ;;
     'plugin|list'|'plugin|ls') REPLY='plugin list' ;;
     'plugin|mute') REPLY='plugin mute' ;;
     'plugin|unmute') REPLY='plugin unmute' ;;
-    'plugin|help') REPLY='plugin help' ;;
     'users|list'|'users|ls') REPLY='users list' ;;
-    'users|help') REPLY='users help' ;;
     'profile|add') REPLY='profile add' ;;
     'profile|list'|'profile|ls') REPLY='profile list' ;;
     'profile|use') REPLY='profile use' ;;
     'profile|show') REPLY='profile show' ;;
     'profile|remove'|'profile|rm') REPLY='profile remove' ;;
     'profile|test') REPLY='profile test' ;;
-    'profile|help') REPLY='profile help' ;;
     'sandbox|serve') REPLY='sandbox serve' ;;
     'sandbox|reset') REPLY='sandbox reset' ;;
-    'sandbox|help') REPLY='sandbox help' ;;
     'completion|bash') REPLY='completion bash' ;;
     'completion|zsh') REPLY='completion zsh' ;;
     'completion|fish') REPLY='completion fish' ;;
-    'completion|help') REPLY='completion help' ;;
     *) REPLY= ;;
   esac
 }
@@ -241,17 +230,17 @@ _mon_flags() {
 _mon_commands() {
   case "$1" in
     '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
-    'groups') REPLY='list get find-or-create update help'; _mon_aliases='ls show' ;;
-    'computers') REPLY='list get update help'; _mon_aliases='ls show' ;;
-    'expirations') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
-    'expiration-manufacturers') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
-    'expiration-products') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
-    'notes') REPLY='list get create update delete help'; _mon_aliases='ls show rm' ;;
-    'plugin') REPLY='list mute unmute help'; _mon_aliases='ls' ;;
-    'users') REPLY='list help'; _mon_aliases='ls' ;;
-    'profile') REPLY='add list use show remove test help'; _mon_aliases='ls rm' ;;
-    'sandbox') REPLY='serve reset help'; _mon_aliases='' ;;
-    'completion') REPLY='bash zsh fish help'; _mon_aliases='' ;;
+    'groups') REPLY='list get find-or-create update'; _mon_aliases='ls show' ;;
+    'computers') REPLY='list get update'; _mon_aliases='ls show' ;;
+    'expirations') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
+    'expiration-manufacturers') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
+    'expiration-products') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
+    'notes') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
+    'plugin') REPLY='list mute unmute'; _mon_aliases='ls' ;;
+    'users') REPLY='list'; _mon_aliases='ls' ;;
+    'profile') REPLY='add list use show remove test'; _mon_aliases='ls rm' ;;
+    'sandbox') REPLY='serve reset'; _mon_aliases='' ;;
+    'completion') REPLY='bash zsh fish'; _mon_aliases='' ;;
     *) REPLY=; _mon_aliases= ;;
   esac
 }
@@ -259,22 +248,11 @@ _mon_commands() {
 # What to offer for argument number $2 of the command at path $1, in REPLY.
 _mon_argument() {
   case "$1|$2" in
-    'groups help|''1') REPLY='@commands' ;;
-    'computers help|''1') REPLY='@commands' ;;
-    'expirations help|''1') REPLY='@commands' ;;
-    'expiration-manufacturers help|''1') REPLY='@commands' ;;
-    'expiration-products help|''1') REPLY='@commands' ;;
-    'notes help|''1') REPLY='@commands' ;;
-    'plugin help|''1') REPLY='@commands' ;;
-    'users help|''1') REPLY='@commands' ;;
     'profile use|''1') REPLY='@profiles' ;;
     'profile show|''1') REPLY='@profiles' ;;
     'profile remove|''1') REPLY='@profiles' ;;
     'profile test|''1') REPLY='@profiles' ;;
-    'profile help|''1') REPLY='@commands' ;;
-    'sandbox help|''1') REPLY='@commands' ;;
-    'completion help|''1') REPLY='@commands' ;;
-    'help|''1') REPLY='@commands' ;;
+    'help|'*) REPLY='@commands' ;;
     *) REPLY= ;;
   esac
 }

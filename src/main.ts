@@ -5,9 +5,10 @@ import { terminalSafe } from './output/escape.js';
 import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
 import type { GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
-import { buildProgram } from './program.js';
+import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
 import { hasChecks, needsResolving, optionsOf, type VerbSpec } from './spec/spec.js';
+import { explain, missingVerb } from './usage.js';
 import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
@@ -52,12 +53,16 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       program.outputHelp();
       return 0;
     }
+    // `mon notes`: one line naming the verbs, not the resource's help on stderr.
+    const missing = missingVerb(program, argv, hasDefaultVerb);
+    if (missing) throw missing;
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
     // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
     const aborted = deps.signal?.aborted === true && !(error instanceof InterruptedError);
-    const failure = aborted ? new InterruptedError(deps.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT') : error;
+    // Every usage error is one line with what to type next (the house style), whoever raised it.
+    const failure = aborted ? new InterruptedError(deps.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT') : explain(error, program, argv);
     if (failure instanceof ExitCode) return failure.exitCode;
     const code = report(failure, deps, verbose);
     if (code === 0 || !isStatusCheck(argv)) return code;
@@ -122,8 +127,8 @@ function report(error: unknown, deps: MainDeps, verbose: boolean): number {
   const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(line, deps))}\n`);
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-    // `mon help <command>` (exit code 0, help on stdout), or a missing verb: commander has
-    // already printed the resource's help on stderr (exit code 1).
+    // A missing verb that missingVerb() did not catch: commander printed the resource's help
+    // on stderr (exit code 1).
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : 2;
     write(`mon: ${error.message.replace(/^error: /, '').replace(/\n+/g, ' ').trim()}`);
     return 2;

@@ -3,6 +3,7 @@ import { COMMANDS } from './commands/index.js';
 import { defineCommands, type VerbRunner } from './commands/define.js';
 import { isResource, type CommandSpec } from './spec/spec.js';
 import { OUTPUT_FORMATS } from './output/types.js';
+import { helpTarget } from './usage.js';
 import { VERSION } from './version.js';
 
 /** Columns that help text is wrapped to. */
@@ -25,11 +26,13 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .description('Administer the Endpoint Monitoring Service (API v2.5) from the command line.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addHelpCommand('help [command]', 'show help for a command')
+    // Ours, not commander's: commander's help command reads one word (`mon help computers list`
+    // would show the help of computers).
+    .helpCommand(false)
     .option('-p, --profile <name>', 'saved profile to use (env MON_PROFILE; default: the one set with `profile use`)')
     .option('--base-url <url>', "override the profile's https://<subdomain>.<service-domain> (env MON_BASE_URL)")
     .option('--sandbox', 'run against a local sandbox with demo data, started in this process')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
+    .addOption(outputOption())
     .option('--json', 'short for -o json')
     .option('--jq <expression>', 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)')
     .option('--fields <keys>', 'comma-separated keys: columns of table/csv/tsv, keys kept in json/ndjson')
@@ -54,7 +57,9 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
     })
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+    // The longest name (expiration-manufacturers|manufacturers) leaves 40 columns for the text
+    // beside it: commander's default (40) would stop wrapping there and run past 80.
+    .configureHelp({ sortSubcommands: false, minWidthToWrap: 30 });
 
   program.addHelpText(
     'after',
@@ -67,21 +72,61 @@ Examples:
   $ mon alerts --group "Acme Design"
   $ mon status --check
 
-Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited, 7 server, 8 network, 130 interrupted.
-status --check exits as a Nagios plugin does: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.`,
+Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited,
+7 server, 8 network, 130 interrupted. status --check exits as a Nagios plugin
+does: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.`,
   );
 
   defineCommands(program, argv ? commandsFor(argv) : COMMANDS, runVerb);
-  // Every subcommand inherits the same behaviour: no process exit, errors through main().
+  program
+    .command('help')
+    .argument('[command...]', 'a command and its verb: `mon help computers list`')
+    .description('show help for a command')
+    .action((words: string[]) => {
+      helpTarget(program, words).outputHelp();
+    });
+  // Every subcommand inherits the same behaviour: no process exit, errors through main(). Its
+  // help shows its own options and verbs, and the global options as one short block at the end
+  // (as gh's "INHERITED FLAGS"): `mon --help` describes them.
   const configure = (command: Command) => {
     for (const sub of command.commands) {
       sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
-      sub.configureHelp({ showGlobalOptions: true }).helpOption('-h, --help', 'show help');
+      sub.helpOption('-h, --help', 'show help').helpCommand(false);
       configure(sub);
     }
   };
   configure(program);
+  program.addHelpText('afterAll', ({ command }) => (command === program ? '' : globalOptionsBlock(program)));
   return program;
+}
+
+/**
+ * -o lists its formats in help and completions; the check is resolveGlobals', so that a wrong
+ * format gets the same one-line message as every other value (commander's `choices()` would
+ * answer in its own words).
+ */
+function outputOption(): Option {
+  const option = new Option('-o, --output <format>', 'output format').default('table');
+  option.argChoices = [...OUTPUT_FORMATS];
+  return option;
+}
+
+/** The global options' flags, wrapped to the help width under one heading. */
+function globalOptionsBlock(program: Command): string {
+  const flags = program.options.filter((option) => option.long !== '--version' && option.long !== '--help').map((option) => option.flags);
+  const lines: string[] = [];
+  for (const flag of flags) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 2 + flag.length <= HELP_WIDTH) lines[lines.length - 1] = `${last}  ${flag}`;
+    else lines.push(`  ${flag}`);
+  }
+  return `\nGlobal options (\`mon --help\` describes them):\n${lines.join('\n')}`;
+}
+
+/** Whether a resource runs a verb of its own when none is named (`mon sandbox`). */
+export function hasDefaultVerb(command: Command): boolean {
+  const spec = COMMANDS.find((candidate) => candidate.name === command.name());
+  return spec !== undefined && isResource(spec) && spec.verbs.some((verb) => verb.isDefault === true);
 }
 
 /**

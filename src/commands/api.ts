@@ -95,14 +95,13 @@ async function paginate(ctx: Context, client: ApiClient, prepared: PreparedReque
 export const api = verb({
   name: 'api',
   summary: 'Send any request to the API and print the JSON answer',
+  // Paragraphs, each one line: help wraps them to its width (a line broken here would be broken again there).
   description: [
     'The path may leave out /v2.5 (/computers is /v2.5/computers) and may carry a query string.',
-    'Fields go to the query string for GET and to the form body otherwise; keys are sent as typed',
-    '(note[body]=hi, platform[]=mac), api_key is added from the profile. The answer is printed as',
-    'pretty JSON whatever -o says, except -o ndjson (one line per item); a 204 prints nothing.',
+    'Fields go to the query string for GET and to the form body otherwise; keys are sent as typed (note[body]=hi, platform[]=mac), api_key is added from the profile.',
+    'The answer is printed as pretty JSON whatever -o says, except -o ndjson (one line per item); a 204 prints nothing. With -i the status line and the response headers (x-total, x-next-page, ...) come first.',
     'A DELETE asks for confirmation on a terminal and needs --yes in scripts, like every delete.',
-    'With -i the status line and the response headers (x-total, x-next-page, ...) come first.',
-  ].join('\n'),
+  ].join('\n\n'),
   args: [
     { name: 'method', description: 'GET, POST, PUT, DELETE or PATCH (any case)' },
     { name: 'path', description: 'e.g. /v2.5/computers or /computers', rule: { type: 'text', max: 2048, nonEmpty: true } },

@@ -80,7 +80,7 @@ export const computers: ResourceSpec = {
         { flags: '--reference-email-computer <email>', param: 'reference_email_computer', description: "by the computer record's reference e-mail", rule: { type: 'text', max: 191 } },
         { flags: '--reference-email-group <email>', param: 'reference_email_group', description: "by the group record's reference e-mail", rule: { type: 'text', max: 191 } },
         { flags: '--reference-email <email>', param: 'reference_email', description: 'by either reference e-mail', rule: { type: 'text', max: 191 } },
-        { flags: '--platform <platform>', param: 'platform', description: 'only this platform (repeatable)', choices: PLATFORMS, repeatable: true },
+        { flags: '--platform <platform>', param: 'platform', description: 'only this platform (repeatable, or a comma-separated list)', choices: PLATFORMS, repeatable: true },
         { flags: '--order <order>', param: 'order', description: 'sort order', choices: ORDERS, defaultText: 'last_reported_desc' },
       ],
       examples: [

@@ -83,5 +83,20 @@ function commanderOptions(spec: OptionSpec): Option[] {
 }
 
 function examplesText(examples: readonly string[]): string {
-  return `\nExamples:\n${examples.map((line) => `  $ ${line}`).join('\n')}`;
+  return `\nExamples:\n${examples.map((line) => fitExample(line)).join('\n')}`;
+}
+
+/** Help's width (program.ts): an example longer than that goes on as the shell continues a line. */
+const EXAMPLE_WIDTH = 80;
+
+/** `  $ mon …`, broken between words (never inside quotes) with ` \` where it would pass the width. */
+function fitExample(example: string): string {
+  const words = example.match(/(?:"[^"]*"|'[^']*'|\S)+/g) ?? [];
+  const lines = [`  $ ${words.shift() ?? ''}`];
+  for (const word of words) {
+    const last = lines[lines.length - 1]!;
+    if (last.length + 1 + word.length + 2 <= EXAMPLE_WIDTH) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(`      ${word}`);
+  }
+  return lines.join(' \\\n');
 }

@@ -91,6 +91,8 @@ function optionTable(command: Command): string[] {
 
 function examplesBlock(after: string): string[] {
   const examples = after
+    // An example help broke to fit its width (define.ts) is one line again here.
+    .replace(/ \\\n\s+/g, ' ')
     .split('\n')
     .map((line) => /^\s*\$ (.+)$/.exec(line)?.[1])
     .filter((line): line is string => line !== undefined);

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type Rule, type VerbSpec } from '../spec/spec.js';
 import { schemaFor } from './rules.js';
+import { closest } from './suggest.js';
 
 /**
  * Checks every argument and option of a verb against its rules, choices and constraints
@@ -19,7 +20,9 @@ export function checkInput(verb: VerbSpec, input: ParsedInput, nowMs: number): P
     const key = optionKey(spec);
     const value = opts[key];
     if (value === undefined || typeof value === 'boolean') continue;
-    opts[key] = Array.isArray(value) ? value.map((one: string) => checkOne(spec, one, nowMs)) : checkOne(spec, value as string, nowMs);
+    // A repeatable option also takes a comma-separated list (--platform mac,linux), as users type it.
+    const values = Array.isArray(value) ? value.flatMap((one: string) => (spec.choices ? one.split(',').map((part) => part.trim()) : [one])) : undefined;
+    opts[key] = values ? values.map((one: string) => checkOne(spec, one, nowMs)) : checkOne(spec, value as string, nowMs);
   }
   checkConstraints(verb, opts);
   if (verb.partial && optionsOf(verb).every((spec) => opts[optionKey(spec)] === undefined)) throw nothingToUpdate(verb, input.command);
@@ -29,7 +32,8 @@ export function checkInput(verb: VerbSpec, input: ParsedInput, nowMs: number): P
 function checkOne(spec: OptionSpec, value: string, nowMs: number): unknown {
   const label = optionLabel(spec);
   if (spec.choices && !spec.choices.includes(value)) {
-    throw new UsageError(`${label}: '${value}' is not one of ${spec.choices.join(', ')}`);
+    const guess = closest(value, spec.choices);
+    throw new UsageError(`${label}: '${value}' is not one of ${spec.choices.join(', ')}`, guess ? `did you mean ${label} ${guess}?` : `e.g. ${label} ${spec.choices[0]}`);
   }
   return spec.rule ? check(label, value, spec.rule, nowMs) : value;
 }

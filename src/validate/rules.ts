@@ -33,7 +33,7 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
         z.refine((v) => z.email().safeParse(v).success, { error: (issue) => `'${String(issue.input)}' is not an e-mail address` }),
       );
     case 'date': {
-      const date = z.string().check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => `'${String(issue.input)}' is not a date of the form YYYY-MM-DD` }));
+      const date = z.string().check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => dateProblem(String(issue.input)) }));
       if (!rule.epoch) return date;
       // The reference types these times as integer epoch seconds (api-v2.5, Expirations; one
       // sample sends a date string): the documented integer is sent.
@@ -76,7 +76,9 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
       );
     case 'when':
       return parsedBy((v) => parseWhen(v, nowMs), 'is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds').check(
-        z.refine((s: number) => s > nowMs / 1000, { error: 'must lie in the future' }),
+        z.refine((s: number) => s > nowMs / 1000, {
+          error: (issue) => `must lie in the future: read as ${isoSeconds(issue.input as number)}, and now is ${isoSeconds(Math.floor(nowMs / 1000))} — give a duration such as 2h, or a later time`,
+        }),
         z.refine((s: number) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
       );
     case 'since':
@@ -101,4 +103,20 @@ function parsedBy<T>(parse: (value: string) => T | undefined, says: string | ((v
       return parsed;
     }),
   );
+}
+
+/** A time as ISO 8601 in UTC to the second: what a message shows for a time it read. */
+function isoSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Why a text is not a date: the wrong form, or the right form naming a day that does not exist. */
+function dateProblem(text: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return `'${text}' is not a date of the form YYYY-MM-DD — e.g. 2026-03-31`;
+  const [year, month] = [Number(match[1]), Number(match[2])];
+  if (month < 1 || month > 12) return `'${text}' has no month ${match[2]} — the month is 01 to 12`;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const name = new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+  return `'${text}' does not exist: ${name} ${year} has ${days} days — the form is right, check the day`;
 }

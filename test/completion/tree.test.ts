@@ -50,10 +50,10 @@ describe('the completion model read from the commander tree', () => {
     expect(sources('add')).toEqual(['none']);
   });
 
-  it('lists `help` under every command that has subcommands, completing their names', () => {
-    for (const node of walk(tree).filter((candidate) => candidate.commands.length)) {
-      const help = node.commands.find((sub) => sub.name === 'help');
-      expect(help?.args[0]?.source, node.path.join(' ') || 'mon').toEqual({ type: 'commands' });
+  it('lists `help` once, at the root, completing the command names (`mon help computers list` takes the whole path)', () => {
+    expect(tree.commands.find((sub) => sub.name === 'help')?.args[0]?.source).toEqual({ type: 'commands' });
+    for (const node of walk(tree).filter((candidate) => candidate.path.length > 0)) {
+      expect(node.commands.map((sub) => sub.name), node.path.join(' ')).not.toContain('help');
     }
   });
 

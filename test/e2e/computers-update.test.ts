@@ -68,7 +68,7 @@ describe('computers update against the sandbox', () => {
     ['an --asset-id of 192 characters', ['--asset-id', 'a'.repeat(192)], /--asset-id: at most 191 characters/],
     ['a --description of 65536 characters', ['--description', 'd'.repeat(65_536)], /--description: at most 65535 characters/],
     ['a --reference-email that is not one', ['--reference-email', 'desk'], /--reference-email: 'desk' is not an e-mail address/],
-    ['an impossible date', ['--estimated-manufacture-date', '2023-02-30'], /--estimated-manufacture-date: '2023-02-30' is not a date of the form YYYY-MM-DD/],
+    ['an impossible date', ['--estimated-manufacture-date', '2023-02-30'], /--estimated-manufacture-date: '2023-02-30' does not exist: February 2023 has 28 days — /],
     ['a date in another form', ['--estimated-manufacture-date', '15/03/2023'], /--estimated-manufacture-date: '15\/03\/2023' is not a date/],
     ['a threshold not listed (3)', ['--beacon-missing-threshold', '3'], /--beacon-missing-threshold: '3' is not one of 2, 5, 10, 15, 20, 30/],
     ['a threshold not listed (60)', ['--beacon-missing-threshold', '60'], /--beacon-missing-threshold: '60' is not one of 2, 5, 10, 15, 20, 30/],

@@ -117,7 +117,7 @@ describe('computers against the sandbox', () => {
   it.each([
     [['computers', 'list', '--status', 'gone'], "--status: 'gone' is not one of visible, hidden, missing"],
     [['computers', 'list', '--platform', 'mac', '--platform', 'amiga'], "--platform: 'amiga' is not one of mac, linux, windows"],
-    [['computers', 'list', '--created-after', '2026-02-30'], "--created-after: '2026-02-30' is not a date of the form YYYY-MM-DD"],
+    [['computers', 'list', '--created-after', '2026-02-30'], "--created-after: '2026-02-30' does not exist: February 2026 has 28 days"],
     [['computers', 'list', '--per-page', '101'], '--per-page: must be a whole number from 1 to 100'],
     [['computers', 'list', '--order', 'name'], "--order: 'name' is not one of"],
     [['computers', 'list', '--fields', 'nope'], '--fields: unknown key nope; known: uid'],

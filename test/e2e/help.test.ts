@@ -41,7 +41,6 @@ describe('help', () => {
     expect(flat).toContain('--order <order> sort order (default: last_reported_desc) (choices: "last_reported_desc", "reported_desc", "created_desc")');
     expect(flat).toContain('--serial-number <serial> only this serial number (max 255 characters)');
     expect(flat).toContain('--per-page <n> items per page, 1..100');
-    expect(stdout).toContain('Global Options:');
     expect(stdout).toContain('Examples:\n  $ mon computers list --status missing\n');
   });
 
@@ -77,18 +76,18 @@ describe('help', () => {
 describe('mistakes', () => {
   it('an unknown command exits 2 and suggests the nearest one', async () => {
     const { code, stdout, stderr } = await runMain(['computrs']);
-    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown command 'computrs' (Did you mean computers?)\n" });
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown command 'computrs' — did you mean `mon computers`?\n" });
   });
 
   it('an unknown verb exits 2 and suggests the nearest one', async () => {
     const { code, stdout, stderr } = await runMain(['computers', 'lsit']);
-    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown command 'lsit' (Did you mean list?)\n" });
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: computers has no command 'lsit' — did you mean `mon computers list`?\n" });
   });
 
   it('an unknown option exits 2, suggests the nearest one and sends nothing', async () => {
     // A base URL that refuses connections: a request would exit 8, not 2.
     const { code, stdout, stderr } = await runMain(['computers', 'list', '--stauts', 'x'], { env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'k_test_0123456789' } });
-    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown option '--stauts' (Did you mean --status?)\n" });
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown option '--stauts' for computers list — did you mean --status?\n" });
   });
 });
 
@@ -111,14 +110,19 @@ describe('mon completion', () => {
     expect(stdout === readFileSync(new URL(`completions/${file}`, root), 'utf8'), 'run npm run generate').toBe(true);
   });
 
-  it('without a shell exits 2 and lists the three, with how to install each', async () => {
+  it('without a shell exits 2 with one line naming the three and what to type; --help says how to install each', async () => {
     const { code, stdout, stderr } = await runMain(['completion']);
-    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
-    expect(stderr).toMatch(/^ {2}bash +Print the bash completion script$/m);
-    expect(stderr).toMatch(/^ {2}zsh +Print the zsh completion script$/m);
-    expect(stderr).toMatch(/^ {2}fish +Print the fish completion script$/m);
-    expect(stderr).toContain('$ mon completion bash > ~/.local/share/bash-completion/completions/mon');
-    expect(stderr).toContain('$ mon completion fish > ~/.config/fish/completions/mon.fish');
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'mon: completion needs one of bash, zsh or fish — e.g. `mon completion bash`; `mon completion --help` says what each does\n',
+    });
+    const help = await runMain(['completion', '--help']);
+    expect(help.stdout).toMatch(/^ {2}bash +Print the bash completion script$/m);
+    expect(help.stdout).toMatch(/^ {2}zsh +Print the zsh completion script$/m);
+    expect(help.stdout).toMatch(/^ {2}fish +Print the fish completion script$/m);
+    expect(help.stdout).toContain('$ mon completion bash > ~/.local/share/bash-completion/completions/mon');
+    expect(help.stdout).toContain('$ mon completion fish > ~/.config/fish/completions/mon.fish');
   });
 
   it('`mon completion zsh --help` says how to install it', async () => {

@@ -33,11 +33,15 @@ export async function runMain(args: readonly string[], options: RunOptions & { c
 
 /**
  * Asserts a usage error as the contract wants it: exit 2, nothing on stdout, exactly one line
- * `mon: <message>` on stderr, and no request received by the server.
+ * `mon: <message> — <hint>` on stderr (the hint says what to type next), and no request
+ * received by the server.
  */
 export function expectRefusedBeforeSending(result: { code: number | null; stdout: string; stderr: string }, message: string, requests: readonly unknown[]): void {
   expect(result.code).toBe(2);
   expect(result.stdout).toBe('');
-  expect(result.stderr).toBe(`mon: ${message}\n`);
+  expect(result.stderr).toMatch(/^mon: [^\n]+ — [^\n]+\n$/);
+  // The message may carry its own hint after a dash; otherwise one follows it.
+  const line = result.stderr.slice(0, -1);
+  if (line !== `mon: ${message}`) expect(line.slice(0, `mon: ${message} — `.length)).toBe(`mon: ${message} — `);
   expect(requests).toEqual([]);
 }
