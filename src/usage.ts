@@ -171,7 +171,9 @@ function optionalValueTaken(command: Command, argv: readonly string[]): { flag: 
  * help is; for a 404, how to list what exists (the resource's `list`, when it has one).
  */
 export function withHint(error: unknown, command: Command): unknown {
-  if (!(error instanceof MonError) || error.hint || / — /.test(error.message)) return error;
+  // A message that already says what to do (` — …`), or quotes a tool's own lines (jq's caret
+  // under the mistake), is left as its author shaped it.
+  if (!(error instanceof MonError) || error.hint || / — |\n/.test(error.message)) return error;
   if (error instanceof UsageError) {
     // `--timeout: …` is about a global option, `MON_TIMEOUT: …` about the environment.
     const label = /^(-{1,2}[\w-]+)(?:\/-{1,2}[\w-]+)?:/.exec(error.message)?.[1];
