@@ -47,7 +47,7 @@ export class JqFilter {
     const jq: JqHandle = await loadJq();
     const checked = jq.raw('', expression, FLAGS);
     // jq's own message, with its line, column and caret under the fault (exit 3: compile error).
-    if (checked.exitCode !== 0) throw new UsageError(`--jq: ${compileMessage(checked.stderr, checked.exitCode)}`);
+    if (checked.exitCode !== 0) throw new UsageError(`--jq: ${compileMessage(checked.stderr, checked.exitCode)}`, "check the filter against jq's manual: https://jqlang.org/manual/");
     return new JqFilter(jq, expression);
   }
 

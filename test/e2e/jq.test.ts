@@ -69,10 +69,10 @@ describe('--jq', () => {
     const result = await runMain(['computers', 'list', '--all', '--jq', '.['], { env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('mon: --jq: syntax error, unexpected end of file at <top-level>, line 1, column 2: .[\n');
+    expect(result.stderr).toBe("mon: --jq: syntax error, unexpected end of file at <top-level>, line 1, column 2: .[ — check the filter against jq's manual: https://jqlang.org/manual/\n");
     const unknown = await runMain(['api', 'GET', '/computers', '--jq', 'nosuchfunction(1)'], { env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^mon: --jq: nosuchfunction\/1 is not defined at <top-level>, line 1, column 1: nosuchfunction\(1\)\n$/);
+    expect(unknown.stderr).toMatch(/^mon: --jq: nosuchfunction\/1 is not defined at <top-level>, line 1, column 1: nosuchfunction\(1\) — check the filter/);
     expect(sandbox.requests).toEqual([]);
   });
 
