@@ -145,7 +145,7 @@ describe('hostile answers', () => {
       for (const bad of ['lots', '0', '1T', '-5']) {
         const result = await run(['groups', 'get', 'g_1'], { env: { ...env, MON_MAX_RESPONSE: bad } });
         expect(result.code).toBe(2);
-        expect(result.stderr).toBe(`mon: MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 4G (got '${bad}')\n`);
+        expect(result.stderr).toBe(`mon: MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 4G (got '${bad}') — fix or unset MON_MAX_RESPONSE\n`);
       }
       expect(api.requests).toHaveLength(0);
     });
