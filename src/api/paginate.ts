@@ -112,6 +112,18 @@ export async function* paginate(fetch: FetchPage, paging: Paging): AsyncGenerato
   }
 }
 
+/**
+ * What a read that stopped at `page` left out (neither --all nor --limit): the records after
+ * it, or undefined when nothing follows. `before` is the number of records ahead of the page
+ * (its offset); `total` is x-total when sent (without it, whether x-next-page names a page).
+ */
+export function leftAfter(page: Page, paging: Paging): { before: number; total?: number } | undefined {
+  const size = paging.perPage ?? DEFAULT_PER_PAGE;
+  const before = paging.offset ?? (page.number - 1) * size;
+  if (page.total !== undefined) return before + page.items.length < page.total ? { before, total: page.total } : undefined;
+  return page.items.length > 0 && hasNext(page, size) ? { before } : undefined;
+}
+
 /** The items of the pages, one by one. */
 export async function* itemsOf(pages: AsyncIterable<Page>): AsyncGenerator<Record<string, unknown>> {
   for await (const page of pages) yield* page.items;

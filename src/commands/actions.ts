@@ -1,6 +1,7 @@
 import type { PreparedRequest, RequestInput } from '../api/client.js';
 import { withExpand } from '../api/encode.js';
 import { routeOf, type RouteName } from '../api/endpoints.js';
+import { leftAfter, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
@@ -25,8 +26,11 @@ export interface View {
 }
 
 /** Adds the view's expand[] keys to a read when the output is a table for people. */
-function forPeople(input: RequestInput, view: View, render: RenderOptions): RequestInput {
+function forPeople(route: RouteName, input: RequestInput, view: View, render: RenderOptions): RequestInput {
   if (render.format !== 'table' || !view.tableExpand?.length) return input;
+  // expand[] is accepted on every request (api-v2.5, conventions 8): a create or update answers
+  // with names too, so its table reads like the list's. It goes where the client sends it.
+  if (routeOf(route).method !== 'GET') return { ...input, body: { ...input.body, expand: withExpand(input.body?.expand, view.tableExpand) } };
   return { ...input, query: { ...input.query, expand: withExpand(input.query?.expand, view.tableExpand) } };
 }
 
@@ -103,19 +107,27 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     ctx.io.stdout.write(`${total}\n`);
     return;
   }
-  const request = forPeople(input, view, render);
+  const request = forPeople(route, input, view, render);
   const first = client.prepare(route, { ...request, query: { ...request.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
   if (await showDryRun(ctx, first)) return;
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
   let shown = 0;
+  let last: Page | undefined;
   for await (const page of client.pages(route, request, opts)) {
     renderer.push(page.items);
     shown += page.items.length;
+    last = page;
     await drained(ctx.io.stdout, ctx.signal);
   }
   renderer.end();
   if (shown === 0 && render.format === 'table') ctx.notice('No results.');
+  // No silent truncation: one page was asked for and more records follow it.
+  const left = last && !opts.all && opts.limit === undefined ? leftAfter(last, opts) : undefined;
+  if (left && shown > 0) {
+    const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
+    ctx.notice(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
+  }
 }
 
 /** A verb that answers with one object: get, create, update. */
@@ -128,8 +140,8 @@ export async function objectCommand(
 ): Promise<Record<string, unknown> | undefined> {
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
-  // Names instead of uids in a table, for reads only: a write sends what the user gave.
-  const prepared = client.prepare(route, routeOf(route).method === 'GET' ? forPeople(input, view, render) : input);
+  // Names instead of uids in a table, after a write as after a read.
+  const prepared = client.prepare(route, forPeople(route, input, view, render));
   if (await showDryRun(ctx, prepared)) return undefined;
   const { data } = await client.send(prepared);
   const result = data as Record<string, unknown>;

@@ -41,17 +41,25 @@ export function resolveColumns(columns: readonly Column[], fields?: readonly str
 }
 
 /**
- * A copy of `obj` with only `fields`, in `fields` order; absent keys stay absent (JSON shows
- * the API's objects, so nothing is invented), and a field sent under its other spelling is
- * given under the name asked for (`--fields ard_field_1` reads `ard_field1`). Without fields,
- * `obj` itself.
+ * A copy of `obj` with only `fields`, in `fields` order. A key the object has keeps the API's
+ * value, and a field sent under its other spelling is given under the name asked for
+ * (`--fields ard_field_1` reads `ard_field1`); a computed column of the table (a computer's
+ * `name` or `flags`, a note's `owner`) gets its value, so a column the table shows is a field
+ * in every format; other absent keys stay absent. Without fields, `obj` itself.
  */
 export function pickFields(
   obj: Record<string, unknown>,
   fields?: readonly string[],
+  columns: readonly Column[] = [],
 ): Record<string, unknown> {
   if (!fields) return obj;
   const picked: Record<string, unknown> = {};
-  for (const key of fields) if (hasField(obj, key)) picked[key] = readField(obj, key);
+  for (const key of fields) {
+    if (hasField(obj, key)) picked[key] = readField(obj, key);
+    else {
+      const computed = columns.find((column) => column.key === key)?.get?.(obj);
+      if (computed !== undefined) picked[key] = computed;
+    }
+  }
   return picked;
 }

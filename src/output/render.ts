@@ -26,8 +26,8 @@ function jsonList(opts: RenderOptions): ListRenderer {
   // Inside a 2-space array every line of an item gains two spaces; JSON strings never hold a
   // raw newline, so indenting at '\n' is exact.
   const text = opts.compact
-    ? (item: Row) => JSON.stringify(pickFields(item, opts.fields))
-    : (item: Row) => JSON.stringify(pickFields(item, opts.fields), null, 2).replaceAll('\n', '\n  ');
+    ? (item: Row) => JSON.stringify(pickFields(item, opts.fields, opts.columns))
+    : (item: Row) => JSON.stringify(pickFields(item, opts.fields, opts.columns), null, 2).replaceAll('\n', '\n  ');
   return {
     push(items) {
       if (items.length === 0) return;
@@ -44,7 +44,7 @@ function ndjsonList(opts: RenderOptions): ListRenderer {
   return {
     push(items) {
       if (items.length === 0) return;
-      opts.out.write(items.map((item) => JSON.stringify(pickFields(item, opts.fields)) + '\n').join(''));
+      opts.out.write(items.map((item) => JSON.stringify(pickFields(item, opts.fields, opts.columns)) + '\n').join(''));
     },
     end() {},
   };
@@ -127,10 +127,10 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
 export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
   switch (opts.format) {
     case 'json':
-      opts.out.write(JSON.stringify(pickFields(obj, opts.fields), null, opts.compact ? undefined : 2) + '\n');
+      opts.out.write(JSON.stringify(pickFields(obj, opts.fields, opts.columns), null, opts.compact ? undefined : 2) + '\n');
       return;
     case 'ndjson':
-      opts.out.write(JSON.stringify(pickFields(obj, opts.fields)) + '\n');
+      opts.out.write(JSON.stringify(pickFields(obj, opts.fields, opts.columns)) + '\n');
       return;
     case 'csv':
     case 'tsv': {

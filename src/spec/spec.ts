@@ -144,6 +144,14 @@ export const PAGING_OPTIONS = [
   { flags: '--count', description: 'print only the total number of records (x-total)' },
 ] as const satisfies readonly OptionSpec[];
 
+/** Paging options that contradict each other, refused before sending (exit 2) with the reason. */
+export const PAGING_CONFLICTS: readonly { keys: readonly [string, string]; hint: string }[] = [
+  { keys: ['all', 'page'], hint: '--all reads every page from the first; drop --page (or start later with --offset)' },
+  { keys: ['all', 'limit'], hint: '--all prints every record, --limit at most n; keep one' },
+  { keys: ['page', 'offset'], hint: 'both say where the list starts; keep one' },
+  ...(['all', 'page', 'offset', 'limit'] as const).map((key) => ({ keys: ['count', key] as const, hint: `--count prints only the number of records; drop --${key}` })),
+];
+
 /** The options a verb really has: its own, then the paging ones for lists. */
 export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
   return verb.list ? [...(verb.options ?? []), ...PAGING_OPTIONS] : (verb.options ?? []);

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type Rule, type VerbSpec } from '../spec/spec.js';
+import { PAGING_CONFLICTS, optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type Rule, type VerbSpec } from '../spec/spec.js';
 import { schemaFor } from './rules.js';
 import { closest } from './suggest.js';
 
@@ -63,6 +63,9 @@ function checkConstraints(verb: VerbSpec, opts: Record<string, unknown>): void {
   for (const keys of atMostOne) {
     const present = given(keys);
     if (present.length > 1) throw new UsageError(`${names(present)} cannot be used together`);
+  }
+  for (const { keys, hint } of verb.list ? PAGING_CONFLICTS : []) {
+    if (given(keys).length === 2) throw new UsageError(`${names(keys)} cannot be used together`, hint);
   }
   for (const keys of together) {
     const present = given(keys);

@@ -21,7 +21,7 @@ describe('base URL normalisation', () => {
     ['--base-url ending in /V2.5/', (url: string) => ({ args: ['--base-url', `${url}/V2.5/`], env: {} })],
   ])('%s reaches /v2.5/users once', async (_label, given) => {
     const { args, env } = given(sandbox.url);
-    const result = await runMain([...args, 'users', 'list', '-o', 'json', '--per-page', '1'], { env: { MON_API_KEY: sandbox.apiKey, ...env } });
+    const result = await runMain([...args, 'users', 'list', '-o', 'json', '--per-page', '1', '-q'], { env: { MON_API_KEY: sandbox.apiKey, ...env } });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(sandbox.requests.map((request) => request.path)).toEqual(['/v2.5/users']);
   });

@@ -170,6 +170,10 @@ describe('expirations against the sandbox', () => {
         'expiration[expiration_manufacturer_id]=em_1',
         'expiration[expiration_product_id]=ep_1',
         'expiration[group_id]=g_1',
+        // The table after a create names the product and owner, as the list's does.
+        'expand[]=expiration_product',
+        'expand[]=computer',
+        'expand[]=group',
         'api_key=[REDACTED]',
         '',
       ].join('\n'),
