@@ -47,6 +47,13 @@ export interface Context {
   profiles(): Promise<ProfileStore>;
   /** A message for people on stderr; silent with --quiet. */
   notice(message: string): void;
+  /**
+   * A notice about the output as a whole ("showing 50 of 312"), printed once the output is
+   * complete (after --jq's) and only when the command succeeds; silent with --quiet.
+   */
+  footnote(message: string): void;
+  /** Prints the footnotes; main() calls it after the command's output has ended. */
+  printFootnotes(): void;
   /** A line on stderr with --verbose only. */
   debug(message: string): void;
   /** Work to finish before main() returns (closing an in-process sandbox, sockets). */

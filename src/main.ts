@@ -39,6 +39,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         const resolved = needsResolving(verb) ? await (await import('./resolve/index.js')).resolveInput(verb, checked, ctx) : checked;
         await verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, ctx);
         jq?.end();
+        ctx.printFootnotes();
       } catch (error) {
         if (!(error instanceof DryRunStop)) throw error;
         const { showDryRun } = await import('./commands/actions.js');

@@ -119,6 +119,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
   const dir = configDir(env);
   const signal = deps.signal ?? new AbortController().signal;
   let store: Promise<ProfileStore> | undefined;
+  const footnotes: string[] = [];
   let client: Promise<ApiClient> | undefined;
 
   const ctx: Context = {
@@ -132,6 +133,12 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
     // Messages may quote a server's names or the user's input: one line each, escaped.
     notice: (message) => {
       if (!globals.quiet) io.stderr.write(`${terminalSafe(message)}\n`);
+    },
+    footnote: (message) => {
+      footnotes.push(message);
+    },
+    printFootnotes: () => {
+      for (const message of footnotes.splice(0)) ctx.notice(message);
     },
     debug: (message) => {
       if (globals.verbose) io.stderr.write(`${terminalSafe(message)}\n`);

@@ -126,7 +126,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   const left = last && !opts.all && opts.limit === undefined ? leftAfter(last, opts) : undefined;
   if (left && shown > 0) {
     const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
-    ctx.notice(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
+    ctx.footnote(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
   }
 }
 

@@ -156,7 +156,8 @@ describe('--jq', () => {
     const result = await runMain(['computers', 'list', '--per-page', '1', '--jq', '.[0].uid | debug | length'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${String(computers[0]?.uid).length}\n`);
-    expect(result.stderr).toBe(`["DEBUG:",${JSON.stringify(computers[0]?.uid)}]\n`);
+    // The note that the list stopped after one page comes after what jq printed, not before.
+    expect(result.stderr).toBe(`["DEBUG:",${JSON.stringify(computers[0]?.uid)}]\nshowing 1 of ${computers.length} — add --all for every page\n`);
   });
 
   it('--dry-run checks the filter and shows the request as it is', async () => {
