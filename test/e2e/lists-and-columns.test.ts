@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 import { api } from '../helpers/sandbox-http.js';
 
 type Item = Record<string, unknown>;
@@ -36,14 +37,14 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
     });
 
     it('a later page names its records', async () => {
-      const result = await runMon(['computers', 'list', '--page', '2', '--per-page', '100', '--json'], { env });
+      const result = await runMain(['computers', 'list', '--page', '2', '--per-page', '100', '--json'], { env });
       expect(JSON.parse(result.stdout)).toHaveLength(100);
       expect(result.stderr).toBe('showing 101–200 of 312 — add --all for every page\n');
     });
 
     it('nothing with -q, with --all, with --limit, or on the last page', async () => {
       for (const args of [['-q'], ['--all'], ['--limit', '60'], ['--page', '4', '--per-page', '100']]) {
-        const result = await runMon(['computers', 'list', '-o', 'ndjson', ...args], { env });
+        const result = await runMain(['computers', 'list', '-o', 'ndjson', ...args], { env });
         expect(result.code).toBe(0);
         expect(result.stderr).toBe('');
       }
@@ -65,7 +66,7 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
 
   describe('item 7: a column the table shows is a field in every format', () => {
     it('`--fields client_id,name,flags -o json` keeps the computed name and flags', async () => {
-      const result = await runMon(['computers', 'list', '--limit', '3', '--fields', 'client_id,name,flags', '-o', 'json'], { env });
+      const result = await runMain(['computers', 'list', '--limit', '3', '--fields', 'client_id,name,flags', '-o', 'json'], { env });
       expect(result.code).toBe(0);
       const flags = (c: Item) => (['missing', 'has_issue', 'hidden', 'pending_removal', 'rekey_requested'] as const).filter((k) => c[k] === true);
       expect(JSON.parse(result.stdout)).toEqual(
@@ -80,22 +81,22 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
     });
 
     it('ndjson, csv and tsv have them too', async () => {
-      const ndjson = await runMon(['notes', 'list', '--limit', '1', '--fields', 'uid,excerpt', '-o', 'ndjson'], { env });
+      const ndjson = await runMain(['notes', 'list', '--limit', '1', '--fields', 'uid,excerpt', '-o', 'ndjson'], { env });
       expect(Object.keys(JSON.parse(ndjson.stdout) as Item)).toEqual(['uid', 'excerpt']);
-      const csv = await runMon(['computers', 'list', '--limit', '1', '--fields', 'name', '-o', 'csv', '--no-header'], { env });
+      const csv = await runMain(['computers', 'list', '--limit', '1', '--fields', 'name', '-o', 'csv', '--no-header'], { env });
       expect(csv.stdout).toBe(`${String(computers[0]!.custom_name || computers[0]!.computer_name)}\n`);
     });
   });
 
   describe('item 4: after create and update, tables show names as lists do', () => {
     it('`notes create` and `notes update` show the owner by name', async () => {
-      const created = await runMon(['notes', 'create', '--group', String(acme.uid), '--body', 'Named owner'], { env });
+      const created = await runMain(['notes', 'create', '--group', String(acme.uid), '--body', 'Named owner'], { env });
       expect(created.code).toBe(0);
       expect(created.stdout).toMatch(/^OWNER\s+Acme Design$/m);
       expect(created.stdout).not.toContain(String(acme.uid));
       const uid = /^UID\s+(n_\S+)$/m.exec(created.stdout)![1]!;
       const computer = computers[0]!;
-      const updated = await runMon(['notes', 'update', uid, '--computer', String(computer.uid)], { env });
+      const updated = await runMain(['notes', 'update', uid, '--computer', String(computer.uid)], { env });
       expect(updated.stdout).toMatch(new RegExp(`^OWNER\\s+${String(computer.custom_name || computer.computer_name).replace(/[()]/g, '\\$&')}$`, 'm'));
     });
 
@@ -103,17 +104,17 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
       const product = ((await api(sandbox, '/v2.5/expiration_products')).body as Item[])[0]!;
       const manufacturer = ((await api(sandbox, '/v2.5/expiration_manufacturers')).body as Item[])[0]!;
       const args = ['expirations', 'create', '--license-key', 'K-NAMED', '--expires-at', '2027-01-01', '--manufacturer', String(manufacturer.uid), '--product', String(product.uid), '--group', String(acme.uid)];
-      const table = await runMon(args, { env });
+      const table = await runMain(args, { env });
       expect(table.code).toBe(0);
       expect(table.stdout).toMatch(new RegExp(`^PRODUCT\\s+${String(product.name).replace(/[+()]/g, '\\$&')}$`, 'm'));
       expect(table.stdout).toMatch(/^OWNER\s+Acme Design$/m);
-      const json = await runMon([...args, '--json'], { env });
+      const json = await runMain([...args, '--json'], { env });
       expect(JSON.parse(json.stdout)).toMatchObject({ expiration_product: product.uid, group: acme.uid });
     });
 
     it('`computers update` shows the group by name', async () => {
       const computer = computers[0]!;
-      const result = await runMon(['computers', 'update', String(computer.client_id), '--asset-id', 'A-4'], { env });
+      const result = await runMain(['computers', 'update', String(computer.client_id), '--asset-id', 'A-4'], { env });
       expect(result.code).toBe(0);
       const group = ((await api(sandbox, `/v2.5/groups/${String(computer.group)}`)).body as Item).name;
       expect(result.stdout).toMatch(new RegExp(`^GROUP\\s+${String(group).replace(/[()]/g, '\\$&')}$`, 'm'));
