@@ -1,5 +1,14 @@
 import { sandboxStateFile } from '../config/paths.js';
+import { UsageError } from '../errors.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
+
+/** A port that cannot be listened on is the user's to change (exit 2), not a bug. */
+function listenError(error: NodeJS.ErrnoException, port: number | undefined, host: string): UsageError | undefined {
+  const hint = `choose another with --port <n>, or --port 0 for any free port`;
+  if (error.code === 'EADDRINUSE') return new UsageError(`--port ${port ?? 0}: port ${port ?? 0} on ${host} is already in use`, hint);
+  if (error.code === 'EACCES') return new UsageError(`--port ${port ?? 0}: not allowed to listen on port ${port ?? 0} (ports below 1024 need privileges)`, hint);
+  return undefined;
+}
 
 /** `mon sandbox`: the v2.5 API on loopback with demo data (cli-contract.md, The sandbox). */
 export const sandbox: ResourceSpec = {
@@ -29,6 +38,8 @@ export const sandbox: ResourceSpec = {
           seed: opts.seed,
           io: ctx.io as never,
           signal: ctx.signal,
+        }).catch((error: NodeJS.ErrnoException) => {
+          throw listenError(error, opts.port, opts.host ?? '127.0.0.1') ?? error;
         });
       },
     }),

@@ -183,6 +183,11 @@ export interface StateData {
   seed: number;
   computerCount: number;
   seededAtMs: number;
+  /**
+   * Clock (ms) that the report times (last_report, last_update, last_run) are relative to;
+   * absent in older files, where it is seededAtMs. A sandbox moves them to its own start.
+   */
+  anchorMs?: number;
   /** PRNG state for uids of records created at run time, so they are reproducible too */
   rng: number;
   groups: GroupRec[];

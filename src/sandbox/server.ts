@@ -11,7 +11,7 @@ import { ApiError, many, one, parseJsonParams, parseParams, readBody, sendJson, 
 import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId } from './model.js';
 import { parseExpand } from './render.js';
 import { RateLimiter } from './rate-limit.js';
-import { Router, type RequestContext, type SandboxSettings } from './router.js';
+import { Router, type Reply, type RequestContext, type SandboxSettings } from './router.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { computerRoutes } from './routes/computers.js';
 import { expirationRoutes } from './routes/expirations.js';
@@ -19,7 +19,7 @@ import { groupRoutes } from './routes/groups.js';
 import { noteRoutes } from './routes/notes.js';
 import { pluginResultRoutes } from './routes/plugin-results.js';
 import { userRoutes } from './routes/users.js';
-import { Store } from './store.js';
+import { Store, withStateLock } from './store.js';
 
 /** Key of the primary demo subscriber. */
 export const SANDBOX_API_KEY = 'sbx_live_demo_4f6c2a9e1b7d';
@@ -127,7 +127,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     throw new Error(`The sandbox only listens on loopback (127.0.0.1, ::1, localhost), not on ${host}`);
   }
   const now = options.now ?? Date.now;
-  const store = Store.open({
+  let store = Store.open({
     now,
     ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
     ...(options.seed !== undefined && { seed: options.seed }),
@@ -178,19 +178,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const account = KEYS.get(apiKey);
       if (account === undefined) throw new ApiError(401, ':unauthorized', 'api_key is not valid');
 
-      const nowMs = now();
-      const ctx: RequestContext = {
-        method,
-        account,
-        params: { ...query, ...form },
-        path: match.path,
-        expand: parseExpand([...many(query, 'expand', 'expand[]'), ...many(form, 'expand', 'expand[]')]),
-        settings,
-        store,
-        nowMs,
-        nowSec: Math.floor(nowMs / 1000),
+      const run = (): Reply => {
+        const nowMs = now();
+        const ctx: RequestContext = {
+          method,
+          account,
+          params: { ...query, ...form },
+          path: match.path,
+          expand: parseExpand([...many(query, 'expand', 'expand[]'), ...many(form, 'expand', 'expand[]')]),
+          settings,
+          store,
+          nowMs,
+          nowSec: Math.floor(nowMs / 1000),
+        };
+        return match.handler(ctx);
       };
-      const reply = match.handler(ctx);
+
+      // Another sandbox on the same state file may have written since (README, Two sandboxes
+      // on one state): reads see its changes; a write runs under the file's lock on fresh data.
+      const write = method !== 'GET';
+      if (write && options.stateFile !== undefined) {
+        const reply = await withStateLock(options.stateFile, () => {
+          store = store.refresh();
+          return run();
+        });
+        send(reply.status ?? 200, reply.body ?? null, reply.headers);
+        return;
+      }
+      store = store.refresh();
+      const reply = run();
       send(reply.status ?? 200, reply.body ?? null, reply.headers);
     } catch (err) {
       if (err instanceof ApiError) {

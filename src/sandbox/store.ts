@@ -4,7 +4,7 @@
  * `commit()`, which bumps the version (invalidating cached orderings) and saves.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   STATE_FORMAT,
@@ -93,7 +93,11 @@ export class Store {
   private readonly rng: Prng;
   private readonly stateFile: string | undefined;
 
-  constructor(data: StateData, stateFile?: string) {
+  /** identity of the state file as this store last read or wrote it: a change means another writer */
+  private seen: string | undefined;
+
+  constructor(data: StateData, stateFile?: string, anchorMs?: number) {
+    if (anchorMs !== undefined) moveReportTimes(data, anchorMs);
     this.data = data;
     this.stateFile = stateFile;
     this.rng = new Prng(data.rng);
@@ -117,7 +121,8 @@ export class Store {
   static open(opts: OpenStoreOptions): Store {
     const seed = opts.seed ?? DEFAULT_SEED;
     const computers = opts.computers ?? DEFAULT_COMPUTERS;
-    const fresh = (): StateData => seedState({ seed, computers, nowMs: opts.now() });
+    const startMs = opts.now();
+    const fresh = (): StateData => ({ ...seedState({ seed, computers, nowMs: startMs }), anchorMs: startMs });
     if (opts.stateFile === undefined) return new Store(fresh());
 
     const file = opts.stateFile;
@@ -125,7 +130,11 @@ export class Store {
     if (loaded) {
       const seedDiffers = opts.seed !== undefined && opts.seed !== loaded.seed;
       const countDiffers = opts.computers !== undefined && opts.computers !== loaded.computerCount;
-      if (!seedDiffers && !countDiffers) return new Store(loaded, file);
+      if (!seedDiffers && !countDiffers) {
+        const store = new Store(loaded, file, startMs);
+        store.seen = fileIdentity(file);
+        return store;
+      }
       opts.onNotice?.(
         `sandbox: ${file} holds data seeded with seed ${loaded.seed} and ${loaded.computerCount} computers; ` +
           `re-seeding with seed ${seed} and ${computers} computers (changes made to the old data are discarded)`,
@@ -183,6 +192,107 @@ export class Store {
     if (this.stateFile === undefined) return;
     this.data.rng = this.rng.state;
     writeFileAtomic(this.stateFile, JSON.stringify(this.data));
+    this.seen = fileIdentity(this.stateFile);
+  }
+
+  /**
+   * This store, or a new one read from the state file when another sandbox has written it
+   * since this one last read or wrote it (README, Two sandboxes on one state). Report times
+   * are moved to this sandbox's own anchor, so every process shows the same clock.
+   */
+  refresh(): Store {
+    const file = this.stateFile;
+    if (file === undefined) return this;
+    const now = fileIdentity(file);
+    if (now === this.seen || now === undefined) return this;
+    const loaded = loadStateFile(file);
+    if (!loaded) return this;
+    const store = new Store(loaded, file, this.data.anchorMs ?? this.data.seededAtMs);
+    store.seen = now;
+    return store;
+  }
+}
+
+/** inode, size and modification time: a rename over the file changes the inode. */
+function fileIdentity(file: string): string | undefined {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Time moves (README, Data): reports and plugin runs keep their distance to the clock they
+ * were saved against, so they read the same "3 hours ago" on any day the sandbox starts. Mute
+ * ends, expirations and creation times are dates, not distances: they stay.
+ */
+function moveReportTimes(data: StateData, anchorMs: number): void {
+  const from = data.anchorMs ?? data.seededAtMs;
+  const delta = Math.round((anchorMs - from) / 1000);
+  data.anchorMs = anchorMs;
+  if (delta === 0) return;
+  for (const c of data.computers) {
+    c.last_report += delta;
+    c.last_update += delta;
+  }
+  for (const pr of data.pluginResults) pr.last_run += delta;
+}
+
+/**
+ * One writer at a time on a state file, across processes: `<file>.lock`, created exclusively,
+ * holding the owner's pid. A lock whose process is gone, or older than `staleMs`, is broken.
+ * Waits (without blocking the event loop) up to `waitMs`, then throws.
+ */
+export async function withStateLock<T>(file: string, work: () => T, opts: { waitMs?: number; staleMs?: number } = {}): Promise<T> {
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + (opts.waitMs ?? 10_000);
+  for (;;) {
+    try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      const fd = openSync(lock, 'wx', 0o600);
+      try {
+        writeFileSync(fd, String(process.pid));
+      } finally {
+        closeSync(fd);
+      }
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (lockIsStale(lock, opts.staleMs ?? 30_000)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`the sandbox state ${file} stays locked by another sandbox (${lock})`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  try {
+    return work();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // already broken as stale by another process: nothing to release
+    }
+  }
+}
+
+function lockIsStale(lock: string, staleMs: number): boolean {
+  try {
+    const pid = Number(readFileSync(lock, 'utf8'));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
+      }
+    }
+    return Date.now() - statSync(lock).mtimeMs > staleMs;
+  } catch {
+    // gone in the meantime, or half written: try again
+    return false;
   }
 }
 

@@ -42,18 +42,61 @@ describe('stateFile', () => {
     }
   });
 
-  it('loads the saved data instead of re-seeding (the clock of the first start sticks)', async () => {
+  it('loads the saved data instead of re-seeding, report times moved to the new start (time moves)', async () => {
     const first = await start({ stateFile: file });
-    const before = (await first.api.get('/v2.5/computers')).body;
+    const before = (await first.api.get('/v2.5/computers', { 'expand[]': 'plugin_results' })).body;
+    const missingBefore = (await first.api.get('/v2.5/computers', { status: 'missing' })).body.length;
     await first.sandbox.close();
     const later = await startSandbox({ stateFile: file, now: () => NOW + 3 * 86_400_000 });
     try {
-      const after = (await new Api(later).get('/v2.5/computers')).body;
-      expect(after.map((c: { uid: string; last_report: number }) => [c.uid, c.last_report])).toEqual(
-        before.map((c: { uid: string; last_report: number }) => [c.uid, c.last_report]),
+      const api = new Api(later);
+      const after = (await api.get('/v2.5/computers', { 'expand[]': 'plugin_results' })).body;
+      type C = { uid: string; last_report: number; last_update: number; created_at: number; plugin_results: { last_run: number }[] };
+      expect(after.map((c: C) => [c.uid, c.last_report - 3 * 86_400, c.last_update - 3 * 86_400, c.created_at, c.plugin_results.map((p) => p.last_run - 3 * 86_400)])).toEqual(
+        before.map((c: C) => [c.uid, c.last_report, c.last_update, c.created_at, c.plugin_results.map((p) => p.last_run)]),
       );
+      // so "missing" means the same on any day the sandbox starts
+      expect((await api.get('/v2.5/computers', { status: 'missing' })).body.length).toBe(missingBefore);
     } finally {
       await later.close();
+    }
+  });
+
+  it('two sandboxes on one state file see each other\'s writes and never reuse a uid', async () => {
+    const a = await start({ stateFile: file });
+    const b = await start({ stateFile: file });
+    try {
+      const group = (await a.api.get('/v2.5/groups')).body[0].uid;
+      const fromA = await a.api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': 'written by A' });
+      expect((await b.api.get(`/v2.5/notes/${fromA.body.uid}`)).body.body).toBe('written by A');
+      const fromB = await b.api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': 'written by B' });
+      expect(fromB.body.uid).not.toBe(fromA.body.uid);
+      expect((await a.api.get(`/v2.5/notes/${fromB.body.uid}`)).body.body).toBe('written by B');
+      // writes at the same time from both: none is lost
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `burst ${i}` })),
+      );
+      expect(new Set(burst.map((r) => r.body.uid)).size).toBe(20);
+      const saved = JSON.parse(await readFile(file, 'utf8')) as { notes: { uid: string }[] };
+      const uids = new Set(saved.notes.map((n) => n.uid));
+      for (const uid of [fromA.body.uid, fromB.body.uid, ...burst.map((r) => r.body.uid)]) expect(uids.has(uid)).toBe(true);
+      expect(await readdir(join(dir, 'state'))).toEqual(['sandbox.json']);
+    } finally {
+      await a.sandbox.close();
+      await b.sandbox.close();
+    }
+  });
+
+  it('breaks the lock of a sandbox that died holding it', async () => {
+    const a = await start({ stateFile: file });
+    try {
+      // a pid that cannot be running
+      await writeFile(`${file}.lock`, '2147483646');
+      const group = (await a.api.get('/v2.5/groups')).body[0].uid;
+      const res = await a.api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': 'after a crash' });
+      expect(res.status).toBe(200);
+    } finally {
+      await a.sandbox.close();
     }
   });
 
