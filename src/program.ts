@@ -35,7 +35,7 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .addOption(outputOption())
     .option('--json', 'short for -o json')
     .option('--jq <expression>', 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)')
-    .option('--fields <keys>', 'comma-separated keys: columns of table/csv/tsv, keys kept in json/ndjson')
+    .option('--fields <keys>', 'comma-separated keys of -o json or table columns (name, flags, owner…), in every format')
     .option('--no-header', 'table/csv/tsv without the header row')
     .option('--expand <key>', 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--timeout <seconds>', 'per-request timeout in seconds (env MON_TIMEOUT; default 30)')

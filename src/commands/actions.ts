@@ -8,6 +8,7 @@ import { drained } from '../output/drain.js';
 import { terminalSafe } from '../output/escape.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import type { PagingValues } from '../spec/spec.js';
+import { closest } from '../validate/suggest.js';
 
 /**
  * The steps most verbs share: send (or, with --dry-run, show) a request, and render what comes
@@ -37,10 +38,18 @@ function forPeople(route: RouteName, input: RequestInput, view: View, render: Re
 /** Render options from the global flags, the terminal and the environment. */
 export function renderOptions(ctx: Context, view: View): RenderOptions {
   const { globals, io, env } = ctx;
-  const known = new Set([...view.fields, ...view.columns.map((column) => column.key)]);
-  const unknown = globals.fields?.filter((field) => !known.has(field)) ?? [];
+  const known = [...new Set([...view.fields, ...view.columns.map((column) => column.key)])];
+  const unknown = globals.fields?.filter((field) => !known.includes(field)) ?? [];
   if (unknown.length > 0) {
-    throw new UsageError(`--fields: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
+    // The nearest key for each typo rather than the whole list (a computer has 90).
+    const guesses = unknown.map((field) => closest(field, known));
+    const computed = view.columns.filter((column) => column.get && !view.fields.includes(column.key)).map((column) => column.key);
+    throw new UsageError(
+      `--fields: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
+      guesses.every((guess) => guess !== undefined)
+        ? `did you mean --fields ${globals.fields!.map((field) => guesses[unknown.indexOf(field)] ?? field).join(',')}?`
+        : `the keys are those of -o json${computed.length ? `, and the table's columns ${computed.join(', ')}` : ''}`,
+    );
   }
   const tty = io.stdout.isTTY === true;
   return {

@@ -120,7 +120,7 @@ describe('computers against the sandbox', () => {
     [['computers', 'list', '--created-after', '2026-02-30'], "--created-after: '2026-02-30' does not exist: February 2026 has 28 days"],
     [['computers', 'list', '--per-page', '101'], '--per-page: must be a whole number from 1 to 100'],
     [['computers', 'list', '--order', 'name'], "--order: 'name' is not one of"],
-    [['computers', 'list', '--fields', 'nope'], '--fields: unknown key nope; known: uid'],
+    [['computers', 'list', '--fields', 'nope'], "--fields: unknown key nope — the keys are those of -o json, and the table's columns name, flags"],
     [['computers', 'list', '--asset-id', 'x'.repeat(192)], '--asset-id: at most 191 characters (got 192)'],
     [['--timeout', '0', 'computers', 'list'], '--timeout: must be a number of seconds above 0'],
   ])('rejects %j before sending anything', async (args, message) => {

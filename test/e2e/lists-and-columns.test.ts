@@ -80,6 +80,14 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
       );
     });
 
+    it('`--fields nme` suggests name (and every typo its key) instead of listing 90 keys; nothing is sent', async () => {
+      const one = await runMain(['computers', 'list', '--fields', 'nme', '-o', 'json'], { env });
+      expect(one).toMatchObject({ code: 2, stdout: '', stderr: 'mon: --fields: unknown key nme — did you mean --fields name?\n' });
+      const two = await runMain(['computers', 'list', '--fields', 'client_id,nme,flgs'], { env });
+      expect(two.stderr).toBe('mon: --fields: unknown keys nme, flgs — did you mean --fields client_id,name,flags?\n');
+      expect(sandbox.requests).toEqual([]);
+    });
+
     it('ndjson, csv and tsv have them too', async () => {
       const ndjson = await runMain(['notes', 'list', '--limit', '1', '--fields', 'uid,excerpt', '-o', 'ndjson'], { env });
       expect(Object.keys(JSON.parse(ndjson.stdout) as Item)).toEqual(['uid', 'excerpt']);
