@@ -72,6 +72,7 @@ export function sharedBudget(
         if (!isFsTrouble(error) && !(error instanceof LockTrouble)) throw error;
         shared = false; // read-only or missing home, or a lock that cannot be had: keep the budget in this process
         if (error instanceof LockTrouble) log?.(`rate ledger: ${error.message}; this process keeps its own budget`);
+        else log?.(`rate ledger: cannot keep it in ${join(dir, 'rate')} (${(error as NodeJS.ErrnoException).code}); this run counts its requests in memory`);
       }
     }
     return change(local, clock.now());

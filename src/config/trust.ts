@@ -1,4 +1,5 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, type Stats } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -91,6 +92,12 @@ export function ensureConfigDir(dir: string, options: { optional?: boolean } = {
       at = up;
     }
     for (const level of missing) {
+      // A home folder that does not exist is not mon's to create (HOME pointing at a folder
+      // not mounted yet, or a service user's): the ledger then stays in memory (`optional`).
+      if (level === homedir()) {
+        if (options.optional) return false;
+        throw new UsageError(`cannot create ${what} ${dir}: the home folder ${level} does not exist, and mon does not create it`, 'set MON_CONFIG_DIR to a folder you can write');
+      }
       try {
         mkdirSync(level, { mode: 0o700 });
       } catch (error) {
