@@ -83,18 +83,13 @@ export const expirations: ResourceSpec = {
         { flags: '--expires-end <date>', param: 'expires_at_end', description: 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)', rule: { type: 'date', epoch: 'end' } },
       ],
       // expires_at_start and expires_at_end each require the other (api-v2.5, Expirations)
-      constraints: { together: [['expiresStart', 'expiresEnd']] },
+      constraints: { together: [['expiresStart', 'expiresEnd']], ordered: [['expiresStart', 'expiresEnd']] },
       examples: [
         'mon expirations list',
         'mon expirations list --expires-start 2026-01-01 --expires-end 2026-03-31',
         'mon expirations list --group acme-design --product ep_7c1d9e -o csv',
       ],
-      run: ({ opts, params }, ctx) => {
-        if (opts.expiresStart !== undefined && opts.expiresEnd !== undefined && opts.expiresStart > opts.expiresEnd) {
-          throw new UsageError('--expires-start: must not be after --expires-end');
-        }
-        return listCommand(ctx, 'expirations.list', { query: params }, EXPIRATION_VIEW, opts);
-      },
+      run: ({ opts, params }, ctx) => listCommand(ctx, 'expirations.list', { query: params }, EXPIRATION_VIEW, opts),
     }),
     {
       name: 'get',

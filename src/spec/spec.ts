@@ -75,6 +75,8 @@ export interface Constraints {
   atMostOne?: readonly (readonly string[])[];
   /** Either all or none of these. */
   together?: readonly (readonly string[])[];
+  /** When both are given, the first must not be after the second (a start and an end). */
+  ordered?: readonly (readonly [string, string])[];
 }
 
 export interface Invocation<Opts = Record<string, unknown>> {

@@ -71,6 +71,10 @@ function checkConstraints(verb: VerbSpec, opts: Record<string, unknown>): void {
     const present = given(keys);
     if (present.length > 0 && present.length < keys.length) throw new UsageError(`${names(keys)} go together: give both`);
   }
+  for (const [first, second] of verb.constraints?.ordered ?? []) {
+    const [a, b] = [opts[first], opts[second]];
+    if (a !== undefined && b !== undefined && (a as number) > (b as number)) throw new UsageError(`${labelOf(first)}: must not be after ${labelOf(second)}`);
+  }
 }
 
 /** The error of an update given no option: it names them, up to seven; more, and it points to help. */

@@ -270,6 +270,7 @@ describe('expirations against the sandbox', () => {
     ['a start without an end', ['expirations', 'list', '--expires-start', '2026-01-01'], '--expires-start and --expires-end go together: give both'],
     ['an end without a start', ['expirations', 'list', '--expires-end', '2026-01-01'], '--expires-start and --expires-end go together: give both'],
     ['a start after the end', ['expirations', 'list', '--expires-start', '2026-02-01', '--expires-end', '2026-01-01'], '--expires-start: must not be after --expires-end'],
+    ['a start after the end, with a group to look up', ['expirations', 'list', '--group', 'acme-design', '--expires-start', '2026-02-01', '--expires-end', '2026-01-01'], '--expires-start: must not be after --expires-end'],
     ['a bad start date', ['expirations', 'list', '--expires-start', '2026-13-01', '--expires-end', '2026-12-01'], "--expires-start: '2026-13-01' has no month 13"],
     ['a note uid for list --uid', ['expirations', 'list', '--uid', 'n_1'], "--uid: 'n_1' is not an expiration uid (they start with e_)"],
     ['a license key filter over 191', ['expirations', 'list', '--license-key', 'k'.repeat(192)], '--license-key: at most 191 characters (got 192)'],
