@@ -80,7 +80,7 @@ function checkConstraints(verb: VerbSpec, opts: Record<string, unknown>): void {
 /** The error of an update given no option: it names them, up to seven; more, and it points to help. */
 function nothingToUpdate(verb: VerbSpec, command: string): UsageError {
   const options = optionsOf(verb);
-  if (options.length > 7) return new UsageError(`nothing to update: give at least one attribute option (see mon ${command} --help)`);
+  if (options.length > 7) return new UsageError('nothing to update: give at least one attribute option', `\`mon ${command} --help\` lists them`);
   const labels = options.map((spec) => (spec.negatable ? optionLabel(spec).replace(/^--/, '--[no-]') : optionLabel(spec)));
   return new UsageError(`nothing to update: give ${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`);
 }
