@@ -6,10 +6,12 @@ import { DryRunStop, NotFoundError, UsageError } from '../errors.js';
 import { UID_KINDS } from '../validate/rules.js';
 
 /**
- * One place that turns what a person types for a computer, group, expiration manufacturer,
- * expiration product or plugin into what the API wants (cli-contract.md: "Wherever a command
+ * One place that turns what a person types for a computer, group, expiration manufacturer
+ * or expiration product into what the API wants (cli-contract.md: "Wherever a command
  * names a computer…"). Lookups go through the normal client (rate budget, retries, --verbose);
  * with --dry-run the first lookup that would be sent is shown instead (DryRunStop).
+ * (Plugins are matched by name or slug in src/fleet/selection.ts, as the results stream in:
+ * the API lists them nowhere but on their computers.)
  *
  * - computer: its client_id (or the deprecated svc_id, the same value) or its c_ uid. A path
  *   wants the client id, a body or filter wants the uid: the other form is looked up.
@@ -212,29 +214,3 @@ function notOtherKind(kind: ResolveKind, value: string, label: string): void {
 }
 
 const article = (noun: string): string => (/^[aeiou]/.test(noun) ? 'an' : 'a');
-
-/**
- * A plugin by name or slug, case-insensitive, among the plugin results at hand (there is no
- * plugin catalogue in the API): the slug and name of the plugin meant. Unknown: exit 4;
- * a name that different plugins (different slugs) share: exit 2 with the candidates.
- */
-export function resolvePlugin(text: string, results: Iterable<Record<string, unknown>>, label = '--plugin'): { slug?: string; name?: string } {
-  const lower = text.trim().toLowerCase();
-  const bySlug = new Map<string, { slug?: string; name?: string }>();
-  const byName = new Map<string, { slug?: string; name?: string }>();
-  for (const result of results) {
-    const slug = typeof result.slug === 'string' ? result.slug : undefined;
-    const name = typeof result.name === 'string' ? result.name : undefined;
-    const plugin = { ...(slug !== undefined && { slug }), ...(name !== undefined && { name }) };
-    const key = slug ?? name ?? '';
-    if (slug?.toLowerCase() === lower) bySlug.set(key, plugin);
-    else if (name?.toLowerCase() === lower) byName.set(key, plugin);
-  }
-  const matches = [...(bySlug.size > 0 ? bySlug : byName).values()];
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) {
-    throw new NotFoundError(`${label}: no plugin named '${text}' (looked up by slug and name)`, 'see the plugins of a computer with `mon plugin list <client-id>`');
-  }
-  const candidates = matches.map((plugin) => `${plugin.slug ?? '?'} ("${plugin.name ?? ''}")`);
-  throw new UsageError(`${label}: '${text}' names ${matches.length} plugins: ${candidates.join(', ')}`, 'give the slug of the one you mean');
-}
