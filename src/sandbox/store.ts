@@ -4,7 +4,7 @@
  * `commit()`, which bumps the version (invalidating cached orderings) and saves.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   STATE_FORMAT,
@@ -97,6 +97,8 @@ export class Store {
   private seen: string | undefined;
 
   constructor(data: StateData, stateFile?: string, anchorMs?: number) {
+    // The file's write token is the file's, not the data's: save() writes a new one each time.
+    delete (data as { writeId?: unknown }).writeId;
     if (anchorMs !== undefined) moveReportTimes(data, anchorMs);
     this.data = data;
     this.stateFile = stateFile;
@@ -126,13 +128,16 @@ export class Store {
     if (opts.stateFile === undefined) return new Store(fresh());
 
     const file = opts.stateFile;
-    const loaded = loadStateFile(file);
+    const read = loadStateFile(file);
+    const loaded = read?.data;
     if (loaded) {
       const seedDiffers = opts.seed !== undefined && opts.seed !== loaded.seed;
       const countDiffers = opts.computers !== undefined && opts.computers !== loaded.computerCount;
       if (!seedDiffers && !countDiffers) {
         const store = new Store(loaded, file, startMs);
-        store.seen = fileIdentity(file);
+        // The identity of what was read, not of the file a moment later: another sandbox may
+        // write in between, and this one would then never read that write.
+        store.seen = read.identity;
         return store;
       }
       opts.onNotice?.(
@@ -191,8 +196,10 @@ export class Store {
   save(): void {
     if (this.stateFile === undefined) return;
     this.data.rng = this.rng.state;
-    writeFileAtomic(this.stateFile, JSON.stringify(this.data));
-    this.seen = fileIdentity(this.stateFile);
+    // A fresh token at the head of the file marks this write (see fileIdentity).
+    const token = randomBytes(8).toString('hex');
+    writeFileAtomic(this.stateFile, `{"writeId":"${token}",${JSON.stringify(this.data).slice(1)}`);
+    this.seen = token;
   }
 
   /**
@@ -205,21 +212,41 @@ export class Store {
     if (file === undefined) return this;
     const now = fileIdentity(file);
     if (now === this.seen || now === undefined) return this;
-    const loaded = loadStateFile(file);
-    if (!loaded) return this;
-    const store = new Store(loaded, file, this.data.anchorMs ?? this.data.seededAtMs);
-    store.seen = now;
+    const read = loadStateFile(file);
+    if (!read) return this;
+    const store = new Store(read.data, file, this.data.anchorMs ?? this.data.seededAtMs);
+    store.seen = read.identity;
     return store;
   }
 }
 
-/** inode, size and modification time: a rename over the file changes the inode. */
+/** The `"writeId"` every save() puts first in the file. */
+const WRITE_ID = /^\{"writeId":"([0-9a-f]{16})",/;
+
+/**
+ * What tells one write of the state file from another: the token save() puts at its head
+ * (read from its first bytes, not the whole file). inode, size and modification time can
+ * repeat: the kernel's file times move in steps of milliseconds and a freed inode may be taken
+ * again, so two quick writes by two sandboxes could look like one. A file written before
+ * tokens (an older mon) falls back to inode, size and time.
+ */
 function fileIdentity(file: string): string | undefined {
+  let fd: number;
   try {
-    const st = statSync(file, { bigint: true });
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const head = Buffer.alloc(32);
+    const token = WRITE_ID.exec(head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0)))?.[1];
+    if (token !== undefined) return token;
+    const st = fstatSync(fd, { bigint: true });
     return `${st.ino}:${st.size}:${st.mtimeNs}`;
   } catch {
     return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -344,8 +371,14 @@ const COLLECTION_KEYS = [
   'users',
 ] as const;
 
-/** undefined when the file does not exist; throws a reset hint when it cannot be used. */
-export function loadStateFile(file: string): StateData | undefined {
+/**
+ * The state file's data and the identity of that very content (see fileIdentity); undefined
+ * when the file does not exist; throws a reset hint when it cannot be used.
+ */
+export function loadStateFile(file: string): { data: StateData; identity: string | undefined } | undefined {
+  // A file without a token (written by an older mon): its inode, size and time, taken before
+  // the read, so that a write in between is seen as a change on the next look.
+  const before = fileIdentity(file);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -375,5 +408,5 @@ export function loadStateFile(file: string): StateData | undefined {
       }
     }
   }
-  return parsed as StateData;
+  return { data: parsed as StateData, identity: WRITE_ID.exec(text)?.[1] ?? before };
 }
