@@ -173,7 +173,7 @@ function optionalValueTaken(command: Command, argv: readonly string[]): { flag: 
 export function withHint(error: unknown, command: Command): unknown {
   // A message that already says what to do (` — …`), or quotes a tool's own lines (jq's caret
   // under the mistake), is left as its author shaped it.
-  if (!(error instanceof MonError) || error.hint || / — |\n/.test(error.message)) return error;
+  if (!(error instanceof MonError) || error.hint || / \u2014 |\n/.test(error.message)) return error;
   if (error instanceof UsageError) {
     // `--timeout: …` is about a global option, `MON_TIMEOUT: …` about the environment.
     const label = /^(-{1,2}[\w-]+)(?:\/-{1,2}[\w-]+)?:/.exec(error.message)?.[1];

@@ -229,8 +229,8 @@ function ascii(s: string): string {
     out = s
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
-      .replace(/ł/g, 'l')
-      .replace(/Ł/g, 'L')
+      .replace(/\u0142/g, 'l') // ł
+      .replace(/\u0141/g, 'L') // Ł
       .replace(/[^A-Za-z0-9.@_-]/g, '');
     asciiCache.set(s, out);
   }

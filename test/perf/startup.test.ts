@@ -92,6 +92,14 @@ describe('the bundle', () => {
     expect(readFileSync(bundle, 'utf8')).not.toMatch(/\bimport\(/);
   });
 
+  it('is Latin-1 text, so V8 holds its source in one byte a character', () => {
+    // One character past U+00FF (esbuild escapes them in strings but not in regular expressions:
+    // write `\u2014`, not '—', in a regex) makes the whole source two bytes a character, which
+    // every start then reads, hashes and scans at twice the cost.
+    const wide = [...readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8')].filter((ch) => ch.codePointAt(0)! > 0xff);
+    expect(wide).toEqual([]);
+  });
+
   it('help evaluates none of the heavy packages and loads no network, crypto or process module', async () => {
     const { code, evaluated, builtins, external } = await probe(bundle, ['computers', '--help']);
     expect(code).toBe(0);
