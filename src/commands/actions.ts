@@ -62,6 +62,7 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
     tty,
     now: ctx.now,
     out: io.stdout,
+    account: ctx.accountOutput,
   };
 }
 
@@ -112,6 +113,14 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
       // No x-total header: count the records themselves.
       total = 0;
       for await (const page of client.pages(route, input, { all: true })) total += page.items.length;
+    }
+    if (render.account) {
+      // One row per account: PROFILE and COUNT, in the format asked for.
+      const { createListRenderer } = await import('../output/render.js');
+      const counted = await createListRenderer({ ...render, columns: [{ key: 'count' }], fields: undefined });
+      counted.push([{ count: total }]);
+      counted.end();
+      return;
     }
     ctx.io.stdout.write(`${total}\n`);
     return;
