@@ -89,14 +89,15 @@ const DEFAULT_PARALLEL = 4;
 
 /**
  * --profiles a,b / --all-profiles / MON_PROFILES (flag > environment): the accounts a read spans.
- * `-p` names one account and --base-url or --sandbox one server, so neither goes with a list;
- * a `-p` flag does beat MON_PROFILES from the environment, as every flag beats its variable.
+ * `-p` names one account and --base-url or --sandbox one server, so neither flag goes with a
+ * list flag; each of them does beat MON_PROFILES, as every flag beats the environment.
  */
 function accountList(raw: RawGlobals, env: Record<string, string | undefined>): AccountList | undefined {
   if (raw.profiles !== undefined && raw.allProfiles === true) throw new UsageError('--profiles and --all-profiles: give one of them', 'drop --profiles to read every saved profile, or --all-profiles to read those named');
   const flag = raw.allProfiles === true ? '--all-profiles' : raw.profiles !== undefined ? '--profiles' : undefined;
   if (flag && raw.profile !== undefined) throw new UsageError(`${flag}: names the accounts itself, so it does not go with -p/--profile`, `drop -p, or add its profile to the list: --profiles ${raw.profile},…`);
-  const text = raw.profiles ?? (flag || raw.profile !== undefined ? undefined : env.MON_PROFILES || undefined);
+  const oneAccount = raw.profile !== undefined || raw.baseUrl !== undefined || raw.sandbox === true;
+  const text = raw.profiles ?? (flag || oneAccount ? undefined : env.MON_PROFILES || undefined);
   if (raw.allProfiles !== true && text === undefined) return undefined;
   const label = flag ?? 'MON_PROFILES';
   if (raw.baseUrl !== undefined) throw new UsageError(`${label}: each account uses its profile's base URL, so it does not go with --base-url`, 'drop --base-url');

@@ -46,7 +46,9 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
   const { verb, invocation, ctx, deps } = run;
   const list = ctx.globals.accounts!;
   if (!isRead(verb, invocation)) {
-    throw new UsageError(`${list.source}: reads across accounts, and \`mon ${invocation.command}\` changes things`, 'run it once per account with -p NAME');
+    // A verb with an endpoint (or `api`) writes; the tools (profile, completion, sandbox) read no account.
+    const what = verb.route !== undefined || typeof verb.reads === 'function' ? 'changes things' : 'reads no account';
+    throw new UsageError(`${list.source}: reads across accounts, and \`mon ${invocation.command}\` ${what}`, 'run it once per account with -p NAME');
   }
   const profiles = await accountNames(ctx);
   const merged = new MergedOutput(profiles);

@@ -137,10 +137,16 @@ describe('one read across accounts', () => {
     [['computers', 'update', 'CLIENT-1', '--asset-id', 'A1'], 'computers update'],
     [['plugin', 'unmute', 'pr_1'], 'plugin unmute'],
     [['api', 'POST', '/notes', '-F', 'note[body]=x'], 'api'],
-    [['profile', 'list'], 'profile list'],
   ])('refuses a write across accounts before sending anything: %j', async (args, command) => {
     const result = await mon(['--profiles', 'alpha,beta', ...args]);
     expectRefusedBeforeSending(result, `--profiles: reads across accounts, and \`mon ${command}\` changes things`, all());
+  });
+
+  it.each([
+    [['profile', 'list'], 'profile list'],
+    [['completion', 'bash'], 'completion bash'],
+  ])('refuses a tool across accounts: %j', async (args, command) => {
+    expectRefusedBeforeSending(await mon(['--all-profiles', ...args]), `--all-profiles: reads across accounts, and \`mon ${command}\` reads no account`, all());
   });
 
   it('refuses an unknown profile, -p beside a list, an empty list and --parallel out of range before any request', async () => {
@@ -150,6 +156,8 @@ describe('one read across accounts', () => {
     expectRefusedBeforeSending(await mon(['--profiles', ',', 'users', 'list']), "--profiles: give at least one profile name (got ',')", all());
     expectRefusedBeforeSending(await mon(['--all-profiles', '--parallel', '17', 'users', 'list']), "--parallel: must be a whole number from 1 to 16 (got '17')", all());
     expectRefusedBeforeSending(await runMain(['--all-profiles', 'users', 'list'], { env: { MON_CONFIG_DIR: tempConfigDir() } }), '--all-profiles: no profiles saved yet', all());
+    expectRefusedBeforeSending(await mon(['--profiles', 'alpha', '--base-url', sandboxes[0]!.url, 'users', 'list']), "--profiles: each account uses its profile's base URL, so it does not go with --base-url", all());
+    expectRefusedBeforeSending(await mon(['--parallel', '2', 'users', 'list']), '--parallel: how many accounts are read at once, so it needs --profiles or --all-profiles', all());
   });
 
   it('MON_PROFILES spans accounts; a -p flag beats it', async () => {
