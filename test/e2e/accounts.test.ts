@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { testClock } from '../helpers/clock.js';
+import { Readable } from 'node:stream';
+import { main } from '../../src/main.js';
 import { computersPage, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
 import { tempConfigDir } from '../helpers/run-mon.js';
@@ -234,5 +236,52 @@ describe('rate budgets across accounts', () => {
     expect(idle).toBeLessThan(500);
     expect(busy).toBeGreaterThan(1_000);
     expect((JSON.parse(result.stdout) as Item[]).map((item) => item.profile)).toEqual(['busy', 'busy', 'busy', 'idle', 'idle', 'idle']);
+  });
+});
+
+describe('ndjson across accounts', () => {
+  let servers: FakeApi[] = [];
+  afterAll(() => Promise.all(servers.map((server) => server.close())));
+
+  it('streams the first account as its pages arrive, and holds the next one until the first has finished', async () => {
+    let stdout = '';
+    let firstPageSeen: () => void = () => undefined;
+    const seen = new Promise<void>((resolve) => (firstPageSeen = resolve));
+    const pages = computersPage(4);
+    let secondRead: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => (secondRead = resolve));
+    // The first account's second page is answered only once its first page is on stdout and the
+    // second account has been read whole: neither waits for the other (or this would hang).
+    const first = await startFakeApi(async (req, res) => {
+      if (req.query.get('page') === '2') await Promise.all([seen, read]);
+      pages(req, res, 0);
+    });
+    const rest = computersPage(3);
+    const second = await startFakeApi((req, res) => {
+      rest(req, res, 0);
+      if (req.query.get('page') === '2') secondRead();
+    });
+    servers = [first, second];
+    const dir = tempConfigDir();
+    for (const [i, name] of ['one', 'two'].entries()) {
+      await runMain(['profile', 'add', name, '--base-url', servers[i]!.url, '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: `k_${name}_0000000000000000` });
+    }
+    const io = {
+      stdout: {
+        write: (chunk: string) => {
+          stdout += chunk;
+          if (stdout.split('\n').length > 2) firstPageSeen();
+          return true;
+        },
+        isTTY: false,
+      },
+      stderr: { write: () => true, isTTY: false },
+      stdin: Object.assign(Readable.from([]), { isTTY: false }),
+    };
+    const code = await main(['--profiles', 'one,two', 'computers', 'list', '--all', '--per-page', '2', '-o', 'ndjson'], { io, env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir }, clock: testClock() });
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Item);
+    expect(lines.map((line) => `${line.profile}:${line.uid}`)).toEqual(['one:c_1', 'one:c_2', 'one:c_3', 'one:c_4', 'two:c_1', 'two:c_2', 'two:c_3']);
+    expect(second.requests).toHaveLength(2);
   });
 });
