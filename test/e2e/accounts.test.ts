@@ -34,7 +34,7 @@ describe('one read across accounts', () => {
   const mon = (args: string[], env: Record<string, string | undefined> = {}, clock = testClock()) => runMain(args, { env: { MON_CONFIG_DIR: dir, ...env }, clock });
   const all = () => sandboxes.flatMap((sandbox) => sandbox.requests);
   /** What the test reads itself from each sandbox, tagged as mon tags it. */
-  const expected = async (path: string) => {
+  const expected = async (path: string): Promise<Item[]> => {
     const lists = await Promise.all(sandboxes.map((sandbox) => readAll(sandbox, path)));
     return lists.flatMap((items, i) => items.map((item) => ({ profile: ACCOUNTS[i]!.profile, ...item })));
   };
