@@ -74,7 +74,7 @@ Examples:
   $ mon computers list --all -o ndjson | jq .computer_name
   $ mon alerts --group "Acme Design"
   $ mon status --check
-  $ mon --all-profiles alerts -o csv > alerts.csv
+  $ mon --all-profiles computers list --status missing
 
 Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited,
 7 server, 8 network, 9 some accounts failed (--profiles, --all-profiles),

@@ -38,7 +38,8 @@ function forPeople(route: RouteName, input: RequestInput, view: View, render: Re
 /** Render options from the global flags, the terminal and the environment. */
 export function renderOptions(ctx: Context, view: View): RenderOptions {
   const { globals, io, env } = ctx;
-  const known = [...new Set([...view.fields, ...view.columns.map((column) => column.key)])];
+  // Across accounts every item has a `profile` too (src/fleet/accounts.ts).
+  const known = [...new Set([...view.fields, ...view.columns.map((column) => column.key), ...(ctx.accountOutput ? ['profile'] : [])])];
   const unknown = globals.fields?.filter((field) => !known.includes(field)) ?? [];
   if (unknown.length > 0) {
     // The nearest key for each typo rather than the whole list (a computer has 90).

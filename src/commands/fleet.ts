@@ -175,6 +175,7 @@ export const alerts = verb({
     'mon alerts --group "Acme Design" --status Alert',
     'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
     'mon alerts --since 24h -o ndjson | jq -r .computer.name',
+    'mon --profiles acme,northwind alerts -o csv > alerts.csv',
   ],
   async run({ opts }, ctx) {
     const statuses = opts.status ?? ['Alert', 'Warning'];
@@ -196,7 +197,7 @@ export const status = verb({
   name: 'status',
   summary: 'What needs attention now: counts across the account, or --check for Nagios-style monitors',
   description:
-    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
+    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [
     GROUP_OPTION,
     { flags: '--within <duration>', description: 'how far ahead an expiration counts as expiring (30d, 2w)', rule: { type: 'duration' }, defaultText: '30d' },
@@ -208,6 +209,7 @@ export const status = verb({
     'mon status --group "Acme Design" --group "Northwind Clinic" -o json',
     'mon status --check',
     'mon status --check --warning-alerts 0 --critical-alerts 5 --critical-missing 10',
+    'mon --all-profiles status --check',
   ],
   reads: true,
   async run({ opts }, ctx) {

@@ -223,7 +223,8 @@ class MergedOutput {
       ...opts,
       account: undefined,
       columns: [{ key: PROFILE_KEY }, ...opts.columns.filter((column) => column.key !== PROFILE_KEY)],
-      fields: opts.fields ? [PROFILE_KEY, ...opts.fields.filter((field) => field !== PROFILE_KEY)] : undefined,
+      // --fields that name `profile` place it themselves.
+      fields: opts.fields && !opts.fields.includes(PROFILE_KEY) ? [PROFILE_KEY, ...opts.fields] : opts.fields,
     });
   }
 }

@@ -106,6 +106,9 @@ describe('one read across accounts', () => {
     // A list that stops early says so per account, after the output.
     expect(fields.stderr).toBe('alpha: showing 2 of 30 — add --all for every page\ngamma: showing 2 of 25 — add --all for every page\n');
 
+    const placed = await mon(['--profiles', 'alpha', 'users', 'list', '-o', 'csv', '--fields', 'uid,profile', '--no-header']);
+    expect(placed.stdout.split('\n')[0]).toMatch(/^u_\w+,alpha$/);
+
     const count = await mon(['--all-profiles', 'computers', 'list', '--count', '-o', 'csv'], {}, testClock());
     expect(count.stdout).toBe('profile,count\nalpha,30\nbeta,20\ngamma,25\n');
 
