@@ -158,6 +158,8 @@ export interface AccountRun {
   output: AccountOutput;
   /** The whole command's footnotes (printed once every account has finished). */
   footnote(message: string): void;
+  /** When the command started (epoch ms): MON_DEADLINE counts from then for every account. */
+  startedAt: number;
 }
 
 /**
@@ -216,6 +218,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
           timeoutMs: globals.timeoutMs,
           retries: globals.retries,
           deadlineMs: deadlineFromEnv(env),
+          startedAt: account?.startedAt,
           maxResponseBytes: maxResponseFromEnv(env),
           expand: globals.expand,
           signal,

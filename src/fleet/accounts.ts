@@ -14,6 +14,7 @@ import type { ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
 import type { Invocation, ParsedInput, VerbSpec } from '../spec/spec.js';
 import type { Command } from 'commander';
+import { systemClock } from '../api/clock.js';
 import { routeOf } from '../api/endpoints.js';
 
 type Row = Record<string, unknown>;
@@ -54,6 +55,7 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
   const merged = new MergedOutput(profiles);
   const outcomes: AccountOutcome[] = profiles.map((profile) => ({ profile }));
   const codes: number[] = [];
+  const startedAt = (deps.clock ?? systemClock).now();
   // Each account's own profile: the single-account variables would point every one at one account.
   const env = { ...deps.env, MON_API_KEY: undefined, MON_BASE_URL: undefined, MON_PROFILE: undefined, MON_PROFILES: undefined };
   // No progress line per account: several would overwrite each other on one terminal.
@@ -62,7 +64,7 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
     const profile = profiles[index]!;
     const output = merged.account(index, profile, outcomes[index]!);
     const globals = { ...ctx.globals, profile, baseUrl: undefined, accounts: undefined };
-    const accountCtx = createContext({ ...deps, io, env }, globals, run.cleanups, run.program, { output, footnote: (message) => ctx.footnote(message) });
+    const accountCtx = createContext({ ...deps, io, env }, globals, run.cleanups, run.program, { output, footnote: (message) => ctx.footnote(message), startedAt });
     try {
       await run.run(accountCtx);
     } catch (error) {
