@@ -1,14 +1,15 @@
 // --profiles / --all-profiles / MON_PROFILES: one read across three accounts, each a sandbox on
 // its own port with its own key, saved as three profiles.
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { testClock } from '../helpers/clock.js';
 import { Readable } from 'node:stream';
 import { main } from '../../src/main.js';
-import { computersPage, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { computersPage, hang, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
-import { tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
 
 type Item = Record<string, unknown>;
@@ -215,6 +216,48 @@ describe('one read across accounts', () => {
     const critical = await mon(['--profiles', 'alpha,revoked', 'status', '--check', '--critical-warnings', '0'], {}, testClock());
     expect(critical.code).toBe(2);
     expect(critical.stdout).toMatch(/^MON CRITICAL - alpha CRITICAL: /);
+  });
+});
+
+describe('as a process', () => {
+  let sandbox: RunningSandbox;
+  let stuck: FakeApi;
+  const dir = tempConfigDir();
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, apiKey: ACCOUNTS[0].key, computers: 30, seed: 3 });
+    stuck = await startFakeApi(hang);
+    for (const [name, url, key] of [['alpha', sandbox.url, ACCOUNTS[0].key], ['revoked', sandbox.url, 'k_revoked_000000000000009'], ['stuck', stuck.url, 'k_stuck_0000000000000007']]) {
+      expect((await runMain(['profile', 'add', name!, '--base-url', url!, '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: key })).code).toBe(0);
+    }
+  });
+  afterAll(() => Promise.all([sandbox.close(), stuck.close()]));
+
+  it('exits 9 with the answering account printed whole and flushed', async () => {
+    const result = await runMon(['--profiles', 'revoked,alpha', 'computers', 'list', '--all', '-o', 'ndjson'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(9);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line).uid)).toEqual((await readAll(sandbox, '/v2.5/computers')).map((c) => c.uid));
+    expect(result.stderr).toMatch(/^mon: revoked: [^\n]+\nmon: 1 of 2 accounts failed: revoked — [^\n]+\n$/);
+  });
+
+  it('Ctrl-C while an account hangs ends every account: exit 130, no line blaming an account', async () => {
+    const child = spawn(process.execPath, [MON_BIN, '--profiles', 'alpha,stuck', 'computers', 'list', '--all', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, MON_CONFIG_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      // alpha is whole and stuck is still waiting for its first answer.
+      if (stdout.split('\n').length > 30) child.kill('SIGINT');
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(killer);
+    expect(code).toBe(130);
+    expect(stderr).toBe('mon: interrupted\n');
+    expect(stdout.trim().split('\n')).toHaveLength(30);
   });
 });
 
