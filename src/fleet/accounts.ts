@@ -70,7 +70,8 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       outcomes[index]!.error = error;
-      codes[index] = run.report(error, profile);
+      // A mistake in the command line itself is found by every account alike: said once, below.
+      if (!(error instanceof UsageError)) codes[index] = run.report(error, profile);
     } finally {
       merged.finish(index);
     }
@@ -79,6 +80,10 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
   await pool(profiles.length, ctx.globals.dryRun ? 1 : ctx.globals.parallel, runOne, ctx.signal);
   if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
   await merged.end();
+  const refused = outcomes.filter((outcome) => outcome.error instanceof UsageError);
+  // Options a verb checks itself (thresholds without --check): one line, as for one account.
+  if (refused.length === profiles.length && new Set(refused.map((outcome) => (outcome.error as UsageError).message)).size === 1) throw refused[0]!.error;
+  refused.forEach((outcome) => (codes[outcomes.indexOf(outcome)] = run.report(outcome.error, outcome.profile)));
   if (verb.acrossAccounts) await verb.acrossAccounts(outcomes, invocation, ctx);
   const failed = outcomes.filter((outcome) => outcome.error !== undefined);
   if (failed.length === 0) return undefined;

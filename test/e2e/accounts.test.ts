@@ -166,6 +166,13 @@ describe('one read across accounts', () => {
     expectRefusedBeforeSending(await mon(['--parallel', '2', 'users', 'list']), '--parallel: how many accounts are read at once, so it needs --profiles or --all-profiles', all());
   });
 
+  it.each([
+    [['api', '-i', 'GET', '/users'], '--include: prints the headers of one answer, not of one per account'],
+    [['status', '--warning-alerts', '1'], '--warning-alerts: thresholds apply only with --check'],
+  ])('a mistake every account finds is said once: %j', async (args, message) => {
+    expectRefusedBeforeSending(await mon(['--profiles', 'alpha,beta', ...args]), message, all());
+  });
+
   it('MON_PROFILES spans accounts; a -p flag beats it', async () => {
     const spanned = await mon(['users', 'list', '--json', '--fields', 'uid'], { MON_PROFILES: 'beta,gamma' });
     expect(spanned.code).toBe(0);
