@@ -168,6 +168,7 @@ export interface AccountRun {
  */
 export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: (() => Promise<void> | void)[], program: Command, account?: AccountRun): Context {
   const { io, env } = deps;
+  // Notices, footnotes and --verbose lines of one account of many name it.
   const named = (message: string) => (account ? `${account.output.profile}: ${message}` : message);
   const dir = configDir(env);
   const signal = deps.signal ?? new AbortController().signal;
@@ -196,7 +197,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
       for (const message of footnotes.splice(0)) ctx.notice(message);
     },
     debug: (message) => {
-      if (globals.verbose) io.stderr.write(`${terminalSafe(message)}\n`);
+      if (globals.verbose) io.stderr.write(`${terminalSafe(named(message))}\n`);
     },
     onExit: (cleanup) => {
       cleanups.push(cleanup);
@@ -212,7 +213,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
         const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
-        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(line)}\n`) : undefined;
+        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(named(line))}\n`) : undefined;
         const made = new ApiClient({
           ...target,
           timeoutMs: globals.timeoutMs,

@@ -131,6 +131,17 @@ describe('one read across accounts', () => {
     expect(lines[2]).toBe("mon: 2 of 3 accounts failed: revoked, down — each said why above; the others' data was printed whole");
   });
 
+  it('--verbose lines name their account, key redacted', async () => {
+    const result = await mon(['--profiles', 'alpha,beta', '--verbose', 'users', 'list', '--per-page', '1']);
+    expect(result.code).toBe(0);
+    const requests = result.stderr.split('\n').filter((line) => /GET /.test(line));
+    expect(requests.length).toBeGreaterThanOrEqual(2);
+    for (const line of requests) expect(line).toMatch(/^(alpha: .*127\.0\.0\.1:\d+\/v2\.5\/users|beta: .*127\.0\.0\.1:\d+\/v2\.5\/users)/);
+    expect(requests.some((line) => line.startsWith('alpha: ') && line.includes(new URL(sandboxes[0]!.url).port))).toBe(true);
+    expect(requests.some((line) => line.startsWith('beta: ') && line.includes(new URL(sandboxes[1]!.url).port))).toBe(true);
+    for (const { key } of ACCOUNTS) expect(result.stderr).not.toContain(key);
+  });
+
   it('every account failing the same way exits with that code', async () => {
     const result = await mon(['--profiles', 'revoked', 'computers', 'list'], {}, testClock());
     expect(result.code).toBe(3);
