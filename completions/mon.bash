@@ -71,6 +71,8 @@ _mon_command() {
 _mon_option() {
   case "$1|$2" in
     '|-p'|'|--profile') REPLY='v @profiles' ;;
+    '|--profiles') REPLY='v' ;;
+    '|--parallel') REPLY='v' ;;
     '|--base-url') REPLY='v' ;;
     '|-o'|'|--output') REPLY='v table json ndjson csv tsv' ;;
     '|--jq') REPLY='v' ;;
@@ -196,7 +198,7 @@ _mon_option() {
 # The options of the command at path $1 (not its ancestors), in REPLY.
 _mon_flags() {
   case "$1" in
-    '') REPLY='-V --version -p --profile --base-url --sandbox -o --output --json --jq --fields --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
+    '') REPLY='-V --version -p --profile --profiles --all-profiles --parallel --base-url --sandbox -o --output --json --jq --fields --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
     'groups list') REPLY='--visibility --page --per-page --offset --all --limit --count' ;;
     'groups find-or-create') REPLY='--name --description --show-contact-menu --no-show-contact-menu --build-installers' ;;
     'groups update') REPLY='--name --description --reference-email --show-contact-menu --no-show-contact-menu' ;;

@@ -21,6 +21,7 @@ import { loadSandbox } from './bench/sandbox.mjs';
 import { buildOptions } from './esbuild.config.mjs';
 import { MEMORY_METHOD, run, stats } from './bench/measure.mjs';
 import { measureFleet, reportFleet } from './bench/fleet.mjs';
+import { measureAccounts, reportAccounts, startAccounts } from './bench/accounts.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -63,11 +64,14 @@ if (!flags['no-build']) {
 }
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// 2. Sandboxes in this process: 10,000 and 50,000 computers, and 1,000 for the fleet commands.
+// 2. Sandboxes in this process: 10,000 and 50,000 computers, 1,000 for the fleet commands, and
+// three accounts of 3,000 for --all-profiles.
 const sandboxes = await loadSandbox();
 const big = await sandboxes.start(BIG);
 const huge = await sandboxes.start(HUGE);
 const small = await sandboxes.start(SMALL);
+// Three accounts of 3,000 computers, each with its own key, for --all-profiles.
+const accounts = await startAccounts(sandboxes);
 const scratch = sandboxes.dir;
 let dirs = 0;
 const freshDir = () => mkdtempSync(join(scratch, `config-${dirs++}-`));
@@ -177,7 +181,9 @@ async function measure(node) {
   }
   // The fleet commands (alerts, status): scripts/bench/fleet.mjs.
   const fleet = await measureFleet({ mon, sizes: [[big, BIG], [small, SMALL]], freshDir, runs: ALL_RUNS, fail });
-  return { times, all, fleet, load: load() };
+  // Many accounts side by side: scripts/bench/accounts.mjs.
+  const many = await measureAccounts({ node: node.file, mon: MON, accounts, freshDir, scratch, runs: ALL_RUNS, fail });
+  return { times, all, fleet, many, load: load() };
 }
 
 function report() {
@@ -240,6 +246,7 @@ function report() {
     say();
     say(`node ${v}:`);
     results.fleetTargets = { ...results.fleetTargets, [v]: reportFleet(results.nodes[v].fleet, say) };
+    results.accountTargets = { ...results.accountTargets, [v]: reportAccounts(results.nodes[v].many, say) };
   }
   say();
   say(`load at the end: ${load()}`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { OutputFormat, Sink } from './output/types.js';
+import type { ListRenderer, OutputFormat, RenderOptions, Sink } from './output/types.js';
 import type { ApiClient } from './api/client.js';
 import type { ProfileStore } from './config/store.js';
 
@@ -13,6 +13,10 @@ export interface Io {
 /** Options of the root command, resolved against the environment (flag > env > default). */
 export interface GlobalOptions {
   profile?: string;
+  /** `--profiles`, `--all-profiles` or MON_PROFILES: the accounts a read spans (src/fleet/accounts.ts). */
+  accounts?: AccountList;
+  /** `--parallel N`: how many of those accounts are read at once (1..16, default 4). */
+  parallel: number;
   baseUrl?: string;
   sandbox: boolean;
   output: OutputFormat;
@@ -30,6 +34,31 @@ export interface GlobalOptions {
   color: boolean;
 }
 
+/** The accounts of `--profiles a,b` (in that order) or of `--all-profiles` (as `profile list` shows them). */
+export type AccountList = { all: true; source: string } | { all: false; names: string[]; source: string };
+
+/**
+ * Where a read that spans accounts hands its output: the objects, tagged with the account by
+ * the fan-out (src/fleet/accounts.ts), which owns the one renderer in the user's format.
+ */
+export interface AccountOutput {
+  /** The profile this run reads. */
+  readonly profile: string;
+  /** A renderer for this account's part of a list (or of one object): its items stay together. */
+  list(opts: RenderOptions): ListRenderer;
+  /** Keeps a value to be shown with the other accounts' once all have finished (`status`). */
+  hold(value: unknown): void;
+}
+
+/** How one account's run ended, for a verb that shows the accounts together (VerbSpec.acrossAccounts). */
+export interface AccountOutcome {
+  profile: string;
+  /** What the run handed to AccountOutput.hold. */
+  held?: unknown;
+  /** Why the run failed (its line is already on stderr). */
+  error?: unknown;
+}
+
 /** Everything a handler may reach: no handler touches process.*, console.* or conf directly. */
 export interface Context {
   io: Io;
@@ -38,6 +67,8 @@ export interface Context {
   /** Aborted on Ctrl-C or SIGTERM; every request listens to it. */
   signal: AbortSignal;
   globals: GlobalOptions;
+  /** Set when this run is one account of many: output goes through it, tagged with the profile. */
+  accountOutput?: AccountOutput;
   configDir: string;
   /** The command tree this command line was parsed with (the completion scripts are read from it). */
   program: Command;

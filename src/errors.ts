@@ -50,6 +50,14 @@ export class NetworkError extends MonError {
 }
 
 /**
+ * With --profiles or --all-profiles: some accounts failed (each said why on its own line) and
+ * the others' data was printed whole: exit 9.
+ */
+export class AccountsFailedError extends MonError {
+  readonly exitCode = 9;
+}
+
+/**
  * The --jq filter failed on the data (`.[] | .a.b` over a string): exit 1, with jq's message,
  * after the data was read. Its syntax is checked before any request (a UsageError, exit 2).
  */

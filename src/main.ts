@@ -3,7 +3,7 @@ import type { PreparedRequest } from './api/client.js';
 import { redact } from './api/redact.js';
 import { terminalSafe } from './output/escape.js';
 import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
-import type { GlobalOptions } from './context.js';
+import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
 import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
@@ -34,17 +34,40 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const ctx = createContext(jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } } } : deps, globals, cleanups, program);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
-      try {
-        // Names, slugs and the other id of a computer become what the request needs.
-        const resolved = needsResolving(verb) ? await (await import('./resolve/index.js')).resolveInput(verb, checked, ctx) : checked;
-        await verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, ctx);
+      /** The verb against the account of `runCtx`. */
+      const runOnce = async (runCtx: Context) => {
+        try {
+          // Names, slugs and the other id of a computer become what the request needs.
+          const resolved = needsResolving(verb) ? await (await import('./resolve/index.js')).resolveInput(verb, checked, runCtx) : checked;
+          await verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, runCtx);
+        } catch (error) {
+          if (!(error instanceof DryRunStop)) throw error;
+          const { showDryRun } = await import('./commands/actions.js');
+          await showDryRun(runCtx, error.prepared as PreparedRequest, `the request that would look up ${error.what}; what follows depends on its answer`);
+        }
+      };
+      if (!globals.accounts) {
+        await runOnce(ctx);
         jq?.end();
         ctx.printFootnotes();
-      } catch (error) {
-        if (!(error instanceof DryRunStop)) throw error;
-        const { showDryRun } = await import('./commands/actions.js');
-        await showDryRun(ctx, error.prepared as PreparedRequest, `the request that would look up ${error.what}; what follows depends on its answer`);
+        return;
       }
+      // --profiles, --all-profiles, MON_PROFILES: the same verb once per account (src/fleet/accounts.ts).
+      const { runAccounts } = await import('./fleet/accounts.js');
+      const failure = await runAccounts({
+        verb,
+        invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },
+        ctx,
+        deps: ctx.io === io ? deps : { ...deps, io: ctx.io },
+        cleanups,
+        program,
+        run: runOnce,
+        report: (error, profile) => report(error, deps, verbose, profile),
+      });
+      // The accounts that answered are printed whole, --jq's output too, before the failure is reported.
+      jq?.end();
+      ctx.printFootnotes();
+      if (failure) throw failure;
     },
     argv,
   );
@@ -83,7 +106,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
 }
 
 /** Global options that take a value: the word after them is not the command. */
-const VALUED_GLOBALS = new Set(['-p', '--profile', '--base-url', '-o', '--output', '--fields', '--expand', '--timeout', '--retries', '--jq']);
+const VALUED_GLOBALS = new Set(['-p', '--profile', '--profiles', '--parallel', '--base-url', '-o', '--output', '--fields', '--expand', '--timeout', '--retries', '--jq']);
 
 /** Whether the command line is `mon [globals] status … --check`. */
 export function isStatusCheck(argv: readonly string[]): boolean {
@@ -124,8 +147,9 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
  * server's title, a value the user typed) is shown escaped: always one line, nothing for the
  * terminal to act on.
  */
-function report(error: unknown, deps: MainDeps, verbose: boolean): number {
-  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(line, deps))}\n`);
+function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: string): number {
+  // One account of many (--profiles): its line names the profile, `mon: acme: …`.
+  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `), deps))}\n`);
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // A missing verb that missingVerb() did not catch: commander printed the resource's help

@@ -30,6 +30,9 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     // would show the help of computers).
     .helpCommand(false)
     .option('-p, --profile <name>', 'saved profile to use (env MON_PROFILE; default: the one set with `profile use`)')
+    .option('--profiles <names>', 'run a read across these saved profiles, side by side (env MON_PROFILES)')
+    .option('--all-profiles', 'run a read across every saved profile, in the order `profile list` shows')
+    .option('--parallel <n>', 'with --profiles/--all-profiles: accounts read at once, 1..16 (default 4)')
     .option('--base-url <url>', "override the profile's https://<subdomain>.<service-domain> (env MON_BASE_URL)")
     .option('--sandbox', 'run against a local sandbox with demo data, started in this process')
     .addOption(outputOption())
@@ -71,10 +74,12 @@ Examples:
   $ mon computers list --all -o ndjson | jq .computer_name
   $ mon alerts --group "Acme Design"
   $ mon status --check
+  $ mon --all-profiles computers list --status missing
 
 Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited,
-7 server, 8 network, 130 interrupted. status --check exits as a Nagios plugin
-does: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.`,
+7 server, 8 network, 9 some accounts failed (--profiles, --all-profiles),
+130 interrupted. status --check exits as a Nagios plugin does: 0 OK,
+1 WARNING, 2 CRITICAL, 3 UNKNOWN.`,
   );
 
   defineCommands(program, argv ? commandsFor(argv) : COMMANDS, runVerb);

@@ -5,7 +5,7 @@ import { terminalSafe } from './output/escape.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
 import type { ProfileStore } from './config/store.js';
-import type { Context, GlobalOptions, Io } from './context.js';
+import type { AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
 import { closest } from './validate/suggest.js';
 import { VERSION } from './version.js';
@@ -27,6 +27,9 @@ export const knownSecrets = new Set<string>();
 /** The root options as commander parsed them. */
 interface RawGlobals {
   profile?: string;
+  profiles?: string;
+  allProfiles?: boolean;
+  parallel?: string;
   baseUrl?: string;
   sandbox?: boolean;
   output?: OutputFormat;
@@ -57,8 +60,12 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
     const guess = closest(raw.output, OUTPUT_FORMATS);
     throw new UsageError(`-o/--output: '${raw.output}' is not one of ${OUTPUT_FORMATS.join(', ')}`, guess ? `did you mean -o ${guess}?` : 'e.g. -o json, or -o csv for a spreadsheet');
   }
+  const accounts = accountList(raw, env);
   return {
-    profile: raw.profile ?? (env.MON_PROFILE || undefined),
+    // A list of accounts names each profile itself: MON_PROFILE does not apply.
+    profile: accounts ? undefined : (raw.profile ?? (env.MON_PROFILE || undefined)),
+    accounts,
+    parallel: parallel(raw.parallel, accounts),
     baseUrl: raw.baseUrl ?? (env.MON_BASE_URL || undefined),
     sandbox: raw.sandbox === true,
     output: outputFormat(raw),
@@ -74,6 +81,39 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
     verbose: raw.verbose === true,
     color: raw.color !== false,
   };
+}
+
+/** The most accounts --parallel lets run at once; 4 unless asked. */
+const MAX_PARALLEL = 16;
+const DEFAULT_PARALLEL = 4;
+
+/**
+ * --profiles a,b / --all-profiles / MON_PROFILES (flag > environment): the accounts a read spans.
+ * `-p` names one account and --base-url or --sandbox one server, so neither flag goes with a
+ * list flag; each of them does beat MON_PROFILES, as every flag beats the environment.
+ */
+function accountList(raw: RawGlobals, env: Record<string, string | undefined>): AccountList | undefined {
+  if (raw.profiles !== undefined && raw.allProfiles === true) throw new UsageError('--profiles and --all-profiles: give one of them', 'drop --profiles to read every saved profile, or --all-profiles to read those named');
+  const flag = raw.allProfiles === true ? '--all-profiles' : raw.profiles !== undefined ? '--profiles' : undefined;
+  if (flag && raw.profile !== undefined) throw new UsageError(`${flag}: names the accounts itself, so it does not go with -p/--profile`, `drop -p, or add its profile to the list: --profiles ${raw.profile},…`);
+  const oneAccount = raw.profile !== undefined || raw.baseUrl !== undefined || raw.sandbox === true;
+  const text = raw.profiles ?? (flag || oneAccount ? undefined : env.MON_PROFILES || undefined);
+  if (raw.allProfiles !== true && text === undefined) return undefined;
+  const label = flag ?? 'MON_PROFILES';
+  if (raw.baseUrl !== undefined) throw new UsageError(`${label}: each account uses its profile's base URL, so it does not go with --base-url`, 'drop --base-url');
+  if (raw.sandbox === true) throw new UsageError(`${label}: reads saved profiles, so it does not go with --sandbox`, 'drop --sandbox, or save the sandbox as a profile with `mon profile add`');
+  if (raw.allProfiles === true) return { all: true, source: label };
+  const names = [...new Set(text!.split(',').map((name) => name.trim()).filter(Boolean))];
+  if (names.length === 0) throw new UsageError(`${label}: give at least one profile name (got '${text}')`, 'e.g. --profiles acme,northwind, or --all-profiles');
+  return { all: false, names, source: label };
+}
+
+function parallel(text: string | undefined, accounts: AccountList | undefined): number {
+  if (text === undefined) return DEFAULT_PARALLEL;
+  if (!accounts) throw new UsageError('--parallel: how many accounts are read at once, so it needs --profiles or --all-profiles', 'add --profiles a,b or --all-profiles, or drop --parallel');
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < 1 || value > MAX_PARALLEL) throw new UsageError(`--parallel: must be a whole number from 1 to ${MAX_PARALLEL} (got '${text}')`, `e.g. --parallel ${DEFAULT_PARALLEL}`);
+  return value;
 }
 
 /**
@@ -113,9 +153,23 @@ interface Target {
   apiKey: string;
 }
 
-/** Builds the context of one command run. Nothing heavy is loaded until a handler asks. */
-export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: (() => Promise<void> | void)[], program: Command): Context {
+/** One account of a read that spans many: where its output and its footnotes go. */
+export interface AccountRun {
+  output: AccountOutput;
+  /** The whole command's footnotes (printed once every account has finished). */
+  footnote(message: string): void;
+  /** When the command started (epoch ms): MON_DEADLINE counts from then for every account. */
+  startedAt: number;
+}
+
+/**
+ * Builds the context of one command run (or of one account's run, when `account` is given: its
+ * notices and footnotes then name the profile). Nothing heavy is loaded until a handler asks.
+ */
+export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: (() => Promise<void> | void)[], program: Command, account?: AccountRun): Context {
   const { io, env } = deps;
+  // Notices, footnotes and --verbose lines of one account of many name it.
+  const named = (message: string) => (account ? `${account.output.profile}: ${message}` : message);
   const dir = configDir(env);
   const signal = deps.signal ?? new AbortController().signal;
   let store: Promise<ProfileStore> | undefined;
@@ -128,20 +182,22 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
     now: deps.now ?? Date.now,
     signal,
     globals,
+    accountOutput: account?.output,
     configDir: dir,
     program,
     // Messages may quote a server's names or the user's input: one line each, escaped.
     notice: (message) => {
-      if (!globals.quiet) io.stderr.write(`${terminalSafe(message)}\n`);
+      if (!globals.quiet) io.stderr.write(`${terminalSafe(named(message))}\n`);
     },
     footnote: (message) => {
-      footnotes.push(message);
+      if (account) account.footnote(named(message));
+      else footnotes.push(message);
     },
     printFootnotes: () => {
       for (const message of footnotes.splice(0)) ctx.notice(message);
     },
     debug: (message) => {
-      if (globals.verbose) io.stderr.write(`${terminalSafe(message)}\n`);
+      if (globals.verbose) io.stderr.write(`${terminalSafe(named(message))}\n`);
     },
     onExit: (cleanup) => {
       cleanups.push(cleanup);
@@ -157,12 +213,13 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
         const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
-        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(line)}\n`) : undefined;
+        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(named(line))}\n`) : undefined;
         const made = new ApiClient({
           ...target,
           timeoutMs: globals.timeoutMs,
           retries: globals.retries,
           deadlineMs: deadlineFromEnv(env),
+          startedAt: account?.startedAt,
           maxResponseBytes: maxResponseFromEnv(env),
           expand: globals.expand,
           signal,

@@ -26,10 +26,12 @@ export async function loadSandbox() {
   const running = [];
   return {
     dir,
-    async start(computers) {
+    /** `apiKey`: a key of its own, so that the sandbox stands for an account of its own (--all-profiles). */
+    async start(computers, { apiKey } = {}) {
       const sandbox = await startSandbox({
         port: 0,
         computers,
+        apiKey,
         seed: 1,
         recordRequests: false,
         rateLimit: { requests: 1_000_000, windowMs: 60_000 },

@@ -48,6 +48,12 @@ export interface ClientConfig {
    * is not started.
    */
   deadlineMs?: number;
+  /**
+   * When the deadline's time began, epoch ms (default: the client's creation). Across accounts
+   * (src/fleet/accounts.ts), the command's start: an account that waited for its turn gets no
+   * deadline of its own.
+   */
+  startedAt?: number;
   /** Time for deadlines and the waits between retries; the system's unless a test moves it. */
   clock?: Clock;
   /** The most one response may be (MON_MAX_RESPONSE, response-cap.ts). */
@@ -94,7 +100,7 @@ export class ApiClient {
     this.base = parseBaseUrl(config.baseUrl, config.baseUrlSource);
     this.clock = config.clock ?? systemClock;
     this.deadlineMs = config.deadlineMs ?? DEFAULT_DEADLINE_MS;
-    this.deadline = this.clock.now() + this.deadlineMs;
+    this.deadline = (config.startedAt ?? this.clock.now()) + this.deadlineMs;
     this.policy = {
       retries: config.retries,
       backoffMs: config.backoffMs ?? DEFAULT_BACKOFF_MS,

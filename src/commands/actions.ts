@@ -38,7 +38,8 @@ function forPeople(route: RouteName, input: RequestInput, view: View, render: Re
 /** Render options from the global flags, the terminal and the environment. */
 export function renderOptions(ctx: Context, view: View): RenderOptions {
   const { globals, io, env } = ctx;
-  const known = [...new Set([...view.fields, ...view.columns.map((column) => column.key)])];
+  // Across accounts every item has a `profile` too (src/fleet/accounts.ts).
+  const known = [...new Set([...view.fields, ...view.columns.map((column) => column.key), ...(ctx.accountOutput ? ['profile'] : [])])];
   const unknown = globals.fields?.filter((field) => !known.includes(field)) ?? [];
   if (unknown.length > 0) {
     // The nearest key for each typo rather than the whole list (a computer has 90).
@@ -62,6 +63,7 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
     tty,
     now: ctx.now,
     out: io.stdout,
+    account: ctx.accountOutput,
   };
 }
 
@@ -112,6 +114,14 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
       // No x-total header: count the records themselves.
       total = 0;
       for await (const page of client.pages(route, input, { all: true })) total += page.items.length;
+    }
+    if (render.account) {
+      // One row per account: PROFILE and COUNT, in the format asked for.
+      const { createListRenderer } = await import('../output/render.js');
+      const counted = await createListRenderer({ ...render, columns: [{ key: 'count' }], fields: undefined });
+      counted.push([{ count: total }]);
+      counted.end();
+      return;
     }
     ctx.io.stdout.write(`${total}\n`);
     return;

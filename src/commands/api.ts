@@ -42,6 +42,14 @@ function checkPath(path: string): string {
 /** Prints a decoded body: pretty JSON, or one compact line per item with -o ndjson. --fields keeps those keys of objects. */
 function printBody(ctx: Context, data: unknown): void {
   const { output, fields } = ctx.globals;
+  if (ctx.accountOutput) {
+    // Across accounts every item gains a `profile` key: one JSON array of every account's, or ndjson lines.
+    const items = (Array.isArray(data) ? data : [data]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : { value: item }));
+    const list = ctx.accountOutput.list({ format: output === 'ndjson' ? 'ndjson' : 'json', columns: [], fields, header: true, compact: ctx.globals.jq !== undefined, color: false, tty: false, now: ctx.now, out: ctx.io.stdout });
+    list.push(items);
+    list.end();
+    return;
+  }
   const pick = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? pickFields(value as Record<string, unknown>, fields) : value);
   if (output === 'ndjson') {
     const items = Array.isArray(data) ? data : [data];
@@ -111,6 +119,8 @@ export const api = verb({
     { flags: '--paginate', description: 'GET only: follow the pagination headers to the last page (per_page 100) and print one JSON array' },
     { flags: '-i, --include', description: 'print the status line and the response headers before the body' },
   ],
+  // Across accounts (--profiles) with GET only: the other methods change things.
+  reads: (input) => input.args.method?.toUpperCase() === 'GET',
   examples: [
     'mon api GET /computers -F status=missing -F platform[]=mac',
     'mon api get /v2.5/users --paginate',
@@ -128,6 +138,7 @@ export const api = verb({
     }
     // The head is text before the JSON: a filter could not read the two together.
     if (opts.include === true && ctx.globals.jq !== undefined) throw new UsageError('--include: prints headers, which are not JSON, so it does not go with --jq', 'drop one of them');
+    if (opts.include === true && ctx.accountOutput) throw new UsageError('--include: prints the headers of one answer, not of one per account', 'drop --include, or run it with -p NAME');
     const client = await ctx.client();
     // No route: the response is printed as received, with no schema to check it against.
     const prepared = client.prepareRaw(method, path);

@@ -2,8 +2,9 @@
  * The fleet commands (cli-contract.md, Fleet commands): across the account, beside the endpoint
  * commands. Declared here; the work is in src/fleet, loaded only when one of them runs.
  */
-import type { Context } from '../context.js';
-import { ExitCode, UsageError } from '../errors.js';
+import type { AccountOutcome, Context } from '../context.js';
+import { ExitCode, MonError, UsageError } from '../errors.js';
+import { terminalSafe } from '../output/escape.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
@@ -117,6 +118,11 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   } finally {
     progress.done();
   }
+  // One account of many: the reports are shown together once every account has finished.
+  if (ctx.accountOutput) {
+    ctx.accountOutput.hold(report);
+    return;
+  }
   if (!render) {
     const { evaluate, thresholdsFrom } = await import('../fleet/check.js');
     const { code, line } = evaluate(report, thresholdsFrom(options.thresholds));
@@ -163,11 +169,13 @@ export const alerts = verb({
     { flags: '--since <when>', description: 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds', rule: { type: 'since' } },
   ],
   constraints: { atMostOne: [['muted', 'includeMuted']] },
+  reads: true,
   examples: [
     'mon alerts',
     'mon alerts --group "Acme Design" --status Alert',
     'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
     'mon alerts --since 24h -o ndjson | jq -r .computer.name',
+    'mon --profiles acme,northwind alerts -o csv > alerts.csv',
   ],
   async run({ opts }, ctx) {
     const statuses = opts.status ?? ['Alert', 'Warning'];
@@ -189,7 +197,7 @@ export const status = verb({
   name: 'status',
   summary: 'What needs attention now: counts across the account, or --check for Nagios-style monitors',
   description:
-    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
+    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [
     GROUP_OPTION,
     { flags: '--within <duration>', description: 'how far ahead an expiration counts as expiring (30d, 2w)', rule: { type: 'duration' }, defaultText: '30d' },
@@ -201,7 +209,9 @@ export const status = verb({
     'mon status --group "Acme Design" --group "Northwind Clinic" -o json',
     'mon status --check',
     'mon status --check --warning-alerts 0 --critical-alerts 5 --critical-missing 10',
+    'mon --all-profiles status --check',
   ],
+  reads: true,
   async run({ opts }, ctx) {
     const given = THRESHOLDS.filter(([key]) => opts[key] !== undefined);
     if (opts.check !== true && given.length > 0) {
@@ -215,4 +225,49 @@ export const status = verb({
       thresholds: Object.fromEntries(given.map(([key]) => [key, opts[key]])),
     });
   },
+  async acrossAccounts(outcomes, { opts }, ctx) {
+    if (ctx.globals.dryRun) return;
+    if (opts.check === true) {
+      const { evaluateAccounts, thresholdsFrom } = await import('../fleet/check.js');
+      const given = Object.fromEntries(THRESHOLDS.filter(([key]) => opts[key] !== undefined).map(([key]) => [key, opts[key] as Range]));
+      const accounts = outcomes.map(({ profile, held, error }) => (error === undefined ? { profile, report: held as StatusReport } : { profile, failure: failureText(error) }));
+      const { code, line } = evaluateAccounts(accounts, thresholdsFrom(given));
+      ctx.io.stdout.write(`${terminalSafe(line)}\n`);
+      // The Nagios codes, whichever accounts failed: a monitor reads 0..3 only (never 9).
+      throw new ExitCode(code);
+    }
+    await showStatusAcrossAccounts(ctx, outcomes);
+  },
 });
+
+/** An account's failure in a Nagios line: the message and its hint, one line. */
+function failureText(error: unknown): string {
+  if (error instanceof MonError) return `${error.message}${error.hint ? ` — ${error.hint}` : ''}`.replace(/\s*\n\s*/g, ' ');
+  return 'unexpected error';
+}
+
+/** `status` across accounts: a block per account and their total; -o json an object per account and the total. */
+async function showStatusAcrossAccounts(ctx: Context, outcomes: readonly AccountOutcome[]): Promise<void> {
+  const { totalReport } = await import('../fleet/status.js');
+  const reports = outcomes.filter((outcome) => outcome.error === undefined && outcome.held !== undefined).map(({ profile, held }) => ({ profile, report: held as StatusReport }));
+  if (reports.length === 0) return;
+  const total = totalReport(reports);
+  const render = renderOptions(ctx, STATUS_VIEW);
+  if (render.format === 'table' && !render.fields) {
+    const { renderStatus } = await import('../output/status.js');
+    const colour = colourWanted(ctx, ctx.io.stdout.isTTY === true);
+    const failed = outcomes.filter((outcome) => outcome.error !== undefined).map((outcome) => outcome.profile);
+    for (const { profile, report } of reports) {
+      ctx.io.stdout.write(`== Profile ${profile} ==\n`);
+      renderStatus(report, ctx.io.stdout, colour);
+      ctx.io.stdout.write('\n');
+    }
+    ctx.io.stdout.write(`== Total of ${reports.length === outcomes.length ? `${reports.length} profiles` : `${reports.length} of ${outcomes.length} profiles (${failed.join(', ')} failed)`} ==\n`);
+    renderStatus(total, ctx.io.stdout, colour);
+    return;
+  }
+  const { pickFields } = await import('../output/columns.js');
+  const { renderObject } = await import('../output/render.js');
+  const pick = (report: StatusReport) => pickFields(report as unknown as Record<string, unknown>, render.fields);
+  await renderObject({ accounts: reports.map(({ profile, report }) => ({ profile, ...pick(report) })), total: pick(total) }, { ...render, fields: undefined });
+}

@@ -105,6 +105,7 @@ export const plugin: ResourceSpec = {
       fields: PLUGIN_RESULT_FIELDS,
       options: LIST_FILTERS,
       constraints: { atMostOne: [['muted', 'unmuted']] },
+      reads: true,
       examples: [
         'mon plugin list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11',
         'mon plugin list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --status Alert --unmuted',

@@ -43,6 +43,38 @@ const STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
 
 /** The line and exit code for a report. */
 export function evaluate(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 2; line: string } {
+  const { code, summary, perf } = measure(report, thresholds);
+  return { code, line: `MON ${STATES[code]} - ${summary} | ${perf.join(' ')}` };
+}
+
+/**
+ * Across accounts (`status --check --profiles a,b`): the worst state, with each account named
+ * and its state and counts; an account that failed is UNKNOWN. CRITICAL outranks UNKNOWN, which
+ * outranks WARNING (as check_multi and Icinga's cluster checks rank them): a confirmed critical
+ * is what a monitor must see first. Performance data carries each account's metrics, prefixed
+ * with its profile.
+ */
+export function evaluateAccounts(accounts: readonly ({ profile: string; report: StatusReport } | { profile: string; failure: string })[], thresholds: Thresholds): { code: 0 | 1 | 2 | 3; line: string } {
+  const severity = [0, 2, 3, 1] as const;
+  let worst: 0 | 1 | 2 | 3 = 0;
+  const parts: string[] = [];
+  const perf: string[] = [];
+  for (const account of accounts) {
+    if ('failure' in account) {
+      if (severity[3] > severity[worst]) worst = 3;
+      parts.push(`${account.profile} UNKNOWN: ${account.failure.replace(/\|/g, '/')}`);
+      continue;
+    }
+    const measured = measure(account.report, thresholds);
+    if (severity[measured.code] > severity[worst]) worst = measured.code;
+    parts.push(`${account.profile} ${STATES[measured.code]}: ${measured.summary}`);
+    perf.push(...measured.perf.map((item) => `${account.profile}_${item}`));
+  }
+  return { code: worst, line: `MON ${STATES[worst]} - ${parts.join('; ')}${perf.length ? ` | ${perf.join(' ')}` : ''}` };
+}
+
+/** A report's state, its summary (with its scope) and its performance data. */
+function measure(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 2; summary: string; perf: string[] } {
   const values: Record<Metric, number> = {
     alerts: report.plugin_results.alerts,
     warnings: report.plugin_results.warnings,
@@ -59,5 +91,5 @@ export function evaluate(report: StatusReport, thresholds: Thresholds): { code: 
   // 'label'=value;warn;crit;min (guidelines, Performance data).
   const perf = METRICS.map((metric) => `${metric}=${values[metric]};${thresholds[metric].warning?.text ?? ''};${thresholds[metric].critical?.text ?? ''};0`);
   const scope = report.scope.groups ? ` (${report.scope.groups.map((g) => g.name ?? g.uid).join(', ')})` : '';
-  return { code, line: `MON ${STATES[code]} - ${summary}${scope} | ${perf.join(' ')}` };
+  return { code, summary: `${summary}${scope}`, perf };
 }

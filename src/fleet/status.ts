@@ -127,3 +127,34 @@ async function countExpirations(client: ApiClient, selection: Selection, nowSec:
   }
   return { expired, expiring };
 }
+
+/**
+ * The report of several accounts taken together (`status --profiles`): counts added up, the
+ * plugins with the most alerts across them, every account's groups named `profile / group`.
+ */
+export function totalReport(accounts: readonly { profile: string; report: StatusReport }[]): StatusReport {
+  const computers = { total: 0, missing: 0, hidden: 0, pending_removal: 0, platforms: {} as Record<string, number> };
+  const results = { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 };
+  const expirations = { expired: 0, expiring: 0, within_days: accounts[0]?.report.expirations.within_days ?? 0 };
+  const byPlugin = new Map<string, number>();
+  for (const { report } of accounts) {
+    for (const key of ['total', 'missing', 'hidden', 'pending_removal'] as const) computers[key] += report.computers[key];
+    for (const [platform, n] of Object.entries(report.computers.platforms)) computers.platforms[platform] = (computers.platforms[platform] ?? 0) + n;
+    for (const key of ['total', 'alerts', 'warnings', 'muted', 'hidden'] as const) results[key] += report.plugin_results[key];
+    expirations.expired += report.expirations.expired;
+    expirations.expiring += report.expirations.expiring;
+    for (const { name, alerts } of report.top_plugins) byPlugin.set(name, (byPlugin.get(name) ?? 0) + alerts);
+  }
+  const named = (profile: string, name: string | null) => `${profile} / ${name ?? '(no group)'}`;
+  const scoped = accounts.flatMap(({ profile, report }) => (report.scope.groups ?? []).map((group) => ({ ...group, name: named(profile, group.name ?? group.uid) })));
+  return {
+    scope: { groups: scoped.length > 0 ? scoped : null },
+    computers,
+    plugin_results: results,
+    top_plugins: [...byPlugin].map(([name, alerts]) => ({ name, alerts })).sort((a, b) => b.alerts - a.alerts || a.name.localeCompare(b.name)).slice(0, TOP_PLUGINS),
+    groups: accounts
+      .flatMap(({ profile, report }) => report.groups.map((group) => ({ ...group, name: named(profile, group.name) })))
+      .sort((a, b) => b.alerts - a.alerts || b.missing - a.missing || b.warnings - a.warnings || a.name.localeCompare(b.name)),
+    expirations,
+  };
+}

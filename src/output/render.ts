@@ -6,13 +6,9 @@ import { pickFields, resolveColumns, type ResolvedColumn } from './columns.js';
 import { formatCell, plainValue, toCsvRow, toTsvRow } from './format.js';
 import type { Palette } from './format.js';
 import { loadTableKit } from './table.js';
-import type { RenderOptions } from './types.js';
+import type { ListRenderer, RenderOptions } from './types.js';
 
-/** Streams a list: pages are pushed as they arrive. */
-export interface ListRenderer {
-  push(items: readonly Record<string, unknown>[]): void;
-  end(): void;
-}
+export type { ListRenderer } from './types.js';
 
 type Row = Record<string, unknown>;
 
@@ -91,6 +87,7 @@ function cells(row: Row, cols: readonly ResolvedColumn[], opts: RenderOptions, p
  * on demand; the other formats load nothing.
  */
 export async function createListRenderer(opts: RenderOptions): Promise<ListRenderer> {
+  if (opts.account) return opts.account.list(opts);
   const cols = resolveColumns(opts.columns, opts.fields);
   switch (opts.format) {
     case 'json':
@@ -125,6 +122,14 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
  * column (or field). With neither columns nor fields, the table lists the object's own keys.
  */
 export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
+  if (opts.account) {
+    // Across accounts an object is one item per account: a row of one table, an item of one array.
+    const columns = opts.columns.length > 0 || opts.fields ? opts.columns : Object.keys(obj).map((key) => ({ key }));
+    const list = opts.account.list({ ...opts, columns });
+    list.push([obj]);
+    list.end();
+    return;
+  }
   switch (opts.format) {
     case 'json':
       opts.out.write(JSON.stringify(pickFields(obj, opts.fields, opts.columns), null, opts.compact ? undefined : 2) + '\n');

@@ -26,6 +26,12 @@ export interface Sink {
   write(chunk: string): unknown;
 }
 
+/** Streams a list: pages are pushed as they arrive. */
+export interface ListRenderer {
+  push(items: readonly Record<string, unknown>[]): void;
+  end(): void;
+}
+
 /** Everything a renderer needs; the caller resolves flags, environment and TTY state. */
 export interface RenderOptions {
   format: OutputFormat;
@@ -47,4 +53,10 @@ export interface RenderOptions {
   /** Clock in milliseconds, for relative times. */
   now: () => number;
   out: Sink;
+  /**
+   * With --profiles: this account's share of the output. The renderers hand it the objects
+   * instead of writing them, and the fan-out (src/fleet/accounts.ts) renders every account's
+   * together, tagged with the profile.
+   */
+  account?: { list(opts: RenderOptions): ListRenderer };
 }

@@ -48,6 +48,11 @@ export interface SandboxOptions {
   stateFile?: string;
   /** PRNG seed, default 1 */
   seed?: number;
+  /**
+   * The primary subscriber's key, default SANDBOX_API_KEY: sandboxes given keys of their own
+   * stand for separate accounts (`--profiles` is tested and benchmarked that way).
+   */
+  apiKey?: string;
   /** how many computers to seed for the primary subscriber, default 40 */
   computers?: number;
   /** default 400 requests per 60 000 ms, per key (api-v2.5, Limits) */
@@ -137,6 +142,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const settings: SandboxSettings = { ticketIntegration: options.ticketIntegration ?? true };
   const limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, now);
   const router = buildRouter();
+  const primaryKey = options.apiKey ?? SANDBOX_API_KEY;
+  const keys: ReadonlyMap<string, AccountId> = options.apiKey === undefined ? KEYS : new Map([[primaryKey, PRIMARY_ACCOUNT], [SANDBOX_OTHER_API_KEY, OTHER_ACCOUNT]]);
   const requests: RecordedRequest[] = [];
   const record = options.recordRequests ?? true;
 
@@ -175,7 +182,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
 
       if (apiKey === undefined || apiKey === '') throw new ApiError(401, ':unauthorized', 'api_key is missing');
-      const account = KEYS.get(apiKey);
+      const account = keys.get(apiKey);
       if (account === undefined) throw new ApiError(401, ':unauthorized', 'api_key is not valid');
 
       const run = (): Reply => {
@@ -240,7 +247,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let closing: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${address.port}`,
-    apiKey: SANDBOX_API_KEY,
+    apiKey: primaryKey,
     otherApiKey: SANDBOX_OTHER_API_KEY,
     requests,
     close(): Promise<void> {

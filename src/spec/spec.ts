@@ -1,6 +1,6 @@
 import type { Attributes } from '../api/encode.js';
 import type { RouteName } from '../api/endpoints.js';
-import type { Context } from '../context.js';
+import type { AccountOutcome, Context } from '../context.js';
 
 /**
  * Commands are declared as data (house-style, "Declare, then generate"): each resource lists
@@ -121,6 +121,16 @@ export interface VerbSpec {
   isDefault?: boolean;
   /** False for a verb that prints no JSON whatever -o says (a delete, `profile add`): --jq is refused. */
   jsonOutput?: false;
+  /**
+   * Whether the verb only reads, so that it may span accounts (--profiles, --all-profiles):
+   * by default, when its route is a GET; a verb without a route says so itself.
+   */
+  reads?: boolean | ((input: ParsedInput) => boolean);
+  /**
+   * Across accounts, shows what each account's run held (AccountOutput.hold) once all have
+   * finished: `status` prints a block per account and a total. Other verbs stream their items.
+   */
+  acrossAccounts?(outcomes: readonly AccountOutcome[], input: Invocation, ctx: Context): Promise<void>;
   /** Left out of help and completions (`mon __complete`, which completion scripts run). */
   hidden?: boolean;
   run(input: Invocation, ctx: Context): Promise<void>;

@@ -23,7 +23,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 
 /** Parts of src/ that only some commands need. */
-const LAZY_SOURCES = ['src/completion/bash.ts', 'src/completion/zsh.ts', 'src/completion/fish.ts', 'src/sandbox/server.ts', 'src/config/store.ts'];
+const LAZY_SOURCES = ['src/completion/bash.ts', 'src/completion/zsh.ts', 'src/completion/fish.ts', 'src/sandbox/server.ts', 'src/config/store.ts', 'src/fleet/accounts.ts'];
 
 /** Which module a file belongs to, as the tests name it: a lazy package or a lazy source file. */
 const watchedName = (file: string): string | undefined => {

@@ -1,0 +1,237 @@
+/**
+ * One read across many accounts (`--profiles a,b`, `--all-profiles`, MON_PROFILES): the same
+ * verb runs once per account, each with a Context of its own (its profile, hence its own key,
+ * base URL and rate budget: src/api/budget.ts keeps one per key, as the API counts them), at
+ * most --parallel at once. Their output meets here: the renderers hand over the objects
+ * (RenderOptions.account) and one real renderer prints them in the user's format, with a
+ * leading PROFILE column or a `profile` key. Accounts appear in the order given, each one's
+ * items together and in the API's order: the first account streams live, the next ones are held
+ * until their turn. An account that fails does not stop the others.
+ */
+import type { AccountOutcome, AccountOutput, Context, Io } from '../context.js';
+import { AccountsFailedError, ExitCode, InterruptedError, UsageError, type MonError } from '../errors.js';
+import type { ListRenderer, RenderOptions } from '../output/types.js';
+import { createContext, type MainDeps } from '../runtime.js';
+import type { Invocation, ParsedInput, VerbSpec } from '../spec/spec.js';
+import type { Command } from 'commander';
+import { systemClock } from '../api/clock.js';
+import { routeOf } from '../api/endpoints.js';
+
+type Row = Record<string, unknown>;
+
+/** The key and column every item gains (cli-contract.md, Fleet commands). */
+export const PROFILE_KEY = 'profile';
+
+export interface AccountsRun {
+  verb: VerbSpec;
+  /** The command line, checked once for every account (names are resolved per account). */
+  invocation: Invocation;
+  /** The command's own context: its io is the real stdout (or --jq's sink). */
+  ctx: Context;
+  deps: MainDeps;
+  cleanups: (() => Promise<void> | void)[];
+  program: Command;
+  /** One account's run: resolve names against that account, then run the verb. */
+  run(ctx: Context): Promise<void>;
+  /** main()'s one line for an error, prefixed with the profile; returns its exit code. */
+  report(error: unknown, profile: string): number;
+}
+
+/**
+ * Runs the verb across the accounts. Everything the user can get wrong (a write, an unknown
+ * profile, none saved) is refused before any request. Returns the error the command ends with
+ * when some accounts failed (exit 9, or the code every account failed with), after the others'
+ * output was printed whole.
+ */
+export async function runAccounts(run: AccountsRun): Promise<MonError | undefined> {
+  const { verb, invocation, ctx, deps } = run;
+  const list = ctx.globals.accounts!;
+  if (!isRead(verb, invocation)) {
+    // A verb with an endpoint (or `api`) writes; the tools (profile, completion, sandbox) read no account.
+    const what = verb.route !== undefined || typeof verb.reads === 'function' ? 'changes things' : 'reads no account';
+    throw new UsageError(`${list.source}: reads across accounts, and \`mon ${invocation.command}\` ${what}`, 'run it once per account with -p NAME');
+  }
+  const profiles = await accountNames(ctx);
+  const merged = new MergedOutput(profiles);
+  const outcomes: AccountOutcome[] = profiles.map((profile) => ({ profile }));
+  const codes: number[] = [];
+  const startedAt = (deps.clock ?? systemClock).now();
+  // Each account's own profile: the single-account variables would point every one at one account.
+  const env = { ...deps.env, MON_API_KEY: undefined, MON_BASE_URL: undefined, MON_PROFILE: undefined, MON_PROFILES: undefined };
+  // No progress line per account: several would overwrite each other on one terminal.
+  const io: Io = { stdout: deps.io.stdout, stderr: { write: (text) => deps.io.stderr.write(text) }, get stdin() { return deps.io.stdin; } };
+  const runOne = async (index: number): Promise<void> => {
+    const profile = profiles[index]!;
+    const output = merged.account(index, profile, outcomes[index]!);
+    const globals = { ...ctx.globals, profile, baseUrl: undefined, accounts: undefined };
+    const accountCtx = createContext({ ...deps, io, env }, globals, run.cleanups, run.program, { output, footnote: (message) => ctx.footnote(message), startedAt });
+    try {
+      await run.run(accountCtx);
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      outcomes[index]!.error = error;
+      // A mistake in the command line itself is found by every account alike: said once, below.
+      if (!(error instanceof UsageError)) codes[index] = run.report(error, profile);
+    } finally {
+      merged.finish(index);
+    }
+  };
+  // --dry-run prints each account's requests: one account after another, in order.
+  await pool(profiles.length, ctx.globals.dryRun ? 1 : ctx.globals.parallel, runOne, ctx.signal);
+  if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+  await merged.end();
+  const refused = outcomes.filter((outcome) => outcome.error instanceof UsageError);
+  // Options a verb checks itself (thresholds without --check): one line, as for one account.
+  if (refused.length === profiles.length && new Set(refused.map((outcome) => (outcome.error as UsageError).message)).size === 1) throw refused[0]!.error;
+  refused.forEach((outcome) => (codes[outcomes.indexOf(outcome)] = run.report(outcome.error, outcome.profile)));
+  if (verb.acrossAccounts) await verb.acrossAccounts(outcomes, invocation, ctx);
+  const failed = outcomes.filter((outcome) => outcome.error !== undefined);
+  if (failed.length === 0) return undefined;
+  const failedCodes = new Set(codes.filter((code) => code !== undefined));
+  // Every account failed the same way: that is the command's failure (cli-contract.md, Exit codes).
+  if (failed.length === profiles.length && failedCodes.size === 1) return new ExitCode([...failedCodes][0]!);
+  return new AccountsFailedError(
+    `${failed.length} of ${profiles.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,
+    failed.length === profiles.length ? 'each said why above' : "each said why above; the others' data was printed whole",
+  );
+}
+
+/** Whether a verb may span accounts: it says so, or its route is a GET. */
+function isRead(verb: VerbSpec, input: ParsedInput): boolean {
+  if (typeof verb.reads === 'function') return verb.reads(input);
+  if (verb.reads !== undefined) return verb.reads;
+  return verb.route !== undefined && routeOf(verb.route).method === 'GET';
+}
+
+/**
+ * The profiles named, checked against the saved ones before any request; --all-profiles: every
+ * saved profile, in the order `profile list` shows them.
+ */
+async function accountNames(ctx: Context): Promise<string[]> {
+  const list = ctx.globals.accounts!;
+  const store = await ctx.profiles();
+  const saved = Object.keys(store.list());
+  const add = 'add one with `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`';
+  if (list.all) {
+    if (saved.length === 0) throw new UsageError(`${list.source}: no profiles saved yet`, add);
+    return saved;
+  }
+  const unknown = list.names.filter((name) => store.get(name) === undefined);
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `${list.source}: no profile named ${unknown.map((name) => `'${name}'`).join(', ')} (${saved.length ? `saved: ${saved.join(', ')}` : 'none saved yet'})`,
+      saved.length ? 'see `mon profile list`' : add,
+    );
+  }
+  return list.names;
+}
+
+/** Runs `work(0..count-1)`, at most `width` at once, in order of index; stops starting new ones after an interrupt. */
+async function pool(count: number, width: number, work: (index: number) => Promise<void>, signal: AbortSignal): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count && !signal.aborted) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, count) }, worker));
+}
+
+/** One account's share: its pages in order, held until its turn. */
+interface Slot {
+  pages: Row[][];
+  done: boolean;
+}
+
+/**
+ * The one real renderer and the order of the accounts. Made by the first account that renders
+ * (every account renders the same verb the same way); its writes are chained, since a table's
+ * renderer loads its kit asynchronously while the accounts hand over pages synchronously.
+ */
+class MergedOutput {
+  private readonly slots: Slot[];
+  private turn = 0;
+  private real: Promise<ListRenderer> | undefined;
+  private writes: Promise<void> = Promise.resolve();
+  /** The first write that failed (a --jq filter's error): thrown by end(). */
+  private failure: { error: unknown } | undefined;
+
+  constructor(profiles: readonly string[]) {
+    this.slots = profiles.map(() => ({ pages: [], done: false }));
+  }
+
+  /** The AccountOutput of the account at `index`. */
+  account(index: number, profile: string, outcome: AccountOutcome): AccountOutput {
+    return {
+      profile,
+      list: (opts) => {
+        if (!this.real) {
+          this.real = this.open(opts);
+          // Awaited by the writes and by end(); not an unhandled rejection in between.
+          this.real.catch(() => undefined);
+        }
+        return {
+          push: (items) => {
+            if (items.length === 0) return;
+            this.slots[index]!.pages.push(items.map((item) => ({ [PROFILE_KEY]: profile, ...item })));
+            this.flush();
+          },
+          // An account's end is its run's end (finish), which also comes when it fails.
+          end: () => undefined,
+        };
+      },
+      hold: (value) => {
+        outcome.held = value;
+      },
+    };
+  }
+
+  /** The account at `index` has finished, well or not: the next one's turn may come. */
+  finish(index: number): void {
+    this.slots[index]!.done = true;
+    this.flush();
+  }
+
+  /** Every account has finished: the renderer ends its output (a table is printed now). */
+  async end(): Promise<void> {
+    this.flush();
+    await this.writes;
+    if (this.failure) throw this.failure.error;
+    if (this.real) {
+      const real = await this.real;
+      real.end();
+    }
+  }
+
+  /** Hands over what the account whose turn it is has, and moves the turn past finished accounts. */
+  private flush(): void {
+    while (this.turn < this.slots.length) {
+      const slot = this.slots[this.turn]!;
+      const pages = slot.pages.splice(0);
+      if (pages.length > 0) this.write(pages);
+      if (!slot.done) return;
+      this.turn++;
+    }
+  }
+
+  private write(pages: Row[][]): void {
+    const real = this.real!;
+    this.writes = this.writes.then(async () => {
+      const renderer = await real;
+      // A page at a time: never one account's lines in the middle of another's page.
+      for (const page of pages) renderer.push(page);
+    }).catch((error: unknown) => {
+      this.failure ??= { error };
+    });
+  }
+
+  /** The user's format, with the profile first: a PROFILE column, a `profile` key. */
+  private async open(opts: RenderOptions): Promise<ListRenderer> {
+    const { createListRenderer } = await import('../output/render.js');
+    return createListRenderer({
+      ...opts,
+      account: undefined,
+      columns: [{ key: PROFILE_KEY }, ...opts.columns.filter((column) => column.key !== PROFILE_KEY)],
+      // --fields that name `profile` place it themselves.
+      fields: opts.fields && !opts.fields.includes(PROFILE_KEY) ? [PROFILE_KEY, ...opts.fields] : opts.fields,
+    });
+  }
+}
