@@ -7,11 +7,12 @@ import { ExitCode, UsageError } from '../errors.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
-import { verb, type OptionSpec } from '../spec/spec.js';
+import { CHANGES_OPTIONS, verb, type OptionSpec } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
-import { colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
-import { muteSummary } from './plugin.js';
+import { MUTE_COMPARED, muteSummary } from './plugin.js';
 
 const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
 
@@ -28,6 +29,7 @@ export const ALERTS_VIEW: View = {
     { key: 'mute', get: muteSummary },
   ],
   fields: [...PLUGIN_RESULT_FIELDS, 'computer', 'group', 'plugin', 'mute'],
+  changes: { noun: 'plugin results', compare: ['status', MUTE_COMPARED] },
 };
 
 const STATUS_ORDER: Record<string, number> = { Alert: 0, Warning: 1, Informational: 2, OK: 3 };
@@ -49,7 +51,7 @@ export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
  * `mon alerts`: the selection through the output module. Machine formats stream page by page
  * as the API sends computers; a table (which waits for every row anyway) is sorted.
  */
-async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter): Promise<void> {
+async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest): Promise<void> {
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
   const { plannedRequests, Selection } = await import('../fleet/selection.js');
@@ -64,11 +66,21 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter): Prom
     scope = { ...scope, computers: uids };
   }
   const selection = await Selection.open(client, scope, filter);
+  const nowSec = Math.floor(ctx.now() / 1000);
+  if (changes) {
+    const { listChanges } = await import('../changes/track.js');
+    await listChanges(ctx, changes, changeSpecOf(ALERTS_VIEW), render, async (sink) => {
+      for await (const page of selection.results(nowSec)) sink.push(page);
+      // An unknown --computer or --plugin fails the run before anything is printed or saved.
+      selection.checkNamed();
+    });
+    return;
+  }
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
   const table = render.format === 'table';
   const rows: SelectedResult[] = [];
-  for await (const page of selection.results(Math.floor(ctx.now() / 1000))) {
+  for await (const page of selection.results(nowSec)) {
     if (table) {
       rows.push(...page);
       continue;
@@ -161,6 +173,7 @@ export const alerts = verb({
     { flags: '--computer <computer>', description: 'only this computer: client_id or c_ uid (repeatable)', rule: { type: 'text', max: 191, nonEmpty: true }, repeatable: true },
     { flags: '--missing', description: 'only results of missing computers' },
     { flags: '--since <when>', description: 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds', rule: { type: 'since' } },
+    ...CHANGES_OPTIONS,
   ],
   constraints: { atMostOne: [['muted', 'includeMuted']] },
   examples: [
@@ -168,8 +181,10 @@ export const alerts = verb({
     'mon alerts --group "Acme Design" --status Alert',
     'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
     'mon alerts --since 24h -o ndjson | jq -r .computer.name',
+    'mon alerts --changes morning -q',
   ],
   async run({ opts }, ctx) {
+    const changes = changesWanted(opts);
     const statuses = opts.status ?? ['Alert', 'Warning'];
     await runAlerts(
       ctx,
@@ -181,6 +196,7 @@ export const alerts = verb({
         plugins: opts.plugin,
         since: opts.since,
       },
+      changes,
     );
   },
 });
