@@ -22,7 +22,7 @@ import { ChangeStates } from './state.js';
 
 /** What a list compares by default, and what it calls its items (messages). Declared beside each list's view. */
 export interface ChangeSpec {
-  /** Plural, for messages: 'computers'. */
+  /** Plural in -s, for messages: 'computers'. */
   noun: string;
   compare: readonly CompareField[];
 }
@@ -67,7 +67,8 @@ export async function listChanges(
       throw error;
     }
     if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
-    const counted = `${collector.seen.size} ${spec.noun}`;
+    // 'computers' -> '1 computer': every noun declared is a plural in -s.
+    const counted = `${collector.seen.size} ${collector.seen.size === 1 ? spec.noun.replace(/s$/, '') : spec.noun}`;
     if (!before) {
       save(states, ctx, name, keys, collector);
       ctx.notice(`recorded ${counted} as the baseline of '${name}'`);
