@@ -90,6 +90,7 @@ export const computers: ResourceSpec = {
       aliases: ['ls'],
       route: 'computers.list',
       summary: 'List computers, most recently reported first',
+      description: 'With --changes NAME: only computers new, gone or changed since the last run with NAME, compared on missing, hidden, overdue (last report older than report_missing_after days, default 7), group and os_version, or on --fields.',
       list: true,
       fields: COMPUTER_FIELDS,
       options: [
@@ -109,6 +110,7 @@ export const computers: ResourceSpec = {
         'mon computers list --group acme-design --platform mac --platform linux',
         'mon computers list --all -o ndjson > computers.ndjson',
         'mon computers list --status missing --count',
+        'mon computers list --status missing --changes missing -q',
       ],
       run: ({ opts, params }, ctx) => listCommand(ctx, 'computers.list', { query: params }, COMPUTER_VIEW, opts),
     }),
