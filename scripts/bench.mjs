@@ -21,6 +21,7 @@ import { loadSandbox } from './bench/sandbox.mjs';
 import { buildOptions } from './esbuild.config.mjs';
 import { MEMORY_METHOD, run, stats } from './bench/measure.mjs';
 import { measureFleet, reportFleet } from './bench/fleet.mjs';
+import { measureChanges, reportChanges } from './bench/changes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -177,7 +178,9 @@ async function measure(node) {
   }
   // The fleet commands (alerts, status): scripts/bench/fleet.mjs.
   const fleet = await measureFleet({ mon, sizes: [[big, BIG], [small, SMALL]], freshDir, runs: ALL_RUNS, fail });
-  return { times, all, fleet, load: load() };
+  // --changes NAME against the same list without it: scripts/bench/changes.mjs.
+  const changes = await measureChanges({ mon, big, count: BIG, freshDir, runs: ALL_RUNS, fail });
+  return { times, all, fleet, changes, load: load() };
 }
 
 function report() {
@@ -240,6 +243,8 @@ function report() {
     say();
     say(`node ${v}:`);
     results.fleetTargets = { ...results.fleetTargets, [v]: reportFleet(results.nodes[v].fleet, say) };
+    say();
+    results.changesTargets = { ...results.changesTargets, [v]: reportChanges(results.nodes[v].changes, say) };
   }
   say();
   say(`load at the end: ${load()}`);

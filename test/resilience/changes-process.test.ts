@@ -121,7 +121,8 @@ describe('--changes across processes', () => {
       // null: the signal came before mon had started listening for it (Node's default ends it).
       expect([0, 130, null]).toContain(run.code);
       const text = readFileSync(file, 'utf8');
-      const values = Object.values(JSON.parse(text).items as Record<string, unknown[]>).map((v) => v[4]);
+      const saved = JSON.parse(text) as { values: unknown[][]; items: Record<string, number> };
+      const values = Object.values(saved.items).map((at) => saved.values[at]![4]);
       const state = text === old ? 'old' : values.every((os) => os === 'v2') && values.length === 3_000 ? 'new' : 'torn';
       expect(state).not.toBe('torn');
       // Nothing printed by a run that did not save; every change printed by the one that did.
