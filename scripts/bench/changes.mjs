@@ -2,11 +2,11 @@
 // computers as a cron job runs it (a state saved by the run before, nothing changed since),
 // against the same list without it, `computers list --all -o ndjson`. Target: within 1.2×.
 // Also reports the size of the saved state. Alone: `node scripts/bench/changes.mjs [--runs 5]`.
-import { mkdtempSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { run, stats } from './measure.mjs';
+import { stats } from './measure.mjs';
 
 export const CHANGES_TARGET = 1.2;
 
@@ -63,22 +63,9 @@ export function reportChanges({ count, samples, stateBytes }, say) {
 // Alone: its own sandbox and the bundle as built.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
-  const { loadSandbox } = await import('./sandbox.mjs');
-  const MON = fileURLToPath(new URL('../../bin/mon', import.meta.url));
-  const sandboxes = await loadSandbox();
-  const big = await sandboxes.start(10_000);
-  const freshDir = () => mkdtempSync(join(sandboxes.dir, 'config-'));
-  const mon = (args, sandbox, { configDir, env = {}, ...options } = {}) =>
-    run(process.execPath, [MON, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: sandboxes.dir, TMPDIR: sandboxes.dir, MON_CONFIG_DIR: configDir, MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey, ...env },
-      scratch: sandboxes.dir,
-      ...options,
-    });
-  const fail = (message) => {
-    process.stderr.write(`bench: ${message}\n`);
-    process.exitCode = 1;
-  };
+  const { alone } = await import('./sandbox.mjs');
+  const { sandboxes: [big], mon, freshDir, fail, close } = await alone([10_000]);
   const measured = await measureChanges({ mon, big, count: 10_000, freshDir, runs: Number(values.runs), fail });
-  await sandboxes.close();
+  await close();
   reportChanges(measured, (line = '') => process.stdout.write(`${line}\n`));
 }
