@@ -95,9 +95,14 @@ export async function listChanges(
   }
 }
 
+/** A word of the command line as a shell would take it back (`mon changes list` shows the line). */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 function save(states: ChangeStates, ctx: Context, name: string, fields: string[], collector: ChangeCollector): void {
   try {
-    states.save(name, { command: ctx.argv.join(' '), fields, savedAt: ctx.now(), items: collector.seen });
+    states.save(name, { command: ctx.argv.map(shellWord).join(' '), fields, savedAt: ctx.now(), items: collector.seen });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string') throw error;

@@ -148,6 +148,20 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).fields).toEqual(['name', 'hidden', 'visible_computer_count', 'hidden_computer_count']);
   });
 
+  it.each([
+    ['another format', '{"format":"other","version":1}', 'format is not mon-changes'],
+    ['an item that names no values', '{"format":"mon-changes","version":1,"saved_at":"2026-11-24T09:00:00Z","fields":["name"],"values":[["A"]],"items":{"g_1":3}}', 'item g_1 names no set of values'],
+    ['values of another length', '{"format":"mon-changes","version":1,"saved_at":"2026-11-24T09:00:00Z","fields":["name"],"values":[["A","B"]],"items":{}}', 'values is not a list of one value per field'],
+  ])('a state of %s is damaged too', async (_label, text, why) => {
+    await mon('groups', 'list', '--changes', 'groups');
+    const file = join(dir, 'changes', '@sandbox', 'groups.json');
+    writeFileSync(file, text);
+    const run = await mon('groups', 'list', '--changes', 'groups');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`is damaged (${why}): ${file} — `);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
   it('--fields chooses what is compared; another set than the saved one is refused before the list is read', async () => {
     await mon('computers', 'list', '--changes', 'names', '--fields', 'name,asset_id');
     editSandbox(dir, (state) => {
@@ -167,12 +181,12 @@ describe('--changes against the sandbox, its data changed between runs', () => {
 
   it('changes list shows each saved NAME with its profile, command line, time and count; forget removes one', async () => {
     await mon('computers', 'list', '--status', 'missing', '--changes', 'missing');
-    await mon('users', 'list', '--changes', 'people');
+    await mon('users', 'list', '--changes', 'people', '--jq', 'map(.email)');
     const list = await runMain(['changes', 'list', '--json'], { env: { MON_CONFIG_DIR: dir } });
     expect(list.code).toBe(0);
     expect(lines(list.stdout)).toEqual([
       { profile: '--sandbox', name: 'missing', command: 'mon --sandbox computers list --status missing --changes missing', saved_at: expect.stringMatching(/^\d{4}-.*Z$/), items: 3, file: join(dir, 'changes', '@sandbox', 'missing.json') },
-      { profile: '--sandbox', name: 'people', command: 'mon --sandbox users list --changes people', saved_at: expect.any(String), items: 5, file: join(dir, 'changes', '@sandbox', 'people.json') },
+      { profile: '--sandbox', name: 'people', command: "mon --sandbox users list --changes people --jq 'map(.email)'", saved_at: expect.any(String), items: 5, file: join(dir, 'changes', '@sandbox', 'people.json') },
     ]);
     expect(await mon('changes', 'forget', 'people')).toEqual({ code: 0, stdout: '', stderr: "Forgot 'people': its next run records a new baseline.\n" });
     expect(stateFiles(dir)).toEqual(['@sandbox/missing.json']);
