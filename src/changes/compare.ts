@@ -98,8 +98,7 @@ export interface Difference {
 }
 
 /**
- * The stage between the pages and the output: takes items as they stream (a renderer's shape),
- * keeps the compared values of each and whole only those that differ from the state before,
+ * The stage between the pages and the output: takes items as they stream, keeps the compared values of each and whole only those that differ from the state before,
  * and, once the list is whole, names what is gone.
  */
 export class ChangeCollector {
@@ -127,8 +126,6 @@ export class ChangeCollector {
       }
     }
   }
-
-  end(): void {}
 
   /** New and changed items in the order listed, then gone ones in the order of the state before. */
   result(): Difference[] {

@@ -60,11 +60,22 @@ export async function listChanges(
       );
     }
     const collector = new ChangeCollector(new Comparison(compare, render.columns, Math.floor(ctx.now() / 1000)), before?.items);
+    // Nothing is printed before the whole list is read: a person at a terminal sees it being read.
+    const { createProgress } = await import('../output/progress.js');
+    const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
     try {
-      await list(collector);
+      await list({
+        push(items) {
+          collector.push(items);
+          progress.update(`reading ${spec.noun} ${collector.seen.size}`);
+        },
+        end() {},
+      });
     } catch (error) {
       if (error instanceof MissingUid) throw new ServerError(error.message, 'this list cannot be followed with --changes');
       throw error;
+    } finally {
+      progress.done();
     }
     if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
     // 'computers' -> '1 computer': every noun declared is a plural in -s.

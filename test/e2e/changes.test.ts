@@ -133,6 +133,20 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     expect(only).toMatchObject({ change: 'changed', changed: ['mute'], uid: alert.uid, muted: true, computer: alert.computer, group: alert.group });
   });
 
+  it("plugin list: a result muted since the last run is changed, naming the mute", async () => {
+    const [first] = lines((await mon('computers', 'list', '--json', '--per-page', '1')).stdout);
+    const client = String(first!.client_id);
+    expect(await mon('plugin', 'list', client, '--changes', 'one')).toMatchObject({ code: 0, stdout: '' });
+    const results = lines((await mon('plugin', 'list', client, '--json')).stdout);
+    expect((await mon('plugin', 'mute', String(results[0]!.uid), '--timed', '2h', '-q')).code).toBe(0);
+    const run = await mon('plugin', 'list', client, '--changes', 'one', '-o', 'csv');
+    expect(run.code).toBe(0);
+    const [header, row, ...rest] = run.stdout.trimEnd().split('\n');
+    expect(header).toBe('change,changed,uid,status,name,last_run,mute');
+    expect(row).toMatch(new RegExp(`^changed,mute,${results[0]!.uid},${results[0]!.status},`));
+    expect(rest).toEqual([]);
+  });
+
   it('a damaged state is exit 1 naming its file and how to start again, and is left as it was', async () => {
     await mon('groups', 'list', '--changes', 'groups');
     const file = join(dir, 'changes', '@sandbox', 'groups.json');
