@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
@@ -268,6 +268,18 @@ describe('--changes against a server with known data', () => {
       ['changed', 'c_5', ['group']],
       ['new', 'c_251', undefined],
     ]);
+  });
+
+  it('a lock left by a killed run (untouched for over 10 s) is taken over', async () => {
+    expect((await runMain(['computers', 'list', '--changes', 'fleet'], { env: env() })).code).toBe(0);
+    const lock = join(dir, 'changes', `@127.0.0.1_${new URL(api.url).port}`, 'fleet.json.lock');
+    writeFileSync(lock, '999999');
+    const old = new Date(Date.now() - 11_000);
+    utimesSync(lock, old, old);
+    const run = await runMain(['computers', 'list', '--changes', 'fleet'], { env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^no changes since/);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('the same fact in another payload form is not a change', async () => {
