@@ -15,6 +15,7 @@ _mon_command() {
     '|users'|'|user') REPLY='users' ;;
     '|alerts') REPLY='alerts' ;;
     '|status') REPLY='status' ;;
+    '|changes') REPLY='changes' ;;
     '|api') REPLY='api' ;;
     '|profile'|'|profiles') REPLY='profile' ;;
     '|sandbox') REPLY='sandbox' ;;
@@ -51,6 +52,8 @@ _mon_command() {
     'plugin|mute') REPLY='plugin mute' ;;
     'plugin|unmute') REPLY='plugin unmute' ;;
     'users|list'|'users|ls') REPLY='users list' ;;
+    'changes|list'|'changes|ls') REPLY='changes list' ;;
+    'changes|forget'|'changes|rm') REPLY='changes forget' ;;
     'profile|add') REPLY='profile add' ;;
     'profile|list'|'profile|ls') REPLY='profile list' ;;
     'profile|use') REPLY='profile use' ;;
@@ -85,6 +88,7 @@ _mon_option() {
     'groups list|--per-page') REPLY='v' ;;
     'groups list|--offset') REPLY='v' ;;
     'groups list|--limit') REPLY='v' ;;
+    'groups list|--changes') REPLY='v' ;;
     'groups find-or-create|--name') REPLY='v' ;;
     'groups find-or-create|--description') REPLY='v' ;;
     'groups update|--name') REPLY='v' ;;
@@ -104,6 +108,7 @@ _mon_option() {
     'computers list|--per-page') REPLY='v' ;;
     'computers list|--offset') REPLY='v' ;;
     'computers list|--limit') REPLY='v' ;;
+    'computers list|--changes') REPLY='v' ;;
     'computers update|--asset-id') REPLY='v' ;;
     'computers update|--custom-name') REPLY='v' ;;
     'computers update|--description') REPLY='v' ;;
@@ -123,6 +128,7 @@ _mon_option() {
     'expirations list|--per-page') REPLY='v' ;;
     'expirations list|--offset') REPLY='v' ;;
     'expirations list|--limit') REPLY='v' ;;
+    'expirations list|--changes') REPLY='v' ;;
     'expirations create|--license-key') REPLY='v' ;;
     'expirations create|--expires-at') REPLY='v' ;;
     'expirations create|--manufacturer') REPLY='v' ;;
@@ -141,12 +147,14 @@ _mon_option() {
     'expiration-manufacturers list|--per-page') REPLY='v' ;;
     'expiration-manufacturers list|--offset') REPLY='v' ;;
     'expiration-manufacturers list|--limit') REPLY='v' ;;
+    'expiration-manufacturers list|--changes') REPLY='v' ;;
     'expiration-manufacturers create|--name') REPLY='v' ;;
     'expiration-manufacturers update|--name') REPLY='v' ;;
     'expiration-products list|--page') REPLY='v' ;;
     'expiration-products list|--per-page') REPLY='v' ;;
     'expiration-products list|--offset') REPLY='v' ;;
     'expiration-products list|--limit') REPLY='v' ;;
+    'expiration-products list|--changes') REPLY='v' ;;
     'expiration-products create|--name') REPLY='v' ;;
     'expiration-products update|--name') REPLY='v' ;;
     'notes list|--computer') REPLY='v' ;;
@@ -155,6 +163,7 @@ _mon_option() {
     'notes list|--per-page') REPLY='v' ;;
     'notes list|--offset') REPLY='v' ;;
     'notes list|--limit') REPLY='v' ;;
+    'notes list|--changes') REPLY='v' ;;
     'notes create|--computer') REPLY='v' ;;
     'notes create|--group') REPLY='v' ;;
     'notes create|--body') REPLY='v' ;;
@@ -164,6 +173,7 @@ _mon_option() {
     'notes update|--computer') REPLY='v' ;;
     'notes update|--group') REPLY='v' ;;
     'plugin list|--status') REPLY='v OK Warning Alert Informational' ;;
+    'plugin list|--changes') REPLY='v' ;;
     'plugin mute|--timed') REPLY='o' ;;
     'plugin mute|--ticket') REPLY='v' ;;
     'plugin mute|--ticket-url') REPLY='v' ;;
@@ -171,11 +181,13 @@ _mon_option() {
     'users list|--per-page') REPLY='v' ;;
     'users list|--offset') REPLY='v' ;;
     'users list|--limit') REPLY='v' ;;
+    'users list|--changes') REPLY='v' ;;
     'alerts|--status') REPLY='v OK Warning Alert Informational' ;;
     'alerts|--plugin') REPLY='v' ;;
     'alerts|--group') REPLY='v' ;;
     'alerts|--computer') REPLY='v' ;;
     'alerts|--since') REPLY='v' ;;
+    'alerts|--changes') REPLY='v' ;;
     'status|--group') REPLY='v' ;;
     'status|--within') REPLY='v' ;;
     'status|--warning-alerts') REPLY='v' ;;
@@ -199,27 +211,27 @@ _mon_option() {
 _mon_flags() {
   case "$1" in
     '') REPLY='-V --version -p --profile --profiles --all-profiles --parallel --base-url --sandbox -o --output --json --jq --fields --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
-    'groups list') REPLY='--visibility --page --per-page --offset --all --limit --count' ;;
+    'groups list') REPLY='--visibility --page --per-page --offset --all --limit --count --changes --reset' ;;
     'groups find-or-create') REPLY='--name --description --show-contact-menu --no-show-contact-menu --build-installers' ;;
     'groups update') REPLY='--name --description --reference-email --show-contact-menu --no-show-contact-menu' ;;
-    'computers list') REPLY='--status --group --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --order --page --per-page --offset --all --limit --count' ;;
+    'computers list') REPLY='--status --group --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --order --page --per-page --offset --all --limit --count --changes --reset' ;;
     'computers update') REPLY='--asset-id --custom-name --description --reference-email --product-description --estimated-manufacture-date --beacon-reporting --no-beacon-reporting --beacon-missing-threshold --create-ticket-on-beacon-found --no-create-ticket-on-beacon-found' ;;
-    'expirations list') REPLY='--uid --manufacturer --product --group --computer --license-key --expires-start --expires-end --page --per-page --offset --all --limit --count' ;;
+    'expirations list') REPLY='--uid --manufacturer --product --group --computer --license-key --expires-start --expires-end --page --per-page --offset --all --limit --count --changes --reset' ;;
     'expirations create') REPLY='--license-key --expires-at --manufacturer --product --group --computer --renewable --no-renewable --notes' ;;
     'expirations update') REPLY='--license-key --expires-at --manufacturer --product --group --computer --renewable --no-renewable --notes' ;;
-    'expiration-manufacturers list') REPLY='--page --per-page --offset --all --limit --count' ;;
+    'expiration-manufacturers list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
     'expiration-manufacturers create') REPLY='--name' ;;
     'expiration-manufacturers update') REPLY='--name' ;;
-    'expiration-products list') REPLY='--page --per-page --offset --all --limit --count' ;;
+    'expiration-products list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
     'expiration-products create') REPLY='--name' ;;
     'expiration-products update') REPLY='--name' ;;
-    'notes list') REPLY='--computer --group --include-private --page --per-page --offset --all --limit --count' ;;
+    'notes list') REPLY='--computer --group --include-private --page --per-page --offset --all --limit --count --changes --reset' ;;
     'notes create') REPLY='--computer --group --body --body-file --private --include-in-email --include-in-report' ;;
     'notes update') REPLY='--body --body-file --computer --group --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
-    'plugin list') REPLY='--status --muted --unmuted --include-hidden' ;;
+    'plugin list') REPLY='--status --muted --unmuted --include-hidden --changes --reset' ;;
     'plugin mute') REPLY='--timed --ticket --ignore --ticket-url' ;;
-    'users list') REPLY='--page --per-page --offset --all --limit --count' ;;
-    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since' ;;
+    'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
+    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
@@ -231,7 +243,7 @@ _mon_flags() {
 # The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
 _mon_commands() {
   case "$1" in
-    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
     'groups') REPLY='list get find-or-create update'; _mon_aliases='ls show' ;;
     'computers') REPLY='list get update'; _mon_aliases='ls show' ;;
     'expirations') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
@@ -240,6 +252,7 @@ _mon_commands() {
     'notes') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
     'plugin') REPLY='list mute unmute'; _mon_aliases='ls' ;;
     'users') REPLY='list'; _mon_aliases='ls' ;;
+    'changes') REPLY='list forget'; _mon_aliases='ls rm' ;;
     'profile') REPLY='add list use show remove test'; _mon_aliases='ls rm' ;;
     'sandbox') REPLY='serve reset'; _mon_aliases='' ;;
     'completion') REPLY='bash zsh fish'; _mon_aliases='' ;;

@@ -25,6 +25,8 @@ function __mon_command
             echo 'alerts'
         case '|status'
             echo 'status'
+        case '|changes'
+            echo 'changes'
         case '|api'
             echo 'api'
         case '|profile' '|profiles'
@@ -97,6 +99,10 @@ function __mon_command
             echo 'plugin unmute'
         case 'users|list' 'users|ls'
             echo 'users list'
+        case 'changes|list' 'changes|ls'
+            echo 'changes list'
+        case 'changes|forget' 'changes|rm'
+            echo 'changes forget'
         case 'profile|add'
             echo 'profile add'
         case 'profile|list' 'profile|ls'
@@ -142,6 +148,7 @@ function __mon_option
             'groups list|--per-page' \
             'groups list|--offset' \
             'groups list|--limit' \
+            'groups list|--changes' \
             'groups find-or-create|--name' \
             'groups find-or-create|--description' \
             'groups update|--name' \
@@ -161,6 +168,7 @@ function __mon_option
             'computers list|--per-page' \
             'computers list|--offset' \
             'computers list|--limit' \
+            'computers list|--changes' \
             'computers update|--asset-id' \
             'computers update|--custom-name' \
             'computers update|--description' \
@@ -180,6 +188,7 @@ function __mon_option
             'expirations list|--per-page' \
             'expirations list|--offset' \
             'expirations list|--limit' \
+            'expirations list|--changes' \
             'expirations create|--license-key' \
             'expirations create|--expires-at' \
             'expirations create|--manufacturer' \
@@ -198,12 +207,14 @@ function __mon_option
             'expiration-manufacturers list|--per-page' \
             'expiration-manufacturers list|--offset' \
             'expiration-manufacturers list|--limit' \
+            'expiration-manufacturers list|--changes' \
             'expiration-manufacturers create|--name' \
             'expiration-manufacturers update|--name' \
             'expiration-products list|--page' \
             'expiration-products list|--per-page' \
             'expiration-products list|--offset' \
             'expiration-products list|--limit' \
+            'expiration-products list|--changes' \
             'expiration-products create|--name' \
             'expiration-products update|--name' \
             'notes list|--computer' \
@@ -212,6 +223,7 @@ function __mon_option
             'notes list|--per-page' \
             'notes list|--offset' \
             'notes list|--limit' \
+            'notes list|--changes' \
             'notes create|--computer' \
             'notes create|--group' \
             'notes create|--body' \
@@ -221,17 +233,20 @@ function __mon_option
             'notes update|--computer' \
             'notes update|--group' \
             'plugin list|--status' \
+            'plugin list|--changes' \
             'plugin mute|--ticket' \
             'plugin mute|--ticket-url' \
             'users list|--page' \
             'users list|--per-page' \
             'users list|--offset' \
             'users list|--limit' \
+            'users list|--changes' \
             'alerts|--status' \
             'alerts|--plugin' \
             'alerts|--group' \
             'alerts|--computer' \
             'alerts|--since' \
+            'alerts|--changes' \
             'status|--group' \
             'status|--within' \
             'status|--warning-alerts' \
@@ -370,21 +385,22 @@ complete -c mon -n '__mon_at ""' -a 'plugin' -d 'List a computer\'s plugin resul
 complete -c mon -n '__mon_at ""' -a 'users' -d 'List the people with access to the account'
 complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attention, across every computer of the account'
 complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now: counts across the account, or --check for Nagios-style monitors'
+complete -c mon -n '__mon_at ""' -a 'changes' -d 'The saved states of --changes NAME: list them, forget one'
 complete -c mon -n '__mon_at ""' -a 'api' -d 'Send any request to the API and print the JSON answer'
 complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check accounts (subdomain + API key)'
 complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the whole v2.5 API on loopback with demo data, no account needed'
 complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c mon -n '__mon_at ""' -a 'help' -d 'show help for a command'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'group' -d 'alias of groups'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'note' -d 'alias of notes'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'user' -d 'alias of users'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
 complete -c mon -n '__mon_at "groups"' -a 'list' -d 'List groups, sorted by name'
 complete -c mon -n '__mon_at "groups"' -a 'get' -d 'Show one group by uid, slug or name'
 complete -c mon -n '__mon_at "groups"' -a 'find-or-create' -d 'Return the group with this name, creating it when there is none'
@@ -398,6 +414,8 @@ complete -c mon -n '__mon_in "groups list"' -l 'offset' -x -d 'skip this many re
 complete -c mon -n '__mon_in "groups list"' -l 'all' -d 'follow the pagination headers to the last page'
 complete -c mon -n '__mon_in "groups list"' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
 complete -c mon -n '__mon_in "groups list"' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in "groups list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "groups list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "groups find-or-create"' -l 'name' -x -d 'group name (required) (max 255 characters)'
 complete -c mon -n '__mon_in "groups find-or-create"' -l 'description' -x -d 'description, included in warnings (max 65535 characters)'
 complete -c mon -n '__mon_in "groups find-or-create"' -l 'show-contact-menu' -d 'show the contact menu (default: set per company)'
@@ -429,6 +447,8 @@ complete -c mon -n '__mon_in "computers list"' -l 'offset' -x -d 'skip this many
 complete -c mon -n '__mon_in "computers list"' -l 'all' -d 'follow the pagination headers to the last page'
 complete -c mon -n '__mon_in "computers list"' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
 complete -c mon -n '__mon_in "computers list"' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in "computers list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "computers list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "computers update"' -l 'asset-id' -x -d 'asset id (max 191 characters)'
 complete -c mon -n '__mon_in "computers update"' -l 'custom-name' -x -d 'display name in the dashboard (max 191 characters)'
 complete -c mon -n '__mon_in "computers update"' -l 'description' -x -d 'description, included in warnings (max 65535 characters)'
@@ -462,6 +482,8 @@ complete -c mon -n '__mon_in "expirations list"' -l 'offset' -x -d 'skip this ma
 complete -c mon -n '__mon_in "expirations list"' -l 'all' -d 'follow the pagination headers to the last page'
 complete -c mon -n '__mon_in "expirations list"' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
 complete -c mon -n '__mon_in "expirations list"' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in "expirations list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "expirations list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "expirations create"' -l 'license-key' -x -d 'required: license, serial number or other identifier (max 191 characters)'
 complete -c mon -n '__mon_in "expirations create"' -l 'expires-at' -x -d 'required: expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)'
 complete -c mon -n '__mon_in "expirations create"' -l 'manufacturer' -x -d 'required: expiration manufacturer: uid, slug or name (max 191 characters)'
@@ -494,6 +516,8 @@ complete -c mon -n '__mon_in "expiration-manufacturers list"' -l 'offset' -x -d 
 complete -c mon -n '__mon_in "expiration-manufacturers list"' -l 'all' -d 'follow the pagination headers to the last page'
 complete -c mon -n '__mon_in "expiration-manufacturers list"' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
 complete -c mon -n '__mon_in "expiration-manufacturers list"' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in "expiration-manufacturers list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "expiration-manufacturers list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "expiration-manufacturers create"' -l 'name' -x -d 'expiration manufacturer name (required) (max 191 characters)'
 complete -c mon -n '__mon_in "expiration-manufacturers update"' -l 'name' -x -d 'new expiration manufacturer name (required) (max 191 characters)'
 complete -c mon -n '__mon_at "expiration-products"' -a 'list' -d 'List expiration products, sorted by name'
@@ -510,6 +534,8 @@ complete -c mon -n '__mon_in "expiration-products list"' -l 'offset' -x -d 'skip
 complete -c mon -n '__mon_in "expiration-products list"' -l 'all' -d 'follow the pagination headers to the last page'
 complete -c mon -n '__mon_in "expiration-products list"' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
 complete -c mon -n '__mon_in "expiration-products list"' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in "expiration-products list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "expiration-products list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "expiration-products create"' -l 'name' -x -d 'expiration product name (required) (max 191 characters)'
 complete -c mon -n '__mon_in "expiration-products update"' -l 'name' -x -d 'new expiration product name (required) (max 191 characters)'
 complete -c mon -n '__mon_at "notes"' -a 'list' -d 'List notes of the account, of one computer or of one group'
@@ -529,6 +555,8 @@ complete -c mon -n '__mon_in "notes list"' -l 'offset' -x -d 'skip this many rec
 complete -c mon -n '__mon_in "notes list"' -l 'all' -d 'follow the pagination headers to the last page'
 complete -c mon -n '__mon_in "notes list"' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
 complete -c mon -n '__mon_in "notes list"' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in "notes list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "notes list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "notes create"' -l 'computer' -x -d 'the computer it belongs to (client id or c_ uid); give --computer or --group (max 191 characters)'
 complete -c mon -n '__mon_in "notes create"' -l 'group' -x -d 'the group it belongs to (uid, slug or name); give --computer or --group (max 255 characters)'
 complete -c mon -n '__mon_in "notes create"' -l 'body' -x -d 'the note text (max 16777215 characters)'
@@ -554,6 +582,8 @@ complete -c mon -n '__mon_in "plugin list"' -l 'status' -x -a 'OK Warning Alert 
 complete -c mon -n '__mon_in "plugin list"' -l 'muted' -d 'only muted results'
 complete -c mon -n '__mon_in "plugin list"' -l 'unmuted' -d 'only results that are not muted'
 complete -c mon -n '__mon_in "plugin list"' -l 'include-hidden' -d 'also show service plugins (visible false), which the dashboard hides'
+complete -c mon -n '__mon_in "plugin list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "plugin list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "plugin mute"' -l 'timed' -d 'mute until WHEN: duration, ISO 8601 time or epoch seconds, in the future, before 2038-01-19 (default: 24h)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'ticket' -x -d 'mute under this ticket number (max 255 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'ignore' -d 'mute until unmuted'
@@ -566,6 +596,8 @@ complete -c mon -n '__mon_in "users list"' -l 'offset' -x -d 'skip this many rec
 complete -c mon -n '__mon_in "users list"' -l 'all' -d 'follow the pagination headers to the last page'
 complete -c mon -n '__mon_in "users list"' -l 'limit' -x -d 'print at most n items, fetching further pages as needed'
 complete -c mon -n '__mon_in "users list"' -l 'count' -d 'print only the total number of records (x-total)'
+complete -c mon -n '__mon_in "users list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "users list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "alerts"' -l 'status' -x -a 'OK Warning Alert Informational' -d 'only results with this status (repeatable; default Alert and Warning)'
 complete -c mon -n '__mon_in "alerts"' -l 'muted' -d 'only muted results'
 complete -c mon -n '__mon_in "alerts"' -l 'include-muted' -d 'muted and unmuted results alike'
@@ -575,6 +607,8 @@ complete -c mon -n '__mon_in "alerts"' -l 'group' -x -d 'only computers of this 
 complete -c mon -n '__mon_in "alerts"' -l 'computer' -x -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'missing' -d 'only results of missing computers'
 complete -c mon -n '__mon_in "alerts"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "alerts"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "status"' -l 'group' -x -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "status"' -l 'within' -x -d 'how far ahead an expiration counts as expiring (30d, 2w) (default: 30d)'
 complete -c mon -n '__mon_in "status"' -l 'check' -d 'print one Nagios plugin line and exit 0, 1, 2 or 3'
@@ -584,6 +618,10 @@ complete -c mon -n '__mon_in "status"' -l 'warning-warnings' -x -d 'WARNING when
 complete -c mon -n '__mon_in "status"' -l 'critical-warnings' -x -d 'CRITICAL when unmuted warnings are outside this range; with --check'
 complete -c mon -n '__mon_in "status"' -l 'warning-missing' -x -d 'WARNING when missing computers are outside this range (default: 0); with --check'
 complete -c mon -n '__mon_in "status"' -l 'critical-missing' -x -d 'CRITICAL when missing computers are outside this range; with --check'
+complete -c mon -n '__mon_at "changes"' -a 'list' -d 'List the names saved by --changes, for every profile: command line, when, how many items'
+complete -c mon -n '__mon_at "changes"' -a 'forget' -d 'Forget the state saved under NAME for the profile in effect: its next run records a new baseline'
+complete -c mon -n '__mon_alias "changes" "list forget"' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias "changes" "list forget"' -a 'rm' -d 'alias of forget'
 complete -c mon -n '__mon_in "api"' -s 'F' -l 'field' -x -d 'a parameter (repeatable): query string for GET, form body otherwise'
 complete -c mon -n '__mon_in "api"' -l 'paginate' -d 'GET only: follow the pagination headers to the last page (per_page 100) and print one JSON array'
 complete -c mon -n '__mon_in "api"' -s 'i' -l 'include' -d 'print the status line and the response headers before the body'
@@ -612,4 +650,4 @@ complete -c mon -n '__mon_at "sandbox"' -a 'reset' -d 'Restore the demo data: fo
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
-complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status api profile sandbox completion help'
+complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help'

@@ -22,6 +22,7 @@ import { buildOptions } from './esbuild.config.mjs';
 import { MEMORY_METHOD, run, stats } from './bench/measure.mjs';
 import { measureFleet, reportFleet } from './bench/fleet.mjs';
 import { measureAccounts, reportAccounts, startAccounts } from './bench/accounts.mjs';
+import { measureChanges, reportChanges } from './bench/changes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -183,7 +184,9 @@ async function measure(node) {
   const fleet = await measureFleet({ mon, sizes: [[big, BIG], [small, SMALL]], freshDir, runs: ALL_RUNS, fail });
   // Many accounts side by side: scripts/bench/accounts.mjs.
   const many = await measureAccounts({ node: node.file, mon: MON, accounts, freshDir, scratch, runs: ALL_RUNS, fail });
-  return { times, all, fleet, many, load: load() };
+  // --changes NAME against the same list without it: scripts/bench/changes.mjs.
+  const changes = await measureChanges({ mon, big, count: BIG, freshDir, runs: ALL_RUNS, fail });
+  return { times, all, fleet, many, changes, load: load() };
 }
 
 function report() {
@@ -247,6 +250,8 @@ function report() {
     say(`node ${v}:`);
     results.fleetTargets = { ...results.fleetTargets, [v]: reportFleet(results.nodes[v].fleet, say) };
     results.accountTargets = { ...results.accountTargets, [v]: reportAccounts(results.nodes[v].many, say) };
+    say();
+    results.changesTargets = { ...results.changesTargets, [v]: reportChanges(results.nodes[v].changes, say) };
   }
   say();
   say(`load at the end: ${load()}`);

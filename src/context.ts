@@ -59,6 +59,17 @@ export interface AccountOutcome {
   error?: unknown;
 }
 
+/**
+ * The account a command works on, as mon keeps local state for it (--changes): a saved
+ * profile, the in-process sandbox, or a base URL given with MON_API_KEY and no profile.
+ */
+export interface Account {
+  /** Safe as a file name, and never a key: the profile's name, `@sandbox`, or `@<host>` of the base URL. */
+  key: string;
+  /** As people name it: the profile's name, `--sandbox`, or the base URL. */
+  label: string;
+}
+
 /** Everything a handler may reach: no handler touches process.*, console.* or conf directly. */
 export interface Context {
   io: Io;
@@ -69,6 +80,8 @@ export interface Context {
   globals: GlobalOptions;
   /** Set when this run is one account of many: output goes through it, tagged with the profile. */
   accountOutput?: AccountOutput;
+  /** The command line as given, without `mon` (what `mon changes list` shows). */
+  argv: readonly string[];
   configDir: string;
   /** The command tree this command line was parsed with (the completion scripts are read from it). */
   program: Command;

@@ -65,6 +65,15 @@ export class FilterError extends MonError {
   readonly exitCode = 1;
 }
 
+/**
+ * A file mon keeps for itself cannot be used as it is: a saved --changes state that is damaged,
+ * or held by another run past the wait. Exit 1: nothing the user typed was wrong, and the file
+ * is left as it is for them to look at (the hint says how to start again).
+ */
+export class StateFileError extends MonError {
+  readonly exitCode = 1;
+}
+
 /** Ctrl-C (130) or SIGTERM (143). */
 export class InterruptedError extends MonError {
   constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {

@@ -31,7 +31,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const globals = resolveGlobals(raw, deps.env);
       verbose = globals.verbose;
       const jq = await jqOutput(verb, input.command, globals, deps);
-      const ctx = createContext(jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } } } : deps, globals, cleanups, program);
+      const ctx = createContext(jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } } } : deps, globals, cleanups, program, argv);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
       /** The verb against the account of `runCtx`. */

@@ -1,11 +1,11 @@
 import { UsageError } from './errors.js';
-import { configDir, sandboxStateFile } from './config/paths.js';
+import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
 import type { Command } from 'commander';
 import { terminalSafe } from './output/escape.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
 import type { ProfileStore } from './config/store.js';
-import type { AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';
+import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
 import { closest } from './validate/suggest.js';
 import { VERSION } from './version.js';
@@ -166,7 +166,14 @@ export interface AccountRun {
  * Builds the context of one command run (or of one account's run, when `account` is given: its
  * notices and footnotes then name the profile). Nothing heavy is loaded until a handler asks.
  */
-export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: (() => Promise<void> | void)[], program: Command, account?: AccountRun): Context {
+export function createContext(
+  deps: MainDeps,
+  globals: GlobalOptions,
+  cleanups: (() => Promise<void> | void)[],
+  program: Command,
+  argv: readonly string[] = [],
+  account?: AccountRun,
+): Context {
   const { io, env } = deps;
   // Notices, footnotes and --verbose lines of one account of many name it.
   const named = (message: string) => (account ? `${account.output.profile}: ${message}` : message);
@@ -183,6 +190,7 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
     signal,
     globals,
     accountOutput: account?.output,
+    argv,
     configDir: dir,
     program,
     // Messages may quote a server's names or the user's input: one line each, escaped.
@@ -240,6 +248,33 @@ export function createContext(deps: MainDeps, globals: GlobalOptions, cleanups: 
     },
   };
   return ctx;
+}
+
+/**
+ * The account the command works on, by the same choice as {@link resolveTarget} (keep in step
+ * with it): --sandbox, else a base URL with MON_API_KEY and no profile, else the profile in
+ * effect (--profile, MON_PROFILE, the default). Derived from the Context alone, so that a
+ * command run once per account, each with its own Context, keeps each account's state apart.
+ * Never from the key.
+ */
+export async function accountOf(ctx: Context): Promise<Account> {
+  const { globals, env } = ctx;
+  if (globals.sandbox) return { key: '@sandbox', label: '--sandbox' };
+  const byUrl = (baseUrl: string): Account => {
+    let host = baseUrl;
+    try {
+      host = new URL(baseUrl).host;
+    } catch {
+      // refused as a base URL before anything is sent; the text itself still names the account
+    }
+    return { key: `@${host.replace(/[^\w.-]/g, '_')}`, label: baseUrl };
+  };
+  if (globals.baseUrl && env.MON_API_KEY && !globals.profile) return byUrl(globals.baseUrl);
+  const name = globals.profile ?? (await ctx.profiles()).defaultName;
+  // Saved profiles are named by PROFILE_NAME, which no key above starts like ('@').
+  if (name !== undefined && PROFILE_NAME.test(name)) return { key: name, label: name };
+  if (globals.baseUrl) return byUrl(globals.baseUrl);
+  throw new UsageError('no profile: nothing says which account to use', 'run `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`, or try `mon --sandbox …`');
 }
 
 /**

@@ -2,11 +2,9 @@
 // same pages read by `computers list --all --expand plugin_results -o ndjson`, at 1,000 and
 // 10,000 computers. Targets: wall time within 1.3× of that list at 10,000, and peak memory
 // within 10 MB of it at each size. Alone: `node scripts/bench/fleet.mjs [--runs 5]`.
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { run, stats } from './measure.mjs';
+import { stats } from './measure.mjs';
 
 export const FLEET_TARGETS = { wall: 1.3, memoryMb: 10 };
 
@@ -90,23 +88,9 @@ export function reportFleet({ sizes, samples, checked }, say) {
 // Alone: its own sandboxes and bundle as built.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
-  const { loadSandbox } = await import('./sandbox.mjs');
-  const MON = fileURLToPath(new URL('../../bin/mon', import.meta.url));
-  const sandboxes = await loadSandbox();
-  const big = await sandboxes.start(10_000);
-  const small = await sandboxes.start(1_000);
-  const freshDir = () => mkdtempSync(join(sandboxes.dir, 'config-'));
-  const mon = (args, sandbox, options = {}) =>
-    run(process.execPath, [MON, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: sandboxes.dir, MON_CONFIG_DIR: options.configDir, MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey },
-      scratch: sandboxes.dir,
-      ...options,
-    });
-  const fail = (message) => {
-    process.stderr.write(`bench: ${message}\n`);
-    process.exitCode = 1;
-  };
+  const { alone } = await import('./sandbox.mjs');
+  const { sandboxes: [big, small], mon, freshDir, fail, close } = await alone([10_000, 1_000]);
   const measured = await measureFleet({ mon, sizes: [[big, 10_000], [small, 1_000]], freshDir, runs: Number(values.runs), fail });
-  await sandboxes.close();
+  await close();
   reportFleet(measured, (line = '') => process.stdout.write(`${line}\n`));
 }

@@ -4,8 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { run } from './measure.mjs';
 
 const root = new URL('../../', import.meta.url);
 
@@ -44,4 +45,28 @@ export async function loadSandbox() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What a part of the benchmark needs to run alone (`node scripts/bench/fleet.mjs`): sandboxes of
+ * these sizes, mon as bench.mjs runs it (bin/mon in a clean environment, the bundle as built), a
+ * fresh config folder, and a way to fail that lets the rest finish.
+ */
+export async function alone(sizes) {
+  const sandboxes = await loadSandbox();
+  const started = [];
+  for (const size of sizes) started.push(await sandboxes.start(size));
+  const MON = fileURLToPath(new URL('bin/mon', root));
+  const freshDir = () => mkdtempSync(join(sandboxes.dir, 'config-'));
+  const mon = (args, sandbox, { configDir, env = {}, ...options } = {}) =>
+    run(process.execPath, [MON, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: sandboxes.dir, TMPDIR: sandboxes.dir, MON_CONFIG_DIR: configDir, MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey, ...env },
+      scratch: sandboxes.dir,
+      ...options,
+    });
+  const fail = (message) => {
+    process.stderr.write(`bench: ${message}\n`);
+    process.exitCode = 1;
+  };
+  return { sandboxes: started, mon, freshDir, fail, close: () => sandboxes.close() };
 }

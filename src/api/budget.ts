@@ -1,6 +1,6 @@
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { removeStaleTemps } from '../config/trust.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { acquireLock, LockTrouble, writeFileAtomic } from '../config/files.js';
 import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
 import { systemClock, type Clock } from './clock.js';
@@ -25,9 +25,6 @@ const STALE_LOCK_MS = 5_000;
  * after this is not being taken in turns: the process keeps its own budget instead of hanging.
  */
 const MAX_LOCK_WAIT_MS = 2 * STALE_LOCK_MS;
-
-/** The ledger cannot be used as it stands (a lock of the wrong kind, a wait without end). */
-class LockTrouble extends Error {}
 
 export interface RateLimit {
   requests: number;
@@ -159,66 +156,21 @@ class Ledger {
 
   /** Runs `change` on the recorded send times under the lock and saves them. */
   async update<T>(signal: AbortSignal, change: (sent: number[], now: number) => T): Promise<T> {
-    await this.acquire(signal);
+    const held = await acquireLock(this.lock, {
+      staleMs: STALE_LOCK_MS,
+      maxWaitMs: MAX_LOCK_WAIT_MS,
+      signal,
+      log: this.log && ((line) => this.log!(`rate ledger: ${line}`)),
+    });
     try {
       const sent = this.read();
       const result = change(sent, this.clock.now());
-      this.write(sent);
+      // Temp file and rename: a process killed mid-write never leaves half a ledger.
+      writeFileAtomic(this.file, JSON.stringify({ version: 1, sent }));
       return result;
     } finally {
-      rmSync(this.lock, { force: true });
+      held.release();
     }
-  }
-
-  private async acquire(signal: AbortSignal): Promise<void> {
-    // Lock files carry real times (their mtime), whatever the clock says.
-    const started = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        closeSync(openSync(this.lock, 'wx', 0o600));
-        return;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') {
-          // One level only: the config folder exists (trust.ts made it), and Node's recursive
-          // mkdir spins for ever where a folder cannot be made (under /proc).
-          mkdirSync(join(this.file, '..'), { mode: 0o700 });
-          continue;
-        }
-        if (code !== 'EEXIST') throw error;
-      }
-      this.breakIfStale();
-      if (signal.aborted) throw signal.reason;
-      if (Date.now() - started > MAX_LOCK_WAIT_MS) throw new LockTrouble(`the lock ${this.lock} was not free within ${MAX_LOCK_WAIT_MS / 1000} s`);
-      // Another process holds it for a few milliseconds of real time, whatever the clock says.
-      await systemClock.sleep(Math.min(50, 2 + attempt) + Math.floor(Math.random() * 5), signal);
-    }
-  }
-
-  /**
-   * A lock older than STALE_LOCK_MS belongs to a process that died holding it; one dated in
-   * the future (the clock was set back) would never grow old, so it is broken too. Something
-   * else in its place (a folder) cannot be broken: LockTrouble.
-   */
-  private breakIfStale(): void {
-    let age: number;
-    try {
-      const stats = lstatSync(this.lock);
-      if (!stats.isFile()) throw new LockTrouble(`the lock ${this.lock} is not a file`);
-      age = Date.now() - stats.mtimeMs;
-    } catch (error) {
-      if (error instanceof LockTrouble) throw error;
-      return; // gone meanwhile: the next attempt takes it
-    }
-    // A second of grace for clocks of processes that read it a moment apart.
-    const future = age < -1_000;
-    if (age <= STALE_LOCK_MS && !future) return;
-    try {
-      rmSync(this.lock, { force: true });
-    } catch (error) {
-      throw new LockTrouble(`the lock ${this.lock} could not be removed (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    this.log?.(`rate ledger: broke the lock ${this.lock}, ${future ? `dated ${Math.round(-age / 1000)} s in the future (was the clock set back?)` : `left ${Math.round(age / 1000)} s ago by a process that ended`}`);
   }
 
   /** The send times; a missing or damaged ledger is an empty one (it only ever holds a minute). */
@@ -229,21 +181,6 @@ class Ledger {
       return sent.sort((a, b) => a - b);
     } catch {
       return [];
-    }
-  }
-
-  /** Temp file and rename: a process killed mid-write never leaves half a ledger. */
-  private write(sent: number[]): void {
-    // Temporaries of a process killed mid-write (under the lock, so none is being written).
-    removeStaleTemps(this.file, new RegExp(`^${basename(this.file).replace('.', '\\.')}\\.\\d+\\.\\w+\\.tmp$`));
-    // Unique enough: the process id, and the lock keeps this process's writes one at a time.
-    const tmp = `${this.file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-    try {
-      writeFileSync(tmp, JSON.stringify({ version: 1, sent }), { mode: 0o600 });
-      renameSync(tmp, this.file);
-    } catch (error) {
-      rmSync(tmp, { force: true });
-      throw error;
     }
   }
 }

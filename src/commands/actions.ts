@@ -1,13 +1,15 @@
 import type { PreparedRequest, RequestInput } from '../api/client.js';
 import { withExpand } from '../api/encode.js';
 import { routeOf, type RouteName } from '../api/endpoints.js';
-import { leftAfter, type Page } from '../api/paginate.js';
+import { leftAfter, MAX_PER_PAGE, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { terminalSafe } from '../output/escape.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import type { PagingValues } from '../spec/spec.js';
+import type { ChangeSpec } from '../changes/track.js';
+import { changesWanted } from '../changes/request.js';
 import { closest } from '../validate/suggest.js';
 
 /**
@@ -24,6 +26,8 @@ export interface View {
    * are expanded for table output only: JSON, ndjson, csv and tsv stay as the API sends them.
    */
   tableExpand?: readonly string[];
+  /** What `--changes` compares by default, and what the items are called (src/changes). */
+  changes?: ChangeSpec;
 }
 
 /** Adds the view's expand[] keys to a read when the output is a table for people. */
@@ -103,8 +107,20 @@ export async function showDryRun(ctx: Context, prepared: PreparedRequest | reado
  * (ndjson lines appear while later pages are still on their way).
  */
 export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingValues): Promise<void> {
+  const changes = changesWanted(opts);
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
+  if (changes) {
+    // Every page, 100 at a time unless --per-page says otherwise (the conflicting paging options were refused).
+    const request = forPeople(route, input, view, render);
+    const paging = { all: true, perPage: opts.perPage };
+    if (await showDryRun(ctx, client.prepare(route, { ...request, query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
+    const { listChanges } = await import('../changes/track.js');
+    await listChanges(ctx, changes, changeSpecOf(view), render, async (sink) => {
+      for await (const page of client.pages(route, request, paging)) sink.push(page.items);
+    });
+    return;
+  }
   if (opts.count) {
     const prepared = client.prepare(route, { ...input, query: { ...input.query, per_page: 1 } });
     if (await showDryRun(ctx, prepared)) return;
@@ -147,6 +163,11 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
     ctx.footnote(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
   }
+}
+
+/** What --changes compares for a view: its declaration, else the uid alone (only new and gone). */
+export function changeSpecOf(view: View): ChangeSpec {
+  return view.changes ?? { noun: 'items', compare: [] };
 }
 
 /** A verb that answers with one object: get, create, update. */

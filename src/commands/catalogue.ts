@@ -55,7 +55,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
         list: true,
         fields: CATALOGUE_FIELDS,
         examples: [`${mon} list`, `mon ${kind.alias} list --all -o csv`],
-        run: ({ opts }, ctx) => listCommand(ctx, `${kind.routes}.list`, {}, CATALOGUE_VIEW, opts),
+        run: ({ opts }, ctx) => listCommand(ctx, `${kind.routes}.list`, {}, { ...CATALOGUE_VIEW, changes: { noun: plural, compare: ['name', 'slug'] } }, opts),
       }),
       {
         name: 'get',

@@ -1,3 +1,6 @@
+import type { DerivedField } from '../changes/compare.js';
+import { parseTime } from '../output/format.js';
+import { readField } from '../output/forms.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 import { listCommand, objectCommand, type View } from './actions.js';
 import { COMPUTER_FIELDS } from './fields.js';
@@ -34,6 +37,23 @@ export function owner(row: Record<string, unknown>): unknown {
   return row.computer ? refName(row.computer) : refName(row.group);
 }
 
+/** The interval without a report after which a computer counts as missing: report_missing_after days, 7 by default (api-v2.5, Computer flags). */
+const DEFAULT_MISSING_DAYS = 7;
+
+/**
+ * `overdue`, compared by --changes: the last report is older than the computer's missing
+ * interval, whether or not the API has flagged it missing yet (it may not watch it at all).
+ */
+export const OVERDUE: DerivedField = {
+  key: 'overdue',
+  get(row, nowSec) {
+    const ms = parseTime(readField(row, 'last_report'));
+    if (ms === undefined) return null;
+    const days = Number(row.report_missing_after);
+    return nowSec - ms / 1000 > (Number.isFinite(days) && days > 0 ? days : DEFAULT_MISSING_DAYS) * 86_400;
+  },
+};
+
 export const COMPUTER_VIEW: View = {
   columns: [
     { key: 'client_id', header: 'CLIENT ID' },
@@ -46,6 +66,7 @@ export const COMPUTER_VIEW: View = {
   ],
   fields: COMPUTER_FIELDS,
   tableExpand: ['group'],
+  changes: { noun: 'computers', compare: ['missing', 'hidden', OVERDUE, 'group', 'os_version'] },
 };
 
 /** One computer (get, update): its c_ uid too, which notes and expirations also take. */
@@ -69,6 +90,7 @@ export const computers: ResourceSpec = {
       aliases: ['ls'],
       route: 'computers.list',
       summary: 'List computers, most recently reported first',
+      description: 'With --changes NAME: only computers new, gone or changed since the last run with NAME, compared on missing, hidden, overdue (last report older than report_missing_after days, default 7), group and os_version, or on --fields.',
       list: true,
       fields: COMPUTER_FIELDS,
       options: [
@@ -88,6 +110,7 @@ export const computers: ResourceSpec = {
         'mon computers list --group acme-design --platform mac --platform linux',
         'mon computers list --all -o ndjson > computers.ndjson',
         'mon computers list --status missing --count',
+        'mon computers list --status missing --changes missing -q',
       ],
       run: ({ opts, params }, ctx) => listCommand(ctx, 'computers.list', { query: params }, COMPUTER_VIEW, opts),
     }),

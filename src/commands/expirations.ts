@@ -23,6 +23,7 @@ export const EXPIRATION_VIEW: View = {
   ],
   fields: EXPIRATION_FIELDS,
   tableExpand: ['expiration_product', 'computer', 'group'],
+  changes: { noun: 'expirations', compare: ['expires_at', 'renewable', 'license_key', 'computer', 'group'] },
 };
 
 const UID_ARG = { name: 'uid', description: 'the expiration uid (e_…)', rule: { type: 'uid', prefix: 'e_' } } as const;

@@ -8,11 +8,12 @@ import { terminalSafe } from '../output/escape.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
-import { verb, type OptionSpec } from '../spec/spec.js';
+import { CHANGES_OPTIONS, verb, type OptionSpec } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
-import { colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
-import { muteSummary } from './plugin.js';
+import { MUTE_COMPARED, muteSummary } from './plugin.js';
 
 const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
 
@@ -29,6 +30,7 @@ export const ALERTS_VIEW: View = {
     { key: 'mute', get: muteSummary },
   ],
   fields: [...PLUGIN_RESULT_FIELDS, 'computer', 'group', 'plugin', 'mute'],
+  changes: { noun: 'plugin results', compare: ['status', MUTE_COMPARED] },
 };
 
 const STATUS_ORDER: Record<string, number> = { Alert: 0, Warning: 1, Informational: 2, OK: 3 };
@@ -50,7 +52,7 @@ export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
  * `mon alerts`: the selection through the output module. Machine formats stream page by page
  * as the API sends computers; a table (which waits for every row anyway) is sorted.
  */
-async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter): Promise<void> {
+async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest): Promise<void> {
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
   const { plannedRequests, Selection } = await import('../fleet/selection.js');
@@ -65,11 +67,21 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter): Prom
     scope = { ...scope, computers: uids };
   }
   const selection = await Selection.open(client, scope, filter);
+  const nowSec = Math.floor(ctx.now() / 1000);
+  if (changes) {
+    const { listChanges } = await import('../changes/track.js');
+    await listChanges(ctx, changes, changeSpecOf(ALERTS_VIEW), render, async (sink) => {
+      for await (const page of selection.results(nowSec)) sink.push(page);
+      // An unknown --computer or --plugin fails the run before anything is printed or saved.
+      selection.checkNamed();
+    });
+    return;
+  }
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
   const table = render.format === 'table';
   const rows: SelectedResult[] = [];
-  for await (const page of selection.results(Math.floor(ctx.now() / 1000))) {
+  for await (const page of selection.results(nowSec)) {
     if (table) {
       rows.push(...page);
       continue;
@@ -155,7 +167,7 @@ export const alerts = verb({
   name: 'alerts',
   summary: 'Plugin results that need attention, across every computer of the account',
   description:
-    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else).',
+    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
   fields: ALERTS_VIEW.fields,
   options: [
     { flags: '--status <status>', description: 'only results with this status (repeatable; default Alert and Warning)', choices: STATUSES, repeatable: true },
@@ -167,6 +179,7 @@ export const alerts = verb({
     { flags: '--computer <computer>', description: 'only this computer: client_id or c_ uid (repeatable)', rule: { type: 'text', max: 191, nonEmpty: true }, repeatable: true },
     { flags: '--missing', description: 'only results of missing computers' },
     { flags: '--since <when>', description: 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds', rule: { type: 'since' } },
+    ...CHANGES_OPTIONS,
   ],
   constraints: { atMostOne: [['muted', 'includeMuted']] },
   reads: true,
@@ -176,8 +189,10 @@ export const alerts = verb({
     'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
     'mon alerts --since 24h -o ndjson | jq -r .computer.name',
     'mon --profiles acme,northwind alerts -o csv > alerts.csv',
+    'mon alerts --changes morning -q',
   ],
   async run({ opts }, ctx) {
+    const changes = changesWanted(opts);
     const statuses = opts.status ?? ['Alert', 'Warning'];
     await runAlerts(
       ctx,
@@ -189,6 +204,7 @@ export const alerts = verb({
         plugins: opts.plugin,
         since: opts.since,
       },
+      changes,
     );
   },
 });

@@ -13,6 +13,7 @@ export const GROUP_VIEW: View = {
     { key: 'created_at', header: 'CREATED', kind: 'time' },
   ],
   fields: GROUP_FIELDS,
+  changes: { noun: 'groups', compare: ['name', 'hidden', 'visible_computer_count', 'hidden_computer_count'] },
 };
 
 /** Groups (api-v2.5, Endpoints > Groups). */

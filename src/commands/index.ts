@@ -1,4 +1,5 @@
 import { api } from './api.js';
+import { changes } from './changes.js';
 import { expirationManufacturers, expirationProducts } from './catalogue.js';
 import { completeHelper, completion } from './completion.js';
 import { computers } from './computers.js';
@@ -13,4 +14,4 @@ import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, api, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, changes, api, profile, sandbox, completion, completeHelper];

@@ -26,6 +26,7 @@ export const NOTE_VIEW: View = {
   ],
   fields: NOTE_FIELDS,
   tableExpand: ['computer', 'group'],
+  changes: { noun: 'notes', compare: ['body', 'private', 'include_in_email', 'include_in_report', 'computer', 'group'] },
 };
 
 const UID_ARG = { name: 'uid', description: 'the note uid (n_…)', rule: { type: 'uid', prefix: 'n_' } } as const;

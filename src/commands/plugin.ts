@@ -1,8 +1,10 @@
+import type { DerivedField } from '../changes/compare.js';
 import type { Context } from '../context.js';
 import { localMinute, parseTime } from '../output/format.js';
-import { objectCommand, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, objectCommand, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
-import { verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
+import { CHANGES_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
+import { changesWanted } from '../changes/request.js';
 
 const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
 /** The default length of `--timed` without WHEN (cli-contract.md, plugin mute). */
@@ -44,6 +46,15 @@ export function muteSummary(row: Record<string, unknown>): string {
   }
 }
 
+/**
+ * `mute`, compared by --changes: whether muted, and how (type, end, ticket) as the API says it,
+ * whatever the time zone the mute column is shown in.
+ */
+export const MUTE_COMPARED: DerivedField = {
+  key: 'mute',
+  get: (row) => (row.muted === true || row.muted === 'true' ? [String(row.mute_type ?? 'muted'), muteEnd(row) ?? null, (row.ticket_number as string | undefined) ?? null] : false),
+};
+
 export const PLUGIN_RESULT_VIEW: View = {
   columns: [
     { key: 'uid' },
@@ -53,6 +64,7 @@ export const PLUGIN_RESULT_VIEW: View = {
     { key: 'mute', get: muteSummary },
   ],
   fields: PLUGIN_RESULT_FIELDS,
+  changes: { noun: 'plugin results', compare: ['status', MUTE_COMPARED] },
 };
 
 /** The filters of `plugin list`, applied by mon: the API has none for them. */
@@ -61,6 +73,7 @@ const LIST_FILTERS = [
   { flags: '--muted', description: 'only muted results' },
   { flags: '--unmuted', description: 'only results that are not muted' },
   { flags: '--include-hidden', description: 'also show service plugins (visible false), which the dashboard hides' },
+  ...CHANGES_OPTIONS,
 ] as const satisfies readonly OptionSpec[];
 
 /**
@@ -69,6 +82,7 @@ const LIST_FILTERS = [
  * API has none for them.
  */
 async function listPluginResults(ctx: Context, clientId: string, opts: OptionValues<typeof LIST_FILTERS>): Promise<void> {
+  const changes = changesWanted(opts);
   const render = renderOptions(ctx, PLUGIN_RESULT_VIEW);
   const client = await ctx.client();
   const prepared = client.prepare('computers.get', { path: { client_id: clientId }, query: { expand: ['plugin_results'] } });
@@ -83,6 +97,11 @@ async function listPluginResults(ctx: Context, clientId: string, opts: OptionVal
     if (opts.unmuted === true && result.muted === true) return false;
     return true;
   });
+  if (changes) {
+    const { listChanges } = await import('../changes/track.js');
+    await listChanges(ctx, changes, changeSpecOf(PLUGIN_RESULT_VIEW), render, async (sink) => sink.push(wanted));
+    return;
+  }
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
   renderer.push(wanted);

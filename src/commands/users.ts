@@ -12,6 +12,7 @@ export const USER_VIEW: View = {
     { key: 'last_signin', header: 'LAST SIGN-IN', kind: 'time' },
   ],
   fields: USER_FIELDS,
+  changes: { noun: 'users', compare: ['role', 'tfa_status', 'can_access_billing', 'can_edit_contact_menu'] },
 };
 
 /**

@@ -111,18 +111,34 @@ export function ensureConfigDir(dir: string, options: { optional?: boolean } = {
   if (!stats.isDirectory()) throw new UsageError(`${what} ${dir} is not a folder (it is ${kindOf(stats)})`, 'point MON_CONFIG_DIR at a folder, or move that file away');
   checkOwner(what, dir, stats, `chmod 700 ${dir}`);
   // A link or another user's folder planted where mon keeps the rate ledger would take its writes elsewhere.
-  const rate = join(dir, 'rate');
-  let ledger: Stats | undefined;
-  try {
-    ledger = lstatSync(rate);
-  } catch {
-    ledger = undefined;
-  }
-  if (ledger) {
-    if (!ledger.isDirectory()) throw new UsageError(`rate ledger folder ${rate} is not a folder (it is ${kindOf(ledger)})`, `remove it: mon makes it again`);
-    checkOwner('rate ledger folder', rate, ledger, `chmod 700 ${rate}`);
-  }
+  checkPrivateFolder(join(dir, 'rate'), 'rate ledger folder');
   checked.add(dir);
+  return true;
+}
+
+/**
+ * A folder mon keeps its own files in, inside the config folder (rate/, changes/…): when it
+ * exists, a real folder (not a link), this user's, not writable by group or others; with
+ * `create`, made (0700, one level) when missing. Returns whether it exists.
+ */
+export function checkPrivateFolder(path: string, what: string, options: { create?: boolean } = {}): boolean {
+  let stats: Stats | undefined;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    stats = undefined;
+  }
+  if (!stats) {
+    if (!options.create) return false;
+    try {
+      mkdirSync(path, { mode: 0o700 });
+    } catch (error) {
+      if (code(error) !== 'EEXIST') throw new UsageError(`cannot create ${what} ${path} (${code(error)})`, 'set MON_CONFIG_DIR to a folder you can write');
+    }
+    stats = lstatSync(path);
+  }
+  if (!stats.isDirectory()) throw new UsageError(`${what} ${path} is not a folder (it is ${kindOf(stats)})`, `remove it: mon makes it again`);
+  checkOwner(what, path, stats, `chmod 700 ${path}`);
   return true;
 }
 
@@ -131,14 +147,15 @@ export function ensureConfigDir(dir: string, options: { optional?: boolean } = {
  * when it is not a regular file of this user's, is writable by others or is too large. A file
  * others can read (a key in it) is tightened to 0600 at once, with one warning through `warn`.
  */
-export function checkConfigFile(file: string, warn?: (message: string) => void): boolean {
-  const what = 'config file';
+export function checkConfigFile(file: string, warn?: (message: string) => void, limits: { what?: string; maxBytes?: number } = {}): boolean {
+  const what = limits.what ?? 'config file';
+  const maxBytes = limits.maxBytes ?? MAX_CONFIG_FILE_BYTES;
   const stats = statOf(file, what);
   if (!stats) return false;
   if (!stats.isFile()) throw new UsageError(`${what} ${file} is not a regular file (it is ${kindOf(stats)})`, 'move it away; mon writes that file itself');
   checkOwner(what, file, stats, `chmod 600 ${file}`);
-  if (stats.size > MAX_CONFIG_FILE_BYTES) {
-    throw new UsageError(`${what} ${file} is ${stats.size} bytes, more than the ${MAX_CONFIG_FILE_BYTES} a config file may be`, 'move it away and add your profiles again');
+  if (stats.size > maxBytes) {
+    throw new UsageError(`${what} ${file} is ${stats.size} bytes, more than the ${maxBytes} ${limits.what ? 'it' : 'a config file'} may be`, limits.what ? 'move it away' : 'move it away and add your profiles again');
   }
   if (myUid() !== undefined && (stats.mode & 0o077) !== 0) {
     try {

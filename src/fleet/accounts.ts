@@ -64,7 +64,7 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
     const profile = profiles[index]!;
     const output = merged.account(index, profile, outcomes[index]!);
     const globals = { ...ctx.globals, profile, baseUrl: undefined, accounts: undefined };
-    const accountCtx = createContext({ ...deps, io, env }, globals, run.cleanups, run.program, { output, footnote: (message) => ctx.footnote(message), startedAt });
+    const accountCtx = createContext({ ...deps, io, env }, globals, run.cleanups, run.program, ctx.argv, { output, footnote: (message) => ctx.footnote(message), startedAt });
     try {
       await run.run(accountCtx);
     } catch (error) {

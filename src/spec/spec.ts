@@ -111,7 +111,7 @@ export interface VerbSpec {
   partial?: boolean;
   /** The endpoint this verb stands for (cli-contract.md: every endpoint has exactly one command). */
   route?: RouteName;
-  /** Adds --page, --per-page, --offset, --all, --limit and --count. */
+  /** Adds --page, --per-page, --offset, --all, --limit and --count, and --changes with --reset. */
   list?: boolean;
   /** Keys that --fields accepts for this verb's output. */
   fields?: readonly string[];
@@ -156,17 +156,32 @@ export const PAGING_OPTIONS = [
   { flags: '--count', description: 'print only the total number of records (x-total)' },
 ] as const satisfies readonly OptionSpec[];
 
+/**
+ * `--changes NAME` and its `--reset`, on every list and on `mon alerts` (cli-contract.md, Fleet
+ * commands): only what is new, gone or changed since the last good run with NAME (src/changes).
+ */
+export const CHANGES_OPTIONS = [
+  {
+    flags: '--changes <name>',
+    description: "print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page",
+    rule: { type: 'text', max: 64, nonEmpty: true },
+  },
+  { flags: '--reset', description: 'with --changes: forget the saved state of NAME and record a new baseline' },
+] as const satisfies readonly OptionSpec[];
+
 /** Paging options that contradict each other, refused before sending (exit 2) with the reason. */
 export const PAGING_CONFLICTS: readonly { keys: readonly [string, string]; hint: string }[] = [
   { keys: ['all', 'page'], hint: '--all reads every page from the first; drop --page (or start later with --offset)' },
   { keys: ['all', 'limit'], hint: '--all prints every record, --limit at most n; keep one' },
   { keys: ['page', 'offset'], hint: 'both say where the list starts; keep one' },
   ...(['all', 'page', 'offset', 'limit'] as const).map((key) => ({ keys: ['count', key] as const, hint: `--count prints only the number of records; drop --${key}` })),
+  // The differences need the whole list: --changes reads every page, as --all does.
+  ...(['page', 'offset', 'limit', 'count'] as const).map((key) => ({ keys: ['changes', key] as const, hint: `--changes compares the whole list, every page; drop --${key}` })),
 ];
 
-/** The options a verb really has: its own, then the paging ones for lists. */
+/** The options a verb really has: its own, then the paging ones and --changes for lists. */
 export function optionsOf(verb: VerbSpec): readonly OptionSpec[] {
-  return verb.list ? [...(verb.options ?? []), ...PAGING_OPTIONS] : (verb.options ?? []);
+  return verb.list ? [...(verb.options ?? []), ...PAGING_OPTIONS, ...CHANGES_OPTIONS] : (verb.options ?? []);
 }
 
 /** Whether a verb has anything for src/validate to check: rules, choices or constraints. */
@@ -243,8 +258,11 @@ type ValueOf<O extends OptionSpec> = O['flags'] extends `${string}[${string}]`
 /** The parsed values of a list of option specs, by commander's key; each may be absent. */
 export type OptionValues<O extends readonly OptionSpec[]> = { [S in O[number] as Camel<LongName<S['flags']>>]?: ValueOf<S> };
 
-/** The values of {@link PAGING_OPTIONS}, which every list verb has. */
-export type PagingValues = OptionValues<typeof PAGING_OPTIONS>;
+/** The values of {@link CHANGES_OPTIONS}. */
+export type ChangesValues = OptionValues<typeof CHANGES_OPTIONS>;
+
+/** The values of {@link PAGING_OPTIONS} and {@link CHANGES_OPTIONS}, which every list verb has. */
+export type PagingValues = OptionValues<typeof PAGING_OPTIONS> & ChangesValues;
 
 /** A verb as written in a resource file: its handler sees the values of its own options, typed. */
 export interface VerbDefinition<O extends readonly OptionSpec[], L extends boolean> extends Omit<VerbSpec, 'options' | 'list' | 'run'> {

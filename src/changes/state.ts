@@ -1,0 +1,216 @@
+/**
+ * The saved states of `--changes NAME`: one file per account and NAME,
+ * `<config folder>/changes/<account>/<NAME>.json`, mode 0600, replaced whole (temporary file,
+ * fsync, rename) and only after a whole success; read and written under `<NAME>.json.lock`, so
+ * two runs with one NAME take turns. A damaged file is reported (exit 1) and left alone.
+ */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { acquireLock, LockTrouble, writeFileAtomic, type HeldLock } from '../config/files.js';
+import { checkConfigFile, checkPrivateFolder, ensureConfigDir } from '../config/trust.js';
+import type { Account } from '../context.js';
+import { StateFileError, UsageError } from '../errors.js';
+import type { Kept } from './compare.js';
+
+const FORMAT = 'mon-changes';
+const VERSION = 1;
+
+/**
+ * The largest state read. 10,000 computers take about 250 KB (see save); this leaves room for
+ * accounts far larger, and keeps a planted huge file out.
+ */
+const MAX_STATE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A run holds its lock for the whole listing and renews it every second; one untouched this
+ * long was left by a process that was killed.
+ */
+const STALE_LOCK_MS = 10_000;
+const HEARTBEAT_MS = 1_000;
+
+/** One saved state. */
+export interface SavedState {
+  account: string;
+  name: string;
+  /** The command line it was saved by, without `mon`. */
+  command: string;
+  /** The compared fields, in the order of each item's values. */
+  fields: string[];
+  /** When it was saved, epoch ms. */
+  savedAt: number;
+  items: Map<string, Kept[]>;
+}
+
+/** A saved state as `mon changes list` shows it. */
+export interface StateSummary {
+  account: string;
+  name: string;
+  command: string;
+  savedAt: number;
+  count: number;
+  file: string;
+}
+
+/** The states of one account under one config folder. */
+export class ChangeStates {
+  constructor(
+    private readonly configDir: string,
+    readonly account: Account,
+  ) {}
+
+  /** The folder of all states. */
+  static root(configDir: string): string {
+    return join(configDir, 'changes');
+  }
+
+  /** The file of NAME (the folders are made, 0700, when `create`). */
+  file(name: string, options: { create?: boolean } = {}): string {
+    const root = ChangeStates.root(this.configDir);
+    const folder = join(root, this.account.key);
+    if (options.create) {
+      ensureConfigDir(this.configDir);
+      checkPrivateFolder(root, 'changes folder', { create: true });
+      checkPrivateFolder(folder, 'changes folder', { create: true });
+    }
+    return join(folder, `${name}.json`);
+  }
+
+  /**
+   * Takes NAME's lock, waiting at most `waitMs` for another run with it to end; past that, a
+   * StateFileError (exit 1) naming the run that holds it.
+   */
+  async lock(name: string, signal: AbortSignal, waitMs: number): Promise<HeldLock> {
+    const file = this.file(name, { create: true });
+    try {
+      return await acquireLock(`${file}.lock`, { staleMs: STALE_LOCK_MS, maxWaitMs: waitMs, heartbeatMs: HEARTBEAT_MS, signal });
+    } catch (error) {
+      if (!(error instanceof LockTrouble)) throw error;
+      if (error.reason === 'busy') {
+        throw new StateFileError(
+          `another run with --changes ${name}${this.profileText()}${error.holder ? ` (process ${error.holder})` : ''} still holds ${file}.lock after ${Math.round(waitMs / 1000)} s`,
+          'let it finish and run again; a lock left by a process that was killed is taken over after 10 s',
+        );
+      }
+      throw new StateFileError(`${error.message}`, `remove ${file}.lock`);
+    }
+  }
+
+  /** The state saved under NAME, or undefined when there is none. A damaged file: StateFileError. */
+  read(name: string): SavedState | undefined {
+    const file = this.file(name);
+    const damaged = (why: string) =>
+      new StateFileError(
+        `the saved state of --changes ${name}${this.profileText()} is damaged (${why}): ${file}`,
+        `look at it, then start again with --changes ${name} --reset (or \`mon changes forget ${name}\`)`,
+      );
+    let text: string;
+    try {
+      if (!checkConfigFile(file, undefined, { what: 'saved state', maxBytes: MAX_STATE_BYTES })) return undefined;
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw damaged(`cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw damaged('not JSON');
+    }
+    const state = parseState(data);
+    if (typeof state === 'string') throw damaged(state);
+    return state;
+  }
+
+  /** Saves NAME's state whole, or not at all. */
+  save(name: string, state: Omit<SavedState, 'account' | 'name'>): void {
+    const file = this.file(name, { create: true });
+    // Each distinct set of values once, and each item the index of its set: computers share a
+    // few groups and OS versions, so 10,000 of them take about 250 KB rather than 800.
+    const values: Kept[][] = [];
+    const index = new Map<string, number>();
+    const items: Record<string, number> = {};
+    for (const [uid, kept] of state.items) {
+      const key = JSON.stringify(kept);
+      let at = index.get(key);
+      if (at === undefined) {
+        at = values.push(kept) - 1;
+        index.set(key, at);
+      }
+      items[uid] = at;
+    }
+    const text = JSON.stringify({ format: FORMAT, version: VERSION, account: this.account.label, name, command: state.command, saved_at: new Date(state.savedAt).toISOString(), fields: state.fields, values, items });
+    writeFileAtomic(file, `${text}\n`, { durable: true });
+  }
+
+  /** Deletes NAME's state; false when there was none. */
+  forget(name: string): boolean {
+    const file = this.file(name);
+    if (!checkConfigFile(file, undefined, { what: 'saved state', maxBytes: MAX_STATE_BYTES })) return false;
+    rmSync(file, { force: true });
+    return true;
+  }
+
+  private profileText(): string {
+    return this.account.key.startsWith('@') ? ` (${this.account.label})` : ` (profile ${this.account.label})`;
+  }
+}
+
+/**
+ * Every saved state under the config folder, by account and NAME. One that cannot be read is
+ * listed with count -1 (`mon changes list` says so).
+ */
+export function listStates(configDir: string): StateSummary[] {
+  const root = ChangeStates.root(configDir);
+  if (!checkPrivateFolder(root, 'changes folder')) return [];
+  const out: StateSummary[] = [];
+  for (const key of readdirSync(root).sort()) {
+    const folder = join(root, key);
+    if (!checkPrivateFolder(folder, 'changes folder')) continue;
+    for (const entry of readdirSync(folder).sort()) {
+      if (!entry.endsWith('.json')) continue;
+      const name = entry.slice(0, -'.json'.length);
+      const file = join(folder, entry);
+      let state: SavedState | string;
+      try {
+        state = parseState(JSON.parse(readFileSync(file, 'utf8')));
+      } catch {
+        state = 'not JSON';
+      }
+      out.push(
+        typeof state === 'string'
+          ? { account: key, name, command: '', savedAt: Number.NaN, count: -1, file }
+          : { account: state.account, name, command: state.command, savedAt: state.savedAt, count: state.items.size, file },
+      );
+    }
+  }
+  return out;
+}
+
+/** The state in a file's JSON, or what is wrong with it. */
+function parseState(data: unknown): SavedState | string {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'not an object';
+  const record = data as Record<string, unknown>;
+  if (record.format !== FORMAT) return `format is not ${FORMAT}`;
+  if (record.version !== VERSION) return `version ${String(record.version)} is not ${VERSION}`;
+  const { fields, values, items } = record;
+  if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string')) return 'fields is not a list of names';
+  if (!Array.isArray(values) || !values.every((set) => Array.isArray(set) && set.length === fields.length)) return 'values is not a list of one value per field';
+  if (typeof items !== 'object' || items === null || Array.isArray(items)) return 'items is not an object';
+  const savedAt = Date.parse(String(record.saved_at));
+  if (Number.isNaN(savedAt)) return 'saved_at is not a time';
+  const map = new Map<string, Kept[]>();
+  for (const [uid, at] of Object.entries(items)) {
+    const kept = typeof at === 'number' ? (values[at] as Kept[] | undefined) : undefined;
+    if (!kept) return `item ${uid} names no set of values`;
+    map.set(uid, kept);
+  }
+  return {
+    account: typeof record.account === 'string' ? record.account : '',
+    name: typeof record.name === 'string' ? record.name : '',
+    command: typeof record.command === 'string' ? record.command : '',
+    fields: fields as string[],
+    savedAt,
+    items: map,
+  };
+}

@@ -1,0 +1,72 @@
+import { NotFoundError } from '../errors.js';
+import { changesWanted } from '../changes/request.js';
+import { verb, type ResourceSpec } from '../spec/spec.js';
+import { renderOptions, type View } from './actions.js';
+
+const CHANGES_VIEW: View = {
+  columns: [
+    { key: 'profile' },
+    { key: 'name' },
+    { key: 'command', maxWidth: 48 },
+    { key: 'saved_at', header: 'SAVED', kind: 'time' },
+    { key: 'items' },
+  ],
+  fields: ['profile', 'name', 'command', 'saved_at', 'items', 'file'],
+};
+
+/** How long `forget` waits for a run that holds the NAME (it would save the state again). */
+const FORGET_WAIT_MS = 10_000;
+
+/** The states `--changes NAME` saves (src/changes): list them, forget one. */
+export const changes: ResourceSpec = {
+  name: 'changes',
+  summary: 'The saved states of --changes NAME: list them, forget one',
+  verbs: [
+    {
+      name: 'list',
+      aliases: ['ls'],
+      summary: 'List the names saved by --changes, for every profile: command line, when, how many items',
+      description: 'A state that cannot be read is listed without a count (items -1); `mon changes forget NAME` removes it.',
+      examples: ['mon changes list', 'mon changes list --json'],
+      async run(_input, ctx) {
+        const { listStates } = await import('../changes/state.js');
+        const rows = listStates(ctx.configDir).map((state) => ({
+          profile: state.account,
+          name: state.name,
+          command: state.command === '' ? null : `mon ${state.command}`,
+          saved_at: Number.isNaN(state.savedAt) ? null : new Date(state.savedAt).toISOString(),
+          items: state.count,
+          file: state.file,
+        }));
+        const { createListRenderer } = await import('../output/render.js');
+        const renderer = await createListRenderer(renderOptions(ctx, CHANGES_VIEW));
+        renderer.push(rows);
+        renderer.end();
+        if (rows.length === 0) ctx.notice('No saved changes yet: add --changes NAME to a list or to `mon alerts`.');
+        if (rows.some((row) => row.items < 0)) ctx.notice('A state with items -1 cannot be read: forget it with `mon changes forget NAME` (with -p for its profile).');
+      },
+    },
+    verb({
+      name: 'forget',
+      aliases: ['rm'],
+      jsonOutput: false,
+      summary: 'Forget the state saved under NAME for the profile in effect: its next run records a new baseline',
+      args: [{ name: 'name', description: 'the NAME given to --changes', rule: { type: 'text', max: 64, nonEmpty: true } }],
+      examples: ['mon changes forget missing', 'mon -p acme changes forget morning'],
+      async run({ args }, ctx) {
+        const { name } = changesWanted({ changes: args.name! })!;
+        const [{ ChangeStates }, { accountOf }] = await Promise.all([import('../changes/state.js'), import('../runtime.js')]);
+        const states = new ChangeStates(ctx.configDir, await accountOf(ctx));
+        const lock = await states.lock(name, ctx.signal, FORGET_WAIT_MS);
+        try {
+          if (!states.forget(name)) {
+            throw new NotFoundError(`no state saved under '${name}' for ${states.account.key.startsWith('@') ? states.account.label : `profile ${states.account.label}`}`, 'see `mon changes list`');
+          }
+        } finally {
+          lock.release();
+        }
+        ctx.notice(`Forgot '${name}': its next run records a new baseline.`);
+      },
+    }),
+  ],
+};
