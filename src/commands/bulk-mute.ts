@@ -100,7 +100,10 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   if (targets.length > 1) {
     await confirmAction(ctx, {
       question: async () => `${action[0]!.toUpperCase()}${action.slice(1)} these ${targets.length.toLocaleString('en')} plugin results? [y/N] `,
-      refusal: [`refusing to ${action} ${targets.length.toLocaleString('en')} plugin results without --yes: no terminal to confirm on`, `add --yes (-y) to ${action} them from a script, or --dry-run to see the requests`],
+      refusal: [
+        `refusing to ${action} ${targets.length.toLocaleString('en')} plugin results without --yes: ${bulk.from === '-' ? 'standard input carries the uids, so there is no terminal to confirm on' : 'no terminal to confirm on'}`,
+        `add --yes (-y) to ${action} them from a script, or --dry-run to see the requests`,
+      ],
       declined: `nothing ${done}: not confirmed`,
     });
   }

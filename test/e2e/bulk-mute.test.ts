@@ -198,6 +198,16 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     expect(puts()).toEqual([]);
   });
 
+  it('--from - without --yes: standard input carries the uids, so nobody can be asked (exit 2, nothing PUT)', async () => {
+    const uids = rows.filter((row) => visible(row) && !inForce(row.result)).slice(0, 2).map((row) => String(row.result.uid));
+    const result = await runMain(['plugin', 'mute', '--from', '-', '--ignore'], { env, input: uids.join('\n') });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'mon: refusing to mute 2 plugin results without --yes: standard input carries the uids, so there is no terminal to confirm on — add --yes (-y) to mute them from a script, or --dry-run to see the requests',
+    );
+    expect(puts()).toEqual([]);
+  });
+
   it('one selected result needs no --yes', async () => {
     const one = rows.find((row) => visible(row) && !inForce(row.result))!;
     const result = await runMain(['plugin', 'mute', '--from', '-', '--ignore'], { env, input: `${String(one.result.uid)}\n` });
