@@ -236,6 +236,20 @@ function __mon_option
             'plugin list|--changes' \
             'plugin mute|--ticket' \
             'plugin mute|--ticket-url' \
+            'plugin mute|--status' \
+            'plugin mute|--plugin' \
+            'plugin mute|--group' \
+            'plugin mute|--computer' \
+            'plugin mute|--since' \
+            'plugin mute|--from' \
+            'plugin mute|--max' \
+            'plugin unmute|--status' \
+            'plugin unmute|--plugin' \
+            'plugin unmute|--group' \
+            'plugin unmute|--computer' \
+            'plugin unmute|--since' \
+            'plugin unmute|--from' \
+            'plugin unmute|--max' \
             'users list|--page' \
             'users list|--per-page' \
             'users list|--offset' \
@@ -575,8 +589,8 @@ complete -c mon -n '__mon_in "notes update"' -l 'no-include-in-email' -d 'do not
 complete -c mon -n '__mon_in "notes update"' -l 'include-in-report' -d 'include it in computer and group status reports'
 complete -c mon -n '__mon_in "notes update"' -l 'no-include-in-report' -d 'do not include it in computer and group status reports'
 complete -c mon -n '__mon_at "plugin"' -a 'list' -d 'List a computer\'s plugin results (service plugins hidden)'
-complete -c mon -n '__mon_at "plugin"' -a 'mute' -d 'Mute a plugin result for a time, under a ticket, or until unmuted'
-complete -c mon -n '__mon_at "plugin"' -a 'unmute' -d 'Clear every mute of a plugin result'
+complete -c mon -n '__mon_at "plugin"' -a 'mute' -d 'Mute a plugin result, or many by selectors, for a time, under a ticket, or until unmuted'
+complete -c mon -n '__mon_at "plugin"' -a 'unmute' -d 'Clear every mute of a plugin result, or of many by selectors'
 complete -c mon -n '__mon_alias "plugin" "list mute unmute"' -a 'ls' -d 'alias of list'
 complete -c mon -n '__mon_in "plugin list"' -l 'status' -x -a 'OK Warning Alert Informational' -d 'only results with this status'
 complete -c mon -n '__mon_in "plugin list"' -l 'muted' -d 'only muted results'
@@ -588,6 +602,24 @@ complete -c mon -n '__mon_in "plugin mute"' -l 'timed' -d 'mute until WHEN: dura
 complete -c mon -n '__mon_in "plugin mute"' -l 'ticket' -x -d 'mute under this ticket number (max 255 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'ignore' -d 'mute until unmuted'
 complete -c mon -n '__mon_in "plugin mute"' -l 'ticket-url' -x -d 'link to the ticket, with --timed or --ticket (max 255 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'status' -x -a 'OK Warning Alert Informational' -d 'only results with this status (repeatable; default every status)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'include-hidden' -d 'also service plugins (visible false), which the dashboard hides'
+complete -c mon -n '__mon_in "plugin mute"' -l 'plugin' -x -d 'only this plugin, by name or slug, any case (repeatable) (max 255 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'group' -x -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'computer' -x -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'missing' -d 'only results of missing computers'
+complete -c mon -n '__mon_in "plugin mute"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin mute"' -l 'from' -r -F -d 'only the plugin results named in FILE (- for standard input): a uid a line, or ndjson lines with a uid, as `mon alerts -o ndjson` prints'
+complete -c mon -n '__mon_in "plugin mute"' -l 'max' -x -d 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet (default: 1000)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'status' -x -a 'OK Warning Alert Informational' -d 'only results with this status (repeatable; default every status)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'include-hidden' -d 'also service plugins (visible false), which the dashboard hides'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'plugin' -x -d 'only this plugin, by name or slug, any case (repeatable) (max 255 characters)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'group' -x -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'computer' -x -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'missing' -d 'only results of missing computers'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'from' -r -F -d 'only the plugin results named in FILE (- for standard input): a uid a line, or ndjson lines with a uid, as `mon alerts -o ndjson` prints'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'max' -x -d 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet (default: 1000)'
 complete -c mon -n '__mon_at "users"' -a 'list' -d 'List users of the account'
 complete -c mon -n '__mon_alias "users" "list"' -a 'ls' -d 'alias of list'
 complete -c mon -n '__mon_in "users list"' -l 'page' -x -d 'page to fetch (default 1)'

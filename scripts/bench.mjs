@@ -11,18 +11,18 @@
 // in turn within a round so that load from other processes hits all alike; figures are medians
 // [min … max]; ratios are of medians measured in the same run on the same Node.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import { loadSandbox } from './bench/sandbox.mjs';
-import { buildOptions } from './esbuild.config.mjs';
+import { referenceMon } from './bench/reference.mjs';
 import { MEMORY_METHOD, run, stats } from './bench/measure.mjs';
 import { measureFleet, reportFleet } from './bench/fleet.mjs';
 import { measureAccounts, reportAccounts, startAccounts } from './bench/accounts.mjs';
 import { measureChanges, reportChanges } from './bench/changes.mjs';
+import { measureMute, reportMute } from './bench/mute.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -73,6 +73,8 @@ const huge = await sandboxes.start(HUGE);
 const small = await sandboxes.start(SMALL);
 // Three accounts of 3,000 computers, each with its own key, for --all-profiles.
 const accounts = await startAccounts(sandboxes);
+// Its own account for the mutes, which change plugin results.
+const muting = await sandboxes.start(SMALL);
 const scratch = sandboxes.dir;
 let dirs = 0;
 const freshDir = () => mkdtempSync(join(scratch, `config-${dirs++}-`));
@@ -95,21 +97,10 @@ const envFor = (sandbox, configDir = startupDir, extra = {}) => ({
 });
 const startupDir = freshDir();
 
-/**
- * A copy of bin/ whose bundle is `entry` (scripts/bench/one-request.cjs, all-pages.cjs): the same
- * work with undici and nothing else, loaded, cached and ended exactly as mon is.
- */
-async function referenceMon(entry) {
-  const dir = join(scratch, entry.replace(/\W/g, '-'));
-  mkdirSync(join(dir, 'bin'), { recursive: true });
-  for (const file of readdirSync(join(root, 'bin'))) copyFileSync(join(root, 'bin', file), join(dir, 'bin', file));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ version }));
-  const options = buildOptions({ outfile: join(dir, 'dist', 'mon.cjs'), version });
-  await build({ ...options, entryPoints: [join(root, 'scripts/bench', entry)], absWorkingDir: root });
-  return join(dir, 'bin', 'mon');
-}
-const ONE_REQUEST = await referenceMon('one-request.cjs');
-const ALL_PAGES = await referenceMon('all-pages.cjs');
+// The same work with undici and nothing else, loaded, cached and ended exactly as mon is.
+const ONE_REQUEST = await referenceMon('one-request.cjs', scratch);
+const ALL_PAGES = await referenceMon('all-pages.cjs', scratch);
+const MUTE_PUTS = await referenceMon('mute-puts.cjs', scratch);
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 say(`mon ${version} benchmark: ${NODES.map((n) => `node ${n.version}`).join(', ')}; ${process.platform} ${process.arch}, ${cpus().length} CPUs, load ${load()}`);
@@ -186,7 +177,9 @@ async function measure(node) {
   const many = await measureAccounts({ node: node.file, mon: MON, accounts, freshDir, scratch, runs: ALL_RUNS, fail });
   // --changes NAME against the same list without it: scripts/bench/changes.mjs.
   const changes = await measureChanges({ mon, big, count: BIG, freshDir, runs: ALL_RUNS, fail });
-  return { times, all, fleet, many, changes, load: load() };
+  // 1,000 mutes and unmutes against undici sending the same PUTs: scripts/bench/mute.mjs.
+  const mute = await measureMute({ mon, exec, sandbox: muting, reference: MUTE_PUTS, envFor, freshDir, scratch, runs: ALL_RUNS, fail });
+  return { times, all, fleet, many, changes, mute, load: load() };
 }
 
 function report() {
@@ -252,6 +245,8 @@ function report() {
     results.accountTargets = { ...results.accountTargets, [v]: reportAccounts(results.nodes[v].many, say) };
     say();
     results.changesTargets = { ...results.changesTargets, [v]: reportChanges(results.nodes[v].changes, say) };
+    say();
+    results.muteTargets = { ...results.muteTargets, [v]: reportMute(results.nodes[v].mute, say) };
   }
   say();
   say(`load at the end: ${load()}`);

@@ -74,13 +74,31 @@ export class StateFileError extends MonError {
   readonly exitCode = 1;
 }
 
-/** Ctrl-C (130) or SIGTERM (143). */
+/** Ctrl-C (130) or SIGTERM (143); `message` says what was done first, when the command knows it. */
 export class InterruptedError extends MonError {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
-    super(signal === 'SIGTERM' ? 'terminated' : 'interrupted');
+  constructor(
+    readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT',
+    message?: string,
+  ) {
+    super(message ?? (signal === 'SIGTERM' ? 'terminated' : 'interrupted'));
   }
   get exitCode(): number {
     return this.signal === 'SIGTERM' ? 143 : 130;
+  }
+}
+
+/**
+ * Some of many writes failed (`plugin mute --group …`): the others were done and printed. The
+ * exit code is that of the failures' own errors (cli-contract.md, Exit codes), chosen by the
+ * command (the most common one).
+ */
+export class PartialFailureError extends MonError {
+  constructor(
+    message: string,
+    hint: string | undefined,
+    readonly exitCode: number,
+  ) {
+    super(message, hint);
   }
 }
 

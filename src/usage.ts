@@ -197,5 +197,22 @@ export function explain(error: unknown, program: Command, argv: readonly string[
   if (error instanceof CommanderError) {
     return ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code) ? error : fromCommander(error, program, argv);
   }
-  return error instanceof MonError ? withHint(error, commandOf(program, argv)) : error;
+  const command = commandOf(program, argv);
+  return error instanceof MonError ? withHint(argumentTaken(error, command, argv), command) : error;
+}
+
+/**
+ * `plugin mute --timed pr_x`: the uid (optional, since selectors may stand for it) was read as
+ * --timed's value and failed that option's rule. Said as when the uid was required.
+ */
+function argumentTaken(error: MonError, command: Command, argv: readonly string[]): MonError {
+  // Only when no argument was given: commander keeps the operands it read in command.args.
+  const argument = command.args.length === 0 ? command.registeredArguments.find((arg) => !arg.required) : undefined;
+  const taken = argument && error instanceof UsageError && !error.hint ? optionalValueTaken(command, argv) : undefined;
+  if (!argument || !taken || !error.message.startsWith(`${taken.flag}: '${taken.value}'`)) return error;
+  const name = argument.name();
+  return new UsageError(
+    `${taken.flag} took '${taken.value}' as its value, so <${name}> is missing`,
+    `put <${name}> first (\`${pathOf(command)} ${taken.value} ${taken.flag}\`) or give ${taken.flag} its value after it`,
+  );
 }

@@ -57,8 +57,11 @@ export function sharedBudget(
   const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`), clock, log);
   const local: number[] = [];
   let shared = true;
-  // Requests of this process queue here first, so they do not all contend for the lock file.
-  let queue: Promise<unknown> = Promise.resolve();
+  // Requests of this process wait here first, oldest first, so they do not all contend for the
+  // lock file: one ledger write admits every one of them that fits in the window (a bulk mute
+  // has several in flight), rather than one write each.
+  const waiting: { signal: AbortSignal; resolve: (answered: () => Promise<void>) => void; reject: (error: unknown) => void }[] = [];
+  let pumping = false;
 
   /** Runs `change` on the shared ledger, or on this process's list where there is none. */
   const withSent = async <T>(signal: AbortSignal, change: (sent: number[], now: number) => T): Promise<T> => {
@@ -75,29 +78,56 @@ export function sharedBudget(
     return change(local, clock.now());
   };
 
-  const claim = async (signal: AbortSignal): Promise<() => Promise<void>> => {
-    for (;;) {
-      let stamp = 0;
-      const wait = await withSent(signal, (sent, now) => {
-        stamp = now;
-        return admit(sent, now, limit);
-      });
-      if (wait <= 0) {
-        // The server counts a request when it arrives, which may be well after it was admitted
-        // (a slow connect): once it has been answered, its slot is re-dated to that moment. An
-        // answer within the slack needs no second ledger write: the window is kept that much
-        // longer than the server's (admit), which covers the difference.
-        return async () => {
-          if (clock.now() - stamp < slack(limit)) return;
-          try {
-            await withSent(AbortSignal.timeout(1_000), (sent, now) => redate(sent, stamp, now));
-          } catch {
-            // best effort: the slot keeps the time it was admitted
-          }
-        };
+  /**
+   * The server counts a request when it arrives, which may be well after it was admitted (a
+   * slow connect): once it has been answered, its slot is re-dated to that moment. An answer
+   * within the slack needs no second ledger write: the window is kept that much longer than the
+   * server's (admit), which covers the difference.
+   */
+  const answeredAfter = (stamp: number) => async () => {
+    if (clock.now() - stamp < slack(limit)) return;
+    try {
+      await withSent(AbortSignal.timeout(1_000), (sent, now) => redate(sent, stamp, now));
+    } catch {
+      // best effort: the slot keeps the time it was admitted
+    }
+  };
+
+  /** Admits the waiting requests in order, as many per ledger write as fit, waiting for the window when none does. */
+  const pump = async (): Promise<void> => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (waiting.length > 0) {
+        const head = waiting[0]!;
+        if (head.signal.aborted) {
+          waiting.shift();
+          head.reject(head.signal.reason);
+          continue;
+        }
+        try {
+          const { stamp, admitted, wait } = await withSent(head.signal, (sent, now) => {
+            let count = 0;
+            let until = 0;
+            // An aborted one further back stops the batch; the loop above drops it in its turn.
+            while (count < waiting.length && !waiting[count]!.signal.aborted) {
+              until = admit(sent, now, limit);
+              if (until > 0) break;
+              count++;
+            }
+            return { stamp: now, admitted: count, wait: until };
+          });
+          for (const taken of waiting.splice(0, admitted)) taken.resolve(answeredAfter(stamp));
+          // A little jitter, so processes that wait for the same slot do not all wake at once.
+          if (admitted === 0) await clock.sleep(wait + Math.floor(Math.random() * 20), head.signal);
+        } catch (error) {
+          // The first in line was aborted, or its ledger write failed: it fails, the others go on.
+          if (waiting[0] === head) waiting.shift();
+          head.reject(error);
+        }
       }
-      // A little jitter, so processes that wait for the same slot do not all wake at once.
-      await clock.sleep(wait + Math.floor(Math.random() * 20), signal);
+    } finally {
+      pumping = false;
     }
   };
 
@@ -105,9 +135,10 @@ export function sharedBudget(
     limit,
     ledgerFile: ledger.file,
     take(signal) {
-      const turn = queue.then(() => claim(signal));
-      queue = turn.catch(() => undefined);
-      return turn;
+      return new Promise((resolve, reject) => {
+        waiting.push({ signal, resolve, reject });
+        void pump();
+      });
     },
   };
 }

@@ -20,6 +20,8 @@ export { maxResponseFromEnv } from './response-cap.js';
  */
 export interface RateBudget {
   take(signal: AbortSignal): Promise<void | (() => Promise<void>)>;
+  /** How many requests it lets through per window, when it has a fixed limit. */
+  readonly limit?: { requests: number; windowMs: number };
 }
 
 export interface ClientConfig {
@@ -119,6 +121,11 @@ export class ApiClient {
       headersTimeout: config.timeoutMs,
       bodyTimeout: config.timeoutMs,
     });
+  }
+
+  /** The rate budget's limit (MON_RATE_LIMIT, else the API's 400 a minute), for estimates of time left. */
+  get rateLimit(): { requests: number; windowMs: number } | undefined {
+    return this.config.budget?.limit;
   }
 
   /** The base URL requests go to (never carries the key). */

@@ -84,9 +84,10 @@ export function colourWanted(ctx: Context, tty: boolean): boolean {
 
 /**
  * Prints the request --dry-run stands for (or the requests, in order, for a command that sends
- * several), key redacted. Returns true when nothing must be sent.
+ * several), key redacted. Returns true when nothing must be sent. `unsent` is what the closing
+ * notice says was not sent (a bulk mute has read the selection by then).
  */
-export async function showDryRun(ctx: Context, prepared: PreparedRequest | readonly PreparedRequest[], note?: string): Promise<boolean> {
+export async function showDryRun(ctx: Context, prepared: PreparedRequest | readonly PreparedRequest[], note?: string, unsent = 'nothing was sent'): Promise<boolean> {
   if (!ctx.globals.dryRun) return false;
   const client = await ctx.client();
   const shown = (Array.isArray(prepared) ? prepared : [prepared]).map((one: PreparedRequest) => client.describe(one));
@@ -98,7 +99,7 @@ export async function showDryRun(ctx: Context, prepared: PreparedRequest | reado
     const lines = shown.flatMap((one) => [`${one.method} ${one.url}`, ...one.form.map(([key, value]) => `${key}=${value}`)]);
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
   }
-  ctx.notice(`dry run: nothing was sent${note ? ` (${note})` : ''}`);
+  ctx.notice(`dry run: ${unsent}${note ? ` (${note})` : ''}`);
   return true;
 }
 
@@ -207,15 +208,32 @@ export async function deleteCommand(ctx: Context, route: RouteName, input: Reque
 
 /** --yes, or a "y" typed on a terminal; with neither, a UsageError (exit 2) and nothing deleted. */
 export async function confirmDeletion(ctx: Context, describe: () => Promise<string>): Promise<void> {
+  await confirmAction(ctx, {
+    question: async () => `Delete ${terminalSafe(await describe())}? This cannot be undone. [y/N] `,
+    refusal: ['refusing to delete without --yes: no terminal to confirm on', 'add --yes (-y) to delete from a script'],
+    declined: 'not deleted: the deletion was not confirmed',
+  });
+}
+
+/** What a confirmation asks, and what it says when it cannot ask or is told no. */
+export interface Confirmation {
+  /** The question, ending in `[y/N] `; made only when there is someone to ask. */
+  question: () => Promise<string>;
+  /** Message and hint when there is no terminal and no --yes. */
+  refusal: [string, string];
+  /** Message when the answer is not yes. */
+  declined: string;
+}
+
+/**
+ * --yes, or a "y" typed on a terminal (stdin and stderr both terminals); without a terminal
+ * and --yes, a UsageError (exit 2) before anything is sent; any other answer, a UsageError too.
+ */
+export async function confirmAction(ctx: Context, confirmation: Confirmation): Promise<void> {
   if (ctx.globals.yes) return;
   const { stdin, stderr } = ctx.io;
-  if (!stdin.isTTY || !stderr.isTTY) {
-    throw new UsageError('refusing to delete without --yes: no terminal to confirm on', 'add --yes (-y) to delete from a script');
-  }
-  const what = await describe();
-  if (!(await askYesNo(ctx, `Delete ${terminalSafe(what)}? This cannot be undone. [y/N] `))) {
-    throw new UsageError('not deleted: the deletion was not confirmed');
-  }
+  if (!stdin.isTTY || !stderr.isTTY) throw new UsageError(...confirmation.refusal);
+  if (!(await askYesNo(ctx, await confirmation.question()))) throw new UsageError(confirmation.declined);
 }
 
 async function askYesNo(ctx: Context, question: string): Promise<boolean> {

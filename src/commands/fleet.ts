@@ -8,14 +8,13 @@ import { terminalSafe } from '../output/escape.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
-import { CHANGES_OPTIONS, verb, type OptionSpec } from '../spec/spec.js';
+import { CHANGES_OPTIONS, verb } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
 import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
 import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { MUTE_COMPARED, muteSummary } from './plugin.js';
-
-const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
+import { GROUP_OPTION, openSelection, selectionOf, selectorOptions } from './selectors.js';
 
 /** One row per plugin result: its computer and group by name (the JSON keeps them as objects). */
 export const ALERTS_VIEW: View = {
@@ -55,18 +54,9 @@ export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
 async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest): Promise<void> {
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
-  const { plannedRequests, Selection } = await import('../fleet/selection.js');
+  const { plannedRequests } = await import('../fleet/selection.js');
   if (await showDryRun(ctx, plannedRequests(client, scope))) return;
-  if (scope.computers?.length) {
-    // A client id is looked up at once (one GET: unknown is exit 4 before anything is read);
-    // a c_ uid can only be found by reading the computers, which the selection does anyway.
-    const { Resolver } = await import('../resolve/index.js');
-    const resolver = new Resolver(ctx);
-    const uids = [];
-    for (const given of scope.computers) uids.push(given.startsWith('c_') ? given : (await resolver.computerByClientId(given, '--computer')).uid);
-    scope = { ...scope, computers: uids };
-  }
-  const selection = await Selection.open(client, scope, filter);
+  const selection = await openSelection(ctx, client, scope, filter);
   const nowSec = Math.floor(ctx.now() / 1000);
   if (changes) {
     const { listChanges } = await import('../changes/track.js');
@@ -151,8 +141,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   await renderObject(report as unknown as Record<string, unknown>, render);
 }
 
-/** Selectors of the computers in scope, shared by alerts and status. */
-const GROUP_OPTION = { flags: '--group <group>', description: 'only computers of this group: uid, slug or name (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true } as const satisfies OptionSpec;
+const [STATUS_SELECTOR, ...OTHER_SELECTORS] = selectorOptions('Alert and Warning');
 
 const THRESHOLDS = [
   ['warningAlerts', '--warning-alerts <range>', 'WARNING when unmuted alerts are outside this range'],
@@ -170,15 +159,10 @@ export const alerts = verb({
     'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
   fields: ALERTS_VIEW.fields,
   options: [
-    { flags: '--status <status>', description: 'only results with this status (repeatable; default Alert and Warning)', choices: STATUSES, repeatable: true },
+    STATUS_SELECTOR,
     { flags: '--muted', description: 'only muted results' },
     { flags: '--include-muted', description: 'muted and unmuted results alike' },
-    { flags: '--include-hidden', description: 'also service plugins (visible false), which the dashboard hides' },
-    { flags: '--plugin <name>', description: 'only this plugin, by name or slug, any case (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true },
-    GROUP_OPTION,
-    { flags: '--computer <computer>', description: 'only this computer: client_id or c_ uid (repeatable)', rule: { type: 'text', max: 191, nonEmpty: true }, repeatable: true },
-    { flags: '--missing', description: 'only results of missing computers' },
-    { flags: '--since <when>', description: 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds', rule: { type: 'since' } },
+    ...OTHER_SELECTORS,
     ...CHANGES_OPTIONS,
   ],
   constraints: { atMostOne: [['muted', 'includeMuted']] },
@@ -192,20 +176,8 @@ export const alerts = verb({
     'mon alerts --changes morning -q',
   ],
   async run({ opts }, ctx) {
-    const changes = changesWanted(opts);
-    const statuses = opts.status ?? ['Alert', 'Warning'];
-    await runAlerts(
-      ctx,
-      { groups: opts.group, computers: opts.computer, missing: opts.missing === true },
-      {
-        statuses,
-        muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted',
-        includeHidden: opts.includeHidden === true,
-        plugins: opts.plugin,
-        since: opts.since,
-      },
-      changes,
-    );
+    const { scope, filter } = selectionOf(opts, { statuses: ['Alert', 'Warning'], muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted' });
+    await runAlerts(ctx, scope, filter, changesWanted(opts));
   },
 });
 

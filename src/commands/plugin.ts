@@ -1,8 +1,12 @@
+import type { Attributes } from '../api/encode.js';
 import type { DerivedField } from '../changes/compare.js';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { MuteAction } from '../fleet/mute.js';
 import { localMinute, parseTime } from '../output/format.js';
 import { changeSpecOf, objectCommand, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
+import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
 import { CHANGES_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
 
@@ -109,6 +113,40 @@ async function listPluginResults(ctx: Context, clientId: string, opts: OptionVal
   if (wanted.length === 0 && render.format === 'table') ctx.notice('No results.');
 }
 
+/**
+ * What mute and unmute take besides a uid: the selectors of `mon alerts` (every status unless
+ * --status narrows it: a maintenance window must also silence what is OK now and fails during the
+ * work), --from and --max.
+ */
+const BULK_OPTIONS = [
+  ...selectorOptions('every status'),
+  { flags: '--from <file>', description: 'only the plugin results named in FILE (- for standard input): a uid a line, or ndjson lines with a uid, as `mon alerts -o ndjson` prints' },
+  { flags: '--max <n>', description: 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet', rule: { type: 'int', min: 1 }, defaultText: '1000' },
+] as const satisfies readonly OptionSpec[];
+
+type BulkValues = SelectorValues & { from?: string; max?: number };
+
+/**
+ * Whether the command line asks for many results (selectors) or one (a uid); both or neither
+ * is a usage error before anything is sent.
+ */
+function isBulk(action: MuteAction, uid: string | undefined, opts: BulkValues): boolean {
+  const bulk = anySelector(opts) || opts.from !== undefined || opts.max !== undefined;
+  const example = `e.g. \`mon plugin ${action} pr_4f2a${action === 'mute' ? ' --timed 2h' : ''}\` or \`mon plugin ${action} --group "Acme Design"${action === 'mute' ? ' --timed 2h' : ''}\``;
+  if (uid !== undefined && bulk) throw new UsageError(`give a plugin result uid or selectors, not both (<uid> ${uid} with ${anySelector(opts) ? 'selectors' : opts.from !== undefined ? '--from' : '--max'})`, example);
+  if (uid === undefined && !bulk) throw new UsageError(`missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)`, example);
+  return bulk;
+}
+
+/** Runs a mute or unmute over the selectors' plugin results (src/commands/bulk-mute.ts, loaded only then). */
+async function bulkMute(ctx: Context, action: MuteAction, opts: BulkValues, attributes: Attributes, how: string): Promise<void> {
+  const { runBulkMute, DEFAULT_MAX } = await import('./bulk-mute.js');
+  await runBulkMute(ctx, { action, attributes, how, selectors: opts, from: opts.from, max: opts.max ?? DEFAULT_MAX });
+}
+
+const BULK_DESCRIPTION =
+  'With selectors instead of a uid, many plugin results at once: the selectors of `mon alerts` (AND across kinds, OR within one), every status unless --status narrows it, visible results unless --include-hidden; --from takes uids from a file or standard input (ndjson of `mon alerts -o ndjson` too), whatever their status unless --status is given. A mute picks only results that are not muted and an unmute only muted ones, so running the same command again after an interruption does only what is left. First one line with the plan on stderr; on a terminal a y/N question, in a script --yes for more than one result; --dry-run reads the selection and prints every PUT without sending any. A selection over --max (default 1000) is refused. Progress on a terminal; then one row per result (uid, computer, plugin, outcome, reason). When some fail, the others are still done and the exit code is that of the failures.';
+
 /** Plugin results (api-v2.5, Endpoints > Plugin results). */
 export const plugin: ResourceSpec = {
   name: 'plugin',
@@ -135,16 +173,16 @@ export const plugin: ResourceSpec = {
     verb({
       name: 'mute',
       route: 'pluginResults.update',
-      summary: 'Mute a plugin result for a time, under a ticket, or until unmuted',
-      description:
-        'WHEN is a duration from now (90m, 2h, 7d, 1h30m), an ISO 8601 time (2026-11-23T14:00, local time unless it carries an offset) or epoch seconds; it must lie in the future. Without WHEN the mute lasts 24 hours. A ticket mute needs an active ticket system integration.',
-      args: [{ name: 'uid', description: 'the plugin result uid (pr_…)', rule: { type: 'uid', prefix: 'pr_' } }],
+      summary: 'Mute a plugin result, or many by selectors, for a time, under a ticket, or until unmuted',
+      description: `WHEN is a duration from now (90m, 2h, 7d, 1h30m), an ISO 8601 time (2026-11-23T14:00, local time unless it carries an offset) or epoch seconds; it must lie in the future. Without WHEN the mute lasts 24 hours. A ticket mute needs an active ticket system integration.\n\n${BULK_DESCRIPTION}`,
+      args: [{ name: 'uid', description: 'the plugin result uid (pr_…); leave it out to use selectors', rule: { type: 'uid', prefix: 'pr_' }, optional: true }],
       fields: PLUGIN_RESULT_FIELDS,
       options: [
         { flags: '--timed [when]', param: 'mute_until', description: 'mute until WHEN: duration, ISO 8601 time or epoch seconds, in the future, before 2038-01-19', rule: { type: 'when' }, optionalValue: true, defaultText: '24h' },
         { flags: '--ticket <number>', param: 'ticket_number', description: 'mute under this ticket number', rule: { type: 'text', max: STRING_MAX, nonEmpty: true } },
         { flags: '--ignore', description: 'mute until unmuted' },
         { flags: '--ticket-url <url>', param: 'ticket_url', description: 'link to the ticket, with --timed or --ticket', rule: { type: 'url', max: STRING_MAX } },
+        ...BULK_OPTIONS,
       ],
       constraints: { exactlyOne: [['timed', 'ticket', 'ignore']], atMostOne: [['ignore', 'ticketUrl']] },
       examples: [
@@ -153,13 +191,26 @@ export const plugin: ResourceSpec = {
         'mon plugin mute pr_4f2a --timed 2026-11-23T14:00',
         'mon plugin mute pr_4f2a --ticket 123 --ticket-url https://helpdesk.example.com/tickets/123',
         'mon plugin mute pr_4f2a --ignore',
+        'mon plugin mute --group "Acme Design" --timed 2h',
+        'mon plugin mute --plugin "Disk Space" --status Alert --ticket 123 --yes',
+        'mon alerts --missing -o ndjson | mon plugin mute --from - --timed 7d --yes',
       ],
       async run({ args, opts, params }, ctx) {
-        const uid = args.uid!;
+        const bulk = isBulk('mute', args.uid, opts);
         const muteType = opts.timed !== undefined ? 'timed' : opts.ticket !== undefined ? 'ticket' : 'ignored';
         // `--timed` alone: commander gives true; the rule already turned a WHEN into epoch seconds.
-        const until = opts.timed === true ? Math.floor(ctx.now() / 1000) + DEFAULT_MUTE_SECONDS : opts.timed;
+        const nowSec = Math.floor(ctx.now() / 1000);
+        const until = opts.timed === true ? nowSec + DEFAULT_MUTE_SECONDS : opts.timed;
         const body = { mute_type: muteType, ...params, mute_until: until };
+        if (bulk) {
+          const { roughDuration } = await import('../fleet/mute.js');
+          const how =
+            until !== undefined ? ` for ${roughDuration(until - nowSec)} (until ${localMinute(until * 1000)})`
+            : opts.ticket !== undefined ? ` under ticket #${opts.ticket}`
+            : ' until unmuted';
+          return bulkMute(ctx, 'mute', opts, body, how);
+        }
+        const uid = args.uid!;
         await objectCommand(ctx, 'pluginResults.update', { path: { uid }, body: { plugin_result: body } }, PLUGIN_RESULT_VIEW, (result) => {
           if (until !== undefined) return `Muted ${uid} until ${longLocal(muteEnd(result) ?? until)} (local time)`;
           if (opts.ticket !== undefined) return `Muted ${uid} with ticket #${opts.ticket}.`;
@@ -167,17 +218,20 @@ export const plugin: ResourceSpec = {
         });
       },
     }),
-    {
+    verb({
       name: 'unmute',
       route: 'pluginResults.update',
-      summary: 'Clear every mute of a plugin result',
-      args: [{ name: 'uid', description: 'the plugin result uid (pr_…)', rule: { type: 'uid', prefix: 'pr_' } }],
+      summary: 'Clear every mute of a plugin result, or of many by selectors',
+      description: BULK_DESCRIPTION,
+      args: [{ name: 'uid', description: 'the plugin result uid (pr_…); leave it out to use selectors', rule: { type: 'uid', prefix: 'pr_' }, optional: true }],
       fields: PLUGIN_RESULT_FIELDS,
-      examples: ['mon plugin unmute pr_4f2a'],
-      async run({ args }, ctx) {
+      options: BULK_OPTIONS,
+      examples: ['mon plugin unmute pr_4f2a', 'mon plugin unmute --plugin "Disk Space"', 'mon plugin unmute --group "Acme Design" --status OK --yes'],
+      async run({ args, opts }, ctx) {
+        if (isBulk('unmute', args.uid, opts)) return bulkMute(ctx, 'unmute', opts, { mute_type: 'none' }, '');
         const uid = args.uid!;
         await objectCommand(ctx, 'pluginResults.update', { path: { uid }, body: { plugin_result: { mute_type: 'none' } } }, PLUGIN_RESULT_VIEW, () => `Unmuted ${uid}.`);
       },
-    },
+    }),
   ],
 };

@@ -44,6 +44,8 @@ export interface ResultFilter {
   plugins?: readonly string[];
   /** last_run at or after this time, epoch seconds. */
   since?: number;
+  /** Only these plugin result uids (`plugin mute --from`; each must occur in scope, or exit 4 at the end). */
+  uids?: readonly string[];
 }
 
 /** A group as the fleet commands name it. */
@@ -142,6 +144,8 @@ export class Selection {
   private readonly seenComputers = new Set<string>();
   private readonly pluginKeys: Set<string> | undefined;
   private readonly seenPlugins = new Set<string>();
+  private readonly uidKeys: Set<string> | undefined;
+  private readonly seenUids = new Set<string>();
   /** Computers read so far (in scope or not), and x-total of the list once known: for progress. */
   readonly read = { computers: 0, total: undefined as number | undefined };
 
@@ -156,6 +160,7 @@ export class Selection {
   ) {
     this.computerKeys = scope.computers?.length ? new Set(scope.computers.map((c) => c.trim())) : undefined;
     this.pluginKeys = filter?.plugins?.length ? new Set(filter.plugins.map((p) => p.trim().toLowerCase())) : undefined;
+    this.uidKeys = filter?.uids ? new Set(filter.uids) : undefined;
   }
 
   /**
@@ -190,6 +195,7 @@ export class Selection {
         if (this.computerKeys && !this.matchComputer(computer)) continue;
         const results = Array.isArray(computer.plugin_results) ? (computer.plugin_results as Item[]) : [];
         if (this.pluginKeys) for (const result of results) this.notePlugin(result);
+        if (this.uidKeys) for (const { uid } of results) if (typeof uid === 'string' && this.uidKeys.has(uid)) this.seenUids.add(uid);
         const group = groupUid === undefined ? null : (this.groups.get(groupUid) ?? { uid: groupUid, name: null });
         scoped.push({ computer, group, results });
       }
@@ -206,6 +212,7 @@ export class Selection {
       for (const { computer, group, results } of page) {
         let ref: ComputerRef | undefined;
         for (const result of results) {
+          if (this.uidKeys && !this.uidKeys.has(String(result.uid))) continue;
           if (statuses.size > 0 && !statuses.has(String(result.status))) continue;
           if (!filter.includeHidden && isHidden(result)) continue;
           if (filter.muted !== 'any' && isMuted(result, nowSec) !== (filter.muted === 'muted')) continue;
@@ -242,6 +249,14 @@ export class Selection {
     const plugins = [...(this.pluginKeys ?? [])].filter((key) => !this.seenPlugins.has(key));
     if (plugins.length > 0) {
       throw new NotFoundError(`--plugin: no plugin named ${plugins.map((p) => `'${p}'`).join(', ')} on any computer in scope (by name or slug, any case)`, 'check the spelling: `mon plugin list <client-id>` shows the names');
+    }
+    const uids = [...(this.uidKeys ?? [])].filter((uid) => !this.seenUids.has(uid));
+    if (uids.length > 0) {
+      const shown = uids.slice(0, 10).join(', ') + (uids.length > 10 ? ` and ${uids.length - 10} more` : '');
+      throw new NotFoundError(
+        `--from: no plugin result ${shown}${this.scopeGroups || this.scope.missing || this.computerKeys ? ' on the selected computers' : ' in this account'}`,
+        'take the uids from `mon alerts -o ndjson` of the same account',
+      );
     }
   }
 

@@ -78,6 +78,33 @@ describe('the shared rate budget, in one process', () => {
     expect(clock.sleeps[0]).toBeLessThan(430);
   });
 
+  it('requests waiting together are admitted by one ledger write, within the limit', async () => {
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '10/60' });
+    await Promise.all(Array.from({ length: 8 }, () => budget.take(never)));
+    // One write: every slot carries the same time (eight writes in turn would span milliseconds).
+    const { sent } = JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] };
+    expect(sent).toHaveLength(8);
+    expect(new Set(sent).size).toBe(1);
+  });
+
+  it('of requests waiting together, only what fits is admitted; one aborted fails alone, the others go on', async () => {
+    const clock = testClock();
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '2/60' }, clock);
+    const controller = new AbortController();
+    const order: string[] = [];
+    const take = (name: string, signal = never) => budget.take(signal).then(() => order.push(name));
+    const third = take('c', controller.signal);
+    controller.abort('SIGINT');
+    const all = Promise.allSettled([take('a'), take('b'), third, take('d')]);
+    const [a, b, c, d] = await all;
+    expect([a, b, d].map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    expect(c).toEqual({ status: 'rejected', reason: 'SIGINT' });
+    expect(order).toEqual(['a', 'b', 'd']);
+    // d waited for the window: a minute and its slack.
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(61_000);
+  });
+
   it('two budgets on the same folder and key share one window (as two processes do); another key does not', async () => {
     const dir = tempConfigDir();
     const env = { MON_RATE_LIMIT: '2/0.5' };

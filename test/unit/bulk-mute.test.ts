@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { fanOut } from '../../src/fleet/fan-out.js';
+import { failureOf, roughDuration, type MuteOutcome } from '../../src/fleet/mute.js';
+import { meterLine } from '../../src/output/progress.js';
+import { parseUidLines } from '../../src/validate/uid-list.js';
+
+const outcome = (uid: string, failed?: { code: number; reason: string }): MuteOutcome & { exitCode?: number } => ({
+  uid,
+  computer: { uid: 'c_1', client_id: 'C-1', name: 'one' },
+  group: null,
+  plugin: 'Disk Space',
+  outcome: failed ? 'failed' : 'muted',
+  reason: failed?.reason ?? null,
+  exitCode: failed?.code,
+});
+
+describe('--from lines', () => {
+  it('takes uids and ndjson objects with a uid, trims, skips blank lines, keeps the first of repeats', () => {
+    expect(parseUidLines('pr_a\r\n{"uid":"pr_b","name":"x"}\n\n  pr_c \npr_a\n', '-')).toEqual(['pr_a', 'pr_b', 'pr_c']);
+  });
+
+  it.each([
+    ['c_81d0', 1],
+    ['pr_a\n{"uid": 7}', 2],
+    ['pr_a\npr_b\n{not json', 3],
+    ['pr_a b', 1],
+    ['["pr_a"]', 1],
+    ['pr_', 1],
+  ])('%j is refused naming line %i', (text, line) => {
+    expect(() => parseUidLines(text, 'uids.txt')).toThrow(UsageError);
+    expect(() => parseUidLines(text, 'uids.txt')).toThrow(new RegExp(`^--from uids\\.txt: line ${line} is neither`));
+  });
+});
+
+describe('the exit code of failed writes', () => {
+  it('is that of the failures; mixed, the most common; equally common, the first met', () => {
+    expect(failureOf('mute', [outcome('pr_a'), outcome('pr_b')])).toBeUndefined();
+    const one = failureOf('mute', [outcome('pr_a'), outcome('pr_b', { code: 5, reason: 'no ticket system' })])!;
+    expect(one.exitCode).toBe(5);
+    expect(one.message).toBe('1 of 2 plugin results not muted (no ticket system): pr_b');
+    const mixed = failureOf('unmute', [outcome('pr_a', { code: 8, reason: 'timeout' }), outcome('pr_b', { code: 7, reason: '500' }), outcome('pr_c', { code: 7, reason: '500' })])!;
+    expect(mixed.exitCode).toBe(7);
+    expect(mixed.message).toBe('3 of 3 plugin results not unmuted (500): pr_a, pr_b, pr_c');
+    expect(failureOf('mute', [outcome('pr_a', { code: 8, reason: 'timeout' }), outcome('pr_b', { code: 7, reason: '500' })])!.exitCode).toBe(8);
+  });
+});
+
+describe('the meter line', () => {
+  it.each([
+    [{ done: 0, total: 214, rate: 0 }, 'muting [--------------------] 0/214  0.0/s  time left unknown'],
+    [{ done: 107, total: 214, rate: 10 }, 'muting [##########----------] 107/214  10.0/s  0:11 left'],
+    // More than one window of the budget: the pace cannot stay above it, so the time left follows it.
+    [{ done: 100, total: 600, rate: 50, budgetRate: 400 / 60, budgetRequests: 400 }, 'muting [###-----------------] 100/600  50.0/s  1:15 left'],
+    // Within one window the budget does not bite.
+    [{ done: 100, total: 300, rate: 50, budgetRate: 400 / 60, budgetRequests: 400 }, 'muting [#######-------------] 100/300  50.0/s  0:04 left'],
+    [{ done: 0, total: 40_000, rate: 6 }, 'muting [--------------------] 0/40000  6.0/s  1:51:07 left'],
+  ])('%j', (state, line) => {
+    expect(meterLine({ label: 'muting', ...state })).toBe(line);
+  });
+});
+
+describe('durations in the plan', () => {
+  it.each([
+    [7200, '2h'],
+    [5400, '1h30m'],
+    [86_400 * 7, '7d'],
+    [93_600, '1d2h'],
+    [20, '1m'],
+  ])('%i s is %s', (seconds, text) => expect(roughDuration(seconds)).toBe(text));
+});
+
+describe('the fan-out', () => {
+  it('keeps at most `limit` under way and starts nothing once aborted', async () => {
+    const controller = new AbortController();
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    await fanOut(
+      Array.from({ length: 20 }, (_, i) => i),
+      4,
+      controller.signal,
+      async (item) => {
+        started.push(item);
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (item === 9) controller.abort();
+        running--;
+      },
+    );
+    expect(most).toBe(4);
+    expect(started).toEqual(started.slice().sort((a, b) => a - b));
+    // Those under way at the abort finished; none started after it.
+    expect(started.length).toBeGreaterThanOrEqual(10);
+    expect(started.length).toBeLessThanOrEqual(13);
+  });
+});
