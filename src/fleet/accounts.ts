@@ -16,6 +16,7 @@ import type { Invocation, ParsedInput, VerbSpec } from '../spec/spec.js';
 import type { Command } from 'commander';
 import { systemClock } from '../api/clock.js';
 import { routeOf } from '../api/endpoints.js';
+import { fanOut } from './fan-out.js';
 
 type Row = Record<string, unknown>;
 
@@ -77,7 +78,7 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
     }
   };
   // --dry-run prints each account's requests: one account after another, in order.
-  await pool(profiles.length, ctx.globals.dryRun ? 1 : ctx.globals.parallel, runOne, ctx.signal);
+  await fanOut(profiles, ctx.globals.dryRun ? 1 : ctx.globals.parallel, ctx.signal, (_, index) => runOne(index));
   if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
   await merged.end();
   const refused = outcomes.filter((outcome) => outcome.error instanceof UsageError);
@@ -124,15 +125,6 @@ async function accountNames(ctx: Context): Promise<string[]> {
     );
   }
   return list.names;
-}
-
-/** Runs `work(0..count-1)`, at most `width` at once, in order of index; stops starting new ones after an interrupt. */
-async function pool(count: number, width: number, work: (index: number) => Promise<void>, signal: AbortSignal): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count && !signal.aborted) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, count) }, worker));
 }
 
 /** One account's share: its pages in order, held until its turn. */

@@ -1,6 +1,7 @@
 /**
- * The one fan-out: work on many items, a few at a time. The client's rate budget still sets
- * the pace across all of them; this only bounds how many requests are in flight at once.
+ * The one fan-out: work on many items, a few at a time: the PUTs of a bulk mute, the accounts
+ * of `--profiles`. The client's rate budget still sets the pace of requests; this only bounds
+ * how many are under way at once.
  */
 
 /** How many writes are in flight at once: enough to hide a round trip, few enough to stop promptly. */
