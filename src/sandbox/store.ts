@@ -4,8 +4,8 @@
  * `commit()`, which bumps the version (invalidating cached orderings) and saves.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   STATE_FORMAT,
   STATE_VERSION,
@@ -19,7 +19,7 @@ import {
   type StateData,
   type UserRec,
 } from './model.js';
-import { removeStaleTemps } from '../config/trust.js';
+import { isTempOf, writeFileAtomic } from '../config/files.js';
 import { Prng } from './prng.js';
 import { seedState } from './seed.js';
 
@@ -198,7 +198,9 @@ export class Store {
     this.data.rng = this.rng.state;
     // A fresh token at the head of the file marks this write (see fileIdentity).
     const token = randomBytes(8).toString('hex');
-    writeFileAtomic(this.stateFile, `{"writeId":"${token}",${JSON.stringify(this.data).slice(1)}`);
+    // The config folder: it also holds profiles and keys.
+    mkdirSync(dirname(this.stateFile), { recursive: true, mode: 0o700 });
+    writeFileAtomic(this.stateFile, `{"writeId":"${token}",${JSON.stringify(this.data).slice(1)}`, { durable: true });
     this.seen = token;
   }
 
@@ -323,35 +325,9 @@ function lockIsStale(lock: string, staleMs: number): boolean {
   }
 }
 
-/**
- * Atomic replace: write a temp file in the same directory, fsync it, rename it over the
- * target. A crash leaves either the old or the new file, never half of one.
- */
-export function writeFileAtomic(file: string, text: string): void {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 }); // the config folder: it also holds profiles and keys
-  // Temporaries a process killed mid-write left behind (not one being written now: see trust.ts).
-  removeStaleTemps(file, { test: (name: string) => isTempFileOf(file, name) });
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeFileSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-/** Temp files of writeFileAtomic for `file` follow this pattern (used by reset to tidy up). */
+/** Temporaries of writeFileAtomic for `file` (`mon sandbox reset` removes them too). */
 export function isTempFileOf(file: string, candidate: string): boolean {
-  const prefix = `.${basename(file)}.`;
-  return candidate.startsWith(prefix) && candidate.endsWith('.tmp');
+  return isTempOf(file).test(candidate);
 }
 
 function corrupt(file: string, why: string): Error {

@@ -117,15 +117,15 @@ describe('stateFile', () => {
   it('removes a temp file left by a process killed mid-write on its next write, and leaves a fresh one alone', async () => {
     const { sandbox, api } = await start({ stateFile: file });
     try {
-      const stale = join(dir, 'state', '.sandbox.json.4242.deadbeef.tmp');
-      const fresh = join(dir, 'state', '.sandbox.json.4343.feedbeef.tmp');
+      const stale = join(dir, 'state', 'sandbox.json.4242.deadbeef.tmp');
+      const fresh = join(dir, 'state', 'sandbox.json.4343.feedbeef.tmp');
       await writeFile(stale, '{}');
       await writeFile(fresh, '{}');
       const old = (Date.now() - 60_000) / 1000;
       await utimes(stale, old, old);
       const g = (await api.get('/v2.5/groups')).body[0];
       await api.send('POST', '/v2.5/notes', { 'note[group_id]': g.uid, 'note[body]': 'after a crash' });
-      expect((await readdir(join(dir, 'state'))).sort()).toEqual(['.sandbox.json.4343.feedbeef.tmp', 'sandbox.json']);
+      expect((await readdir(join(dir, 'state'))).sort()).toEqual(['sandbox.json', 'sandbox.json.4343.feedbeef.tmp']);
     } finally {
       await sandbox.close();
     }
@@ -218,7 +218,7 @@ describe('resetSandbox', () => {
     const g = (await first.api.get('/v2.5/groups')).body[0];
     await first.api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': 'Changed' });
     await first.sandbox.close();
-    await writeFile(join(dir, 'state', '.sandbox.json.123.abcd.tmp'), 'leftover');
+    await writeFile(join(dir, 'state', 'sandbox.json.123.abcd.tmp'), 'leftover');
 
     expect(await resetSandbox(file)).toBe(true);
     expect(await readdir(join(dir, 'state'))).toEqual([]);
