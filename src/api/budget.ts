@@ -192,6 +192,7 @@ class Ledger {
       maxWaitMs: MAX_LOCK_WAIT_MS,
       signal,
       log: this.log && ((line) => this.log!(`rate ledger: ${line}`)),
+      clock: this.clock,
     });
     try {
       const sent = this.read();

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { systemClock, type Clock } from '../api/clock.js';
 import { removeStaleTemps } from './trust.js';
 
 /**
@@ -35,6 +36,11 @@ export interface LockOptions {
   heartbeatMs?: number;
   /** Says when a stale lock is broken (--verbose). */
   log?: (line: string) => void;
+  /**
+   * What the wait is measured and slept in: the system's clock unless a test moves it. Whether
+   * a lock is stale is read from its file's time, which is always real.
+   */
+  clock?: Clock;
 }
 
 /** A lock held: release() removes it (once). */
@@ -45,11 +51,12 @@ export interface HeldLock {
 /**
  * Takes `<lockFile>` exclusively (created with O_EXCL, holding the process id), waiting in short
  * steps while another process holds it. A lock older than `staleMs`, or dated in the future (a
- * clock set back: it would never grow old), is broken. Lock files carry real times (their
- * mtime), whatever a test clock says. The folder is made, one level only, when missing.
+ * clock set back: it would never grow old), is broken: lock files carry real times (their
+ * mtime). The folder is made, one level only, when missing.
  */
 export async function acquireLock(lockFile: string, options: LockOptions): Promise<HeldLock> {
-  const started = Date.now();
+  const clock = options.clock ?? systemClock;
+  const started = clock.now();
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(lockFile, 'wx', 0o600);
@@ -71,13 +78,17 @@ export async function acquireLock(lockFile: string, options: LockOptions): Promi
     }
     breakIfStale(lockFile, options);
     if (options.signal.aborted) throw options.signal.reason;
-    if (Date.now() - started > options.maxWaitMs) {
+    if (clock.now() - started > options.maxWaitMs) {
       const holder = holderOf(lockFile);
       throw new LockTrouble(`the lock ${lockFile} was not free within ${Math.round(options.maxWaitMs / 1000)} s`, 'busy', holder);
     }
     // The holder keeps it for milliseconds (the ledger) or a listing (--changes): short steps
-    // first, then at most 50 ms apart; real time, whatever the clock says.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(50, 2 + attempt) + Math.floor(Math.random() * 5)));
+    // first, then at most 50 ms apart.
+    try {
+      await clock.sleep(Math.min(50, 2 + attempt) + Math.floor(Math.random() * 5), options.signal);
+    } catch {
+      throw options.signal.reason;
+    }
   }
 }
 
