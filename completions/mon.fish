@@ -384,7 +384,7 @@ complete -c mon -l 'expand' -x -d 'expand a uid into its object, sent as expand[
 complete -c mon -l 'timeout' -x -d 'per-request timeout in seconds (env MON_TIMEOUT; default 30)'
 complete -c mon -l 'retries' -x -d 'retries for 429 and transient failures, 0..10 (env MON_RETRIES; default 5)'
 complete -c mon -l 'dry-run' -d 'print the request that would be sent (key redacted) and send nothing'
-complete -c mon -s 'y' -l 'yes' -d 'confirm deletes; without a terminal a delete without --yes is refused'
+complete -c mon -s 'y' -l 'yes' -d 'confirm deletes and bulk mutes; without a terminal they are refused without it'
 complete -c mon -s 'q' -l 'quiet' -d 'only data on stdout, no notices on stderr'
 complete -c mon -s 'v' -l 'verbose' -d 'each request and its status on stderr (key redacted)'
 complete -c mon -l 'no-color' -d 'no colour (also NO_COLOR; colour is only ever used on a terminal)'

@@ -44,7 +44,7 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .option('--timeout <seconds>', 'per-request timeout in seconds (env MON_TIMEOUT; default 30)')
     .option('--retries <n>', 'retries for 429 and transient failures, 0..10 (env MON_RETRIES; default 5)')
     .option('--dry-run', 'print the request that would be sent (key redacted) and send nothing')
-    .option('-y, --yes', 'confirm deletes; without a terminal a delete without --yes is refused')
+    .option('-y, --yes', 'confirm deletes and bulk mutes; without a terminal they are refused without it')
     .option('-q, --quiet', 'only data on stdout, no notices on stderr')
     .option('-v, --verbose', 'each request and its status on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR; colour is only ever used on a terminal)')
@@ -71,7 +71,9 @@ Examples:
   $ mon --sandbox computers list --status missing
   $ mon profile add acme --subdomain acme --domain monitoring.example.com
   $ mon plugin mute pr_4f2a --timed 2h
+  $ mon plugin mute --group "Acme Design" --timed 2h --yes
   $ mon computers list --all -o ndjson | jq .computer_name
+  $ mon computers list --status missing --changes missing -q
   $ mon alerts --group "Acme Design"
   $ mon status --check
   $ mon --all-profiles computers list --status missing
