@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,6 +196,34 @@ describe('the shared rate budget, in one process', () => {
     writeFileSync(budget.ledgerFile, '{"sent":[17000');
     await budget.take(never);
     expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
+  });
+
+  it('a ledger that shrinks is written over the old one in place, the rest blank, and read back whole', async () => {
+    const dir = tempConfigDir();
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '50/1' });
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    // Forty sends long out of the window: the next write keeps one, a much shorter text.
+    const old = JSON.stringify({ version: 1, sent: Array.from({ length: 40 }, (_, i) => 1_000_000 + i) });
+    writeFileSync(budget.ledgerFile, old);
+    await budget.take(never);
+    const text = readFileSync(budget.ledgerFile, 'utf8');
+    expect(text).toHaveLength(old.length);
+    expect(text.trimEnd()).toMatch(/^\{"version":1,"sent":\[\d+\]\}$/);
+    await budget.take(never);
+    expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(2);
+  });
+
+  it('a ledger that is a symbolic link is not followed: the file it points at stays as it was', async () => {
+    const dir = tempConfigDir();
+    const lines: string[] = [];
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' }, undefined, (line) => lines.push(line));
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    const elsewhere = join(tempConfigDir(), 'elsewhere.json');
+    writeFileSync(elsewhere, 'untouched');
+    symlinkSync(elsewhere, budget.ledgerFile);
+    await budget.take(never);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('untouched');
+    expect(lines).toEqual([expect.stringMatching(/^rate ledger: cannot keep it in .* \(ELOOP\); this run counts its requests in memory$/)]);
   });
 
   it('where the config folder cannot be written, still limits this process', async () => {
