@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,11 @@ export interface RunOptions {
   /** Written to stdin, then stdin is closed. Without it stdin is closed at once (like cron). */
   input?: string;
   timeoutMs?: number;
-  /** Run as this user and group (the test runs as root: a user whom permissions bind). */
+  /**
+   * Run as this user and group (the test runs as root: a user whom permissions bind). That run
+   * starts a copy of bin/ and dist/ in a folder anyone may read, as the checkout may sit in one
+   * only its owner can enter (a clone in a `mktemp -d` folder).
+   */
   uid?: number;
   gid?: number;
 }
@@ -26,6 +30,20 @@ export interface RunOptions {
 /** A fresh, empty config folder, so no test ever touches the real home. */
 export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'mon-test-'));
+}
+
+let copy: string | undefined;
+
+/** bin/mon of a copy of bin/, dist/ and package.json that every user may read (made once). */
+function readableCopy(): string {
+  if (copy === undefined) {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const dir = tempConfigDir();
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(root, part), join(dir, part), { recursive: true });
+    chmodSync(dir, 0o755);
+    copy = join(dir, 'bin', 'mon');
+  }
+  return copy;
 }
 
 /**
@@ -39,7 +57,8 @@ export function runMon(args: readonly string[], options: RunOptions = {}): Promi
     else env[key] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MON_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.gid });
+    const bin = options.uid === undefined ? MON_BIN : readableCopy();
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.gid });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
