@@ -76,18 +76,6 @@ describe('seedState', () => {
     const all = [...s.groups, ...s.computers, ...s.pluginResults, ...s.expirations, ...s.expirationManufacturers, ...s.expirationProducts, ...s.notes, ...s.users];
     expect(new Set(all.map((x) => x.uid)).size).toBe(all.length);
   });
-
-  it('seeds 10 000 computers in under a second of CPU time', () => {
-    // CPU time, best of three: a machine busy with other work must not fail the test
-    let best = Number.POSITIVE_INFINITY;
-    for (let run = 0; run < 3; run++) {
-      const t0 = cpuMs();
-      const s = seedState({ seed: 3, computers: 10_000, nowMs: NOW });
-      best = Math.min(best, cpuMs() - t0);
-      expect(s.computers.filter((c) => c.account === 'demo')).toHaveLength(10_000);
-    }
-    expect(best).toBeLessThan(1000);
-  });
 });
 
 /**
@@ -144,23 +132,20 @@ describe('the documented proportions (README, Data)', () => {
 });
 
 describe('a 10 000-computer sandbox', () => {
-  it('starts fast and serves 100 pages of 100 fast (CPU time, client included)', async () => {
-    const t0 = cpuMs();
+  // How fast it seeds and serves is the benchmark's to measure (npm run bench runs 10,000 and
+  // 50,000); here, that it pages a large account right.
+  it('pages 10 000 computers: x-total, a full last page, and no x-next-page after it', async () => {
     const { sandbox, api } = await start({ computers: 10_000 });
-    const startMs = cpuMs() - t0;
     try {
-      expect(startMs).toBeLessThan(3000);
-      const t1 = cpuMs();
-      const seen = new Set<string>();
-      for (let page = 1; page <= 100; page++) {
-        const res = await api.get('/v2.5/computers', { page, per_page: 100 });
-        expect(res.status).toBe(200);
-        for (const c of res.body as { uid: string }[]) seen.add(c.uid);
-        if (page === 100) expect(res.headers.get('x-next-page')).toBe('');
-      }
-      expect(seen.size).toBe(10_000);
-      // about 1 s on an idle laptop
-      expect(cpuMs() - t1).toBeLessThan(5000);
+      const first = await api.get('/v2.5/computers', { page: 1, per_page: 100 });
+      expect(first.headers.get('x-total')).toBe('10000');
+      expect(first.headers.get('x-total-pages')).toBe('100');
+      expect(first.headers.get('x-next-page')).toBe('2');
+      const last = await api.get('/v2.5/computers', { page: 100, per_page: 100 });
+      expect(last.body).toHaveLength(100);
+      expect(last.headers.get('x-next-page')).toBe('');
+      const uids = new Set([...first.body, ...last.body].map((c: { uid: string }) => c.uid));
+      expect(uids.size).toBe(200);
     } finally {
       await sandbox.close();
     }
