@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CONFIG_FILE_BYTES } from '../../src/config/trust.js';
 import { json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { expectNoKey, expectOneLine, KEY } from './support.js';
 
@@ -11,7 +12,9 @@ import { expectNoKey, expectOneLine, KEY } from './support.js';
  * The config folder and its files, as another user, a mistake or a crash may have left them:
  * refused (exit 2, saying why and how to fix it) where trusting them could send the key
  * elsewhere or hang, tightened with a warning where they were only too open, tidied where a
- * killed write left pieces behind. Real folders, files, FIFOs, links and users.
+ * killed write left pieces behind. Real folders, files, FIFOs, links and users. Commands run
+ * in-process through main(); a process is spawned where only one shows it: another user, and a
+ * FIFO that must not block (a blocked read would hold the test's own process).
  */
 
 /** Someone else: the tests run as root, and nobody is the user whom permissions bind. */
@@ -41,7 +44,7 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
     configFile(dir, { acme: { baseUrl: api.url, apiKey: 'planted' } });
     chownSync(join(dir, 'config.json'), NOBODY, NOBODY);
     chownSync(dir, NOBODY, NOBODY);
-    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_API_KEY: KEY } });
+    const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_API_KEY: KEY } });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`mon: config folder ${dir} belongs to another user (uid ${NOBODY}), so it is not used — use a folder of your own (MON_CONFIG_DIR), or make it yours: chown 0 ${dir}\n`);
     expect(api.requests).toEqual([]);
@@ -52,7 +55,7 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
     const dir = tempConfigDir();
     const file = configFile(dir, { acme: { baseUrl: api.url, apiKey: 'planted' } });
     chownSync(file, NOBODY, NOBODY);
-    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_API_KEY: KEY } });
+    const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_API_KEY: KEY } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^mon: config file ${file} belongs to another user \\(uid ${NOBODY}\\)`));
     expect(api.requests).toEqual([]);
@@ -63,7 +66,7 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
     chmodSync(dir, 0o777);
     const elsewhere = tempConfigDir();
     symlinkSync(elsewhere, join(dir, 'rate'));
-    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: KEY } });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`mon: config folder ${dir} can be written by group and others (mode 0777), so it is not used — run \`chmod 700 ${dir}\`\n`);
     expect(readdirSync(elsewhere)).toEqual([]);
@@ -73,14 +76,14 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
   it('a group-writable folder is refused too, and so is `rate` as a link inside a folder of the user\'s own', async () => {
     const dir = tempConfigDir();
     chmodSync(dir, 0o770);
-    const grouped = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    const grouped = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(grouped.code).toBe(2);
     expect(grouped.stderr).toMatch(/can be written by its group \(mode 0770\)/);
 
     const own = tempConfigDir();
     const elsewhere = tempConfigDir();
     symlinkSync(elsewhere, join(own, 'rate'));
-    const linked = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: own, MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    const linked = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: own, MON_BASE_URL: api.url, MON_API_KEY: KEY } });
     expect(linked.code).toBe(2);
     expect(linked.stderr).toBe(`mon: rate ledger folder ${join(own, 'rate')} is not a folder (it is a link) — remove it: mon makes it again\n`);
     expect(readdirSync(elsewhere)).toEqual([]);
@@ -90,7 +93,7 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
   it('--sandbox keeps its state only in a trusted folder', async () => {
     const dir = tempConfigDir();
     chmodSync(dir, 0o757);
-    const result = await runMon(['--sandbox', 'groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['--sandbox', 'groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/can be written by others \(mode 0757\)/);
     expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
@@ -101,7 +104,7 @@ describe('loose permissions: one warning, then tightened', () => {
   it('a config.json others can read (0644): one warning on stderr, the file is 0600 afterwards, the command works', async () => {
     const dir = tempConfigDir();
     const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o644);
-    const result = await runMon(['profile', 'list', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['profile', 'list', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('name\nacme\n');
     expect(result.stderr).toBe(
@@ -109,14 +112,14 @@ describe('loose permissions: one warning, then tightened', () => {
     );
     expect(statSync(file).mode & 0o777).toBe(0o600);
     // Said once: the next run has nothing to say.
-    const again = await runMon(['profile', 'list', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
+    const again = await runMain(['profile', 'list', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
     expect(again.stderr).toBe('');
   });
 
   it('with -q the file is tightened without a word', async () => {
     const dir = tempConfigDir();
     const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o640);
-    const result = await runMon(['profile', 'list', '-q', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['profile', 'list', '-q', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -125,7 +128,7 @@ describe('loose permissions: one warning, then tightened', () => {
   it('a config.json others can write (0666) is refused, not tightened', async () => {
     const dir = tempConfigDir();
     const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o666);
-    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`mon: config file ${file} can be written by group and others (mode 0666), so it is not used — run \`chmod 600 ${file}\`\n`);
   });
@@ -135,7 +138,7 @@ describe('config problems are exit 2 with the path and what is wrong', () => {
   it('an apiKey of the wrong type', async () => {
     const dir = tempConfigDir();
     const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: 12345 } });
-    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`mon: config file ${file}: apiKey of profile "acme" is not a non-empty string — fix the file by hand, or move it away and add your profiles again\n`);
   });
@@ -143,7 +146,7 @@ describe('config problems are exit 2 with the path and what is wrong', () => {
   it('profiles that are not an object', async () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'config.json'), '{"profiles": ["acme"]}', { mode: 0o600 });
-    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/config\.json: profiles is not an object — /);
   });
@@ -151,13 +154,13 @@ describe('config problems are exit 2 with the path and what is wrong', () => {
   it('MON_CONFIG_DIR that is a file, or a dangling link', async () => {
     const file = join(tempConfigDir(), 'a-file');
     writeFileSync(file, '');
-    const asFile = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: file } });
+    const asFile = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: file } });
     expect(asFile.code).toBe(2);
     expect(asFile.stderr).toBe(`mon: config folder ${file} is not a folder (it is a file) — point MON_CONFIG_DIR at a folder, or move that file away\n`);
 
     const link = join(tempConfigDir(), 'gone');
     symlinkSync('/nonexistent/mon-config', link);
-    const dangling = await runMon(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: link }, input: KEY });
+    const dangling = await runMain(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: link }, input: KEY });
     expect(dangling.code).toBe(2);
     expect(dangling.stderr).toBe(`mon: config folder ${link} is a link to /nonexistent/mon-config, which does not exist — remove the link or point MON_CONFIG_DIR at a folder\n`);
   });
@@ -192,7 +195,7 @@ describe('odd paths: only regular files of a sane size are read', () => {
   it('config.json linked to /dev/zero: exit 2, not an abort', async () => {
     const dir = tempConfigDir();
     symlinkSync('/dev/zero', join(dir, 'config.json'));
-    const result = await runMon(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/is not a regular file \(it is a device\)/);
     expectOneLine(result);
@@ -201,21 +204,21 @@ describe('odd paths: only regular files of a sane size are read', () => {
   it('a config.json larger than the bound: exit 2 saying so', async () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'config.json'), `{"profiles":{},"pad":"${'x'.repeat(MAX_CONFIG_FILE_BYTES)}"}`, { mode: 0o600 });
-    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`is ${MAX_CONFIG_FILE_BYTES + 24} bytes, more than the ${MAX_CONFIG_FILE_BYTES} a config file may be`));
   });
 
   it('MON_CONFIG_DIR=/proc/x: exit 2 at once where a folder is needed; a request without one keeps its budget in the process', async () => {
     const started = Date.now();
-    const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: '/proc/x/mon' }, timeoutMs: 5_000 });
+    const result = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: '/proc/x/mon' }, timeoutMs: 5_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('mon: cannot create config folder /proc/x/mon (ENOENT at /proc/x) — set MON_CONFIG_DIR to a folder you can write\n');
     expect(Date.now() - started).toBeLessThan(4_000);
 
     const api = await startFakeApi((_req, res) => json(res, 200, []));
     try {
-      const served = await runMon(['groups', 'list', '--json'], { env: { MON_CONFIG_DIR: '/proc/x/mon', MON_BASE_URL: api.url, MON_API_KEY: KEY }, timeoutMs: 5_000 });
+      const served = await runMain(['groups', 'list', '--json'], { env: { MON_CONFIG_DIR: '/proc/x/mon', MON_BASE_URL: api.url, MON_API_KEY: KEY }, timeoutMs: 5_000 });
       expect(served.code).toBe(0);
       expect(served.stdout).toBe('[]\n');
     } finally {
@@ -233,7 +236,7 @@ describe('temporary files of a killed write are removed on the next write', () =
     writeFileSync(fresh, '{}', { mode: 0o600 });
     const old = (Date.now() - 60_000) / 1000;
     utimesSync(stale, old, old);
-    const result = await runMon(['profile', 'add', 'globex', '--base-url', 'https://globex.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
+    const result = await runMain(['profile', 'add', 'globex', '--base-url', 'https://globex.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
     expect(result.code).toBe(0);
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
@@ -244,7 +247,7 @@ describe('temporary files of a killed write are removed on the next write', () =
 it('the folders made for a config are 0700, one level at a time', async () => {
   const base = tempConfigDir();
   const dir = join(base, 'a', 'b');
-  const result = await runMon(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
+  const result = await runMain(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
   expect(result.code).toBe(0);
   expect(statSync(join(base, 'a')).mode & 0o777).toBe(0o700);
   expect(statSync(dir).mode & 0o777).toBe(0o700);
