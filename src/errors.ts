@@ -85,6 +85,11 @@ export class InterruptedError extends MonError {
   get exitCode(): number {
     return this.signal === 'SIGTERM' ? 143 : 130;
   }
+
+  /** The interrupt an aborted signal stands for: bin/mon aborts with the signal's name as reason. */
+  static of(signal: AbortSignal | undefined, message?: string): InterruptedError {
+    return new InterruptedError(signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT', message);
+  }
 }
 
 /**

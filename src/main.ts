@@ -86,7 +86,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
     const aborted = deps.signal?.aborted === true && !(error instanceof InterruptedError);
     // Every usage error is one line with what to type next (the house style), whoever raised it.
-    const failure = aborted ? new InterruptedError(deps.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT') : explain(error, program, argv);
+    const failure = aborted ? InterruptedError.of(deps.signal) : explain(error, program, argv);
     if (failure instanceof ExitCode) return failure.exitCode;
     const code = report(failure, deps, verbose);
     if (code === 0 || !isStatusCheck(argv)) return code;

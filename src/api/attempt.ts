@@ -280,7 +280,7 @@ export function retryAfter(value: string | undefined, now: number): number | und
 
 /** Ctrl-C or SIGTERM, as the signal's reason says. */
 export function interrupted(signal: AbortSignal): InterruptedError {
-  return new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+  return InterruptedError.of(signal);
 }
 
 /** Text of a body safe to quote on one line: no control characters, white space squeezed. */

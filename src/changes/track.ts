@@ -77,7 +77,7 @@ export async function listChanges(
     } finally {
       progress.done();
     }
-    if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    if (ctx.signal.aborted) throw InterruptedError.of(ctx.signal);
     // 'computers' -> '1 computer': every noun declared is a plural in -s.
     const counted = `${collector.seen.size} ${collector.seen.size === 1 ? spec.noun.replace(/s$/, '') : spec.noun}`;
     if (!before) {

@@ -243,7 +243,7 @@ async function askYesNo(ctx: Context, question: string): Promise<boolean> {
     const answer = await rl.question(question, { signal: ctx.signal });
     return /^y(es)?$/i.test(answer.trim());
   } catch (error) {
-    if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    if (ctx.signal.aborted) throw InterruptedError.of(ctx.signal);
     throw error;
   } finally {
     rl.close();

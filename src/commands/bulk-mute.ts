@@ -142,8 +142,8 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const succeeded = ended.filter((outcome) => outcome.outcome !== 'failed').length;
   const failed = ended.length - succeeded;
   if (ctx.signal.aborted) {
-    throw new InterruptedError(
-      ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+    throw InterruptedError.of(
+      ctx.signal,
       `${succeeded} of ${targets.length} ${done}${failed > 0 ? ` (${failed} failed)` : ''}; run the same command again to finish`,
     );
   }

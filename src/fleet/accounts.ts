@@ -79,7 +79,7 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
   };
   // --dry-run prints each account's requests: one account after another, in order.
   await fanOut(profiles, ctx.globals.dryRun ? 1 : ctx.globals.parallel, ctx.signal, (_, index) => runOne(index));
-  if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+  if (ctx.signal.aborted) throw InterruptedError.of(ctx.signal);
   await merged.end();
   const refused = outcomes.filter((outcome) => outcome.error instanceof UsageError);
   // Options a verb checks itself (thresholds without --check): one line, as for one account.
