@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { systemClock, type Clock } from '../api/clock.js';
+import { setTimeout as wait } from 'node:timers/promises';
+import type { Clock } from '../api/clock.js';
 import { removeStaleTemps } from './trust.js';
 
 /**
@@ -55,7 +56,8 @@ export interface HeldLock {
  * mtime). The folder is made, one level only, when missing.
  */
 export async function acquireLock(lockFile: string, options: LockOptions): Promise<HeldLock> {
-  const clock = options.clock ?? systemClock;
+  // The system's time by default, without importing src/api: the sandbox takes this lock too.
+  const clock: Clock = options.clock ?? { now: Date.now, sleep: (ms, signal) => wait(ms, undefined, { signal }) };
   const started = clock.now();
   for (let attempt = 0; ; attempt++) {
     try {

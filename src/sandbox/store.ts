@@ -4,7 +4,7 @@
  * `commit()`, which bumps the version (invalidating cached orderings) and saves.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   STATE_FORMAT,
@@ -19,7 +19,7 @@ import {
   type StateData,
   type UserRec,
 } from './model.js';
-import { isTempOf, writeFileAtomic } from '../config/files.js';
+import { acquireLock, isTempOf, writeFileAtomic } from '../config/files.js';
 import { Prng } from './prng.js';
 import { seedState } from './seed.js';
 
@@ -270,58 +270,17 @@ function moveReportTimes(data: StateData, anchorMs: number): void {
 }
 
 /**
- * One writer at a time on a state file, across processes: `<file>.lock`, created exclusively,
- * holding the owner's pid. A lock whose process is gone, or older than `staleMs`, is broken.
- * Waits (without blocking the event loop) up to `waitMs`, then throws.
+ * One writer at a time on a state file, across processes: `<file>.lock`, taken as mon takes its
+ * other locks (src/config/files.ts). A sandbox holds it for the milliseconds of one change, so
+ * one untouched for 5 s was left by a process that died; a wait past 10 s is an error (500).
  */
-export async function withStateLock<T>(file: string, work: () => T, opts: { waitMs?: number; staleMs?: number } = {}): Promise<T> {
-  const lock = `${file}.lock`;
-  const deadline = Date.now() + (opts.waitMs ?? 10_000);
-  for (;;) {
-    try {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      const fd = openSync(lock, 'wx', 0o600);
-      try {
-        writeFileSync(fd, String(process.pid));
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (lockIsStale(lock, opts.staleMs ?? 30_000)) {
-        rmSync(lock, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`the sandbox state ${file} stays locked by another sandbox (${lock})`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
+export async function withStateLock<T>(file: string, work: () => T): Promise<T> {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const held = await acquireLock(`${file}.lock`, { staleMs: 5_000, maxWaitMs: 10_000, signal: new AbortController().signal });
   try {
     return work();
   } finally {
-    try {
-      unlinkSync(lock);
-    } catch {
-      // already broken as stale by another process: nothing to release
-    }
-  }
-}
-
-function lockIsStale(lock: string, staleMs: number): boolean {
-  try {
-    const pid = Number(readFileSync(lock, 'utf8'));
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
-      try {
-        process.kill(pid, 0);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
-      }
-    }
-    return Date.now() - statSync(lock).mtimeMs > staleMs;
-  } catch {
-    // gone in the meantime, or half written: try again
-    return false;
+    held.release();
   }
 }
 

@@ -48,6 +48,13 @@ describe('imports point down', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('sandbox/ imports nothing of api/: a wrong path or form in the client fails a test instead of being mirrored', () => {
+    const wrong = [...graph]
+      .filter(([file]) => file.startsWith('sandbox/'))
+      .flatMap(([file, targets]) => targets.filter((target) => target.startsWith('api/')).map((target) => `${file} -> ${target}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
