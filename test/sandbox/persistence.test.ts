@@ -86,11 +86,12 @@ describe('stateFile', () => {
     }
   });
 
-  it('breaks the lock of a sandbox that died holding it', async () => {
+  it('breaks the lock of a sandbox that died holding it (a lock untouched for 5 s: a change holds it for milliseconds)', async () => {
     const a = await start({ stateFile: file });
     try {
-      // a pid that cannot be running
       await writeFile(`${file}.lock`, '2147483646');
+      const then = (Date.now() - 6_000) / 1000;
+      await utimes(`${file}.lock`, then, then);
       const group = (await a.api.get('/v2.5/groups')).body[0].uid;
       const res = await a.api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': 'after a crash' });
       expect(res.status).toBe(200);
