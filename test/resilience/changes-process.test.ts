@@ -89,11 +89,13 @@ describe('--changes across processes', () => {
   });
 
   it('a run that cannot have the NAME within its deadline exits 1 naming the run that holds it', async () => {
-    delayMs = 1_500;
+    // The first run holds the NAME until it is interrupted below, however slow the machine.
+    delayMs = 10_000;
     const lock = join(folder, 'fleet.json.lock');
     let holder: ((signal: NodeJS.Signals) => void) | undefined;
     const first = spawnMon(['computers', 'list', '--changes', 'fleet'], env, (kill) => (holder = kill));
-    await until(() => existsSync(lock));
+    // The lock is made first and its holder's pid written into it a moment later.
+    await until(() => existsSync(lock) && readFileSync(lock, 'utf8') !== '');
     const pid = readFileSync(lock, 'utf8');
     const second = await spawnMon(['computers', 'list', '--changes', 'fleet'], { ...env, MON_DEADLINE: '1' });
     expect(second.code).toBe(1);
