@@ -54,7 +54,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       }
       // --profiles, --all-profiles, MON_PROFILES: the same verb once per account (src/fleet/accounts.ts).
       const { runAccounts } = await import('./fleet/accounts.js');
-      const failure = await runAccounts({
+      const { failure, answered } = await runAccounts({
         verb,
         invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },
         ctx,
@@ -64,9 +64,12 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         run: runOnce,
         report: (error, profile) => report(error, deps, verbose, profile),
       });
-      // The accounts that answered are printed whole, --jq's output too, before the failure is reported.
-      jq?.end();
-      ctx.printFootnotes();
+      // The accounts that answered are printed whole, --jq's output too, before the failure is
+      // reported; when none answered, nothing is printed, as for one account that fails.
+      if (answered) {
+        jq?.end();
+        ctx.printFootnotes();
+      }
       if (failure) throw failure;
     },
     argv,

@@ -42,9 +42,9 @@ export interface AccountsRun {
  * Runs the verb across the accounts. Everything the user can get wrong (a write, an unknown
  * profile, none saved) is refused before any request. Returns the error the command ends with
  * when some accounts failed (exit 9, or the code every account failed with), after the others'
- * output was printed whole.
+ * output was printed whole, and whether any account answered (when none did, nothing was printed).
  */
-export async function runAccounts(run: AccountsRun): Promise<MonError | undefined> {
+export async function runAccounts(run: AccountsRun): Promise<{ failure?: MonError; answered: boolean }> {
   const { verb, invocation, ctx, deps } = run;
   const list = ctx.globals.accounts!;
   if (!isRead(verb, invocation)) {
@@ -80,21 +80,24 @@ export async function runAccounts(run: AccountsRun): Promise<MonError | undefine
   // --dry-run prints each account's requests: one account after another, in order.
   await fanOut(profiles, ctx.globals.dryRun ? 1 : ctx.globals.parallel, ctx.signal, (_, index) => runOne(index));
   if (ctx.signal.aborted) throw InterruptedError.of(ctx.signal);
-  await merged.end();
+  // When no account answered, nothing is printed: not even the `[]` of an empty list.
+  const answered = outcomes.some((outcome) => outcome.error === undefined);
+  await merged.end(answered);
   const refused = outcomes.filter((outcome) => outcome.error instanceof UsageError);
   // Options a verb checks itself (thresholds without --check): one line, as for one account.
   if (refused.length === profiles.length && new Set(refused.map((outcome) => (outcome.error as UsageError).message)).size === 1) throw refused[0]!.error;
   refused.forEach((outcome) => (codes[outcomes.indexOf(outcome)] = run.report(outcome.error, outcome.profile)));
   if (verb.acrossAccounts) await verb.acrossAccounts(outcomes, invocation, ctx);
   const failed = outcomes.filter((outcome) => outcome.error !== undefined);
-  if (failed.length === 0) return undefined;
+  if (failed.length === 0) return { answered };
   const failedCodes = new Set(codes.filter((code) => code !== undefined));
   // Every account failed the same way: that is the command's failure (cli-contract.md, Exit codes).
-  if (failed.length === profiles.length && failedCodes.size === 1) return new ExitCode([...failedCodes][0]!);
-  return new AccountsFailedError(
+  if (failed.length === profiles.length && failedCodes.size === 1) return { failure: new ExitCode([...failedCodes][0]!), answered };
+  const failure = new AccountsFailedError(
     `${failed.length} of ${profiles.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,
     failed.length === profiles.length ? 'each said why above' : "each said why above; the others' data was printed whole",
   );
+  return { failure, answered };
 }
 
 /** Whether a verb may span accounts: it says so, or its route is a GET. */
@@ -182,12 +185,15 @@ class MergedOutput {
     this.flush();
   }
 
-  /** Every account has finished: the renderer ends its output (a table is printed now). */
-  async end(): Promise<void> {
+  /**
+   * Every account has finished: the renderer ends its output (a table is printed now), when
+   * `print`; otherwise what it holds is dropped (no account answered: no `[]` either).
+   */
+  async end(print: boolean): Promise<void> {
     this.flush();
     await this.writes;
     if (this.failure) throw this.failure.error;
-    if (this.real) {
+    if (this.real && print) {
       const real = await this.real;
       real.end();
     }

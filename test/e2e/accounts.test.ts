@@ -149,6 +149,13 @@ describe('one read across accounts', () => {
     expect(result.stderr).toMatch(/^mon: revoked: [^\n]+\n$/);
   });
 
+  it.each([[['-o', 'json']], [['--jq', 'length']], [['-o', 'csv']]])('no account answering prints nothing on stdout, not even an empty list: %j', async (format) => {
+    const result = await mon(['--profiles', 'revoked,down', 'computers', 'list', ...format], {}, testClock());
+    expect(result.code).toBe(9);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(3);
+  });
+
   it.each([
     [['notes', 'create', '--group', 'g_1', '--body', 'hi'], 'notes create'],
     [['computers', 'update', 'CLIENT-1', '--asset-id', 'A1'], 'computers update'],
