@@ -74,7 +74,7 @@ _mon_command() {
 _mon_option() {
   case "$1|$2" in
     '|-p'|'|--profile') REPLY='v @profiles' ;;
-    '|--profiles') REPLY='v' ;;
+    '|--profiles') REPLY='v @profile-list' ;;
     '|--parallel') REPLY='v' ;;
     '|--base-url') REPLY='v' ;;
     '|-o'|'|--output') REPLY='v table json ndjson csv tsv' ;;
@@ -297,11 +297,16 @@ _mon_find_option() {
   done
 }
 
-# Offers the words of $1 ("word word", "@profiles", "@files", "@commands") that start with $cur.
+# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands") that start with $cur.
 _mon_offer() {
   local IFS=$' \t\n' parent
   case $1 in
     @profiles) COMPREPLY=($(compgen -W "$(command mon __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    @profile-list)
+      # The names after the last comma; the ones before it stay as typed.
+      [[ $cur == *,* ]] && parent=${cur%,*}, || parent=
+      compopt -o nospace 2>/dev/null
+      COMPREPLY=($(compgen -P "$parent" -W "$(command mon __complete profiles 2>/dev/null)" -- "${cur##*,}")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     @commands)
       [[ $path == *' '* ]] && parent=${path% *} || parent=

@@ -70,12 +70,13 @@ export function bashScript(tree: CommandNode): string {
   return `${out.join('\n')}\n`;
 }
 
-/** What the driver offers for a value: ' word word', ' @profiles', ' @files', ' @commands' or ''. */
+/** What the driver offers for a value: ' word word', ' @profiles', ' @profile-list', ' @files', ' @commands' or ''. */
 function offer(source: ValueSource): string {
   switch (source.type) {
     case 'choices':
       return ` ${source.values.join(' ')}`;
     case 'profiles':
+    case 'profile-list':
     case 'files':
     case 'commands':
       return ` @${source.type}`;
@@ -99,11 +100,16 @@ _mon_find_option() {
   done
 }
 
-# Offers the words of $1 ("word word", "@profiles", "@files", "@commands") that start with $cur.
+# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands") that start with $cur.
 _mon_offer() {
   local IFS=$' \\t\\n' parent
   case $1 in
     @profiles) COMPREPLY=($(compgen -W "$(command mon __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    @profile-list)
+      # The names after the last comma; the ones before it stay as typed.
+      [[ $cur == *,* ]] && parent=\${cur%,*}, || parent=
+      compopt -o nospace 2>/dev/null
+      COMPREPLY=($(compgen -P "$parent" -W "$(command mon __complete profiles 2>/dev/null)" -- "\${cur##*,}")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     @commands)
       [[ $path == *' '* ]] && parent=\${path% *} || parent=

@@ -73,6 +73,8 @@ function valueWords(source: ValueSource, commands: readonly string[]): string[] 
       return ['-x', '-a', quote(source.values.map(escapeWord).join(' '))];
     case 'profiles':
       return ['-x', '-a', quote('(__mon_profiles)')];
+    case 'profile-list':
+      return ['-x', '-a', quote('(__fish_complete_list , __mon_profiles)')];
     case 'files':
       return ['-r', '-F'];
     case 'commands':

@@ -14,6 +14,8 @@ export type ValueSource =
   | { type: 'choices'; values: readonly string[] }
   /** saved profile names, asked for at completion time (`mon __complete profiles`) */
   | { type: 'profiles' }
+  /** saved profile names, separated by commas (`--profiles a,b`) */
+  | { type: 'profile-list' }
   | { type: 'files' }
   /** the subcommands of the parent command (`mon help <command>`) */
   | { type: 'commands' };
@@ -58,10 +60,11 @@ export interface CommandNode {
 
 /**
  * Values that only exist at completion time, by where they are typed. Keep in sync with the
- * root option `--profile` (src/program.ts) and the `<name>` arguments of src/commands/profile.ts;
+ * root options `--profile` and `--profiles` (src/program.ts) and the `<name>` arguments of src/commands/profile.ts;
  * `profile add <name>` names a new profile, so it is not here.
  */
 const PROFILE_OPTIONS = new Set(['--profile']);
+const PROFILE_LIST_OPTIONS = new Set(['--profiles']);
 const PROFILE_ARGS = new Set(['profile use <name>', 'profile show <name>', 'profile remove <name>', 'profile test <name>']);
 /** Placeholders that name a file on disk ('--body-file <path>'). */
 const FILE_VALUE = /^(path|file|dir|directory)$/i;
@@ -116,6 +119,7 @@ function readOption(option: Option, path: readonly string[]): OptionNode {
   let source: ValueSource = { type: 'none' };
   if (value !== 'none') {
     if (path.length === 0 && option.long && PROFILE_OPTIONS.has(option.long)) source = { type: 'profiles' };
+    else if (path.length === 0 && option.long && PROFILE_LIST_OPTIONS.has(option.long)) source = { type: 'profile-list' };
     else if (option.argChoices) source = { type: 'choices', values: [...option.argChoices] };
     else if (valueName && FILE_VALUE.test(valueName)) source = { type: 'files' };
   }

@@ -109,6 +109,8 @@ function valueAction(source: ValueSource, parent?: CommandNode): string {
       return `(${source.values.map((value) => value.replace(/([\\\s:()'"])/g, '\\$1')).join(' ')})`;
     case 'profiles':
       return '_mon_profiles';
+    case 'profile-list':
+      return '_sequence _mon_profiles';
     case 'files':
       return '_files';
     case 'commands':

@@ -96,6 +96,7 @@ const CASES: [line: string, expected: string[]][] = [
   ['mon -p b', ['beta-2']],
   ['mon profile use ', ['acme', 'beta-2']],
   ['mon profiles rm a', ['acme']],
+  ['mon --profiles ', ['acme', 'beta-2']],
   ['mon computers list --json --status mi', ['missing']],
   ['mon -o json computers li', ['list']],
   ['mon computers list --plat', ['--platform']],
@@ -114,9 +115,15 @@ const SHELLS = (
   ] as const
 ).filter(([shell]) => hasShell(shell));
 
-describe.each(SHELLS)('%s completion', (_shell, complete) => {
+describe.each(SHELLS)('%s completion', (shell, complete) => {
   it.each(CASES)('after `%s`', (line, expected) => {
     expect(complete(line)).toEqual(sorted(expected));
+  });
+
+  it('completes the name after the last comma of --profiles, the names before it kept', () => {
+    // zsh keeps what comes before the comma on the line (_sequence's ignored prefix) and offers
+    // the name alone; bash and fish offer the whole word.
+    expect(complete('mon --profiles acme,b')).toEqual([shell === 'zsh' ? 'beta-2' : 'acme,beta-2']);
   });
 
   it('offers no profile names and no error when there is no config', () => {
