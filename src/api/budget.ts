@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock, isTempOf, LockTrouble } from '../config/files.js';
 import { removeStaleTemps } from '../config/trust.js';
@@ -204,12 +204,18 @@ class Ledger {
         const text = readFileSync(fd, 'utf8');
         const sent = parseSent(text);
         const result = change(sent, this.clock.now());
-        // Written over the old text in place, never truncated, the rest padded with spaces
-        // (JSON allows them): a temporary file and a rename, as other state files are written,
-        // cost 30 times as much on ext4, which flushes a file replaced by rename, at every
-        // request. A process killed mid-write leaves a damaged ledger, which is read as empty.
+        // Written over the old text in place, the rest padded with spaces (JSON allows them): a
+        // temporary file and a rename, as other state files are written, cost 30 times as much
+        // on ext4, which flushes a file replaced by rename, at every request. A ledger that
+        // shrank to less than half (a raised MON_RATE_LIMIT no longer in use) is cut to size.
+        // A process killed mid-write leaves a damaged ledger, which is read as empty.
         const next = JSON.stringify({ version: 1, sent });
-        writeSync(fd, next.length < text.length ? next.padEnd(text.length) : next, 0);
+        if (next.length * 2 < text.length) {
+          writeSync(fd, next, 0);
+          ftruncateSync(fd, Buffer.byteLength(next));
+        } else {
+          writeSync(fd, next.length < text.length ? next.padEnd(text.length) : next, 0);
+        }
         return result;
       } finally {
         closeSync(fd);

@@ -198,19 +198,30 @@ describe('the shared rate budget, in one process', () => {
     expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
   });
 
-  it('a ledger that shrinks is written over the old one in place, the rest blank, and read back whole', async () => {
+  it('a ledger that shrinks a little is written over the old one in place, the rest blank, and read back whole', async () => {
     const dir = tempConfigDir();
     const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '50/1' });
     mkdirSync(join(dir, 'rate'), { recursive: true });
-    // Forty sends long out of the window: the next write keeps one, a much shorter text.
-    const old = JSON.stringify({ version: 1, sent: Array.from({ length: 40 }, (_, i) => 1_000_000 + i) });
+    // Three sends long out of the window, one still in it: the next write keeps two, a shorter text.
+    const now = Date.now();
+    const old = JSON.stringify({ version: 1, sent: [1_000_000, 1_000_001, 1_000_002, now] });
     writeFileSync(budget.ledgerFile, old);
     await budget.take(never);
     const text = readFileSync(budget.ledgerFile, 'utf8');
     expect(text).toHaveLength(old.length);
-    expect(text.trimEnd()).toMatch(/^\{"version":1,"sent":\[\d+\]\}$/);
+    expect(text.trimEnd()).toMatch(/^\{"version":1,"sent":\[\d+,\d+\]\}$/);
     await budget.take(never);
-    expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(2);
+    expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(3);
+  });
+
+  it('a ledger that shrinks to less than half is cut to size', async () => {
+    const dir = tempConfigDir();
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '50/1' });
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    // Forty sends long out of the window (a raised limit no longer in use): the next write keeps one.
+    writeFileSync(budget.ledgerFile, JSON.stringify({ version: 1, sent: Array.from({ length: 40 }, (_, i) => 1_000_000 + i) }));
+    await budget.take(never);
+    expect(readFileSync(budget.ledgerFile, 'utf8')).toMatch(/^\{"version":1,"sent":\[\d+\]\}$/);
   });
 
   it('a ledger that is a symbolic link is not followed: the file it points at stays as it was', async () => {
