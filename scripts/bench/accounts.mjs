@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { run, stats } from './measure.mjs';
+import { run, stats, timingRow } from './measure.mjs';
 
 export const ACCOUNT_COUNT = 3;
 export const ACCOUNT_COMPUTERS = 3_000;
@@ -68,10 +68,13 @@ export function reportAccounts({ samples }, say) {
   const holds = ratio <= ACCOUNTS_TARGET;
   const n = ACCOUNT_COMPUTERS.toLocaleString('en');
   say(`Many accounts: ${ACCOUNT_COUNT} accounts of ${n} computers, read side by side (--parallel 4); median [min … max]`);
-  say(`  ${`-p north computers list --all -o ndjson (one account, ${n})`.padEnd(62)} ${`${one.median.toFixed(1)} ms`.padStart(10)}  [${one.min.toFixed(1)} … ${one.max.toFixed(1)}]`);
+  say(timingRow(`-p north computers list --all -o ndjson (one account, ${n})`, one));
   say(
-    `  ${`--all-profiles computers list --all -o ndjson (${ACCOUNT_COUNT} × ${n})`.padEnd(62)} ${`${every.median.toFixed(1)} ms`.padStart(10)}  [${every.min.toFixed(1)} … ${every.max.toFixed(1)}]` +
+    timingRow(
+      `--all-profiles computers list --all -o ndjson (${ACCOUNT_COUNT} × ${n})`,
+      every,
       `  ${ratio.toFixed(2)}× one account (≤ ${ACCOUNTS_TARGET}×, well under ${ACCOUNT_COUNT}×: ${holds ? 'holds' : 'MISSED'})`,
+    ),
   );
   return { accounts: { ...every, one, ratio, target: ACCOUNTS_TARGET, holds } };
 }

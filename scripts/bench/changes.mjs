@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { stats } from './measure.mjs';
+import { stats, timingRow } from './measure.mjs';
 
 export const CHANGES_TARGET = 1.2;
 
@@ -53,7 +53,7 @@ export function reportChanges({ count, samples, stateBytes }, say) {
   const mine = stats(samples.changes);
   const ratio = mine.median / reference.median;
   const holds = ratio <= CHANGES_TARGET;
-  const row = (label, s, tail = '') => say(`  ${label.padEnd(62)} ${`${s.median.toFixed(1)} ms`.padStart(10)}  [${s.min.toFixed(1)} … ${s.max.toFixed(1)}]${tail}`);
+  const row = (label, s, tail) => say(timingRow(label, s, tail));
   say(`--changes over ${count.toLocaleString('en')} computers, nothing changed since the saved state (${(stateBytes / 1024).toFixed(0)} KiB); median [min … max]`);
   row('computers list --all -o ndjson (reference)', reference);
   row('computers list --changes NAME -o ndjson', mine, `  ${ratio.toFixed(2)}× (≤ ${CHANGES_TARGET}×: ${holds ? 'holds' : 'MISSED'})`);

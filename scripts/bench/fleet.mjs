@@ -4,7 +4,7 @@
 // within 10 MB of it at each size. Alone: `node scripts/bench/fleet.mjs [--runs 5]`.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { stats } from './measure.mjs';
+import { stats, timingRow } from './measure.mjs';
 
 export const FLEET_TARGETS = { wall: 1.3, memoryMb: 10 };
 
@@ -77,8 +77,11 @@ export function reportFleet({ sizes, samples, checked }, say) {
     const memoryHolds = memory.every((m) => m.over <= FLEET_TARGETS.memoryMb);
     const memText = memory.map((m) => `${m.n.toLocaleString('en')}: ${m.mb.toFixed(1)} MB${reference_ ? '' : ` (${m.over >= 0 ? '+' : ''}${m.over.toFixed(1)})`}`).join(', ');
     say(
-      `  ${command.label.padEnd(62)} ${`${s.median.toFixed(1)} ms`.padStart(10)}  [${s.min.toFixed(1)} … ${s.max.toFixed(1)}]` +
-        (reference_ ? `  peak ${memText}` : `  ${ratio.toFixed(2)}× (≤ ${FLEET_TARGETS.wall}×: ${wallHolds ? 'holds' : 'MISSED'}); peak ${memText} (≤ +${FLEET_TARGETS.memoryMb} MB: ${memoryHolds ? 'holds' : 'MISSED'})`),
+      timingRow(
+        command.label,
+        s,
+        reference_ ? `  peak ${memText}` : `  ${ratio.toFixed(2)}× (≤ ${FLEET_TARGETS.wall}×: ${wallHolds ? 'holds' : 'MISSED'}); peak ${memText} (≤ +${FLEET_TARGETS.memoryMb} MB: ${memoryHolds ? 'holds' : 'MISSED'})`,
+      ),
     );
     if (!reference_) targets[`fleet-${command.key}`] = { ...s, ratio, memory, wallTarget: FLEET_TARGETS.wall, memoryTargetMb: FLEET_TARGETS.memoryMb, holds: wallHolds && memoryHolds, at: big };
   }

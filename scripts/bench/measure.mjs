@@ -73,3 +73,8 @@ export function stats(values) {
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   return { median, min: sorted[0], max: sorted.at(-1), n: sorted.length };
 }
+
+/** One row of a part's report: the label, then the median and [min … max] of `s`, then `tail`. */
+export function timingRow(label, s, tail = '') {
+  return `  ${label.padEnd(62)} ${`${s.median.toFixed(1)} ms`.padStart(10)}  [${s.min.toFixed(1)} … ${s.max.toFixed(1)}]${tail}`;
+}

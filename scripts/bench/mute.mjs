@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { run, stats } from './measure.mjs';
+import { run, stats, timingRow } from './measure.mjs';
 
 export const MUTES = 1_000;
 export const MUTE_TARGET = 1.2;
@@ -85,10 +85,8 @@ export function reportMute({ samples }, say) {
   const holds = ratio <= MUTE_TARGET;
   const perMute = (s) => `${((s.median / MUTES) * 1000).toFixed(0)} µs a mute`;
   say(`${MUTES.toLocaleString('en')} mutes (and as many unmutes) with --from, budget raised (${RAISED.MON_RATE_LIMIT}); median [min … max] of each command`);
-  say(`  ${'reference: the same PUTs with undici alone, 4 in flight'.padEnd(62)} ${`${reference.median.toFixed(1)} ms`.padStart(10)}  [${reference.min.toFixed(1)} … ${reference.max.toFixed(1)}]  ${perMute(reference)}`);
-  say(
-    `  ${'plugin mute|unmute --from FILE --yes'.padEnd(62)} ${`${mine.median.toFixed(1)} ms`.padStart(10)}  [${mine.min.toFixed(1)} … ${mine.max.toFixed(1)}]  ${perMute(mine)}, ${ratio.toFixed(2)}× (≤ ${MUTE_TARGET}×: ${holds ? 'holds' : 'MISSED'})`,
-  );
+  say(timingRow('reference: the same PUTs with undici alone, 4 in flight', reference, `  ${perMute(reference)}`));
+  say(timingRow('plugin mute|unmute --from FILE --yes', mine, `  ${perMute(mine)}, ${ratio.toFixed(2)}× (≤ ${MUTE_TARGET}×: ${holds ? 'holds' : 'MISSED'})`));
   return { mute: { ...mine, ratio, target: MUTE_TARGET, holds } };
 }
 
