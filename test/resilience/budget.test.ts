@@ -33,6 +33,15 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
  * A budget on a fresh folder whose ledger lock is already there: a file, or a folder in its
  * place, dated `ageMs` ago (negative: in the future). --verbose lines are collected.
  */
+/** A budget whose ledger file already holds `text`. */
+function budgetWithLedger(limit: string, text: string) {
+  const dir = tempConfigDir();
+  const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: limit });
+  mkdirSync(join(dir, 'rate'), { recursive: true });
+  writeFileSync(budget.ledgerFile, text);
+  return budget;
+}
+
 function lockedBudget(limit: string, kind: 'file' | 'folder', ageMs: number, clock?: Clock) {
   const dir = tempConfigDir();
   const lines: string[] = [];
@@ -190,22 +199,15 @@ describe('the shared rate budget, in one process', () => {
   });
 
   it('a damaged ledger is read as empty and written anew', async () => {
-    const dir = tempConfigDir();
-    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' });
-    mkdirSync(join(dir, 'rate'), { recursive: true });
-    writeFileSync(budget.ledgerFile, '{"sent":[17000');
+    const budget = budgetWithLedger('5/1', '{"sent":[17000');
     await budget.take(never);
     expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
   });
 
   it('a ledger that shrinks a little is written over the old one in place, the rest blank, and read back whole', async () => {
-    const dir = tempConfigDir();
-    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '50/1' });
-    mkdirSync(join(dir, 'rate'), { recursive: true });
     // Three sends long out of the window, one still in it: the next write keeps two, a shorter text.
-    const now = Date.now();
-    const old = JSON.stringify({ version: 1, sent: [1_000_000, 1_000_001, 1_000_002, now] });
-    writeFileSync(budget.ledgerFile, old);
+    const old = JSON.stringify({ version: 1, sent: [1_000_000, 1_000_001, 1_000_002, Date.now()] });
+    const budget = budgetWithLedger('50/1', old);
     await budget.take(never);
     const text = readFileSync(budget.ledgerFile, 'utf8');
     expect(text).toHaveLength(old.length);
@@ -215,11 +217,8 @@ describe('the shared rate budget, in one process', () => {
   });
 
   it('a ledger that shrinks to less than half is cut to size', async () => {
-    const dir = tempConfigDir();
-    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '50/1' });
-    mkdirSync(join(dir, 'rate'), { recursive: true });
     // Forty sends long out of the window (a raised limit no longer in use): the next write keeps one.
-    writeFileSync(budget.ledgerFile, JSON.stringify({ version: 1, sent: Array.from({ length: 40 }, (_, i) => 1_000_000 + i) }));
+    const budget = budgetWithLedger('50/1', JSON.stringify({ version: 1, sent: Array.from({ length: 40 }, (_, i) => 1_000_000 + i) }));
     await budget.take(never);
     expect(readFileSync(budget.ledgerFile, 'utf8')).toMatch(/^\{"version":1,"sent":\[\d+\]\}$/);
   });
