@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { run, stats, timingRow } from './measure.mjs';
+import { inTurn, run, stats, timingRow } from './measure.mjs';
 
 export const ACCOUNT_COUNT = 3;
 export const ACCOUNT_COMPUTERS = 3_000;
@@ -49,14 +49,7 @@ export async function measureAccounts({ node, mon: monBin, accounts, freshDir, s
   const inOrder = PROFILES.flatMap((profile) => Array(ACCOUNT_COMPUTERS).fill(profile));
   if (got.code !== 0 || lines.join() !== inOrder.join()) fail(`--all-profiles computers list --all -o ndjson: exit ${got.code}, ${lines.length} lines, ${ACCOUNT_COUNT * ACCOUNT_COMPUTERS} in account order expected ${got.stderr.trim()}`);
 
-  const samples = { one: [], every: [] };
-  for (let round = -1; round < runs; round++) {
-    for (const [key, args] of [['one', one], ['every', every]]) {
-      const result = await mon(args);
-      if (result.code !== 0) fail(`${args.join(' ')}: exit ${result.code} ${result.stderr.trim()}`);
-      if (round >= 0) samples[key].push(result.ms);
-    }
-  }
+  const samples = await inTurn(runs, [['one', one.join(' '), () => mon(one)], ['every', every.join(' '), () => mon(every)]], fail);
   return { samples };
 }
 

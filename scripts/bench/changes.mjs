@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { stats, timingRow } from './measure.mjs';
+import { inTurn, stats, timingRow } from './measure.mjs';
 
 export const CHANGES_TARGET = 1.2;
 
@@ -33,17 +33,14 @@ export async function measureChanges({ mon, big, count, freshDir, runs, fail }) 
   }
   const file = join(dir, 'changes', `@${new URL(big.url).host.replace(/[^\w.-]/g, '_')}`, 'bench.json');
   const stateBytes = statSync(file).size;
-  const samples = { list: [], changes: [] };
-  for (let round = -1; round < runs; round++) {
-    const list = await mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { configDir: dir, env: ENV });
-    const changes = await mon(args, big, { configDir: dir, env: ENV });
-    for (const [label, result] of [['--all -o ndjson', list], ['--changes', changes]]) {
-      if (result.code !== 0) fail(`${label} over ${count}: exit ${result.code} ${result.stderr.trim()}`);
-    }
-    if (round < 0) continue;
-    samples.list.push(list.ms);
-    samples.changes.push(changes.ms);
-  }
+  const samples = await inTurn(
+    runs,
+    [
+      ['list', `--all -o ndjson over ${count}`, () => mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { configDir: dir, env: ENV })],
+      ['changes', `--changes over ${count}`, () => mon(args, big, { configDir: dir, env: ENV })],
+    ],
+    fail,
+  );
   return { count, samples, stateBytes };
 }
 

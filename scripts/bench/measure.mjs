@@ -78,3 +78,20 @@ export function stats(values) {
 export function timingRow(label, s, tail = '') {
   return `  ${label.padEnd(62)} ${`${s.median.toFixed(1)} ms`.padStart(10)}  [${s.min.toFixed(1)} … ${s.max.toFixed(1)}]${tail}`;
 }
+
+/**
+ * Runs each step in turn, a round at a time: one warm-up round, then `runs` measured ones, so
+ * that load from other processes hits every step alike. A step is [key, label, go]; go() runs
+ * one command (run()'s result). Returns the wall times by key (steps may share a key).
+ */
+export async function inTurn(runs, steps, fail) {
+  const samples = Object.fromEntries(steps.map(([key]) => [key, []]));
+  for (let round = -1; round < runs; round++) {
+    for (const [key, label, go] of steps) {
+      const result = await go();
+      if (result.code !== 0) fail(`${label}: exit ${result.code} ${result.stderr.trim()}`);
+      if (round >= 0) samples[key].push(result.ms);
+    }
+  }
+  return samples;
+}

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { run, stats, timingRow } from './measure.mjs';
+import { inTurn, run, stats, timingRow } from './measure.mjs';
 
 export const MUTES = 1_000;
 export const MUTE_TARGET = 1.2;
@@ -66,14 +66,16 @@ export async function measureMute({ mon, exec, sandbox, reference, envFor, fresh
     if (result.code !== 0 || (await mutedAmong(sandbox, uids)) !== count) fail(`undici alone, mute_type ${type}: exit ${result.code} ${result.stdout.trim()}`);
   }
 
-  const samples = { mon: [], reference: [] };
-  for (let round = -1; round < runs; round++) {
-    for (const [key, go] of [['mon', () => monRun('mute')], ['mon', () => monRun('unmute')], ['reference', () => referenceRun('ignored')], ['reference', () => referenceRun('none')]]) {
-      const result = await go();
-      if (result.code !== 0) fail(`${key}: exit ${result.code} ${result.stderr.trim()}`);
-      if (round >= 0) samples[key].push(result.ms);
-    }
-  }
+  const samples = await inTurn(
+    runs,
+    [
+      ['mon', 'mon plugin mute', () => monRun('mute')],
+      ['mon', 'mon plugin unmute', () => monRun('unmute')],
+      ['reference', 'undici alone, mute', () => referenceRun('ignored')],
+      ['reference', 'undici alone, unmute', () => referenceRun('none')],
+    ],
+    fail,
+  );
   return { samples };
 }
 
