@@ -39,6 +39,8 @@ export interface SavedState {
   /** When it was saved, epoch ms. */
   savedAt: number;
   items: Map<string, Kept[]>;
+  /** Each item's row as its columns showed it (to show a gone item); absent in states saved before rows were kept. */
+  rows?: { keys: string[]; rows: Map<string, Kept[]> };
 }
 
 /** A saved state as `mon changes list` shows it. */
@@ -139,7 +141,8 @@ export class ChangeStates {
       }
       items[uid] = at;
     }
-    const text = JSON.stringify({ format: FORMAT, version: VERSION, account: this.account.label, name, command: state.command, saved_at: new Date(state.savedAt).toISOString(), fields: state.fields, values, items });
+    const rows = state.rows && { keys: state.rows.keys, cells: Object.fromEntries(state.rows.rows) };
+    const text = JSON.stringify({ format: FORMAT, version: VERSION, account: this.account.label, name, command: state.command, saved_at: new Date(state.savedAt).toISOString(), fields: state.fields, values, items, ...(rows ? { rows } : {}) });
     writeFileAtomic(file, `${text}\n`, { durable: true });
   }
 
@@ -206,6 +209,7 @@ function parseState(data: unknown): SavedState | string {
     map.set(uid, kept);
   }
   return {
+    rows: parseRows(record.rows),
     account: typeof record.account === 'string' ? record.account : '',
     name: typeof record.name === 'string' ? record.name : '',
     command: typeof record.command === 'string' ? record.command : '',
@@ -213,4 +217,15 @@ function parseState(data: unknown): SavedState | string {
     savedAt,
     items: map,
   };
+}
+
+/** The rows a state kept, when they are whole; anything else is ignored (they only name gone items). */
+function parseRows(data: unknown): SavedState['rows'] {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { keys, cells } = data as Record<string, unknown>;
+  if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) return undefined;
+  if (typeof cells !== 'object' || cells === null || Array.isArray(cells)) return undefined;
+  const rows = new Map<string, Kept[]>();
+  for (const [uid, row] of Object.entries(cells)) if (Array.isArray(row) && row.length === keys.length) rows.set(uid, row as Kept[]);
+  return { keys: keys as string[], rows };
 }
