@@ -209,7 +209,7 @@ function notOtherKind(kind: ResolveKind, value: string, label: string): void {
   const wanted = UID_KINDS[own]!;
   if (prefix === own && /[\s/?#]/.test(value)) throw new UsageError(`${label}: '${value}' is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
   if (prefix === undefined || prefix === own) return;
-  const ways = own === 'c_' ? 'client id or c_ uid' : 'uid, slug or name';
+  const ways = own === 'c_' ? 'client id or c_ uid' : `uid (${own}…), slug or name`;
   throw new UsageError(`${label}: '${value}' is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`, `give the ${wanted}'s ${ways}`);
 }
 

@@ -169,7 +169,7 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
 
   it.each([
     ['--group', 'No Such Group', /^mon: --group: no group 'No Such Group'/],
-    ['--plugin', 'No Such Plugin', /^mon: --plugin: no plugin named 'no such plugin'/],
+    ['--plugin', 'No Such Plugin', /^mon: --plugin: no plugin named 'No Such Plugin'/],
     ['--computer', 'NO-SUCH-CLIENT', /^mon: --computer: no computer with client id 'NO-SUCH-CLIENT'/],
   ])('an unknown %s is exit 4 and nothing is PUT', async (option, value, message) => {
     const result = await runMain(['plugin', 'mute', option, value, '--timed', '2h', '--yes'], { env });
