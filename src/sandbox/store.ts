@@ -23,8 +23,9 @@ import { acquireLock, isTempOf, writeFileAtomic } from '../config/files.js';
 import { Prng } from './prng.js';
 import { seedState } from './seed.js';
 
-export const DEFAULT_SEED = 1;
-export const DEFAULT_COMPUTERS = 40;
+import { DEFAULT_COMPUTERS, DEFAULT_SEED } from './identity.js';
+
+export { DEFAULT_COMPUTERS, DEFAULT_SEED };
 
 /** Records that carry a uid and an owner. */
 interface Owned {

@@ -23,7 +23,11 @@ export type Rule =
   /** A length of time (30d, 2w, 12h), in seconds. */
   | { type: 'duration' }
   /** A threshold range of the Nagios plugin guidelines (10, 10:, ~:10, 10:20, @10:20). */
-  | { type: 'range' };
+  | { type: 'range' }
+  /** A name of the given form; `says` describes the form in the error. */
+  | { type: 'name'; pattern: RegExp; says: string }
+  /** A request rate N/S: N requests per S seconds (`mon sandbox --rate-limit 4000/60`). */
+  | { type: 'rate' };
 
 /**
  * What an option or argument names, resolved before the verb runs (src/resolve): a computer
@@ -239,6 +243,12 @@ export interface Range {
   inside: boolean;
 }
 
+/** A request rate as the `rate` rule reads it. */
+export interface Rate {
+  requests: number;
+  windowMs: number;
+}
+
 /** What a rule turns the typed text into (src/validate/rules.ts). */
 type Checked<R> = R extends { type: 'int' | 'when' | 'since' | 'duration' }
   ? number
@@ -246,7 +256,9 @@ type Checked<R> = R extends { type: 'int' | 'when' | 'since' | 'duration' }
     ? number
     : R extends { type: 'range' }
       ? Range
-      : string;
+      : R extends { type: 'rate' }
+        ? Rate
+        : string;
 type ValueOf<O extends OptionSpec> = O['flags'] extends `${string}[${string}]`
   ? Checked<O['rule']> | true
   : O['flags'] extends `${string}<${string}>`

@@ -147,7 +147,7 @@ describe('errors with a hint (#12 item 17)', () => {
   const placeholder = (arg: ArgSpec) => (arg.rule?.type === 'uid' ? `${arg.rule.prefix}1` : arg.name === 'method' ? 'GET' : arg.name === 'path' ? '/users' : arg.name === 'shell' ? 'bash' : 'x1');
   const required = (verb: VerbSpec) => (verb.args ?? []).filter((arg) => !arg.optional).map(placeholder);
   const wrong = (rule: Rule): string | undefined =>
-    ({ text: 'max' in rule ? 'x'.repeat((rule as { max: number }).max + 1) : undefined, email: 'not-an-address', date: '2026-02-30', uid: 'zz_1', int: 'many', url: 'ftp:x', when: 'soon', since: 'soon', duration: 'soon', range: 'x:y:z' })[rule.type];
+    ({ text: 'max' in rule ? 'x'.repeat((rule as { max: number }).max + 1) : undefined, email: 'not-an-address', date: '2026-02-30', uid: 'zz_1', int: 'many', url: 'ftp:x', when: 'soon', since: 'soon', duration: 'soon', range: 'x:y:z', name: 'Not A Name!', rate: '400' })[rule.type];
   const badValue = (verb: VerbSpec): [OptionSpec, string] | undefined => {
     for (const option of optionsOf(verb)) {
       if (option.choices) return [option, 'nosuch'];

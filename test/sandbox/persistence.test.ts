@@ -248,7 +248,7 @@ describe('serveForeground', () => {
     const stdout = new Capture();
     const stderr = new Capture();
     const controller = new AbortController();
-    const running = serveForeground({ stateFile: file, io: { stdout, stderr }, signal: controller.signal });
+    const running = serveForeground({ stateFile: file, identity: {}, io: { stdout, stderr }, signal: controller.signal });
     for (let i = 0; i < 200 && !stdout.text.includes('MON_API_KEY'); i++) await new Promise((r) => setTimeout(r, 10));
 
     const lines = stdout.text.trim().split('\n');
@@ -269,17 +269,5 @@ describe('serveForeground', () => {
     controller.abort();
     await running;
     await expect(fetch(`${url}/v2.5/groups`)).rejects.toThrow();
-  });
-
-  it('says on stderr when it re-seeds', async () => {
-    const seeded = await start({ stateFile: file });
-    await seeded.sandbox.close();
-    const stdout = new Capture();
-    const stderr = new Capture();
-    const controller = new AbortController();
-    controller.abort();
-    await serveForeground({ stateFile: file, seed: 7, io: { stdout, stderr }, signal: controller.signal });
-    expect(stderr.text).toMatch(/re-seeding with seed 7/);
-    expect(JSON.parse(await readFile(file, 'utf8')).seed).toBe(7);
   });
 });
