@@ -3,7 +3,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { demoAccountKey, seedOf, STATE_FILE_NAME, type SandboxIdentity } from './identity.js';
 import { startSandbox } from './server.js';
-import { isTempFileOf } from './store.js';
+import { isTempFileOf, journalOf } from './store.js';
 
 export interface SandboxCliIo {
   stdout: NodeJS.WritableStream;
@@ -72,9 +72,9 @@ export async function resetSandbox(stateFile: string): Promise<boolean> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+  await rm(journalOf(stateFile), { force: true });
   return existed;
 }
-
 
 /** The options of `mon sandbox reset` that name this data. */
 function resetOptions(identity: SandboxIdentity): string {
