@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireLock, LockTrouble, writeFileAtomic, type HeldLock } from '../config/files.js';
+import { acquireLock, LockTrouble, LONG_LOCK, writeFileAtomic, type HeldLock } from '../config/files.js';
 import { checkConfigFile, checkPrivateFolder, ensureConfigDir } from '../config/trust.js';
 import type { Account } from '../context.js';
 import { StateFileError, UsageError } from '../errors.js';
@@ -21,12 +21,6 @@ const VERSION = 1;
  */
 const MAX_STATE_BYTES = 256 * 1024 * 1024;
 
-/**
- * A run holds its lock for the whole listing and renews it every second; one untouched this
- * long was left by a process that was killed.
- */
-const STALE_LOCK_MS = 10_000;
-const HEARTBEAT_MS = 1_000;
 
 /** One saved state. */
 export interface SavedState {
@@ -84,7 +78,8 @@ export class ChangeStates {
   async lock(name: string, signal: AbortSignal, waitMs: number): Promise<HeldLock> {
     const file = this.file(name, { create: true });
     try {
-      return await acquireLock(`${file}.lock`, { staleMs: STALE_LOCK_MS, maxWaitMs: waitMs, heartbeatMs: HEARTBEAT_MS, signal });
+      // Held for the whole listing, renewed as it goes.
+      return await acquireLock(`${file}.lock`, { ...LONG_LOCK, maxWaitMs: waitMs, signal });
     } catch (error) {
       if (!(error instanceof LockTrouble)) throw error;
       if (error.reason === 'busy') {

@@ -26,7 +26,7 @@ import {
   type StateData,
   type UserRec,
 } from './model.js';
-import { acquireLock, isTempOf, writeFileAtomic } from '../config/files.js';
+import { acquireLock, BRIEF_LOCK, isTempOf, writeFileAtomic } from '../config/files.js';
 import { Prng } from './prng.js';
 import { seedState } from './seed.js';
 
@@ -481,13 +481,13 @@ function parseJournalLine(raw: string): JournalLine | undefined {
 }
 
 /**
- * One writer at a time on a state file, across processes: `<file>.lock`, taken as mon takes its
- * other locks (src/config/files.ts). A sandbox holds it for the milliseconds of one change, so
- * one untouched for 5 s was left by a process that died; a wait past 10 s is an error (500).
+ * One writer at a time on a state file, across processes: `<file>.lock`, a brief lock as mon
+ * takes its other locks (src/config/files.ts): held for the milliseconds of one change; a wait
+ * past its bound is an error (500).
  */
 export async function withStateLock<T>(file: string, work: () => T): Promise<T> {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const held = await acquireLock(`${file}.lock`, { staleMs: 5_000, maxWaitMs: 10_000, signal: new AbortController().signal });
+  const held = await acquireLock(`${file}.lock`, { ...BRIEF_LOCK, signal: new AbortController().signal });
   try {
     return work();
   } finally {
