@@ -77,7 +77,7 @@ _mon_option() {
     '|--profiles') REPLY='v @profile-list' ;;
     '|--parallel') REPLY='v' ;;
     '|--base-url') REPLY='v' ;;
-    '|-o'|'|--output') REPLY='v table json ndjson csv tsv' ;;
+    '|-o'|'|--output') REPLY='v table json ndjson csv tsv openmetrics' ;;
     '|--jq') REPLY='v' ;;
     '|--fields') REPLY='v' ;;
     '|--expand') REPLY='v' ;;

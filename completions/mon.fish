@@ -377,7 +377,7 @@ complete -c mon -l 'all-profiles' -d 'run a read across every saved profile, in 
 complete -c mon -l 'parallel' -x -d 'with --profiles/--all-profiles: accounts read at once, 1..16 (default 4)'
 complete -c mon -l 'base-url' -x -d 'override the profile\'s https://<subdomain>.<service-domain> (env MON_BASE_URL)'
 complete -c mon -l 'sandbox' -d 'run against a local sandbox with demo data, started in this process'
-complete -c mon -s 'o' -l 'output' -x -a 'table json ndjson csv tsv' -d 'output format'
+complete -c mon -s 'o' -l 'output' -x -a 'table json ndjson csv tsv openmetrics' -d 'output format'
 complete -c mon -l 'json' -d 'short for -o json'
 complete -c mon -l 'jq' -x -d 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)'
 complete -c mon -l 'fields' -x -d 'comma-separated keys of -o json or table columns (name, flags, owner…), in every format'

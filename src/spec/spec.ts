@@ -125,6 +125,8 @@ export interface VerbSpec {
   isDefault?: boolean;
   /** False for a verb that prints no JSON whatever -o says (a delete, `profile add`): --jq is refused. */
   jsonOutput?: false;
+  /** The verb prints `-o openmetrics` (`status`); every other verb refuses it. */
+  openMetrics?: true;
   /**
    * Whether the verb only reads, so that it may span accounts (--profiles, --all-profiles):
    * by default, when its route is a GET; a verb without a route says so itself.

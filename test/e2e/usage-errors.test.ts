@@ -98,8 +98,8 @@ describe('errors with a hint (#12 item 17)', () => {
   it.each([
     [['plugin', 'mute', '--timed', 'pr_x'], "mon: --timed took 'pr_x' as its value, so <uid> is missing — put <uid> first (`mon plugin mute pr_x --timed`) or give --timed its value after it\n"],
     [['computers', 'list', '--status', 'mising'], "mon: --status: 'mising' is not one of visible, hidden, missing, pending_rekey, pending_removal, has_muted_plugin — did you mean --status missing?\n"],
-    [['-o', 'yaml', 'groups', 'list'], "mon: -o/--output: 'yaml' is not one of table, json, ndjson, csv, tsv — e.g. -o json, or -o csv for a spreadsheet\n"],
-    [['groups', 'list', '-o', 'jsn'], "mon: -o/--output: 'jsn' is not one of table, json, ndjson, csv, tsv — did you mean -o json?\n"],
+    [['-o', 'yaml', 'groups', 'list'], "mon: -o/--output: 'yaml' is not one of table, json, ndjson, csv, tsv, openmetrics — e.g. -o json, or -o csv for a spreadsheet\n"],
+    [['groups', 'list', '-o', 'jsn'], "mon: -o/--output: 'jsn' is not one of table, json, ndjson, csv, tsv, openmetrics — did you mean -o json?\n"],
     [
       ['expirations', 'list', '--expires-start', '2026-02-30', '--expires-end', '2026-03-31'],
       "mon: --expires-start: '2026-02-30' does not exist: February 2026 has 28 days — the form is right, check the day\n",
