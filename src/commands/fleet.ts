@@ -124,9 +124,9 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   let report: StatusReport;
   const started = ctx.now();
   try {
-    report = await collectStatus(client, options.scope, ctx.now(), options.withinSec, ({ computers, total }) =>
-      progress.update(`reading computers ${computers}${total === undefined ? '' : `/${total}`}`),
-    );
+    report = await collectStatus(client, options.scope, ctx.now(), options.withinSec, {
+      onPage: ({ computers, total }) => progress.update(`reading computers ${computers}${total === undefined ? '' : `/${total}`}`),
+    });
   } finally {
     progress.done();
   }

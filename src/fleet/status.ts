@@ -5,7 +5,7 @@
 import type { ApiClient } from '../api/client.js';
 import { MAX_PER_PAGE } from '../api/client.js';
 import { parseTime } from '../output/format.js';
-import { isHidden, isMissing, isMuted, plannedRequests, Selection, type GroupRef, type Scope } from './selection.js';
+import { isHidden, isMissing, isMuted, plannedRequests, Selection, type GroupRef, type Scope, type ScopedComputer } from './selection.js';
 
 /** How many plugins `top_plugins` lists. */
 export const TOP_PLUGINS = 10;
@@ -61,10 +61,24 @@ export function plannedStatusRequests(client: ApiClient, scope: Scope) {
 }
 
 /**
- * Reads the fleet and counts. `onPage` is told after each page (progress). Any page that fails
- * after the retries throws: there is no partial report.
+ * What a caller sees besides the counts, as the pages stream (`mon report` keeps its details
+ * from them, so that its counts are these by construction).
  */
-export async function collectStatus(client: ApiClient, scope: Scope, nowMs: number, withinSec: number, onPage?: (read: Selection['read']) => void): Promise<StatusReport> {
+export interface StatusVisitor {
+  /** After each page (progress). */
+  onPage?: (read: Selection['read']) => void;
+  /** Each computer of the selection with its group and plugin results. */
+  onComputer?: (entry: ScopedComputer) => void;
+  /** Each expiration of the scope. */
+  onExpiration?: (expiration: Record<string, unknown>) => void;
+}
+
+/**
+ * Reads the fleet and counts. Any page that fails after the retries throws: there is no
+ * partial report.
+ */
+export async function collectStatus(client: ApiClient, scope: Scope, nowMs: number, withinSec: number, visitor: StatusVisitor = {}): Promise<StatusReport> {
+  const { onPage, onComputer, onExpiration } = visitor;
   const nowSec = Math.floor(nowMs / 1000);
   const selection = await Selection.open(client, scope);
   const computers = { total: 0, missing: 0, hidden: 0, pending_removal: 0, platforms: {} as Record<string, number> };
@@ -74,7 +88,9 @@ export async function collectStatus(client: ApiClient, scope: Scope, nowMs: numb
   for (const group of selection.scopeGroups ?? []) byGroup.set(group.uid, groupCount(group.uid, group.name));
 
   for await (const page of selection.computers()) {
-    for (const { computer, group, results: list } of page) {
+    for (const entry of page) {
+      onComputer?.(entry);
+      const { computer, group, results: list } = entry;
       const key = group?.uid ?? null;
       let counts = byGroup.get(key);
       if (!counts) byGroup.set(key, (counts = groupCount(key, group?.name ?? null)));
@@ -119,7 +135,7 @@ export async function collectStatus(client: ApiClient, scope: Scope, nowMs: numb
     onPage?.(selection.read);
   }
 
-  const expirations = await countExpirations(client, selection, nowSec, withinSec);
+  const expirations = await countExpirations(client, selection, nowSec, withinSec, onExpiration);
   const top_plugins = [...byPlugin]
     .map(([name, alerts]) => ({ name, alerts }))
     .sort((a, b) => b.alerts - a.alerts || a.name.localeCompare(b.name))
@@ -138,7 +154,13 @@ export async function collectStatus(client: ApiClient, scope: Scope, nowMs: numb
 }
 
 /** Expired (before now), expiring (from now to now + within) and in each fixed window, of the scope. */
-async function countExpirations(client: ApiClient, selection: Selection, nowSec: number, withinSec: number): Promise<{ expired: number; expiring: number; windows: Record<ExpirationWindow, number> }> {
+async function countExpirations(
+  client: ApiClient,
+  selection: Selection,
+  nowSec: number,
+  withinSec: number,
+  onExpiration?: StatusVisitor['onExpiration'],
+): Promise<{ expired: number; expiring: number; windows: Record<ExpirationWindow, number> }> {
   const only = selection.scopeGroups ? new Set(selection.scopeGroups.map((g) => g.uid)) : undefined;
   const group = selection.scopeGroups?.length === 1 ? selection.scopeGroups[0]!.uid : undefined;
   let expired = 0;
@@ -151,6 +173,7 @@ async function countExpirations(client: ApiClient, selection: Selection, nowSec:
         const uid = typeof ref === 'string' ? ref : ref && typeof ref === 'object' ? (ref as { uid?: unknown }).uid : undefined;
         if (typeof uid !== 'string' || !only.has(uid)) continue;
       }
+      onExpiration?.(expiration);
       const at = parseTime(expiration.expires_at);
       if (at === undefined) continue;
       const seconds = at / 1000;
