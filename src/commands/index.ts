@@ -9,9 +9,10 @@ import { groups } from './groups.js';
 import { notes } from './notes.js';
 import { plugin } from './plugin.js';
 import { profile } from './profile.js';
+import { report } from './report.js';
 import { sandbox } from './sandbox.js';
 import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, changes, api, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, report, changes, api, profile, sandbox, completion, completeHelper];
