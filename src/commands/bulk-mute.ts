@@ -94,10 +94,13 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
     budgetRate: limit && limit.requests / (limit.windowMs / 1000),
     budgetRequests: limit?.requests,
   });
+  // Ctrl-C lets the PUTs on their way finish, so that the count is what the server confirmed.
+  const finishing = ctx.letFinish();
   let outcomes: SentOutcome[];
   try {
-    outcomes = await sendMutes(client, plan, requests, { signal: ctx.signal, onEnded: () => meter.tick() });
+    outcomes = await sendMutes(client, plan, requests, { signal: ctx.signal, inFlight: finishing.inFlight, onEnded: () => meter.tick() });
   } finally {
+    finishing.release();
     meter.done();
   }
   renderer.push(outcomes.map(({ exitCode: _, ...row }) => row as unknown as Record<string, unknown>));

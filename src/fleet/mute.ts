@@ -98,6 +98,8 @@ export function muteConfirmation(plan: MutePlan, fromStdin: boolean): { question
 export interface SendOptions {
   /** Ctrl-C or SIGTERM: no PUT starts once it is aborted. */
   signal: AbortSignal;
+  /** What cuts off the PUTs already on their way (a second signal); without it, `signal`. */
+  inFlight?: AbortSignal;
   /** Told after each PUT that ended (the meter). */
   onEnded?: () => void;
 }
@@ -105,18 +107,21 @@ export interface SendOptions {
 /**
  * Sends the plan's PUTs (`requests[i]` for `plan.targets[i]`), a few at a time inside the rate
  * budget. Each failure is an outcome and the others go on (a ticket mute without a ticket
- * system, a 500); a PUT cut off by an interrupt is neither done nor failed: a rerun selects it
- * again if it was not applied. Returns the outcomes in the plan's order, those that ended.
+ * system, a 500). Once `signal` is aborted no PUT starts, and those on their way end as the
+ * server answers them (or `inFlight`, --timeout or the deadline cuts them off), so what is
+ * counted done is what the server confirmed. A PUT that never started, or was cut off by a
+ * second signal, is neither done nor failed: a rerun selects it again if it was not applied.
+ * Returns the outcomes in the plan's order, those that ended.
  */
 export async function sendMutes(client: ApiClient, plan: MutePlan, requests: readonly PreparedRequest[], options: SendOptions): Promise<SentOutcome[]> {
   const done = pastTense(plan.action);
   const outcomes: SentOutcome[] = [];
   await fanOut(plan.targets, WRITE_CONCURRENCY, options.signal, async (target, index) => {
     try {
-      await client.send(requests[index]!);
+      await client.send(requests[index]!, { inFlight: options.inFlight });
       outcomes[index] = { ...target, outcome: done, reason: null };
     } catch (error) {
-      if (options.signal.aborted) return;
+      if (error instanceof InterruptedError) return;
       if (!(error instanceof MonError)) throw error;
       outcomes[index] = { ...target, outcome: 'failed', reason: error.message, exitCode: error.exitCode };
     }
