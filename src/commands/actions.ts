@@ -223,6 +223,8 @@ export interface Confirmation {
   refusal: [string, string];
   /** Message when the answer is not yes. */
   declined: string;
+  /** Shown on the terminal just before the question (what will be done), when it is asked. */
+  preface?: () => Promise<void>;
 }
 
 /**
@@ -233,6 +235,7 @@ export async function confirmAction(ctx: Context, confirmation: Confirmation): P
   if (ctx.globals.yes) return;
   const { stdin, stderr } = ctx.io;
   if (!stdin.isTTY || !stderr.isTTY) throw new UsageError(...confirmation.refusal);
+  await confirmation.preface?.();
   if (!(await askYesNo(ctx, await confirmation.question()))) throw new UsageError(confirmation.declined);
 }
 

@@ -7,15 +7,31 @@
 import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { checkMax, muteConfirmation, nothingToDo, planLine, planMute, sendMutes, tallyMutes, type MuteAction, type SentOutcome } from '../fleet/mute.js';
-import { confirmAction, readAll, renderOptions, showDryRun, type View } from './actions.js';
+import { checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
+import { colourWanted, confirmAction, readAll, renderOptions, type View } from './actions.js';
 import { openSelection, selectionOf, type SelectorValues } from './selectors.js';
+
+const computerColumn = { key: 'computer', get: (row: Record<string, unknown>) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 };
+const groupColumn = { key: 'group', get: (row: Record<string, unknown>) => (row.group as { name?: unknown } | null)?.name, maxWidth: 24 };
+
+/**
+ * The plan, one row per plugin result: what will be done to it. Printed by --dry-run in the
+ * chosen format, and on a terminal before the question. JSON keeps computer and group as objects.
+ */
+export const MUTE_PLAN_VIEW: View = {
+  columns: [computerColumn, groupColumn, { key: 'plugin', maxWidth: 28 }, { key: 'status', kind: 'status' }, { key: 'action', maxWidth: 48 }],
+  fields: ['uid', 'computer', 'group', 'plugin', 'status', 'action'],
+};
+
+/** How many rows of the plan a terminal shows before the question; the rest are counted. */
+export const PLAN_ROWS_SHOWN = 20;
 
 /** One row per plugin result: what became of it. JSON keeps computer and group as objects. */
 export const MUTE_OUTCOME_VIEW: View = {
   columns: [
     { key: 'uid' },
-    { key: 'computer', get: (row) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 },
+    computerColumn,
+    groupColumn,
     { key: 'plugin', maxWidth: 28 },
     { key: 'outcome' },
     { key: 'reason', maxWidth: 60 },
@@ -54,7 +70,8 @@ async function readFrom(ctx: Context, from: string): Promise<string[]> {
 
 export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { action } = bulk;
-  const render = renderOptions(ctx, MUTE_OUTCOME_VIEW);
+  // --dry-run prints the plan, a real run what became of each result: --fields is checked against what is printed.
+  const render = renderOptions(ctx, ctx.globals.dryRun ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
   const uids = bulk.from === undefined ? undefined : await readFrom(ctx, bulk.from);
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
@@ -82,9 +99,19 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
 
   ctx.notice(planLine(action, plan.targets, bulk.how, plan.already));
   const requests = plan.targets.map((target) => client.prepare('pluginResults.update', { path: { uid: target.uid }, body: { plugin_result: bulk.attributes } }));
-  if (await showDryRun(ctx, requests, 'the selection was read to find them', `no ${action} was sent`)) return;
+  if (ctx.globals.dryRun) {
+    // The plan as rows on stdout; the requests themselves, key redacted, with --verbose.
+    renderer.push(planRows(plan, bulk.how) as unknown as Record<string, unknown>[]);
+    renderer.end();
+    for (const request of requests) {
+      const { method, url, form } = client.describe(request);
+      for (const line of [`${method} ${url}`, ...form.map(([key, value]) => `  ${key}=${value}`)]) ctx.debug(line);
+    }
+    ctx.notice(`dry run: no ${action} was sent (the selection was read to find them${ctx.globals.verbose ? '' : '; --verbose shows each request'})`);
+    return;
+  }
   const confirmation = muteConfirmation(plan, bulk.from === '-');
-  if (confirmation) await confirmAction(ctx, confirmation);
+  if (confirmation) await confirmAction(ctx, { ...confirmation, preface: () => showPlan(ctx, planRows(plan, bulk.how)) });
 
   const { createMeter } = await import('../output/progress.js');
   const limit = client.rateLimit;
@@ -108,4 +135,21 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { notice, failure } = tallyMutes(plan, outcomes, ctx.signal);
   if (notice) ctx.notice(notice);
   if (failure) throw failure;
+}
+
+/** The plan on the terminal, before the question: its first rows as a table, the rest counted. */
+async function showPlan(ctx: Context, rows: readonly PlanRow[]): Promise<void> {
+  const { createListRenderer } = await import('../output/render.js');
+  const table = await createListRenderer({
+    format: 'table',
+    columns: MUTE_PLAN_VIEW.columns,
+    header: true,
+    color: colourWanted(ctx, true),
+    tty: true,
+    now: ctx.now,
+    out: ctx.io.stderr,
+  });
+  table.push(rows.slice(0, PLAN_ROWS_SHOWN) as unknown as Record<string, unknown>[]);
+  table.end();
+  if (rows.length > PLAN_ROWS_SHOWN) ctx.io.stderr.write(`… and ${(rows.length - PLAN_ROWS_SHOWN).toLocaleString('en')} more\n`);
 }

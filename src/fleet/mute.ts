@@ -11,16 +11,28 @@ import { isMuted, type ComputerRef, type GroupRef, type SelectedResult } from '.
 
 export type MuteAction = 'mute' | 'unmute';
 
-/** A plugin result to mute or unmute, named as the plan and the rows name it. */
-export interface MuteTarget {
+/** A plugin result as the plan and the rows name it. */
+export interface NamedResult {
   uid: string;
   computer: ComputerRef;
   group: GroupRef | null;
   plugin: string | null;
 }
 
+/** A plugin result to mute or unmute. */
+export interface MuteTarget extends NamedResult {
+  /** Its status when the selection was read (Alert, OK…), for the plan. */
+  status: string | null;
+}
+
+/** One row of the plan (`--dry-run`, and before the question on a terminal): what will be done to a result. */
+export interface PlanRow extends MuteTarget {
+  /** `mute for 2h (until 2026-11-23 14:00)`, `mute under ticket #4711`, `mute until unmuted`, `unmute`. */
+  action: string;
+}
+
 /** One row of the output: what became of a target. */
-export interface MuteOutcome extends MuteTarget {
+export interface MuteOutcome extends NamedResult {
   outcome: 'muted' | 'unmuted' | 'failed';
   /** Why it failed (the API's or the network's answer), else null. */
   reason: string | null;
@@ -39,7 +51,19 @@ export interface MutePlan {
 
 /** What the rows keep of a selected result. */
 export function targetOf(result: SelectedResult): MuteTarget {
-  return { uid: String(result.uid), computer: result.computer, group: result.group, plugin: typeof result.name === 'string' ? result.name : null };
+  return {
+    uid: String(result.uid),
+    computer: result.computer,
+    group: result.group,
+    plugin: typeof result.name === 'string' ? result.name : null,
+    status: typeof result.status === 'string' ? result.status : null,
+  };
+}
+
+/** The plan as rows; `how` goes on as the plan line's does (' for 2h (until …)', ' under ticket #123'). */
+export function planRows(plan: MutePlan, how: string): PlanRow[] {
+  const action = `${plan.action}${how}`;
+  return plan.targets.map((target) => ({ ...target, action }));
 }
 
 /**
@@ -119,16 +143,18 @@ export async function sendMutes(client: ApiClient, plan: MutePlan, requests: rea
   await fanOut(plan.targets, WRITE_CONCURRENCY, options.signal, async (target, index) => {
     try {
       await client.send(requests[index]!, { inFlight: options.inFlight });
-      outcomes[index] = { ...target, outcome: done, reason: null };
+      outcomes[index] = { ...named(target), outcome: done, reason: null };
     } catch (error) {
       if (error instanceof InterruptedError) return;
       if (!(error instanceof MonError)) throw error;
-      outcomes[index] = { ...target, outcome: 'failed', reason: error.message, exitCode: error.exitCode };
+      outcomes[index] = { ...named(target), outcome: 'failed', reason: error.message, exitCode: error.exitCode };
     }
     options.onEnded?.();
   });
   return outcomes.filter((outcome) => outcome !== undefined);
 }
+
+const named = ({ uid, computer, group, plugin }: NamedResult): NamedResult => ({ uid, computer, group, plugin });
 
 /**
  * The run's end: the summary line for people, or the error that ends it (interrupted: how many
