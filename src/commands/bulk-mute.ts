@@ -7,12 +7,13 @@
 import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { GROUP_COLUMN } from '../output/columns.js';
 import { checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
 import { colourWanted, confirmAction, readAll, renderOptions, type View } from './actions.js';
 import { openSelection, selectionOf, type SelectorValues } from './selectors.js';
 
 const computerColumn = { key: 'computer', get: (row: Record<string, unknown>) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 };
-const groupColumn = { key: 'group', get: (row: Record<string, unknown>) => (row.group as { name?: unknown } | null)?.name, maxWidth: 24 };
+const groupColumn = { ...GROUP_COLUMN, maxWidth: 24 };
 
 /**
  * The plan, one row per plugin result: what will be done to it. Printed by --dry-run in the
