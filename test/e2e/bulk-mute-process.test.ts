@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
-import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { runMon, signalMon, tempConfigDir } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -41,29 +40,7 @@ describe('plugin mute with selectors, as a process', () => {
     expect(want.length).toBeGreaterThan(40);
     const args = ['plugin', 'mute', '--status', 'OK', '--timed', '2h', '--yes', '-o', 'ndjson'];
     // 10 requests a second: the run takes seconds, so the signal lands while it sends.
-    const first = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [MON_BIN, ...args], {
-        env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env, MON_RATE_LIMIT: '10/1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const watch = setInterval(() => {
-        if (puts().length >= 15) {
-          clearInterval(watch);
-          child.kill('SIGINT');
-        }
-      }, 20);
-      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearInterval(watch);
-        clearTimeout(killer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    const first = await signalMon(args, { ...env, MON_RATE_LIMIT: '10/1' }, [{ signal: 'SIGINT', when: () => puts().length >= 15 }]);
     expect(first.code).toBe(130);
     const sentFirst = puts();
     expect(sentFirst.length).toBeLessThan(want.length);
@@ -115,37 +92,9 @@ describe('plugin mute with selectors, as a process', () => {
   }, 30_000);
 });
 
-/**
- * Spawns bin/mon and sends it `signals` in turn, each once `when(i)` holds (polled); resolves
- * with how it ended. Killed after 20 s, so a hang fails the test instead of stalling it.
- */
-function interrupted(args: readonly string[], env: Record<string, string>, when: (() => boolean)[]): Promise<{ code: number | null; stdout: string; stderr: string; signals: number[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MON_BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    /** When each signal was sent. */
-    const signals: number[] = [];
-    const watch = setInterval(() => {
-      if (signals.length < when.length && when[signals.length]!()) {
-        signals.push(Date.now());
-        child.kill('SIGINT');
-      }
-    }, 10);
-    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(watch);
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr, signals });
-    });
-  });
-}
+/** Ctrl-C once `when` holds, and again once the next condition does. */
+const interrupted = (args: readonly string[], env: Record<string, string>, when: (() => boolean)[]) =>
+  signalMon(args, env, when.map((condition) => ({ signal: 'SIGINT' as const, when: condition })));
 
 describe('Ctrl-C during a bulk mute, against a slow server that counts what it applied', () => {
   const KEY = 'k_slow_put_test_key_0123456789';
@@ -218,9 +167,9 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
     let first = 0;
     // The second signal a good while after the first: mon is still waiting for the PUTs then.
     const run = await interrupted(args, env(), [() => received.length >= 4 && (first = Date.now()) > 0, () => Date.now() - first > 1_500]);
-    expect(run.signals).toHaveLength(2);
+    expect(run.sentAt).toHaveLength(2);
     expect(run.code).toBe(130);
-    expect(Date.now() - run.signals[1]!).toBeLessThan(5_000);
+    expect(Date.now() - run.sentAt[1]!).toBeLessThan(5_000);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(received).toHaveLength(4);
     expect(run.stderr).toMatch(/^mon: 0 of 24 muted; run the same command again to finish$/m);
