@@ -4,6 +4,7 @@
  */
 import type { AccountOutcome, Context } from '../context.js';
 import { ExitCode, MonError, UsageError } from '../errors.js';
+import { GROUP_COLUMN } from '../output/columns.js';
 import { terminalSafe } from '../output/escape.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
@@ -20,7 +21,7 @@ import { GROUP_OPTION, openSelection, selectionOf, selectorOptions } from './sel
 export const ALERTS_VIEW: View = {
   columns: [
     { key: 'computer', get: (row) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 },
-    { key: 'group', get: (row) => (row.group as { name?: unknown } | null)?.name, maxWidth: 24 },
+    { ...GROUP_COLUMN, maxWidth: 24 },
     { key: 'plugin', get: (row) => row.name, maxWidth: 28 },
     { key: 'status', kind: 'status' },
     { key: 'last_run', kind: 'time' },
