@@ -115,7 +115,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
     total: targets.length,
     budgetRate: limit && limit.requests / (limit.windowMs / 1000),
     budgetRequests: limit?.requests,
-  });
+  }, ctx.rateWait);
   const { fanOut, WRITE_CONCURRENCY } = await import('../fleet/fan-out.js');
   const outcomes: (MuteOutcome & { exitCode?: number })[] = [];
   try {
