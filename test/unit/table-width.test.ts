@@ -101,3 +101,20 @@ describe('a table of wide characters', () => {
     expect(columnOf(text, /STATUS|OK|Alert|Warning/)).toEqual([12, 12, 12, 12, 12, 12]);
   });
 });
+
+it('a table too long for cli-table3 is laid out the same, wide characters and colour included', async () => {
+  const render = async (items: Record<string, unknown>[], color: boolean): Promise<string> => {
+    let text = '';
+    const list = await createListRenderer({ format: 'table', columns, header: true, color, tty: true, now: () => 0, out: { write: (s) => (text += s) } });
+    list.push(items);
+    list.end();
+    return text;
+  };
+  const repeated = Array.from({ length: 201 }, () => rows).flat();
+  for (const color of [false, true]) {
+    const [head, ...body] = (await render(rows, color)).trimEnd().split('\n');
+    const long = (await render(repeated, color)).trimEnd().split('\n');
+    expect(long).toHaveLength(1 + repeated.length);
+    expect(long).toEqual([head, ...Array.from({ length: 201 }, () => body).flat()]);
+  }
+});
