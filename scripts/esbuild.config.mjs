@@ -1,7 +1,7 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
 // start-up loads (test/perf), so both always see the same bundle.
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
-export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
+export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'string-width', 'chalk'];
 
 /**
  * Packages left out of the bundle and required from node_modules when a command needs them:

@@ -228,10 +228,18 @@ export function createContext(
       client ??= (async () => {
         const target = await resolveTarget(ctx);
         knownSecrets.add(target.apiKey);
-        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
+        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }, { createWaitNotice }] = await Promise.all([
+          import('./api/client.js'),
+          import('./api/budget.js'),
+          import('./config/trust.js'),
+          import('./output/progress.js'),
+        ]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
         const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(named(line))}\n`) : undefined;
+        // The budget's clock: its waits are dated by it (a test's moves only when it sleeps).
+        const clock = deps.clock;
+        ctx.rateWait = createWaitNotice(io.stderr, clock ? () => clock.now() : Date.now, globals.quiet, log);
         const made = new ApiClient({
           ...target,
           timeoutMs: globals.timeoutMs,
@@ -243,7 +251,7 @@ export function createContext(
           signal,
           env,
           userAgent: `mon/${VERSION}`,
-          budget: sharedBudget(dir, target.apiKey, env, deps.clock, log),
+          budget: sharedBudget(dir, target.apiKey, env, deps.clock, log, (hold) => ctx.rateWait?.hold(hold)),
           clock: deps.clock,
           log,
         });

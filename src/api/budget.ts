@@ -37,7 +37,8 @@ export interface SharedBudget extends RateBudget {
  * oldest send to leave it, rather than failing: ten cron jobs started at once queue up instead
  * of earning a 429 storm. MON_RATE_LIMIT=<requests>/<seconds> narrows the window (tests, or a
  * key shared with other tools). Where the folder cannot be written, the budget is kept for this
- * process only.
+ * process only. `onHold` hears of each wait as it begins (until when, by `clock`) and ends
+ * (undefined), so that a long one can be said (src/output/progress.ts, WaitNotice).
  */
 export function sharedBudget(
   dir: string,
@@ -45,6 +46,7 @@ export function sharedBudget(
   env: Record<string, string | undefined>,
   clock: Clock = systemClock,
   log?: (line: string) => void,
+  onHold?: (hold: { until: number; requests: number; windowMs: number } | undefined) => void,
 ): SharedBudget {
   const limit = parseLimit(env.MON_RATE_LIMIT) ?? RATE_LIMIT;
   const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`), clock, log);
@@ -111,8 +113,16 @@ export function sharedBudget(
             return { stamp: now, admitted: count, wait: until };
           });
           for (const taken of waiting.splice(0, admitted)) taken.resolve(answeredAfter(stamp));
-          // A little jitter, so processes that wait for the same slot do not all wake at once.
-          if (admitted === 0) await clock.sleep(wait + Math.floor(Math.random() * 20), head.signal);
+          if (admitted === 0) {
+            // A little jitter, so processes that wait for the same slot do not all wake at once.
+            const ms = wait + Math.floor(Math.random() * 20);
+            onHold?.({ until: clock.now() + ms, ...limit });
+            try {
+              await clock.sleep(ms, head.signal);
+            } finally {
+              onHold?.(undefined);
+            }
+          }
         } catch (error) {
           // The first in line was aborted, or its ledger write failed: it fails, the others go on.
           if (waiting[0] === head) waiting.shift();

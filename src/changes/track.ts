@@ -63,7 +63,7 @@ export async function listChanges(
     const collector = new ChangeCollector(comparison, before?.items, before?.rows);
     // Nothing is printed before the whole list is read: a person at a terminal sees it being read.
     const { createProgress } = await import('../output/progress.js');
-    const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
+    const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait);
     try {
       await list({
         push(items) {

@@ -164,13 +164,22 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   if (await showDryRun(ctx, first)) return;
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
+  // A table is printed once the last page is in: a person at a terminal sees the pages come.
+  // The other formats print each page as it comes, and an account of many is one of several.
+  const progress = render.format === 'table' && !render.account ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait) : undefined;
+  const noun = route.slice(0, route.indexOf('.')).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`); // pluginResults: plugin results
   let shown = 0;
   let last: Page | undefined;
-  for await (const page of client.pages(route, request, opts)) {
-    renderer.push(page.items);
-    shown += page.items.length;
-    last = page;
-    await drained(ctx.io.stdout, ctx.signal);
+  try {
+    for await (const page of client.pages(route, request, opts)) {
+      renderer.push(page.items);
+      shown += page.items.length;
+      last = page;
+      progress?.update(`reading ${noun} ${shown}${page.total === undefined ? '' : `/${page.total}`}`);
+      await drained(ctx.io.stdout, ctx.signal);
+    }
+  } finally {
+    progress?.done();
   }
   renderer.end();
   if (shown === 0 && render.format === 'table') ctx.notice('No results.');

@@ -121,7 +121,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
     total: plan.targets.length,
     budgetRate: limit && limit.requests / (limit.windowMs / 1000),
     budgetRequests: limit?.requests,
-  });
+  }, ctx.rateWait);
   // Ctrl-C lets the PUTs on their way finish, so that the count is what the server confirmed.
   const finishing = ctx.letFinish();
   let outcomes: SentOutcome[];

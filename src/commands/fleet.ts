@@ -121,7 +121,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   if (await showDryRun(ctx, plannedStatusRequests(client, options.scope))) return;
   const { createProgress } = await import('../output/progress.js');
   // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
-  const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check);
+  const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check, ctx.rateWait);
   let report: StatusReport;
   const started = ctx.now();
   try {

@@ -23,8 +23,10 @@ export interface TimeOptions {
 
 /** Options for {@link formatCell}. */
 export interface CellOptions extends TimeOptions {
-  /** Truncate with `…` beyond this many characters (TTY only). */
+  /** Cut with `…` beyond this many terminal columns (TTY only), by `cut`. */
   maxWidth?: number;
+  /** Cuts text to a width in terminal columns: the table kit's (width.ts), loaded with the table. */
+  cut?: (text: string, width: number) => string;
   /** Colour hooks; absent means no escape codes at all. */
   palette?: Palette;
 }
@@ -137,13 +139,6 @@ function text(value: unknown): string {
   return String(value);
 }
 
-/** Cut to `max` characters (code points), the last one being `…`. */
-export function truncate(s: string, max: number): string {
-  const chars = Array.from(s);
-  if (max < 1 || chars.length <= max) return s;
-  return chars.slice(0, max - 1).join('') + '…';
-}
-
 /**
  * One table cell, formatted for people according to its kind. Null/undefined give '' in
  * every kind. Multi-line text keeps the first line on a TTY (followed by `…`), and is folded
@@ -175,7 +170,10 @@ export function formatCell(value: unknown, kind: ValueKind, opts: CellOptions): 
   }
   // Before colour is added: what the server sent is shown, never acted on by the terminal.
   s = terminalSafe(s);
-  if (opts.tty && opts.maxWidth !== undefined) s = truncate(s, opts.maxWidth);
+  if (opts.tty && opts.maxWidth !== undefined) {
+    if (!opts.cut) throw new Error('formatCell: maxWidth needs cut');
+    s = opts.cut(s, opts.maxWidth);
+  }
   if (kind === 'status' && opts.palette && s !== '') s = opts.palette.status(text(value), s);
   return s;
 }
