@@ -7,8 +7,9 @@
 import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
 import { InterruptedError, MonError, UsageError } from '../errors.js';
+import { shortened } from '../output/escape.js';
 import { failureOf, pastTense, planLine, targetOf, type MuteAction, type MuteOutcome, type MuteTarget } from '../fleet/mute.js';
-import { confirmAction, readAll, renderOptions, showDryRun, type View } from './actions.js';
+import { confirmAction, renderOptions, showDryRun, type View } from './actions.js';
 import { openSelection, selectionOf, type SelectorValues } from './selectors.js';
 
 /** One row per plugin result: what became of it. JSON keeps computer and group as objects. */
@@ -40,16 +41,16 @@ export interface BulkMute {
 
 /** The uids of --from, read and checked before anything is sent. */
 async function readFrom(ctx: Context, from: string): Promise<string[]> {
-  const { parseUidLines } = await import('../validate/uid-list.js');
-  if (from === '-') return parseUidLines(await readAll(ctx.io.stdin), '-');
-  const { readFile } = await import('node:fs/promises');
-  let text: string;
-  try {
-    text = await readFile(from, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--from ${from}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'give a file of plugin result uids, one a line, or - for standard input');
-  }
-  return parseUidLines(text, from);
+  const [{ FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseUidLines }, { inputName, readUserInput }] = await Promise.all([import('../validate/uid-list.js'), import('../io/user-input.js')]);
+  const text = await readUserInput(ctx, {
+    option: '--from',
+    path: from,
+    maxBytes: FROM_MAX_BYTES,
+    maxLineBytes: FROM_MAX_LINE_BYTES,
+    tooLarge: 'the most a list of uids may be',
+    hint: FROM_HINT,
+  });
+  return parseUidLines(text, inputName(from));
 }
 
 export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
@@ -61,7 +62,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const renderer = await createListRenderer(render);
   if (uids?.length === 0) {
     renderer.end();
-    ctx.notice(`nothing to ${action}: --from ${bulk.from} names no plugin result`);
+    ctx.notice(`nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result`);
     return;
   }
 

@@ -3,7 +3,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, readAll, renderOptions, type View } from './actions.js';
+import { confirmDeletion, renderOptions, type View } from './actions.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
@@ -35,12 +35,17 @@ function checkName(name: string): string {
   return name;
 }
 
+/** The most --api-key-stdin reads: a key is a few dozen characters, and more is something else piped in. */
+const API_KEY_MAX_BYTES = 4 << 10;
+
 /** Reads the key: from stdin with --api-key-stdin, else from a hidden prompt on a terminal. */
 async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   const { stdin, stderr } = ctx.io;
   let key: string;
   if (fromStdin) {
-    key = (await readAll(stdin)).trim();
+    const { readUserInput } = await import('../io/user-input.js');
+    const text = await readUserInput(ctx, { option: '--api-key-stdin', path: '-', maxBytes: API_KEY_MAX_BYTES, tooLarge: 'the most an API key may be', hint: 'pipe in the key alone' });
+    key = text.trim();
   } else if (stdin.isTTY) {
     // Loaded here, not at the top: every command line loads this file.
     const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline/promises'), import('node:stream')]);
