@@ -1,6 +1,5 @@
 import { CommanderError } from 'commander';
 import type { PreparedRequest } from './api/client.js';
-import { redact } from './api/redact.js';
 import { terminalSafe } from './output/escape.js';
 import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
 import type { Context, GlobalOptions } from './context.js';
@@ -9,7 +8,7 @@ import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
 import { hasChecks, needsResolving, optionsOf, type VerbSpec } from './spec/spec.js';
 import { explain, missingVerb } from './usage.js';
-import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
+import { createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
 
@@ -173,12 +172,6 @@ function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: stri
   write(`mon: unexpected error: ${message}${verbose ? '' : ' (run again with --verbose for details)'}`);
   if (verbose && error instanceof Error && error.stack) error.stack.split('\n').forEach(write);
   return 1;
-}
-
-/** No line on stderr may carry a key, whatever raised it. */
-function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
-  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  return secrets.reduce((out, secret) => redact(out, secret), redact(text));
 }
 
 /**

@@ -2,6 +2,7 @@ import { UsageError } from './errors.js';
 import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
 import type { Command } from 'commander';
 import { terminalSafe } from './output/escape.js';
+import { redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
 import type { ProfileStore } from './config/store.js';
@@ -23,6 +24,15 @@ export interface MainDeps {
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
 export const knownSecrets = new Set<string>();
+
+/**
+ * No line on stderr may carry a key, nor any piece of one of 8 characters or more (redact.ts),
+ * whatever raised it: every error line, notice and --verbose line goes through here.
+ */
+export function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
+  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  return secrets.reduce((out, secret) => redact(out, secret), redact(text));
+}
 
 /** The root options as commander parsed them. */
 interface RawGlobals {
@@ -195,7 +205,7 @@ export function createContext(
     program,
     // Messages may quote a server's names or the user's input: one line each, escaped.
     notice: (message) => {
-      if (!globals.quiet) io.stderr.write(`${terminalSafe(named(message))}\n`);
+      if (!globals.quiet) io.stderr.write(`${terminalSafe(scrub(named(message), deps))}\n`);
     },
     footnote: (message) => {
       if (account) account.footnote(named(message));
@@ -205,13 +215,18 @@ export function createContext(
       for (const message of footnotes.splice(0)) ctx.notice(message);
     },
     debug: (message) => {
-      if (globals.verbose) io.stderr.write(`${terminalSafe(named(message))}\n`);
+      if (globals.verbose) io.stderr.write(`${terminalSafe(scrub(named(message), deps))}\n`);
     },
     onExit: (cleanup) => {
       cleanups.push(cleanup);
     },
     profiles: () => {
-      store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir, ctx.notice));
+      store ??= import('./config/store.js').then(({ ProfileStore }) => {
+        const made = new ProfileStore(dir, ctx.notice);
+        // Every saved key, not only the one in use: a message must not show another account's either.
+        for (const profile of Object.values(made.list())) if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
+        return made;
+      });
       return store;
     },
     client: () => {
@@ -221,7 +236,7 @@ export function createContext(
         const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
-        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(named(line))}\n`) : undefined;
+        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(scrub(named(line), deps))}\n`) : undefined;
         const made = new ApiClient({
           ...target,
           timeoutMs: globals.timeoutMs,
