@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import type { PreparedRequest } from './api/client.js';
-import { terminalSafe } from './output/escape.js';
+import { longRunsCut, terminalSafe } from './output/escape.js';
 import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
@@ -151,7 +151,7 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
  */
 function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: string): number {
   // One account of many (--profiles): its line names the profile, `mon: acme: …`.
-  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `), deps))}\n`);
+  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(longRunsCut(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `)), deps))}\n`);
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // A missing verb that missingVerb() did not catch: commander printed the resource's help

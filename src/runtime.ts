@@ -1,7 +1,7 @@
 import { UsageError } from './errors.js';
 import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
 import type { Command } from 'commander';
-import { terminalSafe } from './output/escape.js';
+import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
 import { redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
@@ -68,7 +68,7 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
   if (raw.expand?.some((key) => key.trim() === '')) throw new UsageError("--expand: give a key to expand (got '')", 'e.g. --expand group or --expand plugin_results');
   if (raw.output !== undefined && !OUTPUT_FORMATS.includes(raw.output)) {
     const guess = closest(raw.output, OUTPUT_FORMATS);
-    throw new UsageError(`-o/--output: '${raw.output}' is not one of ${OUTPUT_FORMATS.join(', ')}`, guess ? `did you mean -o ${guess}?` : 'e.g. -o json, or -o csv for a spreadsheet');
+    throw new UsageError(`-o/--output: ${quoted(raw.output)} is not one of ${OUTPUT_FORMATS.join(', ')}`, guess ? `did you mean -o ${guess}?` : 'e.g. -o json, or -o csv for a spreadsheet');
   }
   const accounts = accountList(raw, env);
   return {
@@ -114,7 +114,7 @@ function accountList(raw: RawGlobals, env: Record<string, string | undefined>): 
   if (raw.sandbox === true) throw new UsageError(`${label}: reads saved profiles, so it does not go with --sandbox`, 'drop --sandbox, or save the sandbox as a profile with `mon profile add`');
   if (raw.allProfiles === true) return { all: true, source: label };
   const names = [...new Set(text!.split(',').map((name) => name.trim()).filter(Boolean))];
-  if (names.length === 0) throw new UsageError(`${label}: give at least one profile name (got '${text}')`, 'e.g. --profiles acme,northwind, or --all-profiles');
+  if (names.length === 0) throw new UsageError(`${label}: give at least one profile name (got ${quoted(text ?? '')})`, 'e.g. --profiles acme,northwind, or --all-profiles');
   return { all: false, names, source: label };
 }
 
@@ -122,7 +122,7 @@ function parallel(text: string | undefined, accounts: AccountList | undefined): 
   if (text === undefined) return DEFAULT_PARALLEL;
   if (!accounts) throw new UsageError('--parallel: how many accounts are read at once, so it needs --profiles or --all-profiles', 'add --profiles a,b or --all-profiles, or drop --parallel');
   const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || value < 1 || value > MAX_PARALLEL) throw new UsageError(`--parallel: must be a whole number from 1 to ${MAX_PARALLEL} (got '${text}')`, `e.g. --parallel ${DEFAULT_PARALLEL}`);
+  if (!/^\d+$/.test(text.trim()) || value < 1 || value > MAX_PARALLEL) throw new UsageError(`--parallel: must be a whole number from 1 to ${MAX_PARALLEL} (got ${quoted(text)})`, `e.g. --parallel ${DEFAULT_PARALLEL}`);
   return value;
 }
 
@@ -144,7 +144,7 @@ function seconds(given: [string, string] | undefined): number | undefined {
   const [label, text] = given;
   const value = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || value <= 0 || value > 3600) {
-    throw new UsageError(`${label}: must be a number of seconds above 0 and at most 3600 (got '${text}')`);
+    throw new UsageError(`${label}: must be a number of seconds above 0 and at most 3600 (got ${quoted(text)})`);
   }
   return Math.round(value * 1000);
 }
@@ -152,7 +152,7 @@ function seconds(given: [string, string] | undefined): number | undefined {
 function count(given: [string, string] | undefined): number | undefined {
   if (!given) return undefined;
   const [label, text] = given;
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 10) throw new UsageError(`${label}: must be a whole number from 0 to 10 (got '${text}')`);
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 10) throw new UsageError(`${label}: must be a whole number from 0 to 10 (got ${quoted(text)})`);
   return Number(text);
 }
 
@@ -205,7 +205,7 @@ export function createContext(
     program,
     // Messages may quote a server's names or the user's input: one line each, escaped.
     notice: (message) => {
-      if (!globals.quiet) io.stderr.write(`${terminalSafe(scrub(named(message), deps))}\n`);
+      if (!globals.quiet) io.stderr.write(`${terminalSafe(scrub(longRunsCut(named(message)), deps))}\n`);
     },
     footnote: (message) => {
       if (account) account.footnote(named(message));
@@ -318,7 +318,7 @@ async function resolveTarget(ctx: Context): Promise<Target> {
   if (name !== undefined && !profile && globals.profile !== undefined) {
     const known = Object.keys(store.list());
     throw new UsageError(
-      `no profile named '${name}'${known.length ? ` (saved: ${known.join(', ')})` : ''}`,
+      `no profile named ${quoted(name)}${known.length ? ` (saved: ${known.join(', ')})` : ''}`,
       `add it with \`mon profile add ${name} --subdomain <subdomain> --domain <service-domain>\``,
     );
   }

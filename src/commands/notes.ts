@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
+import { shortened } from '../output/escape.js';
 import { characters } from '../validate/text.js';
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { owner } from './computers.js';
@@ -176,7 +177,7 @@ export const notes: ResourceSpec = {
           const note = data as Record<string, unknown>;
           const line = firstLine(note);
           const excerpt = line.length > 60 ? `${line.slice(0, 59)}…` : line;
-          return `note ${uid} on ${note.computer ? 'computer' : 'group'} ${String(owner(note))} ("${excerpt}")`;
+          return `note ${uid} on ${note.computer ? 'computer' : 'group'} ${shortened(String(owner(note)))} ("${excerpt}")`;
         });
       },
     },

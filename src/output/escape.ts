@@ -57,3 +57,15 @@ export function quoted(value: string, max = QUOTE_MAX): string {
 export function shortened(value: string, max = QUOTE_MAX): string {
   return value.length <= max ? value : `${head(value)}… ${length(value)}`;
 }
+
+/** The longest run without white space a line on stderr shows whole (a URL with its query fits). */
+const RUN_MAX = 400;
+
+/**
+ * `line` with every run of more than RUN_MAX characters without white space cut as
+ * {@link shortened} cuts it: the last guard of the lines mon writes to stderr, for a value that
+ * reached a message without {@link quoted} (a library's own message quoting what it was given).
+ */
+export function longRunsCut(line: string): string {
+  return line.length <= RUN_MAX ? line : line.replace(new RegExp(`\\S{${RUN_MAX + 1},}`, 'g'), (run) => shortened(run, RUN_MAX));
+}
