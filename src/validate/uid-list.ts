@@ -19,9 +19,9 @@ export const FROM_HINT = 'give one plugin result uid (pr_…) a line, or the lin
  * object a line with a `uid` (what `mon alerts -o ndjson` prints), blank lines skipped. Any
  * other line is a UsageError (exit 2) before any request is sent, which describes the line (its
  * number, its length, what is wrong with it) and never quotes it: the wrong file may hold a key.
- * `name` is the input as messages name it (`stdin`, `'uids.txt'`).
+ * `name` is the input as messages name it (`stdin`, `'uids.txt'`); `maxUids` how many it may name.
  */
-export function parseUidLines(text: string, name: string): string[] {
+export function parseUidLines(text: string, name: string, maxUids = FROM_MAX_UIDS): string[] {
   const uids = new Set<string>();
   const lines = text.split(/\r?\n/);
   lines.forEach((raw, index) => {
@@ -33,8 +33,8 @@ export function parseUidLines(text: string, name: string): string[] {
       throw new UsageError(`--from: line ${(index + 1).toLocaleString('en')} of ${name} (${length}) ${uid.why}`, FROM_HINT);
     }
     uids.add(uid);
-    if (uids.size > FROM_MAX_UIDS) {
-      throw new UsageError(`--from: ${name} names more than ${FROM_MAX_UIDS.toLocaleString('en')} plugin results, the most one run takes; stopped at line ${(index + 1).toLocaleString('en')}`, 'split the list and run once per part');
+    if (uids.size > maxUids) {
+      throw new UsageError(`--from: ${name} names more than ${maxUids.toLocaleString('en')} plugin results, the most one run takes; stopped at line ${(index + 1).toLocaleString('en')}`, 'split the list and run once per part');
     }
   });
   return [...uids];
