@@ -116,7 +116,7 @@ describe('user input', () => {
       const result = await start(['plugin', 'mute', '--from', fifo(), '--ignore', '--yes'], { ...env, MON_DEADLINE: '1' }).ended;
       expect(result.code).toBe(8);
       expect(result.stderr).toBe('mon: the command did not finish within its deadline of 1 s — raise MON_DEADLINE (seconds) if it needs longer\n');
-      expect(result.tookMs).toBeLessThan(6_000);
+      expect(result.tookMs).toBeLessThan(10_000);
     });
 
     it('is read once a writer comes', async () => {
@@ -154,7 +154,7 @@ describe('user input', () => {
       const result = await start(args, { ...env, MON_DEADLINE: '1' }).ended;
       expect(result.code).toBe(8);
       expect(result.stderr).toContain('mon: the command did not finish within its deadline of 1 s');
-      expect(result.tookMs).toBeLessThan(6_000);
+      expect(result.tookMs).toBeLessThan(10_000);
     });
   });
 
@@ -165,7 +165,7 @@ describe('user input', () => {
       expect(result.stderr).toBe(
         "mon: --from: line 1 of '/dev/zero' is longer than 1 MiB, the most a line may be; stopped reading there — give one plugin result uid (pr_…) a line, or the lines of `mon alerts -o ndjson`\n",
       );
-      expect(result.tookMs).toBeLessThan(6_000);
+      expect(result.tookMs).toBeLessThan(10_000);
       expect(api.requests).toEqual([]);
     });
 
