@@ -81,7 +81,8 @@ describe('long values in messages', () => {
 
   beforeAll(async () => {
     api = await startFakeApi((req, res) => {
-      if (req.path.endsWith('/groups')) return apiError(res, 422, title);
+      // `groups list --per-page 7` only: the bulk mute reads groups too.
+      if (req.path.endsWith('/groups') && req.query.get('per_page') === '7') return apiError(res, 422, title);
       // The plugin results of one computer, none of which --from names.
       return json(res, 200, [], { 'x-total': '0', 'x-total-pages': '1' });
     });
@@ -96,6 +97,14 @@ describe('long values in messages', () => {
     expect(result.stderr).toBe(
       `mon: --from: line 1 of '${file}' (300 characters) is longer than the 255 characters a uid may be — give one plugin result uid (pr_…) a line, or the lines of \`mon alerts -o ndjson\`\n`,
     );
+  });
+
+  it('an unknown uid of 203 characters: its first characters and its length in the "no plugin result" line', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mon-long-')), 'uids');
+    writeFileSync(file, `pr_${'a'.repeat(200)}\n`);
+    const result = await runMon(['plugin', 'mute', '--from', file, '--ignore', '--yes'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(`mon: --from: no plugin result pr_${'a'.repeat(29)}… (203 characters) in this account — take the uids from \`mon alerts -o ndjson\` of the same account\n`);
   });
 
   it('a 100,000-character value of an option: its length and first characters', async () => {
@@ -115,7 +124,7 @@ describe('long values in messages', () => {
   });
 
   it("a server's error title of 1 MB: its first characters and its length", async () => {
-    const result = await runMon(['groups', 'list'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    const result = await runMon(['groups', 'list', '--per-page', '7'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
     expect(result.code).toBe(5);
     expectOneLine(result);
     expect(result.stderr).toContain(`${'x'.repeat(32)}… (1,000,000 characters)`);
