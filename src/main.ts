@@ -1,7 +1,6 @@
 import { CommanderError } from 'commander';
 import type { PreparedRequest } from './api/client.js';
-import { redact } from './api/redact.js';
-import { terminalSafe } from './output/escape.js';
+import { longRunsCut, terminalSafe } from './output/escape.js';
 import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
@@ -9,7 +8,7 @@ import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
 import { hasChecks, needsResolving, optionsOf, type VerbSpec } from './spec/spec.js';
 import { explain, missingVerb } from './usage.js';
-import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
+import { createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
 
@@ -160,7 +159,7 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
  */
 function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: string): number {
   // One account of many (--profiles): its line names the profile, `mon: acme: …`.
-  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `), deps))}\n`);
+  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(longRunsCut(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `)), deps))}\n`);
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // A missing verb that missingVerb() did not catch: commander printed the resource's help
@@ -181,12 +180,6 @@ function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: stri
   write(`mon: unexpected error: ${message}${verbose ? '' : ' (run again with --verbose for details)'}`);
   if (verbose && error instanceof Error && error.stack) error.stack.split('\n').forEach(write);
   return 1;
-}
-
-/** No line on stderr may carry a key, whatever raised it. */
-function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
-  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  return secrets.reduce((out, secret) => redact(out, secret), redact(text));
 }
 
 /**

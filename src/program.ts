@@ -48,7 +48,9 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .option('-q, --quiet', 'only data on stdout, no notices on stderr')
     .option('-v, --verbose', 'each request and its status on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR; colour is only ever used on a terminal)')
-    .showSuggestionAfterError(true)
+    // Our own hint says what was meant (usage.ts); commander's would compare every option with
+    // the word however long it is, seconds for a word of 100,000 characters, and is not shown.
+    .showSuggestionAfterError(false)
     .exitOverride()
     .configureOutput({
       writeOut: (text) => output.writeOut(text),
@@ -97,7 +99,7 @@ Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited,
   // (as gh's "INHERITED FLAGS"): `mon --help` describes them.
   const configure = (command: Command) => {
     for (const sub of command.commands) {
-      sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
+      sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(false);
       sub.helpOption('-h, --help', 'show help').helpCommand(false);
       configure(sub);
     }

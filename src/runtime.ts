@@ -1,7 +1,8 @@
 import { UsageError } from './errors.js';
 import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
 import type { Command } from 'commander';
-import { terminalSafe } from './output/escape.js';
+import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
+import { redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
 import type { ProfileStore } from './config/store.js';
@@ -28,6 +29,15 @@ export interface MainDeps {
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
 export const knownSecrets = new Set<string>();
+
+/**
+ * No line on stderr may carry a key, nor any piece of one of 8 characters or more (redact.ts),
+ * whatever raised it: every error line, notice and --verbose line goes through here.
+ */
+export function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
+  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  return secrets.reduce((out, secret) => redact(out, secret), redact(text));
+}
 
 /** The root options as commander parsed them. */
 interface RawGlobals {
@@ -63,7 +73,7 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
   if (raw.expand?.some((key) => key.trim() === '')) throw new UsageError("--expand: give a key to expand (got '')", 'e.g. --expand group or --expand plugin_results');
   if (raw.output !== undefined && !OUTPUT_FORMATS.includes(raw.output)) {
     const guess = closest(raw.output, OUTPUT_FORMATS);
-    throw new UsageError(`-o/--output: '${raw.output}' is not one of ${OUTPUT_FORMATS.join(', ')}`, guess ? `did you mean -o ${guess}?` : 'e.g. -o json, or -o csv for a spreadsheet');
+    throw new UsageError(`-o/--output: ${quoted(raw.output)} is not one of ${OUTPUT_FORMATS.join(', ')}`, guess ? `did you mean -o ${guess}?` : 'e.g. -o json, or -o csv for a spreadsheet');
   }
   const accounts = accountList(raw, env);
   return {
@@ -109,7 +119,7 @@ function accountList(raw: RawGlobals, env: Record<string, string | undefined>): 
   if (raw.sandbox === true) throw new UsageError(`${label}: reads saved profiles, so it does not go with --sandbox`, 'drop --sandbox, or save the sandbox as a profile with `mon profile add`');
   if (raw.allProfiles === true) return { all: true, source: label };
   const names = [...new Set(text!.split(',').map((name) => name.trim()).filter(Boolean))];
-  if (names.length === 0) throw new UsageError(`${label}: give at least one profile name (got '${text}')`, 'e.g. --profiles acme,northwind, or --all-profiles');
+  if (names.length === 0) throw new UsageError(`${label}: give at least one profile name (got ${quoted(text ?? '')})`, 'e.g. --profiles acme,northwind, or --all-profiles');
   return { all: false, names, source: label };
 }
 
@@ -117,7 +127,7 @@ function parallel(text: string | undefined, accounts: AccountList | undefined): 
   if (text === undefined) return DEFAULT_PARALLEL;
   if (!accounts) throw new UsageError('--parallel: how many accounts are read at once, so it needs --profiles or --all-profiles', 'add --profiles a,b or --all-profiles, or drop --parallel');
   const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || value < 1 || value > MAX_PARALLEL) throw new UsageError(`--parallel: must be a whole number from 1 to ${MAX_PARALLEL} (got '${text}')`, `e.g. --parallel ${DEFAULT_PARALLEL}`);
+  if (!/^\d+$/.test(text.trim()) || value < 1 || value > MAX_PARALLEL) throw new UsageError(`--parallel: must be a whole number from 1 to ${MAX_PARALLEL} (got ${quoted(text)})`, `e.g. --parallel ${DEFAULT_PARALLEL}`);
   return value;
 }
 
@@ -139,7 +149,7 @@ function seconds(given: [string, string] | undefined): number | undefined {
   const [label, text] = given;
   const value = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || value <= 0 || value > 3600) {
-    throw new UsageError(`${label}: must be a number of seconds above 0 and at most 3600 (got '${text}')`);
+    throw new UsageError(`${label}: must be a number of seconds above 0 and at most 3600 (got ${quoted(text)})`);
   }
   return Math.round(value * 1000);
 }
@@ -147,7 +157,7 @@ function seconds(given: [string, string] | undefined): number | undefined {
 function count(given: [string, string] | undefined): number | undefined {
   if (!given) return undefined;
   const [label, text] = given;
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 10) throw new UsageError(`${label}: must be a whole number from 0 to 10 (got '${text}')`);
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 10) throw new UsageError(`${label}: must be a whole number from 0 to 10 (got ${quoted(text)})`);
   return Number(text);
 }
 
@@ -200,7 +210,7 @@ export function createContext(
     program,
     // Messages may quote a server's names or the user's input: one line each, escaped.
     notice: (message) => {
-      if (!globals.quiet) io.stderr.write(`${terminalSafe(named(message))}\n`);
+      if (!globals.quiet) io.stderr.write(`${terminalSafe(scrub(longRunsCut(named(message)), deps))}\n`);
     },
     footnote: (message) => {
       if (account) account.footnote(named(message));
@@ -210,7 +220,7 @@ export function createContext(
       for (const message of footnotes.splice(0)) ctx.notice(message);
     },
     debug: (message) => {
-      if (globals.verbose) io.stderr.write(`${terminalSafe(named(message))}\n`);
+      if (globals.verbose) io.stderr.write(`${terminalSafe(scrub(named(message), deps))}\n`);
     },
     onExit: (cleanup) => {
       cleanups.push(cleanup);
@@ -221,7 +231,12 @@ export function createContext(
       return { inFlight: deps.interrupts.forced, release: deps.interrupts.hold() };
     },
     profiles: () => {
-      store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir, ctx.notice));
+      store ??= import('./config/store.js').then(({ ProfileStore }) => {
+        const made = new ProfileStore(dir, ctx.notice);
+        // Every saved key, not only the one in use: a message must not show another account's either.
+        for (const profile of Object.values(made.list())) if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
+        return made;
+      });
       return store;
     },
     client: () => {
@@ -236,7 +251,7 @@ export function createContext(
         ]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
-        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(named(line))}\n`) : undefined;
+        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(scrub(named(line), deps))}\n`) : undefined;
         // The budget's clock: its waits are dated by it (a test's moves only when it sleeps).
         const clock = deps.clock;
         ctx.rateWait = createWaitNotice(io.stderr, clock ? () => clock.now() : Date.now, globals.quiet, log);
@@ -321,7 +336,7 @@ async function resolveTarget(ctx: Context): Promise<Target> {
   if (name !== undefined && !profile && globals.profile !== undefined) {
     const known = Object.keys(store.list());
     throw new UsageError(
-      `no profile named '${name}'${known.length ? ` (saved: ${known.join(', ')})` : ''}`,
+      `no profile named ${quoted(name)}${known.length ? ` (saved: ${known.join(', ')})` : ''}`,
       `add it with \`mon profile add ${name} --subdomain <subdomain> --domain <service-domain>\``,
     );
   }

@@ -5,6 +5,7 @@ import { removeStaleTemps } from '../config/trust.js';
 import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
 import { systemClock, type Clock } from './clock.js';
+import { quoted } from '../output/escape.js';
 
 /** The API's limit: 400 requests per minute, all requests (api-v2.5, Limits). */
 export const RATE_LIMIT = { requests: 400, windowMs: 60_000 };
@@ -271,7 +272,7 @@ export function parseLimit(text: string | undefined): RateLimit | undefined {
   const requests = Number(match?.[1]);
   const seconds = Number(match?.[2]);
   if (!match || requests < 1 || requests > 100_000 || seconds <= 0 || seconds > 3600) {
-    throw new UsageError(`MON_RATE_LIMIT: must be <requests>/<seconds>, e.g. 200/60 (got '${text}')`);
+    throw new UsageError(`MON_RATE_LIMIT: must be <requests>/<seconds>, e.g. 200/60 (got ${quoted(text)})`);
   }
   return { requests, windowMs: Math.round(seconds * 1000) };
 }

@@ -7,6 +7,7 @@ import { flattenParams, withExpand, type Params } from './encode.js';
 import { fillPath, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
 import { paginate, type Page, type Paging } from './paginate.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_MAX_RETRY_AFTER_MS, retrying, withAttempts, type RetryPolicy } from './retry.js';
+import { quoted } from '../output/escape.js';
 
 export type { ApiResponse, PreparedRequest } from './attempt.js';
 export type { Page, Paging } from './paginate.js';
@@ -87,7 +88,7 @@ export function deadlineFromEnv(env: Record<string, string | undefined>): number
   if (!text) return DEFAULT_DEADLINE_MS;
   const value = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > 86_400) {
-    throw new UsageError(`MON_DEADLINE: must be a number of seconds above 0 and at most 86400 (got '${text}')`);
+    throw new UsageError(`MON_DEADLINE: must be a number of seconds above 0 and at most 86400 (got ${quoted(text)})`);
   }
   return Math.round(value * 1000);
 }

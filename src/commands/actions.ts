@@ -277,10 +277,3 @@ async function askYesNo(ctx: Context, question: string): Promise<boolean> {
     rl.close();
   }
 }
-
-/** The whole of a stream as UTF-8 text (stdin for `--body-file -` and `--api-key-stdin`). */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}

@@ -8,8 +8,9 @@ import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { GROUP_COLUMN } from '../output/columns.js';
+import { shortened } from '../output/escape.js';
 import { checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
-import { colourWanted, confirmAction, readAll, renderOptions, type View } from './actions.js';
+import { colourWanted, confirmAction, renderOptions, type View } from './actions.js';
 import { openSelection, selectionOf, type SelectorValues } from './selectors.js';
 
 const computerColumn = { key: 'computer', get: (row: Record<string, unknown>) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 };
@@ -57,16 +58,16 @@ export interface BulkMute {
 
 /** The uids of --from, read and checked before anything is sent. */
 async function readFrom(ctx: Context, from: string): Promise<string[]> {
-  const { parseUidLines } = await import('../validate/uid-list.js');
-  if (from === '-') return parseUidLines(await readAll(ctx.io.stdin), '-');
-  const { readFile } = await import('node:fs/promises');
-  let text: string;
-  try {
-    text = await readFile(from, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--from ${from}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'give a file of plugin result uids, one a line, or - for standard input');
-  }
-  return parseUidLines(text, from);
+  const [{ FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseUidLines }, { inputName, readUserInput }] = await Promise.all([import('../validate/uid-list.js'), import('../io/user-input.js')]);
+  const text = await readUserInput(ctx, {
+    option: '--from',
+    path: from,
+    maxBytes: FROM_MAX_BYTES,
+    maxLineBytes: FROM_MAX_LINE_BYTES,
+    tooLarge: 'the most a list of uids may be',
+    hint: FROM_HINT,
+  });
+  return parseUidLines(text, inputName(from));
 }
 
 export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
@@ -78,7 +79,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const renderer = await createListRenderer(render);
   if (uids?.length === 0) {
     renderer.end();
-    ctx.notice(`nothing to ${action}: --from ${bulk.from} names no plugin result`);
+    ctx.notice(`nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result`);
     return;
   }
 

@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.js';
 import { changesWanted } from '../changes/request.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 import { renderOptions, type View } from './actions.js';
+import { quoted } from '../output/escape.js';
 
 const CHANGES_VIEW: View = {
   columns: [
@@ -60,12 +61,12 @@ export const changes: ResourceSpec = {
         const lock = await states.lock(name, ctx.signal, FORGET_WAIT_MS);
         try {
           if (!states.forget(name)) {
-            throw new NotFoundError(`no state saved under '${name}' for ${states.account.key.startsWith('@') ? states.account.label : `profile ${states.account.label}`}`, 'see `mon changes list`');
+            throw new NotFoundError(`no state saved under ${quoted(name)} for ${states.account.key.startsWith('@') ? states.account.label : `profile ${states.account.label}`}`, 'see `mon changes list`');
           }
         } finally {
           lock.release();
         }
-        ctx.notice(`Forgot '${name}': its next run records a new baseline.`);
+        ctx.notice(`Forgot ${quoted(name)}: its next run records a new baseline.`);
       },
     }),
   ],

@@ -15,6 +15,7 @@ import { MAX_PER_PAGE } from '../api/client.js';
 import { NotFoundError } from '../errors.js';
 import { parseTime } from '../output/format.js';
 import { pick } from '../resolve/index.js';
+import { quoted, shortened } from '../output/escape.js';
 
 /** Plugin result statuses (api-v2.5, Plugin result status values). */
 export const PLUGIN_STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
@@ -242,18 +243,18 @@ export class Selection {
     const computers = [...(this.computerKeys ?? [])].filter((key) => !this.seenComputers.has(key));
     if (computers.length > 0) {
       throw new NotFoundError(
-        `--computer: no computer ${computers.map((c) => `'${c}'`).join(', ')}${this.scopeGroups || this.scope.missing ? ' among the selected computers' : ''}`,
+        `--computer: no computer ${computers.map((c) => quoted(c)).join(', ')}${this.scopeGroups || this.scope.missing ? ' among the selected computers' : ''}`,
         'list the computers with `mon computers list --all`',
       );
     }
     // Named as typed, not as matched (any case).
     const plugins = [...new Set(this.filter?.plugins ?? [])].filter((typed) => !this.seenPlugins.has(typed.trim().toLowerCase()));
     if (plugins.length > 0) {
-      throw new NotFoundError(`--plugin: no plugin named ${plugins.map((p) => `'${p}'`).join(', ')} on any computer in scope (by name or slug, any case)`, 'check the spelling: `mon plugin list <client-id>` shows the names');
+      throw new NotFoundError(`--plugin: no plugin named ${plugins.map((p) => quoted(p)).join(', ')} on any computer in scope (by name or slug, any case)`, 'check the spelling: `mon plugin list <client-id>` shows the names');
     }
     const uids = [...(this.uidKeys ?? [])].filter((uid) => !this.seenUids.has(uid));
     if (uids.length > 0) {
-      const shown = uids.slice(0, 10).join(', ') + (uids.length > 10 ? ` and ${uids.length - 10} more` : '');
+      const shown = uids.slice(0, 10).map((uid) => shortened(uid)).join(', ') + (uids.length > 10 ? ` and ${uids.length - 10} more` : '');
       throw new NotFoundError(
         `--from: no plugin result ${shown}${this.scopeGroups || this.scope.missing || this.computerKeys ? ' on the selected computers' : ' in this account'}`,
         'take the uids from `mon alerts -o ndjson` of the same account',

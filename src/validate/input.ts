@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import { PAGING_CONFLICTS, optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type Rule, type VerbSpec } from '../spec/spec.js';
 import { schemaFor } from './rules.js';
 import { closest } from './suggest.js';
+import { quoted } from '../output/escape.js';
 
 /**
  * Checks every argument and option of a verb against its rules, choices and constraints
@@ -33,7 +34,7 @@ function checkOne(spec: OptionSpec, value: string, nowMs: number): unknown {
   const label = optionLabel(spec);
   if (spec.choices && !spec.choices.includes(value)) {
     const guess = closest(value, spec.choices);
-    throw new UsageError(`${label}: '${value}' is not one of ${spec.choices.join(', ')}`, guess ? `did you mean ${label} ${guess}?` : `e.g. ${label} ${spec.choices[0]}`);
+    throw new UsageError(`${label}: ${quoted(value)} is not one of ${spec.choices.join(', ')}`, guess ? `did you mean ${label} ${guess}?` : `e.g. ${label} ${spec.choices[0]}`);
   }
   return spec.rule ? check(label, value, spec.rule, nowMs) : value;
 }

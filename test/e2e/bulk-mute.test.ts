@@ -152,12 +152,12 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     expect(sorted(puts())).toEqual(sorted(printed(alerts.stdout).map((row) => row.uid)));
   });
 
-  it('a --from line that is neither a uid nor ndjson with one is exit 2 naming the line, before any request', async () => {
+  it('a --from line that is neither a uid nor ndjson with one is exit 2 describing the line, before any request', async () => {
     const input = `${String(rows[0]!.result.uid)}\n{"uid": "pr_ok"}\n\nc_81d0\n`;
     const result = await runMain(['plugin', 'mute', '--from', '-', '--timed', '2h'], { env, input });
-    expectRefusedBeforeSending(result, "--from -: line 4 is neither a plugin result uid (pr_…) nor a JSON object with one: 'c_81d0'", sandbox.requests);
+    expectRefusedBeforeSending(result, '--from: line 4 of stdin (6 characters) does not start with pr_', sandbox.requests);
     const json = await runMain(['plugin', 'unmute', '--from', '-'], { env, input: '{"name": "Disk Space"}\n' });
-    expectRefusedBeforeSending(json, `--from -: line 1 is neither a plugin result uid (pr_…) nor a JSON object with one: '{"name": "Disk Space"}'`, sandbox.requests);
+    expectRefusedBeforeSending(json, '--from: line 1 of stdin (22 characters) is a JSON object without a "uid"', sandbox.requests);
   });
 
   it('an unknown uid in --from is exit 4 once the account is read, and nothing is PUT', async () => {
