@@ -63,7 +63,7 @@ describe('pieces of the key', () => {
   it('a value that holds part of the key, typed where a format was meant: the part is redacted', async () => {
     const result = await runMon(['-o', KEY.slice(4, 30), 'computers', 'list'], { env: env() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("mon: -o/--output: '[REDACTED]' is not one of table, json, ndjson, csv, tsv — e.g. -o json, or -o csv for a spreadsheet\n");
+    expect(result.stderr).toBe("mon: -o/--output: '[REDACTED]' is not one of table, json, ndjson, csv, tsv, openmetrics — e.g. -o json, or -o csv for a spreadsheet\n");
   });
 
   it('a server that quotes pieces of the key back: each is redacted', async () => {
@@ -111,7 +111,7 @@ describe('long values in messages', () => {
     const value = `v${'y'.repeat(99_999)}`;
     const result = await runMon(['-o', value, 'computers', 'list'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY }, timeoutMs: 5_000 });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: -o/--output: 'v${'y'.repeat(31)}…' (100,000 characters) is not one of table, json, ndjson, csv, tsv — e.g. -o json, or -o csv for a spreadsheet\n`);
+    expect(result.stderr).toBe(`mon: -o/--output: 'v${'y'.repeat(31)}…' (100,000 characters) is not one of table, json, ndjson, csv, tsv, openmetrics — e.g. -o json, or -o csv for a spreadsheet\n`);
   });
 
   it('an unknown option of 100,000 characters: cut too', async () => {
