@@ -1,5 +1,5 @@
 import type { DerivedField } from '../changes/compare.js';
-import { parseTime } from '../output/format.js';
+import { parseTime } from '../api/time.js';
 import { readField } from '../output/forms.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 import { listCommand, objectCommand, type View } from './actions.js';

@@ -8,6 +8,7 @@ import { terminalSafe } from '../output/escape.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
+import { statusRank } from '../plugin-result.js';
 import { CHANGES_OPTIONS, verb } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
 import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
@@ -32,14 +33,12 @@ export const ALERTS_VIEW: View = {
   changes: { noun: 'plugin results', compare: ['status', MUTE_COMPARED] },
 };
 
-const STATUS_ORDER: Record<string, number> = { Alert: 0, Warning: 1, Informational: 2, OK: 3 };
-const rank = (status: unknown): number => STATUS_ORDER[String(status)] ?? 4;
 const byText = (a: unknown, b: unknown): number => String(a ?? '').localeCompare(String(b ?? ''), 'en', { sensitivity: 'base' });
 
 /** The table's order: Alert before Warning, then group, computer and plugin names. */
 export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
   return (
-    rank(a.status) - rank(b.status) ||
+    statusRank(a.status) - statusRank(b.status) ||
     byText(a.group?.name, b.group?.name) ||
     byText(a.computer.name, b.computer.name) ||
     byText(a.name, b.name) ||

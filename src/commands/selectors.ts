@@ -6,9 +6,8 @@
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ResultFilter, Scope, Selection } from '../fleet/selection.js';
+import { PLUGIN_STATUSES } from '../plugin-result.js';
 import type { OptionSpec, OptionValues } from '../spec/spec.js';
-
-const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
 
 /** Selects the computers of a group; shared by alerts, status and the bulk mutes. */
 export const GROUP_OPTION = { flags: '--group <group>', description: 'only computers of this group: uid, slug or name (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true } as const satisfies OptionSpec;
@@ -19,7 +18,7 @@ export const GROUP_OPTION = { flags: '--group <group>', description: 'only compu
  */
 export function selectorOptions(statusDefault: string) {
   return [
-    { flags: '--status <status>', description: `only results with this status (repeatable; default ${statusDefault})`, choices: STATUSES, repeatable: true },
+    { flags: '--status <status>', description: `only results with this status (repeatable; default ${statusDefault})`, choices: PLUGIN_STATUSES, repeatable: true },
     { flags: '--include-hidden', description: 'also service plugins (visible false), which the dashboard hides' },
     { flags: '--plugin <name>', description: 'only this plugin, by name or slug, any case (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true },
     GROUP_OPTION,
