@@ -1,4 +1,5 @@
 import { Argument, Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
 import { isResource, optionKey, optionsOf, type CommandSpec, type OptionSpec, type ParsedInput, type VerbSpec } from '../spec/spec.js';
 
 /** Runs a verb once commander has parsed its words (program.ts supplies it). */
@@ -32,7 +33,10 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
     command.addArgument(new Argument(arg.optional ? `[${word}]` : `<${word}>`, arg.description));
   }
   for (const spec of optionsOf(verb)) {
-    for (const option of commanderOptions(spec)) command.addOption(option);
+    for (const option of commanderOptions(spec)) {
+      command.addOption(option);
+      if (!spec.repeatable) onceOnly(command, option, spec.once);
+    }
   }
   command.addHelpText('after', examplesText(verb.examples));
   command.action(async (...words: unknown[]) => {
@@ -60,6 +64,26 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
     await runVerb(verb, { command, args, opts, rest }, self);
   });
   return command;
+}
+
+/**
+ * Refuses an option with a value given twice (commander would keep the last one in silence):
+ * one line naming the option and both values, exit 2, nothing sent. Every verb option that is
+ * not repeatable and every global option gets it; repeatable ones combine their values.
+ */
+export function onceOnly(command: Command, option: Option, hint?: string): void {
+  if (!option.required && !option.optional) return;
+  const label = option.long ?? option.flags;
+  let first: unknown;
+  let given = false;
+  command.on(`option:${option.name()}`, (value: unknown) => {
+    if (given) {
+      const shown = (v: unknown) => (typeof v === 'string' ? `'${v}'` : label);
+      throw new UsageError(`${label}: given twice (${shown(first)}, then ${shown(value)}); it takes one value`, hint ?? `give ${label} once, or run the command once per value`);
+    }
+    given = true;
+    first = value;
+  });
 }
 
 function commanderOptions(spec: OptionSpec): Option[] {

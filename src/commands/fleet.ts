@@ -9,9 +9,9 @@ import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js'
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
 import { statusRank } from '../plugin-result.js';
-import { CHANGES_OPTIONS, verb } from '../spec/spec.js';
+import { CHANGES_OPTIONS, verb, WHOLE_LIST_OPTIONS } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
-import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, colourWanted, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { MUTE_COMPARED, muteSummary } from './plugin.js';
@@ -50,7 +50,7 @@ export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
  * `mon alerts`: the selection through the output module. Machine formats stream page by page
  * as the API sends computers; a table (which waits for every row anyway) is sorted.
  */
-async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest): Promise<void> {
+async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest, count = false): Promise<void> {
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
   const { plannedRequests } = await import('../fleet/selection.js');
@@ -65,6 +65,12 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, chang
       selection.checkNamed();
     });
     return;
+  }
+  if (count) {
+    let total = 0;
+    for await (const page of selection.results(nowSec)) total += page.length;
+    selection.checkNamed();
+    return printCount(ctx, render, total);
   }
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
@@ -162,9 +168,10 @@ export const alerts = verb({
     { flags: '--muted', description: 'only muted results' },
     { flags: '--include-muted', description: 'muted and unmuted results alike' },
     ...OTHER_SELECTORS,
+    ...WHOLE_LIST_OPTIONS,
     ...CHANGES_OPTIONS,
   ],
-  constraints: { atMostOne: [['muted', 'includeMuted']] },
+  constraints: { atMostOne: [['muted', 'includeMuted'], ['count', 'changes']] },
   reads: true,
   examples: [
     'mon alerts',
@@ -176,7 +183,7 @@ export const alerts = verb({
   ],
   async run({ opts }, ctx) {
     const { scope, filter } = selectionOf(opts, { statuses: ['Alert', 'Warning'], muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted' });
-    await runAlerts(ctx, scope, filter, changesWanted(opts));
+    await runAlerts(ctx, scope, filter, changesWanted(opts), opts.count === true);
   },
 });
 

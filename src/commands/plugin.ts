@@ -5,10 +5,10 @@ import { UsageError } from '../errors.js';
 import type { MuteAction } from '../fleet/mute.js';
 import { localMinute } from '../output/format.js';
 import { isMuted, matchesResult, muteEnd, mutedFlag, PLUGIN_STATUSES } from '../plugin-result.js';
-import { changeSpecOf, objectCommand, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, objectCommand, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
-import { CHANGES_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
+import { CHANGES_OPTIONS, WHOLE_LIST_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
 
 /** The default length of `--timed` without WHEN (cli-contract.md, plugin mute). */
@@ -71,6 +71,7 @@ const LIST_FILTERS = [
   { flags: '--muted', description: 'only muted results' },
   { flags: '--unmuted', description: 'only results that are not muted' },
   { flags: '--include-hidden', description: 'also show service plugins (visible false), which the dashboard hides' },
+  ...WHOLE_LIST_OPTIONS,
   ...CHANGES_OPTIONS,
 ] as const satisfies readonly OptionSpec[];
 
@@ -94,6 +95,7 @@ async function listPluginResults(ctx: Context, clientId: string, opts: OptionVal
   } as const;
   const nowSec = Math.floor(ctx.now() / 1000);
   const wanted = all.filter((result) => matchesResult(result, match, nowSec));
+  if (opts.count) return printCount(ctx, render, wanted.length);
   if (changes) {
     const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(PLUGIN_RESULT_VIEW), render, async (sink) => sink.push(wanted));
@@ -154,7 +156,7 @@ export const plugin: ResourceSpec = {
       args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
       fields: PLUGIN_RESULT_FIELDS,
       options: LIST_FILTERS,
-      constraints: { atMostOne: [['muted', 'unmuted']] },
+      constraints: { atMostOne: [['muted', 'unmuted'], ['count', 'changes']] },
       reads: true,
       examples: [
         'mon plugin list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11',
@@ -194,7 +196,8 @@ export const plugin: ResourceSpec = {
         // `--timed` alone: commander gives true; the rule already turned a WHEN into epoch seconds.
         const nowSec = Math.floor(ctx.now() / 1000);
         const until = opts.timed === true ? nowSec + DEFAULT_MUTE_SECONDS : opts.timed;
-        const body = { mute_type: muteType, ...params, mute_until: until };
+        // The mute's own attributes only: the selectors' computer filters are sent with the read.
+        const body = { mute_type: muteType, mute_until: until, ticket_number: params.ticket_number, ticket_url: params.ticket_url };
         if (bulk) {
           const { roughDuration } = await import('../fleet/mute.js');
           const how =

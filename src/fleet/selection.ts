@@ -11,6 +11,7 @@
  * before as the whole.
  */
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
+import type { Attributes } from '../api/encode.js';
 import { MAX_PER_PAGE } from '../api/client.js';
 import { NotFoundError } from '../errors.js';
 import { matchesResult, type ResultMatch } from '../plugin-result.js';
@@ -26,6 +27,8 @@ export interface Scope {
   computers?: readonly string[];
   /** Only computers that are missing. */
   missing?: boolean;
+  /** The computer filters of `computers list` (platform, serial_number…), sent with the read of the computers. */
+  query?: Attributes;
 }
 
 /** Which plugin results of the computers in scope: what src/plugin-result.ts matches, and names. */
@@ -102,6 +105,7 @@ export function plannedRequests(client: ApiClient, scope: Scope): PreparedReques
 function computersInput(groupId: string | undefined, scope: Scope, page?: number): RequestInput {
   return {
     query: {
+      ...scope.query,
       expand: ['plugin_results'],
       // The API's own filters where they say the same: fewer pages to read.
       group_id: groupId,
