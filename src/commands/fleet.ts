@@ -161,7 +161,7 @@ export const alerts = verb({
   name: 'alerts',
   summary: 'Plugin results that need attention, across every computer of the account',
   description:
-    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
+    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). The computer filters of `computers list` (--platform, --serial-number, --asset-id, --created-after, --reference-email…) are sent with the read of the computers. --count prints the number of results that match. With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
   fields: ALERTS_VIEW.fields,
   options: [
     STATUS_SELECTOR,
@@ -178,6 +178,7 @@ export const alerts = verb({
     'mon alerts --group "Acme Design" --status Alert',
     'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
     'mon alerts --since 24h -o ndjson | jq -r .computer.name',
+    'mon alerts --platform windows --status alert --count',
     'mon --profiles acme,northwind alerts -o csv > alerts.csv',
     'mon alerts --changes morning -q',
   ],
