@@ -66,7 +66,7 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
 
   // A global option given twice is refused as a verb option is; --expand combines its keys.
   const lists: Record<string, string> = { '--fields': 'give one comma-separated list: --fields uid,name', '--profiles': 'give one comma-separated list: --profiles acme,northwind' };
-  for (const option of program.options) if (option.long !== '--expand') onceOnly(program, option, lists[option.long ?? '']);
+  for (const option of program.options) if (option.long !== '--expand') onceOnly(program, [option], lists[option.long ?? '']);
 
   program.addHelpText(
     'after',

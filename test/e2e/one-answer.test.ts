@@ -105,6 +105,7 @@ describe('the same option and value mean the same in every command (sandbox)', (
     [['computers', 'list', '--status', 'missing', '--status', 'hidden'], /^mon: --status: given twice \('missing', then 'hidden'\); it takes one value — /],
     [['-o', 'json', 'computers', 'list', '-o', 'csv'], /^mon: --output: given twice \('json', then 'csv'\)/],
     [['plugin', 'mute', '--group', 'Acme Design', '--timed', '2h', '--timed', '3h'], /^mon: --timed: given twice \('2h', then '3h'\)/],
+    [['notes', 'update', 'n_1', '--private', '--no-private'], /^mon: --private: given as --private and as --no-private — keep one of --private and --no-private\n$/],
   ])('a repeated option the API takes once is refused, naming it, before anything is sent: %j', async (args, message) => {
     const result = await spawned(...args);
     expect(result.stderr).toMatch(message);
