@@ -8,7 +8,7 @@ import { closest } from './suggest.js';
  * is the hint when nothing is near (default: the first value).
  */
 export function parseChoice<T extends string>(label: string, value: string, choices: readonly T[], example?: string): T {
-  const typed = value.trim().toLowerCase();
+  const typed = value.toLowerCase();
   const found = choices.find((choice) => choice.toLowerCase() === typed);
   if (found !== undefined) return found;
   const guess = closest(value, choices);
