@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import { defineCommands, type VerbRunner } from './commands/define.js';
+import { defineCommands, onceOnly, type VerbRunner } from './commands/define.js';
 import { isResource, type CommandSpec } from './spec/spec.js';
 import { OUTPUT_FORMATS } from './output/types.js';
 import { helpTarget } from './usage.js';
@@ -65,6 +65,10 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     // The longest name (expiration-manufacturers|manufacturers) leaves 40 columns for the text
     // beside it: commander's default (40) would stop wrapping there and run past 80.
     .configureHelp({ sortSubcommands: false, minWidthToWrap: 30 });
+
+  // A global option given twice is refused as a verb option is; --expand combines its keys.
+  const lists: Record<string, string> = { '--fields': 'give one comma-separated list: --fields uid,name', '--profiles': 'give one comma-separated list: --profiles acme,northwind' };
+  for (const option of program.options) if (option.long !== '--expand') onceOnly(program, [option], lists[option.long ?? '']);
 
   program.addHelpText(
     'after',

@@ -8,7 +8,7 @@ import type { Clock } from './api/clock.js';
 import type { ProfileStore } from './config/store.js';
 import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
-import { closest } from './validate/suggest.js';
+import { parseChoice } from './validate/choice.js';
 import { VERSION } from './version.js';
 
 /** What bin/mon (or a test) hands to main(). */
@@ -71,10 +71,7 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
   if (raw.fields !== undefined && fields?.length === 0) throw new UsageError('--fields: give at least one key, e.g. --fields uid,name');
   // An empty key would be sent as `expand[]=`, which asks for nothing the API knows.
   if (raw.expand?.some((key) => key.trim() === '')) throw new UsageError("--expand: give a key to expand (got '')", 'e.g. --expand group or --expand plugin_results');
-  if (raw.output !== undefined && !OUTPUT_FORMATS.includes(raw.output)) {
-    const guess = closest(raw.output, OUTPUT_FORMATS);
-    throw new UsageError(`-o/--output: ${quoted(raw.output)} is not one of ${OUTPUT_FORMATS.join(', ')}`, guess ? `did you mean -o ${guess}?` : 'e.g. -o json, or -o csv for a spreadsheet');
-  }
+  if (raw.output !== undefined) raw = { ...raw, output: parseChoice('-o/--output', raw.output, OUTPUT_FORMATS, 'e.g. -o json, or -o csv for a spreadsheet') };
   const accounts = accountList(raw, env);
   return {
     // A list of accounts names each profile itself: MON_PROFILE does not apply.

@@ -148,15 +148,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
       total = 0;
       for await (const page of client.pages(route, input, { all: true })) total += page.items.length;
     }
-    if (render.account) {
-      // One row per account: PROFILE and COUNT, in the format asked for.
-      const { createListRenderer } = await import('../output/render.js');
-      const counted = await createListRenderer({ ...render, columns: [{ key: 'count' }], fields: undefined });
-      counted.push([{ count: total }]);
-      counted.end();
-      return;
-    }
-    ctx.io.stdout.write(`${total}\n`);
+    await printCount(ctx, render, total);
     return;
   }
   const request = forPeople(route, input, view, render);
@@ -189,6 +181,18 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
     ctx.footnote(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
   }
+}
+
+/** --count: the number alone; across accounts one row per account (PROFILE and COUNT), in the format asked for. */
+export async function printCount(ctx: Context, render: RenderOptions, total: number): Promise<void> {
+  if (render.account) {
+    const { createListRenderer } = await import('../output/render.js');
+    const counted = await createListRenderer({ ...render, columns: [{ key: 'count' }], fields: undefined });
+    counted.push([{ count: total }]);
+    counted.end();
+    return;
+  }
+  ctx.io.stdout.write(`${total}\n`);
 }
 
 /** What --changes compares for a view: its declaration, else the uid alone (only new and gone). */

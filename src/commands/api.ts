@@ -6,6 +6,7 @@ import { redact } from '../api/redact.js';
 import { UsageError } from '../errors.js';
 import { pickFields } from '../output/columns.js';
 import { drained } from '../output/drain.js';
+import { parseChoice } from '../validate/choice.js';
 import { MAX_INT32 } from '../validate/when.js';
 import { confirmDeletion, showDryRun } from './actions.js';
 import { verb } from '../spec/spec.js';
@@ -26,9 +27,7 @@ export function parseField(text: string): [string, string] {
 }
 
 function checkMethod(word: string): HttpMethod {
-  const method = word.toUpperCase() as HttpMethod;
-  if (!METHODS.includes(method)) throw new UsageError(`<method>: ${quoted(word)} is not one of ${METHODS.join(', ')}`);
-  return method;
+  return parseChoice('<method>', word, METHODS);
 }
 
 function checkPath(path: string): string {

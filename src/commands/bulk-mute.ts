@@ -88,6 +88,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { scope, filter } = selectionOf(bulk.selectors, { statuses: [], muted: 'any', uids });
   const client = await ctx.client();
   const selection = await openSelection(ctx, client, scope, filter);
+  const { isMuted } = await import('../plugin-result.js');
   const nowSec = Math.floor(ctx.now() / 1000);
   const plan = await planMute(action, selection.results(nowSec), nowSec);
   selection.checkNamed();

@@ -9,9 +9,10 @@ import { terminalSafe } from '../output/escape.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
-import { CHANGES_OPTIONS, verb } from '../spec/spec.js';
+import { statusRank } from '../plugin-result.js';
+import { CHANGES_OPTIONS, verb, WHOLE_LIST_OPTIONS } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
-import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, colourWanted, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { MUTE_COMPARED, muteSummary } from './plugin.js';
@@ -33,14 +34,12 @@ export const ALERTS_VIEW: View = {
   changes: { noun: 'plugin results', compare: ['status', MUTE_COMPARED] },
 };
 
-const STATUS_ORDER: Record<string, number> = { Alert: 0, Warning: 1, Informational: 2, OK: 3 };
-const rank = (status: unknown): number => STATUS_ORDER[String(status)] ?? 4;
 const byText = (a: unknown, b: unknown): number => String(a ?? '').localeCompare(String(b ?? ''), 'en', { sensitivity: 'base' });
 
 /** The table's order: Alert before Warning, then group, computer and plugin names. */
 export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
   return (
-    rank(a.status) - rank(b.status) ||
+    statusRank(a.status) - statusRank(b.status) ||
     byText(a.group?.name, b.group?.name) ||
     byText(a.computer.name, b.computer.name) ||
     byText(a.name, b.name) ||
@@ -52,7 +51,7 @@ export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
  * `mon alerts`: the selection through the output module. Machine formats stream page by page
  * as the API sends computers; a table (which waits for every row anyway) is sorted.
  */
-async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest): Promise<void> {
+async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest, count = false): Promise<void> {
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
   const { plannedRequests } = await import('../fleet/selection.js');
@@ -67,6 +66,12 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, chang
       selection.checkNamed();
     });
     return;
+  }
+  if (count) {
+    let total = 0;
+    for await (const page of selection.results(nowSec)) total += page.length;
+    selection.checkNamed();
+    return printCount(ctx, render, total);
   }
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
@@ -174,28 +179,30 @@ export const alerts = verb({
   name: 'alerts',
   summary: 'Plugin results that need attention, across every computer of the account',
   description:
-    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
+    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). The computer filters of `computers list` (--platform, --serial-number, --asset-id, --created-after, --reference-email…) are sent with the read of the computers. --count prints the number of results that match. With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
   fields: ALERTS_VIEW.fields,
   options: [
     STATUS_SELECTOR,
     { flags: '--muted', description: 'only muted results' },
     { flags: '--include-muted', description: 'muted and unmuted results alike' },
     ...OTHER_SELECTORS,
+    ...WHOLE_LIST_OPTIONS,
     ...CHANGES_OPTIONS,
   ],
-  constraints: { atMostOne: [['muted', 'includeMuted']] },
+  constraints: { atMostOne: [['muted', 'includeMuted'], ['count', 'changes']] },
   reads: true,
   examples: [
     'mon alerts',
     'mon alerts --group "Acme Design" --status Alert',
     'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
     'mon alerts --since 24h -o ndjson | jq -r .computer.name',
+    'mon alerts --platform windows --status alert --count',
     'mon --profiles acme,northwind alerts -o csv > alerts.csv',
     'mon alerts --changes morning -q',
   ],
   async run({ opts }, ctx) {
     const { scope, filter } = selectionOf(opts, { statuses: ['Alert', 'Warning'], muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted' });
-    await runAlerts(ctx, scope, filter, changesWanted(opts));
+    await runAlerts(ctx, scope, filter, changesWanted(opts), opts.count === true);
   },
 });
 

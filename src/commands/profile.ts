@@ -3,8 +3,8 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, renderOptions, type View } from './actions.js';
-import { verb, type ResourceSpec } from '../spec/spec.js';
+import { confirmDeletion, printCount, renderOptions, type View } from './actions.js';
+import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../output/escape.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
@@ -106,21 +106,24 @@ export const profile: ResourceSpec = {
         ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : ''}. Check it with: mon profile test ${name}`);
       },
     }),
-    {
+    verb({
       name: 'list',
       aliases: ['ls'],
       summary: 'List saved profiles (keys masked)',
+      options: WHOLE_LIST_OPTIONS,
       examples: ['mon profile list', 'mon profile list --json'],
-      async run(_input, ctx) {
+      async run({ opts }, ctx) {
         const store = await ctx.profiles();
         const rows = Object.entries(store.list()).map(([name, saved]) => shown(name, saved, name === store.defaultName));
+        const render = renderOptions(ctx, PROFILE_VIEW);
+        if (opts.count) return printCount(ctx, render, rows.length);
         const { createListRenderer } = await import('../output/render.js');
-        const renderer = await createListRenderer(renderOptions(ctx, PROFILE_VIEW));
+        const renderer = await createListRenderer(render);
         renderer.push(rows);
         renderer.end();
         if (rows.length === 0) ctx.notice('No profiles yet. Add one with: mon profile add <name> --subdomain <subdomain> --domain <service-domain>');
       },
-    },
+    }),
     {
       name: 'use',
       jsonOutput: false,

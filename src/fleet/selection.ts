@@ -11,15 +11,12 @@
  * before as the whole.
  */
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
+import type { Attributes } from '../api/encode.js';
 import { MAX_PER_PAGE } from '../api/client.js';
 import { NotFoundError } from '../errors.js';
-import { parseTime } from '../output/format.js';
+import { matchesResult, type ResultMatch } from '../plugin-result.js';
 import { pick } from '../resolve/index.js';
 import { quoted, shortened } from '../output/escape.js';
-
-/** Plugin result statuses (api-v2.5, Plugin result status values). */
-export const PLUGIN_STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
-export type PluginStatus = (typeof PLUGIN_STATUSES)[number];
 
 type Item = Record<string, unknown>;
 
@@ -31,20 +28,14 @@ export interface Scope {
   computers?: readonly string[];
   /** Only computers that are missing. */
   missing?: boolean;
+  /** The computer filters of `computers list` (platform, serial_number…), sent with the read of the computers. */
+  query?: Attributes;
 }
 
-/** Which plugin results of the computers in scope. */
-export interface ResultFilter {
-  /** Any of these statuses; empty: every status. */
-  statuses: readonly string[];
-  /** `unmuted` (the default of alerts), `muted` only, or `any`. */
-  muted: 'unmuted' | 'muted' | 'any';
-  /** Also service plugins (visible false), which the dashboard hides. */
-  includeHidden: boolean;
+/** Which plugin results of the computers in scope: what src/plugin-result.ts matches, and names. */
+export interface ResultFilter extends ResultMatch {
   /** Plugin names or slugs, any case (each must occur in scope, or exit 4 at the end). */
   plugins?: readonly string[];
-  /** last_run at or after this time, epoch seconds. */
-  since?: number;
   /** Only these plugin result uids (`plugin mute --from`; each must occur in scope, or exit 4 at the end). */
   uids?: readonly string[];
 }
@@ -85,21 +76,6 @@ function uidOf(value: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Whether a mute is in force: muted true, unless it is a timed mute whose end has passed (a
- * stale flag must not hide an alert; mute_until, or muted_until as a sample spells it).
- */
-export function isMuted(result: Item, nowSec: number): boolean {
-  if (result.muted !== true) return false;
-  const end = parseTime(result.mute_until ?? result.muted_until);
-  return end === undefined || result.mute_type !== 'timed_mute' || end / 1000 > nowSec;
-}
-
-/** visible false marks a service plugin, hidden in the dashboard (api-v2.5, Plugin result object). */
-export function isHidden(result: Item): boolean {
-  return result.visible === false;
-}
-
 /** missing true (api-v2.5, Computer flags). */
 export function isMissing(computer: Item): boolean {
   return computer.missing === true;
@@ -130,6 +106,7 @@ export function plannedRequests(client: ApiClient, scope: Scope): PreparedReques
 function computersInput(groupId: string | undefined, scope: Scope, page?: number): RequestInput {
   return {
     query: {
+      ...scope.query,
       expand: ['plugin_results'],
       // The API's own filters where they say the same: fewer pages to read.
       group_id: groupId,
@@ -207,21 +184,14 @@ export class Selection {
   /** The plugin results that pass the filter, one array per page, as pages arrive. */
   async *results(nowSec: number): AsyncGenerator<SelectedResult[]> {
     const filter = this.filter ?? { statuses: [], muted: 'any', includeHidden: true };
-    const statuses = new Set(filter.statuses);
     for await (const page of this.computers()) {
       const selected: SelectedResult[] = [];
       for (const { computer, group, results } of page) {
         let ref: ComputerRef | undefined;
         for (const result of results) {
           if (this.uidKeys && !this.uidKeys.has(String(result.uid))) continue;
-          if (statuses.size > 0 && !statuses.has(String(result.status))) continue;
-          if (!filter.includeHidden && isHidden(result)) continue;
-          if (filter.muted !== 'any' && isMuted(result, nowSec) !== (filter.muted === 'muted')) continue;
+          if (!matchesResult(result, filter, nowSec)) continue;
           if (this.pluginKeys && !this.pluginKeys.has(String(result.name).toLowerCase()) && !this.pluginKeys.has(String(result.slug).toLowerCase())) continue;
-          if (filter.since !== undefined) {
-            const ran = parseTime(result.last_run);
-            if (ran === undefined || ran / 1000 < filter.since) continue;
-          }
           ref ??= {
             uid: typeof computer.uid === 'string' ? computer.uid : null,
             client_id: typeof computer.client_id === 'string' ? computer.client_id : typeof computer.svc_id === 'string' ? computer.svc_id : null,

@@ -4,8 +4,9 @@
  */
 import type { ApiClient } from '../api/client.js';
 import { MAX_PER_PAGE } from '../api/client.js';
-import { parseTime } from '../output/format.js';
-import { isHidden, isMissing, isMuted, plannedRequests, Selection, type GroupRef, type Scope } from './selection.js';
+import { parseTime } from '../api/time.js';
+import { isHidden, isMuted } from '../plugin-result.js';
+import { isMissing, plannedRequests, Selection, type GroupRef, type Scope } from './selection.js';
 
 /** How many plugins `top_plugins` lists. */
 export const TOP_PLUGINS = 10;

@@ -2,6 +2,7 @@
  * Pure value formatters. Tables humanise values for people; csv/tsv keep them plain for
  * machines. Nothing here loads chalk: colour comes in through a {@link Palette}.
  */
+import { NUMERIC, parseTime } from '../api/time.js';
 import { terminalSafe } from './escape.js';
 import type { ValueKind } from './types.js';
 
@@ -29,22 +30,6 @@ export interface CellOptions extends TimeOptions {
   cut?: (text: string, width: number) => string;
   /** Colour hooks; absent means no escape codes at all. */
   palette?: Palette;
-}
-
-const NUMERIC = /^-?\d+(\.\d+)?$/;
-
-/**
- * Milliseconds since the epoch, or undefined when `value` is not a time. Accepts epoch seconds
- * (number or numeric string, as the API documents) and ISO 8601 strings (a sample in the
- * reference returns last_report that way: api-v2.5, Computer).
- */
-export function parseTime(value: unknown): number | undefined {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-  if (typeof value === 'number') return Number.isFinite(value) ? value * 1000 : undefined;
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  if (NUMERIC.test(value.trim())) return Number(value) * 1000;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** ISO 8601 in UTC without milliseconds when they are zero: `2026-11-20T14:03:00Z`. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isStatusCheck } from '../../src/main.js';
 import { bar } from '../../src/output/status.js';
 import { createProgress } from '../../src/output/progress.js';
-import { isMuted } from '../../src/fleet/selection.js';
+import { isMuted } from '../../src/plugin-result.js';
 import { breaches, parseRange } from '../../src/validate/range.js';
 
 describe('Nagios threshold ranges', () => {

@@ -5,7 +5,6 @@ import {
   formatCell,
   formatPercent,
   formatTime,
-  parseTime,
   plainValue,
   toCsvRow,
   toIsoUtc,
@@ -13,6 +12,7 @@ import {
   type Palette,
 } from '../../src/output/format.js';
 import { cutToWidth } from '../../src/output/width.js';
+import { parseTime } from '../../src/api/time.js';
 
 // Local-time output depends on the zone: pin it before anything formats a date.
 beforeAll(() => {
