@@ -67,13 +67,13 @@ describe('muted means one thing', () => {
     expect(status.code).toBe(0);
     expect((JSON.parse(status.stdout) as { plugin_results: unknown }).plugin_results).toEqual({ total: 4, alerts: 1, warnings: 1, muted: 2, hidden: 0 });
 
-    const mute = await runMon(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--dry-run'], { env });
+    // --dry-run --verbose shows each PUT that would be sent, on stderr.
+    const puts = (stderr: string) => [...stderr.matchAll(/PUT \S*plugin_results\/(pr_\w+)/g)].map((match) => match[1]).sort();
+    const mute = await runMon(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--dry-run', '--verbose'], { env });
     expect(mute.code).toBe(0);
-    const puts = mute.stdout.split('\n').filter((line) => line.startsWith('PUT'));
-    expect(puts.map((line) => /plugin_results\/(pr_\w+)/.exec(line)?.[1]).sort()).toEqual(['pr_open', 'pr_stale']);
-    const unmute = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--dry-run'], { env });
-    const unmutePuts = unmute.stdout.split('\n').filter((line) => line.startsWith('PUT'));
-    expect(unmutePuts.map((line) => /plugin_results\/(pr_\w+)/.exec(line)?.[1]).sort()).toEqual(['pr_forever', 'pr_timed']);
+    expect(puts(mute.stderr)).toEqual(['pr_open', 'pr_stale']);
+    const unmute = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--dry-run', '--verbose'], { env });
+    expect(puts(unmute.stderr)).toEqual(['pr_forever', 'pr_timed']);
   });
 });
 
