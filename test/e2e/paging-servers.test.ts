@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, startFakeApi, type FakeApi, type ReceivedRequest } from '../helpers/fake-api.js';
 import { computer, page, result } from '../helpers/fake-fleet.js';
+import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 
 /**
@@ -24,7 +25,9 @@ type Paging =
   /** x-total 250 and x-total-pages 3, but page 2 answers []. */
   | 'hole'
   /** Serves page 1 whatever page is asked, with no pagination header. */
-  | 'same';
+  | 'same'
+  /** The list moved while it was read: computer 100 ends page 1 and starts page 2. */
+  | 'shifted';
 
 function computersPage(req: ReceivedRequest, res: Parameters<typeof page>[1], paging: Paging): void {
   const items = req.query.getAll('expand[]').includes('plugin_results') ? computers : computers.map((c) => ({ ...c, plugin_results: undefined }));
@@ -35,6 +38,10 @@ function computersPage(req: ReceivedRequest, res: Parameters<typeof page>[1], pa
     return json(res, 200, items.slice((number - 1) * 50, number * 50), { 'x-page': String(number), 'x-per-page': '50', 'x-total': '250', 'x-next-page': next });
   }
   if (paging === 'same') return json(res, 200, items.slice(0, 100));
+  if (paging === 'shifted') {
+    const start = number === 1 ? 0 : (number - 1) * 100 - 1;
+    return json(res, 200, items.slice(start, start + 100), { 'x-page': String(number), 'x-per-page': '100', 'x-total': '250', 'x-total-pages': '3' });
+  }
   const perPage = Number(req.query.get('per_page') ?? 50);
   json(res, 200, number === 2 ? [] : items.slice((number - 1) * perPage, number * perPage), { 'x-per-page': String(perPage), 'x-total': '250', 'x-total-pages': String(Math.ceil(250 / perPage)) });
 }
@@ -50,6 +57,10 @@ describe('a server that pages otherwise than asked', () => {
       if (req.path === '/v2.5/groups') return page(req, res, groups);
       if (req.path === '/v2.5/computers') return computersPage(req, res, paging);
       if (req.path === '/v2.5/expirations') return page(req, res, []);
+      if (req.method === 'PUT' && req.path.startsWith('/v2.5/plugin_results/')) {
+        const uid = req.path.split('/').at(-1)!;
+        return json(res, 200, { ...result(uid, 'SMART Status', 'Alert'), muted: true, mute_type: 'ignored' });
+      }
       json(res, 404, [{ status_code: 404, code: ':not_found', title: 'Not found', details: req.path }]);
     });
   });
@@ -108,5 +119,34 @@ describe('a server that pages otherwise than asked', () => {
       expect(again).toMatchObject({ code: 0, stdout: '' });
       expect(again.stderr).toMatch(/^no changes since .* \(250 /);
     }
+  });
+
+  describe('a computer served on two pages (the list moved while it was read)', () => {
+    const env = () => ({ MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir });
+    const puts = () => api.requests.filter((r) => r.method === 'PUT').map((r) => r.path.split('/').at(-1));
+
+    beforeEach(() => {
+      paging = 'shifted';
+      api.requests.length = 0;
+    });
+
+    it('a bulk mute plans and PUTs each result once, and --max counts each once', async () => {
+      const run = await runMain(['plugin', 'mute', '--status', 'Alert', '--ignore', '--max', '250', '--yes', '-o', 'ndjson'], { env: env() });
+      expect(run.stderr).toMatch(/^mute 250 plugin results on 250 computers in 1 group/m);
+      expect(run.code).toBe(0);
+      expect(puts()).toHaveLength(250);
+      expect(new Set(puts()).size).toBe(250);
+      expect(run.stdout.trim().split('\n')).toHaveLength(250);
+    });
+
+    it('alerts lists each result once, status counts each computer once', async () => {
+      const alerts = await runMain(['alerts', '-o', 'ndjson'], { env: env() });
+      expect(alerts.code).toBe(0);
+      const uids = alerts.stdout.trim().split('\n').map((line) => JSON.parse(line).uid);
+      expect(uids).toHaveLength(250);
+      expect(new Set(uids).size).toBe(250);
+      const status = await runMain(['status', '-o', 'json'], { env: env() });
+      expect(JSON.parse(status.stdout)).toMatchObject({ computers: { total: 250 }, plugin_results: { total: 250, alerts: 250 } });
+    });
   });
 });
