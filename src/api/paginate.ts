@@ -211,12 +211,26 @@ class Walk {
 }
 
 /**
- * What a page holds, for telling a page served twice: its items' uids (or ids, or the items
- * themselves). Undefined for an empty page.
+ * What a page holds, for telling a page served twice: a 53-bit hash (cyrb53) of its items' uids
+ * (or ids, or the items themselves) and their count, so that the walk keeps a number per page,
+ * not the list. Undefined for an empty page.
  */
 function fingerprint(items: readonly Record<string, unknown>[]): string | undefined {
   if (items.length === 0) return undefined;
-  return items.map((item) => (typeof item.uid === 'string' ? item.uid : typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : JSON.stringify(item))).join('\u0000');
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (const item of items) {
+    const key = typeof item.uid === 'string' ? item.uid : typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : JSON.stringify(item);
+    for (let i = 0; i <= key.length; i++) {
+      // The end of each key counts too (as 0): ['ab', 'c'] and ['a', 'bc'] differ.
+      const code = i < key.length ? key.charCodeAt(i) : 0;
+      h1 = Math.imul(h1 ^ code, 2654435761);
+      h2 = Math.imul(h2 ^ code, 1597334677);
+    }
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${items.length}:${4294967296 * (2097151 & h2) + (h1 >>> 0)}`;
 }
 
 /**

@@ -139,6 +139,8 @@ interface Behaviour {
   totalPagesAsAsked?: boolean;
   /** It serves page 1 whatever page is asked for. */
   ignoresPage?: boolean;
+  /** It serves pages 1..cycle over and over (page cycle + 1 is page 1 again). */
+  cycle?: number;
   /** The body of a page it answers otherwise. */
   body?: (page: number, items: unknown[]) => unknown;
 }
@@ -151,7 +153,7 @@ function server(b: Behaviour) {
     asked.push(query);
     const wanted = query.per_page ?? 50;
     const size = Math.min(wanted, b.cap ?? 100);
-    const start = b.ignoresPage ? 0 : (query.offset ?? ((query.page ?? 1) - 1) * size);
+    const start = b.ignoresPage ? 0 : b.cycle ? (((query.page ?? 1) - 1) % b.cycle) * size : (query.offset ?? ((query.page ?? 1) - 1) * size);
     const page = Math.floor(start / size) + 1;
     const pages = Math.ceil(b.total / size);
     const items = Array.from({ length: Math.max(0, Math.min(size, b.total - start)) }, (_, i) => ({ n: start + i + 1 }));
@@ -211,6 +213,7 @@ describe('the paginator against servers that page differently', () => {
     ['it serves page 1 whatever page is asked (x-total 250)', { total: 250, ignoresPage: true }, { all: true }, 100, /page 2 holds the same items as page 1/],
     ['it serves page 1 whatever page is asked, with no header at all', { total: 250, ignoresPage: true, send: { perPage: false, total: false, totalPages: false, next: false } }, { all: true }, 100, /page 2 holds the same items as page 1/],
     ['it serves page 1 whatever page is asked, and x-next-page always names another', { total: 250, ignoresPage: true, send: { total: false, totalPages: false } }, { all: true }, 100, /page 2 holds the same items as page 1/],
+    ['it serves pages 1, 2, 3, 1, 2, 3… and x-next-page always names another', { total: 2500, cycle: 3, send: { total: false, totalPages: false }, body: (_page, items) => items }, { all: true }, 300, /page 4 holds the same items as page 1/],
     ['--limit: page 2 answers [] before the limit', { total: 250, body: (page, items) => (page === 2 ? [] : items) }, { limit: 150, perPage: 100 }, 100, /page 2 came back empty/],
     ['--offset: the second page answers [] before x-total', { total: 250, body: (page, items) => (page === 3 ? [] : items) }, { all: true, offset: 120, perPage: 100 }, 100, /page 2 came back empty, with 100 of the 130/],
   ])('fails with exit 7 when %s, after the pages before it', async (_name, behaviour, paging, read, message) => {
