@@ -46,11 +46,12 @@ function computersPage(req: ReceivedRequest, res: Parameters<typeof page>[1], pa
   json(res, 200, number === 2 ? [] : items.slice((number - 1) * perPage, number * perPage), { 'x-per-page': String(perPage), 'x-total': '250', 'x-total-pages': String(Math.ceil(250 / perPage)) });
 }
 
-describe('a server that pages otherwise than asked', () => {
+// Each case spawns mon several times: generous bounds for a loaded machine, not a measure of speed.
+describe('a server that pages otherwise than asked', { timeout: 120_000 }, () => {
   let api: FakeApi;
   let paging: Paging = 'honest';
   let dir: string;
-  const mon = (...args: string[]) => runMon(args, { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir }, timeoutMs: 20_000 });
+  const mon = (...args: string[]) => runMon(args, { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir }, timeoutMs: 60_000 });
 
   beforeAll(async () => {
     api = await startFakeApi((req, res) => {
