@@ -77,7 +77,7 @@ _mon_option() {
     '|--profiles') REPLY='v @profile-list' ;;
     '|--parallel') REPLY='v' ;;
     '|--base-url') REPLY='v' ;;
-    '|-o'|'|--output') REPLY='v table json ndjson csv tsv' ;;
+    '|-o'|'|--output') REPLY='v table json ndjson csv tsv openmetrics' ;;
     '|--jq') REPLY='v' ;;
     '|--fields') REPLY='v' ;;
     '|--expand') REPLY='v' ;;
@@ -215,8 +215,10 @@ _mon_option() {
     'profile add|--domain') REPLY='v' ;;
     'sandbox|--port') REPLY='v' ;;
     'sandbox|--host') REPLY='v 127.0.0.1 localhost ::1' ;;
+    'sandbox|--account') REPLY='v' ;;
     'sandbox|--computers') REPLY='v' ;;
     'sandbox|--seed') REPLY='v' ;;
+    'sandbox|--rate-limit') REPLY='v' ;;
     *) REPLY= ;;
   esac
 }
@@ -250,7 +252,8 @@ _mon_flags() {
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
-    'sandbox') REPLY='--port --host --computers --seed' ;;
+    'sandbox') REPLY='--port --host --account --computers --seed --rate-limit' ;;
+    'sandbox reset') REPLY='--all' ;;
     *) REPLY= ;;
   esac
 }

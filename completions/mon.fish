@@ -275,8 +275,10 @@ function __mon_option
             'profile add|--domain' \
             'sandbox|--port' \
             'sandbox|--host' \
+            'sandbox|--account' \
             'sandbox|--computers' \
-            'sandbox|--seed'
+            'sandbox|--seed' \
+            'sandbox|--rate-limit'
             echo v
         case 'plugin mute|--timed'
             echo o
@@ -375,7 +377,7 @@ complete -c mon -l 'all-profiles' -d 'run a read across every saved profile, in 
 complete -c mon -l 'parallel' -x -d 'with --profiles/--all-profiles: accounts read at once, 1..16 (default 4)'
 complete -c mon -l 'base-url' -x -d 'override the profile\'s https://<subdomain>.<service-domain> (env MON_BASE_URL)'
 complete -c mon -l 'sandbox' -d 'run against a local sandbox with demo data, started in this process'
-complete -c mon -s 'o' -l 'output' -x -a 'table json ndjson csv tsv' -d 'output format'
+complete -c mon -s 'o' -l 'output' -x -a 'table json ndjson csv tsv openmetrics' -d 'output format'
 complete -c mon -l 'json' -d 'short for -o json'
 complete -c mon -l 'jq' -x -d 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)'
 complete -c mon -l 'fields' -x -d 'comma-separated keys of -o json or table columns (name, flags, owner…), in every format'
@@ -675,10 +677,13 @@ complete -c mon -n '__mon_arg "profile remove" 1' -a '(__mon_profiles)'
 complete -c mon -n '__mon_arg "profile test" 1' -a '(__mon_profiles)'
 complete -c mon -n '__mon_in "sandbox"' -l 'port' -x -d 'port to listen on (default: any free port) (0..65535)'
 complete -c mon -n '__mon_in "sandbox"' -l 'host' -x -a '127.0.0.1 localhost ::1' -d 'loopback address to listen on (default: 127.0.0.1)'
-complete -c mon -n '__mon_in "sandbox"' -l 'computers' -x -d 'how many computers to seed (default 40; re-seeds when it changes) (1..100000)'
-complete -c mon -n '__mon_in "sandbox"' -l 'seed' -x -d 'seed of the demo data (default 1; re-seeds when it changes) (0..2147483647)'
+complete -c mon -n '__mon_in "sandbox"' -l 'account' -x -d 'a demo account of its own: its own data, key and state (a-z, 0-9 and -, up to 32)'
+complete -c mon -n '__mon_in "sandbox"' -l 'computers' -x -d 'how many computers to seed (default 40); another size is another state (1..100000)'
+complete -c mon -n '__mon_in "sandbox"' -l 'seed' -x -d 'seed of the demo data (default 1, or one of the account\'s own); another seed is another state (0..2147483647)'
+complete -c mon -n '__mon_in "sandbox"' -l 'rate-limit' -x -d 'requests each key may send per S seconds (default 400/60, as the API)'
 complete -c mon -n '__mon_at "sandbox"' -a 'serve' -d 'Run the sandbox in the foreground until Ctrl-C; prints its base URL and key'
-complete -c mon -n '__mon_at "sandbox"' -a 'reset' -d 'Restore the demo data: forget every change made in the sandbox'
+complete -c mon -n '__mon_at "sandbox"' -a 'reset' -d 'Restore the demo data: forget every change made in the sandbox (the default data, the data named, or --all)'
+complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: each account, size and seed'
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'

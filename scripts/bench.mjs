@@ -23,6 +23,7 @@ import { measureFleet, reportFleet } from './bench/fleet.mjs';
 import { measureAccounts, reportAccounts, startAccounts } from './bench/accounts.mjs';
 import { measureChanges, reportChanges } from './bench/changes.mjs';
 import { measureMute, reportMute } from './bench/mute.mjs';
+import { measureSandboxWrites, reportSandboxWrites } from './bench/sandbox-writes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -108,6 +109,8 @@ say(`${RUNS} start-up runs and ${ALL_RUNS} --all runs of each, per Node; medians
 
 const results = { version, cpus: cpus().length, runs: RUNS, allRuns: ALL_RUNS, memoryMethod: MEMORY_METHOD, nodes: {} };
 for (const node of NODES) results.nodes[node.version] = await measure(node);
+// The sandbox's store, in this process (its Node): scripts/bench/sandbox-writes.mjs.
+const sandboxWrites = await measureSandboxWrites({ sandboxes, computers: BIG, runs: 30, fail });
 await sandboxes.close();
 report();
 
@@ -248,6 +251,9 @@ function report() {
     say();
     results.muteTargets = { ...results.muteTargets, [v]: reportMute(results.nodes[v].mute, say) };
   }
+  say();
+  say(`node ${process.versions.node} (the bench's own process):`);
+  results.sandboxWriteTargets = reportSandboxWrites(sandboxWrites, say);
   say();
   say(`load at the end: ${load()}`);
   mkdirSync(join(root, '.bench'), { recursive: true });

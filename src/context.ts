@@ -77,6 +77,13 @@ export interface Context {
   now: () => number;
   /** Aborted on Ctrl-C or SIGTERM; every request listens to it. */
   signal: AbortSignal;
+  /**
+   * For writes that must be let finish after Ctrl-C or SIGTERM (a bulk mute's PUTs in flight):
+   * until `release`, the first signal aborts `signal` only, and bin/mon waits instead of ending
+   * the process after its short grace; `inFlight` is aborted by a second signal. Sent with
+   * `inFlight`, a request is bounded by it, its --timeout and MON_DEADLINE.
+   */
+  letFinish(): { inFlight: AbortSignal; release(): void };
   globals: GlobalOptions;
   /** Set when this run is one account of many: output goes through it, tagged with the profile. */
   accountOutput?: AccountOutput;

@@ -30,6 +30,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
       const globals = resolveGlobals(raw, deps.env);
       verbose = globals.verbose;
+      onlyWhereOpenMetrics(verb, input.command, globals);
       const jq = await jqOutput(verb, input.command, globals, deps);
       const ctx = createContext(jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } } } : deps, globals, cleanups, program, argv);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
@@ -129,6 +130,13 @@ function reasonOf(error: unknown): string {
     : error instanceof MonError ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}`
     : error instanceof Error ? `unexpected error: ${error.message}`
     : String(error);
+}
+
+/** -o openmetrics: only a verb that prints metrics takes it (--jq refuses it as it refuses csv). */
+function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptions): void {
+  if (globals.output !== 'openmetrics') return;
+  if (!verb.openMetrics) throw new UsageError(`-o openmetrics: \`mon ${name}\` prints no metrics`, 'use -o openmetrics with `mon status`; here -o json, ndjson, csv or tsv');
+  if (globals.fields !== undefined) throw new UsageError('--fields: -o openmetrics prints every metric family', 'filter the series in the scraper, or use -o json --fields');
 }
 
 /**

@@ -19,6 +19,11 @@ export interface MainDeps {
   clock?: Clock;
   /** Aborted by SIGINT/SIGTERM in bin/mon; its reason names the signal. */
   signal?: AbortSignal;
+  /**
+   * bin/mon's side of Context.letFinish: `forced` is aborted by a second signal while `hold()`
+   * is in force, and the process is not ended after the first signal's grace until released.
+   */
+  interrupts?: { forced: AbortSignal; hold(): () => void };
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
@@ -209,6 +214,11 @@ export function createContext(
     },
     onExit: (cleanup) => {
       cleanups.push(cleanup);
+    },
+    letFinish: () => {
+      // In a test without bin/mon nothing holds the process: the request's own bounds remain.
+      if (!deps.interrupts) return { inFlight: new AbortController().signal, release: () => undefined };
+      return { inFlight: deps.interrupts.forced, release: deps.interrupts.hold() };
     },
     profiles: () => {
       store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir, ctx.notice));

@@ -27,12 +27,16 @@ export async function loadSandbox() {
   const running = [];
   return {
     dir,
-    /** `apiKey`: a key of its own, so that the sandbox stands for an account of its own (--all-profiles). */
-    async start(computers, { apiKey } = {}) {
+    /**
+     * `apiKey`: a key of its own, so that the sandbox stands for an account of its own
+     * (--all-profiles); `stateFile`: persist as `mon sandbox` does (the write rows).
+     */
+    async start(computers, { apiKey, stateFile } = {}) {
       const sandbox = await startSandbox({
         port: 0,
         computers,
         apiKey,
+        stateFile,
         seed: 1,
         recordRequests: false,
         rateLimit: { requests: 1_000_000, windowMs: 60_000 },

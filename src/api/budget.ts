@@ -1,6 +1,6 @@
 import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireLock, isTempOf, LockTrouble } from '../config/files.js';
+import { acquireLock, BRIEF_LOCK, isTempOf, LockTrouble } from '../config/files.js';
 import { removeStaleTemps } from '../config/trust.js';
 import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
@@ -18,14 +18,6 @@ export function slack(limit: RateLimit): number {
   return limit.windowMs / 60;
 }
 
-/** A lock is held for the few milliseconds of a read and a write; one this old was left behind. */
-const STALE_LOCK_MS = 5_000;
-
-/**
- * The longest wait for the lock. Each holder keeps it for milliseconds, so a lock still taken
- * after this is not being taken in turns: the process keeps its own budget instead of hanging.
- */
-const MAX_LOCK_WAIT_MS = 2 * STALE_LOCK_MS;
 
 export interface RateLimit {
   requests: number;
@@ -189,9 +181,9 @@ class Ledger {
 
   /** Runs `change` on the recorded send times under the lock and saves them. */
   async update<T>(signal: AbortSignal, change: (sent: number[], now: number) => T): Promise<T> {
+    // Held for the milliseconds of a read and a write; past the wait the process keeps its own budget instead of hanging.
     const held = await acquireLock(this.lock, {
-      staleMs: STALE_LOCK_MS,
-      maxWaitMs: MAX_LOCK_WAIT_MS,
+      ...BRIEF_LOCK,
       signal,
       log: this.log && ((line) => this.log!(`rate ledger: ${line}`)),
       clock: this.clock,

@@ -62,6 +62,16 @@ export interface ClientConfig {
   maxResponseBytes?: number;
 }
 
+/** How one request is sent. */
+export interface SendOptions {
+  /**
+   * What aborts the request once it is on its way, instead of the client's signal: a write that
+   * must be let finish after Ctrl-C (a bulk mute's PUTs). The client's signal still keeps it from
+   * starting, and from being tried again.
+   */
+  inFlight?: AbortSignal;
+}
+
 export interface RequestInput {
   path?: Record<string, string>;
   query?: Params;
@@ -166,13 +176,13 @@ export class ApiClient {
   }
 
   /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of cli-contract.md. */
-  async send(prepared: PreparedRequest): Promise<ApiResponse> {
+  async send(prepared: PreparedRequest, options: SendOptions = {}): Promise<ApiResponse> {
     const { response, attempt: last, mayHaveActed } = await retrying({
       method: prepared.method,
       route: prepared.route,
       policy: this.policy,
       now: () => this.clock.now(),
-      once: () => this.once(prepared),
+      once: () => this.once(prepared, options.inFlight),
       pause: (ms) => this.pause(ms),
     });
     if (prepared.method === 'DELETE' && response.status === 404 && mayHaveActed) {
@@ -221,12 +231,14 @@ export class ApiClient {
   }
 
   /** One attempt within the budget and the deadline. */
-  private async once(prepared: PreparedRequest): Promise<ApiResponse> {
+  private async once(prepared: PreparedRequest, inFlight?: AbortSignal): Promise<ApiResponse> {
     const { signal } = this.config;
     if (signal.aborted) throw interrupted(signal);
     if (this.closed) throw new AttemptFailed(new NetworkError('the connection pool is closed'), 'final');
     const answered = await this.takeBudget();
     try {
+      // Nothing starts after Ctrl-C, also when the budget's answer came at the same moment.
+      if (signal.aborted) throw interrupted(signal);
       return await attempt(
         {
           dispatcher: this.dispatcher,
@@ -237,7 +249,7 @@ export class ApiClient {
           timeoutMs: this.config.timeoutMs,
           maxResponseBytes: this.config.maxResponseBytes,
           deadlineMs: this.deadlineMs,
-          signal,
+          signal: inFlight ?? signal,
           clock: this.clock,
           log: this.config.log,
         },

@@ -28,6 +28,15 @@ export const fieldKey = (field: CompareField): string => (typeof field === 'stri
 /** Text longer than this is kept as a fingerprint: a note's body may be 16 MB (api-v2.5, Limits). */
 const LONGEST_KEPT_TEXT = 64;
 
+/** A shown cell longer than this is kept cut (with `…`): it names an item, it is not compared. */
+const LONGEST_SHOWN_TEXT = 80;
+
+/**
+ * The key of a gone item's last row, as its columns showed it (computer, group, plugin names):
+ * what a state keeps beside the compared values, so that a gone row still names what left.
+ */
+export const LAST_ROW = 'last_row';
+
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 /**
@@ -58,6 +67,8 @@ export function normalise(value: unknown, key: string): Kept {
  */
 export class Comparison {
   readonly keys: readonly string[];
+  /** The columns whose cells a state keeps to show a gone row (every column but the uid). */
+  readonly shownKeys: readonly string[];
 
   constructor(
     private readonly fields: readonly CompareField[],
@@ -65,6 +76,18 @@ export class Comparison {
     private readonly nowSec: number,
   ) {
     this.keys = fields.map(fieldKey);
+    this.shownKeys = columns.map((column) => column.key).filter((key) => key !== 'uid');
+  }
+
+  /** The cells of one item's row, in the order of `shownKeys`: text cut short, times as epoch seconds. */
+  shown(item: Item): Kept[] {
+    return this.columns
+      .filter((column) => column.key !== 'uid')
+      .map((column) => {
+        const value = column.get ? column.get(item) : readField(item, column.key);
+        if (typeof value === 'string' && value.length > LONGEST_SHOWN_TEXT) return `${value.slice(0, LONGEST_SHOWN_TEXT - 1)}…`;
+        return normalise(value, column.key);
+      });
   }
 
   /** The compared values of one item, in the order of `keys`. */
@@ -82,9 +105,14 @@ export class Comparison {
     return this.keys.filter((_, i) => JSON.stringify(before[i] ?? null) !== JSON.stringify(after[i] ?? null));
   }
 
-  /** What a gone item shows: its uid and its last known compared values. */
-  lastKnown(uid: string, values: readonly Kept[]): Item {
-    return Object.fromEntries([['uid', uid], ...this.keys.map((key, i) => [key, values[i] ?? null])]);
+  /**
+   * What a gone item shows: its uid, its last known compared values and, when the state kept
+   * them, its last row's cells (under LAST_ROW, which the change columns read).
+   */
+  lastKnown(uid: string, values: readonly Kept[], row?: { keys: readonly string[]; cells: readonly Kept[] }): Item {
+    const item: Item = Object.fromEntries([['uid', uid], ...this.keys.map((key, i) => [key, values[i] ?? null])]);
+    if (row) item[LAST_ROW] = Object.fromEntries(row.keys.map((key, i) => [key, row.cells[i] ?? null]));
+    return item;
   }
 }
 
@@ -104,11 +132,15 @@ export interface Difference {
 export class ChangeCollector {
   /** What this run saw: uid -> compared values (the next state). */
   readonly seen = new Map<string, Kept[]>();
+  /** What this run's rows showed: uid -> cells in the order of the comparison's shownKeys (kept in the next state). */
+  readonly rows = new Map<string, Kept[]>();
   private readonly differences: Difference[] = [];
 
   constructor(
     private readonly comparison: Comparison,
     private readonly before: ReadonlyMap<string, readonly Kept[]> | undefined,
+    /** The rows the state before kept, when it kept them (states saved before rows were kept have none). */
+    private readonly rowsBefore?: { keys: readonly string[]; rows: ReadonlyMap<string, readonly Kept[]> },
   ) {}
 
   push(items: readonly Item[]): void {
@@ -117,6 +149,7 @@ export class ChangeCollector {
       if (typeof uid !== 'string' || uid === '') throw new MissingUid();
       const values = this.comparison.values(item);
       this.seen.set(uid, values);
+      this.rows.set(uid, this.comparison.shown(item));
       if (!this.before) continue;
       const previous = this.before.get(uid);
       if (!previous) this.differences.push({ change: 'new', item });
@@ -131,7 +164,9 @@ export class ChangeCollector {
   result(): Difference[] {
     const gone: Difference[] = [];
     for (const [uid, values] of this.before ?? []) {
-      if (!this.seen.has(uid)) gone.push({ change: 'gone', item: this.comparison.lastKnown(uid, values) });
+      if (this.seen.has(uid)) continue;
+      const cells = this.rowsBefore?.rows.get(uid);
+      gone.push({ change: 'gone', item: this.comparison.lastKnown(uid, values, cells && { keys: this.rowsBefore!.keys, cells }) });
     }
     // An item listed twice (pages shifted while they were read) counts once.
     const listed = new Map(this.differences.map((difference) => [difference.item.uid, difference]));
@@ -151,9 +186,20 @@ export function shown(difference: Difference): Item {
   return { change: difference.change, ...(difference.changed ? { changed: difference.changed } : {}), ...difference.item };
 }
 
-/** The columns of the answer: CHANGE and CHANGED first, the uid (what matches) when the view has none. */
+/**
+ * The columns of the answer: CHANGE and CHANGED first, the uid (what matches) when the view has
+ * none; a gone row's cells are those its last row showed, where the state kept them.
+ */
 export function changeColumns(columns: readonly Column[]): Column[] {
-  return [{ key: 'change' }, { key: 'changed', kind: 'list' }, ...(columns.some((column) => column.key === 'uid') ? [] : [{ key: 'uid' }]), ...columns];
+  const asLastShown = (column: Column): Column => ({
+    ...column,
+    get: (row) => {
+      const last = row[LAST_ROW] as Item | undefined;
+      if (last && column.key in last) return last[column.key];
+      return column.get ? column.get(row) : readField(row, column.key);
+    },
+  });
+  return [{ key: 'change' }, { key: 'changed', kind: 'list' }, ...(columns.some((column) => column.key === 'uid') ? [] : [{ key: 'uid' }]), ...columns.map(asLastShown)];
 }
 
 /** `--fields` under --changes: change and changed come first, whatever else is asked for. */

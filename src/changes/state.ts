@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireLock, LockTrouble, writeFileAtomic, type HeldLock } from '../config/files.js';
+import { acquireLock, LockTrouble, LONG_LOCK, writeFileAtomic, type HeldLock } from '../config/files.js';
 import { checkConfigFile, checkPrivateFolder, ensureConfigDir } from '../config/trust.js';
 import type { Account } from '../context.js';
 import { StateFileError, UsageError } from '../errors.js';
@@ -21,12 +21,6 @@ const VERSION = 1;
  */
 const MAX_STATE_BYTES = 256 * 1024 * 1024;
 
-/**
- * A run holds its lock for the whole listing and renews it every second; one untouched this
- * long was left by a process that was killed.
- */
-const STALE_LOCK_MS = 10_000;
-const HEARTBEAT_MS = 1_000;
 
 /** One saved state. */
 export interface SavedState {
@@ -39,6 +33,8 @@ export interface SavedState {
   /** When it was saved, epoch ms. */
   savedAt: number;
   items: Map<string, Kept[]>;
+  /** Each item's row as its columns showed it (to show a gone item); absent in states saved before rows were kept. */
+  rows?: { keys: string[]; rows: Map<string, Kept[]> };
 }
 
 /** A saved state as `mon changes list` shows it. */
@@ -82,7 +78,8 @@ export class ChangeStates {
   async lock(name: string, signal: AbortSignal, waitMs: number): Promise<HeldLock> {
     const file = this.file(name, { create: true });
     try {
-      return await acquireLock(`${file}.lock`, { staleMs: STALE_LOCK_MS, maxWaitMs: waitMs, heartbeatMs: HEARTBEAT_MS, signal });
+      // Held for the whole listing, renewed as it goes.
+      return await acquireLock(`${file}.lock`, { ...LONG_LOCK, maxWaitMs: waitMs, signal });
     } catch (error) {
       if (!(error instanceof LockTrouble)) throw error;
       if (error.reason === 'busy') {
@@ -139,7 +136,8 @@ export class ChangeStates {
       }
       items[uid] = at;
     }
-    const text = JSON.stringify({ format: FORMAT, version: VERSION, account: this.account.label, name, command: state.command, saved_at: new Date(state.savedAt).toISOString(), fields: state.fields, values, items });
+    const rows = state.rows && { keys: state.rows.keys, cells: Object.fromEntries(state.rows.rows) };
+    const text = JSON.stringify({ format: FORMAT, version: VERSION, account: this.account.label, name, command: state.command, saved_at: new Date(state.savedAt).toISOString(), fields: state.fields, values, items, ...(rows ? { rows } : {}) });
     writeFileAtomic(file, `${text}\n`, { durable: true });
   }
 
@@ -206,6 +204,7 @@ function parseState(data: unknown): SavedState | string {
     map.set(uid, kept);
   }
   return {
+    rows: parseRows(record.rows),
     account: typeof record.account === 'string' ? record.account : '',
     name: typeof record.name === 'string' ? record.name : '',
     command: typeof record.command === 'string' ? record.command : '',
@@ -213,4 +212,15 @@ function parseState(data: unknown): SavedState | string {
     savedAt,
     items: map,
   };
+}
+
+/** The rows a state kept, when they are whole; anything else is ignored (they only name gone items). */
+function parseRows(data: unknown): SavedState['rows'] {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { keys, cells } = data as Record<string, unknown>;
+  if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) return undefined;
+  if (typeof cells !== 'object' || cells === null || Array.isArray(cells)) return undefined;
+  const rows = new Map<string, Kept[]>();
+  for (const [uid, row] of Object.entries(cells)) if (Array.isArray(row) && row.length === keys.length) rows.set(uid, row as Kept[]);
+  return { keys: keys as string[], rows };
 }

@@ -59,7 +59,8 @@ export async function listChanges(
         `give the same --fields as its first run, or start again with --changes ${name} --reset`,
       );
     }
-    const collector = new ChangeCollector(new Comparison(compare, render.columns, Math.floor(ctx.now() / 1000)), before?.items);
+    const comparison = new Comparison(compare, render.columns, Math.floor(ctx.now() / 1000));
+    const collector = new ChangeCollector(comparison, before?.items, before?.rows);
     // Nothing is printed before the whole list is read: a person at a terminal sees it being read.
     const { createProgress } = await import('../output/progress.js');
     const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
@@ -81,14 +82,14 @@ export async function listChanges(
     // 'computers' -> '1 computer': every noun declared is a plural in -s.
     const counted = `${collector.seen.size} ${collector.seen.size === 1 ? spec.noun.replace(/s$/, '') : spec.noun}`;
     if (!before) {
-      save(states, ctx, name, keys, collector);
+      save(states, ctx, name, keys, comparison, collector);
       ctx.notice(`recorded ${counted} as the baseline of '${name}'`);
       return;
     }
     const differences = collector.result();
     const since = localMinute(before.savedAt);
     if (differences.length === 0) {
-      save(states, ctx, name, keys, collector);
+      save(states, ctx, name, keys, comparison, collector);
       ctx.notice(`no changes since ${since} (${counted})`);
       return;
     }
@@ -98,7 +99,7 @@ export async function listChanges(
     const renderer = await createListRenderer({ ...render, columns: changeColumns(render.columns), fields: changeFields(render.fields) });
     renderer.push(differences.map(shown));
     renderer.end();
-    save(states, ctx, name, keys, collector);
+    save(states, ctx, name, keys, comparison, collector);
     const count = (change: string) => differences.filter((difference) => difference.change === change).length;
     ctx.footnote(`${count('new')} new, ${count('changed')} changed, ${count('gone')} gone since ${since} (${counted} now)`);
   } finally {
@@ -111,9 +112,9 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-function save(states: ChangeStates, ctx: Context, name: string, fields: string[], collector: ChangeCollector): void {
+function save(states: ChangeStates, ctx: Context, name: string, fields: string[], comparison: Comparison, collector: ChangeCollector): void {
   try {
-    states.save(name, { command: ctx.argv.map(shellWord).join(' '), fields, savedAt: ctx.now(), items: collector.seen });
+    states.save(name, { command: ctx.argv.map(shellWord).join(' '), fields, savedAt: ctx.now(), items: collector.seen, rows: { keys: [...comparison.shownKeys], rows: collector.rows } });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string') throw error;

@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { terminalSafe } from '../output/escape.js';
+import { sharedKeys } from '../output/columns.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import type { PagingValues } from '../spec/spec.js';
 import type { ChangeSpec } from '../changes/track.js';
@@ -23,27 +24,42 @@ export interface View {
   fields: readonly string[];
   /**
    * Related objects a table names rather than showing their uids (group, product, owner). They
-   * are expanded for table output only: JSON, ndjson, csv and tsv stay as the API sends them.
+   * are expanded for table output; CSV and TSV expand the group alone, when they show its column
+   * (the group's name in every format for people and sheets, cli-contract.md); JSON and ndjson
+   * stay as the API sends them.
    */
   tableExpand?: readonly string[];
   /** What `--changes` compares by default, and what the items are called (src/changes). */
   changes?: ChangeSpec;
 }
 
-/** Adds the view's expand[] keys to a read when the output is a table for people. */
+/**
+ * The expand[] keys the output needs: a table's names; in CSV and TSV the group's, when a group
+ * column is shown (other columns of a sheet keep the API's uids).
+ */
+function expandFor(view: View, render: RenderOptions): readonly string[] {
+  if (render.format === 'table') return view.tableExpand ?? [];
+  const shown = render.fields ?? render.columns.map((column) => column.key);
+  if ((render.format === 'csv' || render.format === 'tsv') && shown.includes('group')) return view.tableExpand?.filter((key) => key === 'group') ?? [];
+  return [];
+}
+
+/** Adds the view's expand[] keys to a read when the output is for people or a sheet (expandFor). */
 function forPeople(route: RouteName, input: RequestInput, view: View, render: RenderOptions): RequestInput {
-  if (render.format !== 'table' || !view.tableExpand?.length) return input;
+  const keys = expandFor(view, render);
+  if (keys.length === 0) return input;
   // expand[] is accepted on every request (api-v2.5, conventions 8): a create or update answers
   // with names too, so its table reads like the list's. It goes where the client sends it.
-  if (routeOf(route).method !== 'GET') return { ...input, body: { ...input.body, expand: withExpand(input.body?.expand, view.tableExpand) } };
-  return { ...input, query: { ...input.query, expand: withExpand(input.query?.expand, view.tableExpand) } };
+  if (routeOf(route).method !== 'GET') return { ...input, body: { ...input.body, expand: withExpand(input.body?.expand, keys) } };
+  return { ...input, query: { ...input.query, expand: withExpand(input.query?.expand, keys) } };
 }
 
 /** Render options from the global flags, the terminal and the environment. */
 export function renderOptions(ctx: Context, view: View): RenderOptions {
   const { globals, io, env } = ctx;
   // Across accounts every item has a `profile` too (src/fleet/accounts.ts).
-  const known = [...new Set([...view.fields, ...view.columns.map((column) => column.key), ...(ctx.accountOutput ? ['profile'] : [])])];
+  const keys = [...view.fields, ...view.columns.map((column) => column.key)];
+  const known = [...new Set([...keys, ...sharedKeys(keys), ...(ctx.accountOutput ? ['profile'] : [])])];
   const unknown = globals.fields?.filter((field) => !known.includes(field)) ?? [];
   if (unknown.length > 0) {
     // The nearest key for each typo rather than the whole list (a computer has 90).
@@ -223,6 +239,8 @@ export interface Confirmation {
   refusal: [string, string];
   /** Message when the answer is not yes. */
   declined: string;
+  /** Shown on the terminal just before the question (what will be done), when it is asked. */
+  preface?: () => Promise<void>;
 }
 
 /**
@@ -233,6 +251,7 @@ export async function confirmAction(ctx: Context, confirmation: Confirmation): P
   if (ctx.globals.yes) return;
   const { stdin, stderr } = ctx.io;
   if (!stdin.isTTY || !stderr.isTTY) throw new UsageError(...confirmation.refusal);
+  await confirmation.preface?.();
   if (!(await askYesNo(ctx, await confirmation.question()))) throw new UsageError(confirmation.declined);
 }
 

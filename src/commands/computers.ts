@@ -1,4 +1,5 @@
 import type { DerivedField } from '../changes/compare.js';
+import { GROUP_COLUMN } from '../output/columns.js';
 import { parseTime } from '../output/format.js';
 import { readField } from '../output/forms.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
@@ -58,7 +59,7 @@ export const COMPUTER_VIEW: View = {
   columns: [
     { key: 'client_id', header: 'CLIENT ID' },
     { key: 'name', get: (row) => row.custom_name || row.computer_name, maxWidth: 30 },
-    { key: 'group', get: (row) => refName(row.group) },
+    GROUP_COLUMN,
     { key: 'platform' },
     { key: 'os_version', header: 'OS', maxWidth: 24 },
     { key: 'last_report', kind: 'time' },

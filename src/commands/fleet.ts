@@ -4,6 +4,7 @@
  */
 import type { AccountOutcome, Context } from '../context.js';
 import { ExitCode, MonError, UsageError } from '../errors.js';
+import { GROUP_COLUMN } from '../output/columns.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
@@ -19,7 +20,7 @@ import { GROUP_OPTION, openSelection, selectionOf, selectorOptions } from './sel
 export const ALERTS_VIEW: View = {
   columns: [
     { key: 'computer', get: (row) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 },
-    { key: 'group', get: (row) => (row.group as { name?: unknown } | null)?.name, maxWidth: 24 },
+    { ...GROUP_COLUMN, maxWidth: 24 },
     { key: 'plugin', get: (row) => row.name, maxWidth: 28 },
     { key: 'status', kind: 'status' },
     { key: 'last_run', kind: 'time' },
@@ -94,6 +95,15 @@ const STATUS_VIEW: View = {
   fields: ['scope', 'computers', 'plugin_results', 'top_plugins', 'groups', 'expirations'],
 };
 
+/** What one account's `status` holds until every account has finished (--profiles). */
+interface HeldStatus {
+  report: StatusReport;
+  readSeconds: number;
+}
+
+/** The `account` label of the metrics: the profile's name, or the host (`sandbox` for --sandbox). */
+const metricsAccount = (key: string): string => key.replace(/^@/, '');
+
 interface StatusOptions {
   scope: Scope;
   withinSec: number;
@@ -112,6 +122,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
   const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check);
   let report: StatusReport;
+  const started = ctx.now();
   try {
     report = await collectStatus(client, options.scope, ctx.now(), options.withinSec, ({ computers, total }) =>
       progress.update(`reading computers ${computers}${total === undefined ? '' : `/${total}`}`),
@@ -119,9 +130,16 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   } finally {
     progress.done();
   }
+  const readSeconds = (ctx.now() - started) / 1000;
   // One account of many: the reports are shown together once every account has finished.
   if (ctx.accountOutput) {
-    ctx.accountOutput.hold(report);
+    ctx.accountOutput.hold({ report, readSeconds } satisfies HeldStatus);
+    return;
+  }
+  if (render?.format === 'openmetrics') {
+    const { renderOpenMetrics } = await import('../output/openmetrics.js');
+    const { accountOf } = await import('../runtime.js');
+    ctx.io.stdout.write(renderOpenMetrics([{ account: metricsAccount((await accountOf(ctx)).key), report, readSeconds }]));
     return;
   }
   if (!render) {
@@ -182,9 +200,10 @@ export const alerts = verb({
 
 export const status = verb({
   name: 'status',
+  openMetrics: true,
   summary: 'What needs attention now: counts across the account, or --check for Nagios-style monitors',
   description:
-    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
+    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n-o openmetrics prints the figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_expirations{account,window} (expired, 30d, 90d), mon_up{account} and mon_read_duration_seconds{account}; across accounts a failed one has mon_up 0 and no other samples (exit 9).\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [
     GROUP_OPTION,
     { flags: '--within <duration>', description: 'how far ahead an expiration counts as expiring (30d, 2w)', rule: { type: 'duration' }, defaultText: '30d' },
@@ -195,6 +214,7 @@ export const status = verb({
     'mon status',
     'mon status --group "Acme Design" --group "Northwind Clinic" -o json',
     'mon status --check',
+    'mon --all-profiles status -o openmetrics > /var/lib/node_exporter/textfile/mon.prom.$$ && mv /var/lib/node_exporter/textfile/mon.prom.$$ /var/lib/node_exporter/textfile/mon.prom',
     'mon status --check --warning-alerts 0 --critical-alerts 5 --critical-missing 10',
     'mon --all-profiles status --check',
   ],
@@ -204,6 +224,7 @@ export const status = verb({
     if (opts.check !== true && given.length > 0) {
       throw new UsageError(`${given[0]![1].split(' ')[0]}: thresholds apply only with --check`, 'add --check');
     }
+    if (opts.check === true && ctx.globals.output === 'openmetrics') throw new UsageError('--check: prints one Nagios line, -o openmetrics the metrics: choose one', 'a monitor runs `mon status --check`, a scraper `mon status -o openmetrics`');
     if (opts.check === true && ctx.globals.jq !== undefined) throw new UsageError('--check: prints one Nagios line, not JSON, so it does not go with --jq', 'use `mon status --jq …` for the counts as JSON');
     await runStatus(ctx, {
       scope: { groups: opts.group },
@@ -217,7 +238,7 @@ export const status = verb({
     if (opts.check === true) {
       const { evaluateAccounts, thresholdsFrom } = await import('../fleet/check.js');
       const given = Object.fromEntries(THRESHOLDS.filter(([key]) => opts[key] !== undefined).map(([key]) => [key, opts[key] as Range]));
-      const accounts = outcomes.map(({ profile, held, error }) => (error === undefined ? { profile, report: held as StatusReport } : { profile, failure: failureText(error) }));
+      const accounts = outcomes.map(({ profile, held, error }) => (error === undefined ? { profile, report: (held as HeldStatus).report } : { profile, failure: failureText(error) }));
       const { code, line } = evaluateAccounts(accounts, thresholdsFrom(given));
       ctx.io.stdout.write(`${line}\n`);
       // The Nagios codes, whichever accounts failed: a monitor reads 0..3 only (never 9).
@@ -236,10 +257,17 @@ function failureText(error: unknown): string {
 /** `status` across accounts: a block per account and their total; -o json an object per account and the total. */
 async function showStatusAcrossAccounts(ctx: Context, outcomes: readonly AccountOutcome[]): Promise<void> {
   const { totalReport } = await import('../fleet/status.js');
-  const reports = outcomes.filter((outcome) => outcome.error === undefined && outcome.held !== undefined).map(({ profile, held }) => ({ profile, report: held as StatusReport }));
+  const render = renderOptions(ctx, STATUS_VIEW);
+  if (render.format === 'openmetrics') {
+    // Every account, a failed one as mon_up 0 and nothing else; the exit code still says one failed.
+    const { renderOpenMetrics } = await import('../output/openmetrics.js');
+    const held = (outcome: AccountOutcome) => (outcome.error === undefined ? (outcome.held as HeldStatus | undefined) : undefined);
+    ctx.io.stdout.write(renderOpenMetrics(outcomes.map((outcome) => ({ account: outcome.profile, ...held(outcome) }))));
+    return;
+  }
+  const reports = outcomes.filter((outcome) => outcome.error === undefined && outcome.held !== undefined).map(({ profile, held }) => ({ profile, report: (held as HeldStatus).report }));
   if (reports.length === 0) return;
   const total = totalReport(reports);
-  const render = renderOptions(ctx, STATUS_VIEW);
   if (render.format === 'table' && !render.fields) {
     const { renderStatus } = await import('../output/status.js');
     const colour = colourWanted(ctx, ctx.io.stdout.isTTY === true);

@@ -68,7 +68,8 @@ export function selectionOf(
 export async function openSelection(ctx: Context, client: ApiClient, scope: Scope, filter: ResultFilter): Promise<Selection> {
   if (scope.computers?.length) {
     const { Resolver } = await import('../resolve/index.js');
-    const resolver = new Resolver(ctx);
+    // Reached by --dry-run only in a bulk mute, whose dry run sends every read.
+    const resolver = new Resolver(ctx, { sendReads: true });
     const uids = [];
     for (const given of scope.computers) uids.push(given.startsWith('c_') ? given : (await resolver.computerByClientId(given, '--computer')).uid);
     scope = { ...scope, computers: uids };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import envPaths from 'env-paths';
+import { stateFileName, type SandboxIdentity } from '../sandbox/identity.js';
 import { ensureConfigDir } from './trust.js';
 
 /**
@@ -13,10 +14,13 @@ export function configDir(env: Record<string, string | undefined>): string {
   return envPaths('mon', { suffix: 'nodejs' }).config;
 }
 
-/** The file the sandbox keeps its state in, beside the profiles, once the folder is found trustworthy. */
-export function sandboxStateFile(configDir: string): string {
+/**
+ * The file a sandbox keeps its state in, beside the profiles, once the folder is found
+ * trustworthy: one file for each set of demo data (src/sandbox/identity.ts).
+ */
+export function sandboxStateFile(configDir: string, identity: SandboxIdentity = {}): string {
   ensureConfigDir(configDir);
-  return join(configDir, 'sandbox.json');
+  return join(configDir, stateFileName(identity));
 }
 
 /**

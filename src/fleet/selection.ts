@@ -259,7 +259,8 @@ export class Selection {
         'list the computers with `mon computers list --all`',
       );
     }
-    const plugins = [...(this.pluginKeys ?? [])].filter((key) => !this.seenPlugins.has(key));
+    // Named as typed, not as matched (any case).
+    const plugins = [...new Set(this.filter?.plugins ?? [])].filter((typed) => !this.seenPlugins.has(typed.trim().toLowerCase()));
     if (plugins.length > 0) {
       throw new NotFoundError(`--plugin: no plugin named ${plugins.map((p) => `'${p}'`).join(', ')} on any computer in scope (by name or slug, any case)`, 'check the spelling: `mon plugin list <client-id>` shows the names');
     }

@@ -18,18 +18,43 @@ export interface StatusReport {
   computers: { total: number; missing: number; hidden: number; pending_removal: number; platforms: Record<string, number> };
   plugin_results: { total: number; alerts: number; warnings: number; muted: number; hidden: number };
   top_plugins: { name: string; alerts: number }[];
-  groups: { uid: string | null; name: string | null; computers: number; missing: number; alerts: number; warnings: number }[];
-  expirations: { expired: number; expiring: number; within_days: number };
+  groups: GroupCount[];
+  /** `windows`: what ends within 30 and 90 days, not yet ended (`-o openmetrics`). */
+  expirations: { expired: number; expiring: number; within_days: number; windows: Record<ExpirationWindow, number> };
 }
 
-interface GroupCount {
+/** The fixed windows of `mon_expirations` (-o openmetrics), in days. */
+export const EXPIRATION_WINDOWS = { '30d': 30, '90d': 90 } as const;
+export type ExpirationWindow = keyof typeof EXPIRATION_WINDOWS;
+
+/** One group's counts; `unmuted` and `muted` count visible plugin results by the API's status. */
+export interface GroupCount {
   uid: string | null;
   name: string | null;
   computers: number;
   missing: number;
   alerts: number;
   warnings: number;
+  hidden: number;
+  platforms: Record<string, number>;
+  results: { unmuted: Record<string, number>; muted: Record<string, number> };
 }
+
+const groupCount = (uid: string | null, name: string | null): GroupCount => ({
+  uid,
+  name,
+  computers: 0,
+  missing: 0,
+  alerts: 0,
+  warnings: 0,
+  hidden: 0,
+  platforms: {},
+  results: { unmuted: {}, muted: {} },
+});
+
+const add = (counts: Record<string, number>, key: string): void => {
+  counts[key] = (counts[key] ?? 0) + 1;
+};
 
 /** The requests status sends first, for --dry-run. */
 export function plannedStatusRequests(client: ApiClient, scope: Scope) {
@@ -47,33 +72,40 @@ export async function collectStatus(client: ApiClient, scope: Scope, nowMs: numb
   const results = { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 };
   const byPlugin = new Map<string, number>();
   const byGroup = new Map<string | null, GroupCount>();
-  for (const group of selection.scopeGroups ?? []) byGroup.set(group.uid, { uid: group.uid, name: group.name, computers: 0, missing: 0, alerts: 0, warnings: 0 });
+  for (const group of selection.scopeGroups ?? []) byGroup.set(group.uid, groupCount(group.uid, group.name));
 
   for await (const page of selection.computers()) {
     for (const { computer, group, results: list } of page) {
       const key = group?.uid ?? null;
       let counts = byGroup.get(key);
-      if (!counts) byGroup.set(key, (counts = { uid: key, name: group?.name ?? null, computers: 0, missing: 0, alerts: 0, warnings: 0 }));
+      if (!counts) byGroup.set(key, (counts = groupCount(key, group?.name ?? null)));
       computers.total++;
       counts.computers++;
       if (isMissing(computer)) {
         computers.missing++;
         counts.missing++;
       }
-      if (computer.hidden === true) computers.hidden++;
+      if (computer.hidden === true) {
+        computers.hidden++;
+        counts.hidden++;
+      }
       if (computer.pending_removal === true) computers.pending_removal++;
       const platform = typeof computer.platform === 'string' && computer.platform !== '' ? computer.platform : 'unknown';
-      computers.platforms[platform] = (computers.platforms[platform] ?? 0) + 1;
+      add(computers.platforms, platform);
+      add(counts.platforms, platform);
       for (const result of list) {
         results.total++;
         if (isHidden(result)) {
           results.hidden++;
           continue;
         }
+        const status = typeof result.status === 'string' && result.status !== '' ? result.status : 'unknown';
         if (isMuted(result, nowSec)) {
           results.muted++;
+          add(counts.results.muted, status);
           continue;
         }
+        add(counts.results.unmuted, status);
         if (result.status === 'Alert') {
           results.alerts++;
           counts.alerts++;
@@ -106,12 +138,13 @@ export async function collectStatus(client: ApiClient, scope: Scope, nowMs: numb
   };
 }
 
-/** Expired (before now) and expiring (from now to now + within) expirations of the scope. */
-async function countExpirations(client: ApiClient, selection: Selection, nowSec: number, withinSec: number): Promise<{ expired: number; expiring: number }> {
+/** Expired (before now), expiring (from now to now + within) and in each fixed window, of the scope. */
+async function countExpirations(client: ApiClient, selection: Selection, nowSec: number, withinSec: number): Promise<{ expired: number; expiring: number; windows: Record<ExpirationWindow, number> }> {
   const only = selection.scopeGroups ? new Set(selection.scopeGroups.map((g) => g.uid)) : undefined;
   const group = selection.scopeGroups?.length === 1 ? selection.scopeGroups[0]!.uid : undefined;
   let expired = 0;
   let expiring = 0;
+  const windows: Record<ExpirationWindow, number> = { '30d': 0, '90d': 0 };
   for await (const page of client.pages('expirations.list', { query: { group } }, { all: true, perPage: MAX_PER_PAGE })) {
     for (const expiration of page.items) {
       if (only) {
@@ -122,11 +155,15 @@ async function countExpirations(client: ApiClient, selection: Selection, nowSec:
       const at = parseTime(expiration.expires_at);
       if (at === undefined) continue;
       const seconds = at / 1000;
-      if (seconds < nowSec) expired++;
-      else if (seconds <= nowSec + withinSec) expiring++;
+      if (seconds < nowSec) {
+        expired++;
+        continue;
+      }
+      if (seconds <= nowSec + withinSec) expiring++;
+      for (const [window, days] of Object.entries(EXPIRATION_WINDOWS)) if (seconds <= nowSec + days * 86_400) windows[window as ExpirationWindow]++;
     }
   }
-  return { expired, expiring };
+  return { expired, expiring, windows };
 }
 
 /**
@@ -136,7 +173,7 @@ async function countExpirations(client: ApiClient, selection: Selection, nowSec:
 export function totalReport(accounts: readonly { profile: string; report: StatusReport }[]): StatusReport {
   const computers = { total: 0, missing: 0, hidden: 0, pending_removal: 0, platforms: {} as Record<string, number> };
   const results = { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 };
-  const expirations = { expired: 0, expiring: 0, within_days: accounts[0]?.report.expirations.within_days ?? 0 };
+  const expirations = { expired: 0, expiring: 0, within_days: accounts[0]?.report.expirations.within_days ?? 0, windows: { '30d': 0, '90d': 0 } as Record<ExpirationWindow, number> };
   const byPlugin = new Map<string, number>();
   for (const { report } of accounts) {
     for (const key of ['total', 'missing', 'hidden', 'pending_removal'] as const) computers[key] += report.computers[key];
@@ -144,6 +181,7 @@ export function totalReport(accounts: readonly { profile: string; report: Status
     for (const key of ['total', 'alerts', 'warnings', 'muted', 'hidden'] as const) results[key] += report.plugin_results[key];
     expirations.expired += report.expirations.expired;
     expirations.expiring += report.expirations.expiring;
+    for (const window of Object.keys(EXPIRATION_WINDOWS) as ExpirationWindow[]) expirations.windows[window] += report.expirations.windows[window];
     for (const { name, alerts } of report.top_plugins) byPlugin.set(name, (byPlugin.get(name) ?? 0) + alerts);
   }
   const named = (profile: string, name: string | null) => `${profile} / ${name ?? '(no group)'}`;

@@ -113,6 +113,9 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
         },
       };
     }
+    case 'openmetrics':
+      // main.ts refuses -o openmetrics before a verb that does not print metrics runs.
+      throw new Error('-o openmetrics reached a list');
   }
 }
 

@@ -1,8 +1,8 @@
 /** Output formats accepted by `-o, --output`. */
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'openmetrics';
 
-/** Every output format, in the order help and error messages list them. */
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
+/** Every output format, in the order help and error messages list them; openmetrics only where a verb says so. */
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'openmetrics'];
 
 /** How a table cell is shown to people. JSON never uses it; csv/tsv only use `time` (ISO 8601 UTC). */
 export type ValueKind = 'text' | 'time' | 'bytes' | 'bool' | 'status' | 'percent' | 'list';

@@ -58,7 +58,14 @@ export function uidPrefix(kind: ResolveKind): string {
 
 /** Looks things up through one client; `label` names the option in messages (`--group`). */
 export class Resolver {
-  constructor(private readonly ctx: Context) {}
+  /**
+   * `sendReads`: with --dry-run the lookups are sent too (a bulk mute's dry run reads its whole
+   * selection, the lookup of a computer's client id included); otherwise the first is shown.
+   */
+  constructor(
+    private readonly ctx: Context,
+    private readonly options: { sendReads?: boolean } = {},
+  ) {}
 
   /** The value the request needs for `text`, as `kind` says. */
   async resolve(kind: ResolveKind, text: string, label: string): Promise<string> {
@@ -113,7 +120,7 @@ export class Resolver {
   /** The client, or with --dry-run a DryRunStop that shows the first request of the lookup. */
   private async client(what: string, route?: RouteName, input: RequestInput = { query: { page: 1, per_page: 100 } }): Promise<ApiClient> {
     const client = await this.ctx.client();
-    if (this.ctx.globals.dryRun && route) throw new DryRunStop(client.prepare(route, input), what);
+    if (this.ctx.globals.dryRun && route && !this.options.sendReads) throw new DryRunStop(client.prepare(route, input), what);
     return client;
   }
 
@@ -209,7 +216,7 @@ function notOtherKind(kind: ResolveKind, value: string, label: string): void {
   const wanted = UID_KINDS[own]!;
   if (prefix === own && /[\s/?#]/.test(value)) throw new UsageError(`${label}: '${value}' is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
   if (prefix === undefined || prefix === own) return;
-  const ways = own === 'c_' ? 'client id or c_ uid' : 'uid, slug or name';
+  const ways = own === 'c_' ? 'client id or c_ uid' : `uid (${own}…), slug or name`;
   throw new UsageError(`${label}: '${value}' is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`, `give the ${wanted}'s ${ways}`);
 }
 

@@ -1,8 +1,9 @@
 /** What `mon sandbox` and `mon sandbox reset` run. */
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { demoAccountKey, seedOf, STATE_FILE_NAME, type SandboxIdentity } from './identity.js';
 import { startSandbox } from './server.js';
-import { isTempFileOf } from './store.js';
+import { isTempFileOf, journalOf } from './store.js';
 
 export interface SandboxCliIo {
   stdout: NodeJS.WritableStream;
@@ -12,33 +13,36 @@ export interface SandboxCliIo {
 /**
  * Foreground server: prints the base URL, the key and the export lines on stdout, serves until
  * `signal` aborts, then closes. Lines that are not `export` start with `#`, so the output can be
- * pasted into a shell as is. Port default 0 (any free port). An explicit `computers` or `seed`
- * that differs from the saved state re-seeds it; the notice goes to stderr.
+ * pasted into a shell as is. Port default 0 (any free port). Each set of demo data (account,
+ * size, seed) has its own state file, so sandboxes serving other data are left alone.
  */
 export async function serveForeground(opts: {
   stateFile: string;
+  identity: SandboxIdentity;
   port?: number;
   host?: string;
-  computers?: number;
-  seed?: number;
+  rateLimit?: { requests: number; windowMs: number } | undefined;
   io: SandboxCliIo;
   signal: AbortSignal;
 }): Promise<void> {
+  const { identity } = opts;
   const sandbox = await startSandbox({
     stateFile: opts.stateFile,
     port: opts.port ?? 0,
     host: opts.host ?? '127.0.0.1',
-    ...(opts.computers !== undefined && { computers: opts.computers }),
-    ...(opts.seed !== undefined && { seed: opts.seed }),
+    seed: seedOf(identity),
+    ...(identity.computers !== undefined && { computers: identity.computers }),
+    ...(identity.account !== undefined && { apiKey: demoAccountKey(identity.account) }),
+    ...(opts.rateLimit !== undefined && { rateLimit: opts.rateLimit }),
     // a long-running server must not keep every request in memory
     recordRequests: false,
     onNotice: (message) => opts.io.stderr.write(`${message}\n`),
   });
   opts.io.stdout.write(
     [
-      `# mon sandbox: the v2.5 API with demo data; base URL ${sandbox.url} (mon adds /v2.5 to every path)`,
+      `# mon sandbox: the v2.5 API with demo data${identity.account ? ` of the demo account '${identity.account}'` : ''}; base URL ${sandbox.url} (mon adds /v2.5 to every path)`,
       `# API key: ${sandbox.apiKey}`,
-      `# state: ${opts.stateFile} (forget changes with \`mon sandbox reset\`); stop with Ctrl-C`,
+      `# state: ${opts.stateFile} (forget changes with \`mon sandbox reset${resetOptions(identity)}\`); stop with Ctrl-C`,
       `export MON_BASE_URL=${sandbox.url}`,
       `export MON_API_KEY=${sandbox.apiKey}`,
       '',
@@ -68,6 +72,29 @@ export async function resetSandbox(stateFile: string): Promise<boolean> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+  await rm(journalOf(stateFile), { force: true });
   return existed;
 }
 
+/** The options of `mon sandbox reset` that name this data. */
+function resetOptions(identity: SandboxIdentity): string {
+  return [
+    identity.account !== undefined ? ` --account ${identity.account}` : '',
+    identity.computers !== undefined ? ` --computers ${identity.computers}` : '',
+    identity.seed !== undefined ? ` --seed ${identity.seed}` : '',
+  ].join('');
+}
+
+/** Deletes every sandbox state in the config folder (`mon sandbox reset --all`); how many there were. */
+export async function resetEverySandbox(configDir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(configDir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  let count = 0;
+  for (const name of names.filter((one) => STATE_FILE_NAME.test(one))) if (await resetSandbox(join(configDir, name))) count++;
+  return count;
+}

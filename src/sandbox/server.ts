@@ -63,6 +63,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** record every request in RunningSandbox.requests; default true (turn off for long runs) */
   recordRequests?: boolean;
+  /** fold the state file's journal into a new snapshot past this many bytes (default 2 MiB; tests set it low) */
+  compactJournalBytes?: number;
   /** receives notices such as a re-seed of the state file */
   onNotice?: (message: string) => void;
 }
@@ -138,6 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.computers !== undefined && { computers: options.computers }),
     ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
+    ...(options.compactJournalBytes !== undefined && { compactJournalBytes: options.compactJournalBytes }),
   });
   const settings: SandboxSettings = { ticketIntegration: options.ticketIntegration ?? true };
   const limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, now);

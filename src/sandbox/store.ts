@@ -2,9 +2,16 @@
  * The sandbox state: the records, their indexes and persistence to an optional state file.
  * Reads work on the live records (no cloning per request); every mutation goes through
  * `commit()`, which bumps the version (invalidating cached orderings) and saves.
+ *
+ * Persistence is a snapshot and a journal: `<file>` holds the whole state (written atomically,
+ * with a token at its head), `<file>.journal` one line for each change since (the records
+ * written and the uids removed), appended and synced. A write therefore costs what it changed,
+ * not the size of the account; the journal is folded into a new snapshot once it has grown
+ * (compaction). A journal line names the snapshot it follows, so lines left from before a
+ * compaction are skipped, and replaying a line twice changes nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   STATE_FORMAT,
@@ -19,12 +26,13 @@ import {
   type StateData,
   type UserRec,
 } from './model.js';
-import { acquireLock, isTempOf, writeFileAtomic } from '../config/files.js';
+import { acquireLock, BRIEF_LOCK, isTempOf, writeFileAtomic } from '../config/files.js';
 import { Prng } from './prng.js';
 import { seedState } from './seed.js';
 
-export const DEFAULT_SEED = 1;
-export const DEFAULT_COMPUTERS = 40;
+import { DEFAULT_COMPUTERS, DEFAULT_SEED } from './identity.js';
+
+export { DEFAULT_COMPUTERS, DEFAULT_SEED };
 
 /** Records that carry a uid and an owner. */
 interface Owned {
@@ -68,8 +76,51 @@ export class Collection<T extends Owned> {
   }
 }
 
+/** What one commit changed: the records written (new or updated) and the uids removed. */
+export interface Change {
+  saved?: readonly Owned[];
+  removed?: readonly string[];
+}
+
+/** One line of the journal. */
+interface JournalLine {
+  /** The token of the snapshot this line follows. */
+  base: string;
+  /** The writer's clock anchor: report times in `saved` are relative to it (see moveReportTimes). */
+  anchor: number;
+  rng: number;
+  saved: Owned[];
+  removed: string[];
+}
+
+/** The journal is folded into a new snapshot past this size: a few thousand changes. */
+const COMPACT_JOURNAL_BYTES = 2 * 1024 * 1024;
+
+/** The journal of a state file. */
+export const journalOf = (stateFile: string): string => `${stateFile}.journal`;
+
+/** Which collection a uid belongs to, by its prefix (em_ and ep_ before e_). */
+const COLLECTION_OF_PREFIX: readonly [string, CollectionKey][] = [
+  ['em_', 'expirationManufacturers'],
+  ['ep_', 'expirationProducts'],
+  ['pr_', 'pluginResults'],
+  ['g_', 'groups'],
+  ['c_', 'computers'],
+  ['e_', 'expirations'],
+  ['n_', 'notes'],
+  ['u_', 'users'],
+];
+
+function collectionKeyOf(uid: string): CollectionKey {
+  const key = COLLECTION_OF_PREFIX.find(([prefix]) => uid.startsWith(prefix))?.[1];
+  if (!key) throw new Error(`no collection holds uid ${uid}`);
+  return key;
+}
+
 export interface OpenStoreOptions {
   stateFile?: string;
+  /** Fold the journal into a new snapshot past this many bytes (default 2 MiB). */
+  compactJournalBytes?: number;
   seed?: number;
   computers?: number;
   now: () => number;
@@ -93,8 +144,12 @@ export class Store {
   private readonly rng: Prng;
   private readonly stateFile: string | undefined;
 
-  /** identity of the state file as this store last read or wrote it: a change means another writer */
+  /** token of the snapshot this store last read or wrote (see fileIdentity): another one means another writer compacted */
   private seen: string | undefined;
+  /** bytes of the journal this store has applied or written: more on disk means another writer's changes */
+  private journalBytes = 0;
+  /** past this the journal is folded into a new snapshot */
+  private compactJournalBytes = COMPACT_JOURNAL_BYTES;
 
   constructor(data: StateData, stateFile?: string, anchorMs?: number) {
     // The file's write token is the file's, not the data's: save() writes a new one each time.
@@ -138,6 +193,8 @@ export class Store {
         // The identity of what was read, not of the file a moment later: another sandbox may
         // write in between, and this one would then never read that write.
         store.seen = read.identity;
+        store.compactJournalBytes = opts.compactJournalBytes ?? COMPACT_JOURNAL_BYTES;
+        store.replayJournal();
         return store;
       }
       opts.onNotice?.(
@@ -146,6 +203,7 @@ export class Store {
       );
     }
     const store = new Store(fresh(), file);
+    store.compactJournalBytes = opts.compactJournalBytes ?? COMPACT_JOURNAL_BYTES;
     store.save();
     return store;
   }
@@ -186,13 +244,47 @@ export class Store {
     return this.groups.items.find((g) => g.account === account && g.slug === key);
   }
 
-  /** Call after every mutation: invalidates caches and writes the state file. */
-  commit(): void {
+  /**
+   * Call after every mutation, naming what it wrote and removed: invalidates caches and appends
+   * the change to the journal (compacting it into a new snapshot once it has grown).
+   */
+  commit(change: Change): void {
     this.version++;
     this.data.rng = this.rng.state;
-    this.save();
+    const file = this.stateFile;
+    if (file === undefined) return;
+    if (this.seen === undefined) {
+      this.save();
+      return;
+    }
+    const line: JournalLine = { base: this.seen, anchor: this.data.anchorMs ?? this.data.seededAtMs, rng: this.rng.state, saved: [...(change.saved ?? [])], removed: [...(change.removed ?? [])] };
+    if (!this.append(journalOf(file), Buffer.from(`${JSON.stringify(line)}\n`))) {
+      // Not the journal this store read: write the whole state instead.
+      this.save();
+      return;
+    }
+    if (this.journalBytes > this.compactJournalBytes) this.save();
   }
 
+  /** Appends one line to the journal this store has read; false when the file is not that one (it is shorter). */
+  private append(journal: string, bytes: Buffer): boolean {
+    const fd = openSync(journal, 'a', 0o600);
+    try {
+      const size = fstatSync(fd).size;
+      if (size < this.journalBytes) return false;
+      // Another writer may have left a torn line (killed mid-write): cut it off first. The
+      // caller holds the state's lock, so nobody appends meanwhile.
+      if (size > this.journalBytes) ftruncateSync(fd, this.journalBytes);
+      writeSync(fd, bytes);
+      fdatasyncSync(fd);
+      this.journalBytes += bytes.length;
+      return true;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Writes the whole state as a new snapshot and empties the journal (a seed, a compaction). */
   save(): void {
     if (this.stateFile === undefined) return;
     this.data.rng = this.rng.state;
@@ -202,6 +294,92 @@ export class Store {
     mkdirSync(dirname(this.stateFile), { recursive: true, mode: 0o700 });
     writeFileAtomic(this.stateFile, `{"writeId":"${token}",${JSON.stringify(this.data).slice(1)}`, { durable: true });
     this.seen = token;
+    // Lines of the journal name the snapshot before: they are skipped from now on, and removed.
+    rmSync(journalOf(this.stateFile), { force: true });
+    this.journalBytes = 0;
+  }
+
+  /**
+   * Applies the journal's lines past what this store has applied; returns whether any was new.
+   * Only whole lines that follow this store's snapshot count: a torn last line (a writer
+   * killed mid-append) is left for the next writer to cut off.
+   */
+  private replayJournal(): boolean {
+    if (this.stateFile === undefined || this.seen === undefined) return false;
+    let text: Buffer;
+    try {
+      const fd = openSync(journalOf(this.stateFile), 'r');
+      try {
+        const size = fstatSync(fd).size;
+        if (size <= this.journalBytes) return false;
+        text = Buffer.alloc(size - this.journalBytes);
+        let got = 0;
+        while (got < text.length) {
+          const n = readSync(fd, text, got, text.length - got, this.journalBytes + got);
+          if (n === 0) break;
+          got += n;
+        }
+        text = text.subarray(0, got);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+    const whole = text.lastIndexOf(0x0a) + 1;
+    let applied = false;
+    for (const raw of text.subarray(0, whole).toString('utf8').split('\n')) {
+      if (raw === '') continue;
+      const line = parseJournalLine(raw);
+      if (line === undefined || line.base !== this.seen) continue;
+      this.apply(line);
+      applied = true;
+    }
+    this.journalBytes += whole;
+    return applied;
+  }
+
+  /** One journal line: its records in place (or added), its uids removed, times moved to this store's clock. */
+  private apply(line: JournalLine): void {
+    const delta = Math.round(((this.data.anchorMs ?? this.data.seededAtMs) - line.anchor) / 1000);
+    for (const record of line.saved) {
+      const key = collectionKeyOf(record.uid);
+      if (delta !== 0) moveRecordTimes(key, record, delta);
+      this.upsert(key, record);
+    }
+    for (const uid of line.removed) this.removeRecord(collectionKeyOf(uid), uid);
+    this.rng.state = line.rng;
+    this.data.rng = line.rng;
+    this.version++;
+  }
+
+  private upsert(key: CollectionKey, record: Owned): void {
+    const collection = this[key] as unknown as Collection<Owned>;
+    const old = collection.get(record.uid);
+    if (old) Object.assign(old, record);
+    else {
+      collection.insert(record);
+      if (key === 'computers') this.byClientId.set((record as ComputerRec).client_id, record as ComputerRec);
+      if (key === 'pluginResults') {
+        const result = record as PluginResultRec;
+        const list = this.resultsByComputer.get(result.computer);
+        if (list) list.push(result);
+        else this.resultsByComputer.set(result.computer, [result]);
+      }
+    }
+  }
+
+  private removeRecord(key: CollectionKey, uid: string): void {
+    const collection = this[key] as unknown as Collection<Owned>;
+    const old = collection.get(uid);
+    if (!old) return;
+    collection.remove(uid);
+    if (key === 'computers') this.byClientId.delete((old as ComputerRec).client_id);
+    if (key === 'pluginResults') {
+      const list = this.resultsByComputer.get((old as PluginResultRec).computer);
+      if (list) list.splice(list.indexOf(old as PluginResultRec), 1);
+    }
   }
 
   /**
@@ -213,11 +391,18 @@ export class Store {
     const file = this.stateFile;
     if (file === undefined) return this;
     const now = fileIdentity(file);
-    if (now === this.seen || now === undefined) return this;
+    if (now === undefined) return this;
+    // The same snapshot: only the journal's new lines are read.
+    if (now === this.seen) {
+      this.replayJournal();
+      return this;
+    }
     const read = loadStateFile(file);
     if (!read) return this;
     const store = new Store(read.data, file, this.data.anchorMs ?? this.data.seededAtMs);
     store.seen = read.identity;
+    store.compactJournalBytes = this.compactJournalBytes;
+    store.replayJournal();
     return store;
   }
 }
@@ -269,14 +454,40 @@ function moveReportTimes(data: StateData, anchorMs: number): void {
   for (const pr of data.pluginResults) pr.last_run += delta;
 }
 
+/** Moves one record's report times by `delta` seconds (a journal line written against another clock). */
+function moveRecordTimes(key: CollectionKey, record: Owned, delta: number): void {
+  if (key === 'computers') {
+    const computer = record as ComputerRec;
+    computer.last_report += delta;
+    computer.last_update += delta;
+  }
+  if (key === 'pluginResults') (record as PluginResultRec).last_run += delta;
+}
+
+/** A journal line, or undefined for one that is not (skipped: it names no snapshot it could follow). */
+function parseJournalLine(raw: string): JournalLine | undefined {
+  let line: unknown;
+  try {
+    line = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (typeof line !== 'object' || line === null) return undefined;
+  const { base, anchor, rng, saved, removed } = line as Record<string, unknown>;
+  if (typeof base !== 'string' || typeof anchor !== 'number' || typeof rng !== 'number' || !Array.isArray(saved) || !Array.isArray(removed)) return undefined;
+  const owned = (item: unknown) => typeof item === 'object' && item !== null && typeof (item as Owned).uid === 'string' && typeof (item as Owned).account === 'string';
+  if (!saved.every(owned) || !removed.every((uid) => typeof uid === 'string')) return undefined;
+  return line as JournalLine;
+}
+
 /**
- * One writer at a time on a state file, across processes: `<file>.lock`, taken as mon takes its
- * other locks (src/config/files.ts). A sandbox holds it for the milliseconds of one change, so
- * one untouched for 5 s was left by a process that died; a wait past 10 s is an error (500).
+ * One writer at a time on a state file, across processes: `<file>.lock`, a brief lock as mon
+ * takes its other locks (src/config/files.ts): held for the milliseconds of one change; a wait
+ * past its bound is an error (500).
  */
 export async function withStateLock<T>(file: string, work: () => T): Promise<T> {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const held = await acquireLock(`${file}.lock`, { staleMs: 5_000, maxWaitMs: 10_000, signal: new AbortController().signal });
+  const held = await acquireLock(`${file}.lock`, { ...BRIEF_LOCK, signal: new AbortController().signal });
   try {
     return work();
   } finally {
@@ -294,6 +505,8 @@ function corrupt(file: string, why: string): Error {
     `The sandbox state file ${file} is corrupt (${why}). Run \`mon sandbox reset\` to start again with fresh demo data.`,
   );
 }
+
+type CollectionKey = (typeof COLLECTION_KEYS)[number];
 
 const COLLECTION_KEYS = [
   'groups',
@@ -344,4 +557,11 @@ export function loadStateFile(file: string): { data: StateData; identity: string
     }
   }
   return { data: parsed as StateData, identity: WRITE_ID.exec(text)?.[1] ?? before };
+}
+
+/** The state a file and its journal hold together, as a sandbox starting on it would read it (tests, tools). */
+export function readState(file: string): StateData | undefined {
+  if (loadStateFile(file) === undefined) return undefined;
+  const store = Store.open({ stateFile: file, now: Date.now });
+  return store.data;
 }

@@ -23,7 +23,11 @@ export type Rule =
   /** A length of time (30d, 2w, 12h), in seconds. */
   | { type: 'duration' }
   /** A threshold range of the Nagios plugin guidelines (10, 10:, ~:10, 10:20, @10:20). */
-  | { type: 'range' };
+  | { type: 'range' }
+  /** A name of the given form; `says` describes the form in the error. */
+  | { type: 'name'; pattern: RegExp; says: string }
+  /** A request rate N/S: N requests per S seconds (`mon sandbox --rate-limit 4000/60`). */
+  | { type: 'rate' };
 
 /**
  * What an option or argument names, resolved before the verb runs (src/resolve): a computer
@@ -121,6 +125,8 @@ export interface VerbSpec {
   isDefault?: boolean;
   /** False for a verb that prints no JSON whatever -o says (a delete, `profile add`): --jq is refused. */
   jsonOutput?: false;
+  /** The verb prints `-o openmetrics` (`status`); every other verb refuses it. */
+  openMetrics?: true;
   /**
    * Whether the verb only reads, so that it may span accounts (--profiles, --all-profiles):
    * by default, when its route is a GET; a verb without a route says so itself.
@@ -239,6 +245,12 @@ export interface Range {
   inside: boolean;
 }
 
+/** A request rate as the `rate` rule reads it. */
+export interface Rate {
+  requests: number;
+  windowMs: number;
+}
+
 /** What a rule turns the typed text into (src/validate/rules.ts). */
 type Checked<R> = R extends { type: 'int' | 'when' | 'since' | 'duration' }
   ? number
@@ -246,7 +258,9 @@ type Checked<R> = R extends { type: 'int' | 'when' | 'since' | 'duration' }
     ? number
     : R extends { type: 'range' }
       ? Range
-      : string;
+      : R extends { type: 'rate' }
+        ? Rate
+        : string;
 type ValueOf<O extends OptionSpec> = O['flags'] extends `${string}[${string}]`
   ? Checked<O['rule']> | true
   : O['flags'] extends `${string}<${string}>`

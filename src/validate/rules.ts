@@ -87,6 +87,10 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
       return parsedBy((v) => parseDuration(v) || undefined, 'is not a duration such as 30d, 2w or 12h');
     case 'range':
       return parsedBy(parseRange, 'is not a threshold range such as 5, 5:, ~:5, 1:5 or @1:5 (Nagios plugin guidelines)');
+    case 'name':
+      return z.string().check(z.refine((v) => rule.pattern.test(v), { error: (issue) => `'${String(issue.input)}' is not ${rule.says}` }));
+    case 'rate':
+      return parsedBy(parseRate, 'is not a rate such as 400/60 (requests per seconds, each from 1 to 1000000)');
   }
 }
 
@@ -103,6 +107,15 @@ function parsedBy<T>(parse: (value: string) => T | undefined, says: string | ((v
       return parsed;
     }),
   );
+}
+
+/** N/S: N requests per S seconds, each a whole number from 1 to 1,000,000. */
+function parseRate(text: string): { requests: number; windowMs: number } | undefined {
+  const match = /^(\d{1,7})\/(\d{1,7})$/.exec(text.trim());
+  if (!match) return undefined;
+  const [requests, seconds] = [Number(match[1]), Number(match[2])];
+  if (requests < 1 || seconds < 1 || requests > 1_000_000 || seconds > 1_000_000) return undefined;
+  return { requests, windowMs: seconds * 1000 };
 }
 
 /** A time as ISO 8601 in UTC to the second: what a message shows for a time it read. */

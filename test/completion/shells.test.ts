@@ -102,7 +102,7 @@ const CASES: [line: string, expected: string[]][] = [
   ['mon computers list --plat', ['--platform']],
   ['mon computers sh', ['show']],
   ['mon groups list --visibility ', ['hidden', 'visible']],
-  ['mon --output ', ['csv', 'json', 'ndjson', 'table', 'tsv']],
+  ['mon --output ', ['csv', 'json', 'ndjson', 'openmetrics', 'table', 'tsv']],
   ['mon completion ', ['bash', 'fish', 'zsh']],
   ['mon help comp', ['completion', 'computers']],
 ];

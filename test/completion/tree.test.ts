@@ -40,7 +40,7 @@ describe('the completion model read from the commander tree', () => {
   it('leaves hidden commands out and knows the global options, short and long', () => {
     expect(tree.commands.map((node) => node.name)).not.toContain('__complete');
     expect(tree.options.find((option) => option.long === '--profile')).toMatchObject({ short: '-p', value: 'required', source: { type: 'profiles' } });
-    expect(tree.options.find((option) => option.long === '--output')).toMatchObject({ short: '-o', source: { type: 'choices', values: ['table', 'json', 'ndjson', 'csv', 'tsv'] } });
+    expect(tree.options.find((option) => option.long === '--output')).toMatchObject({ short: '-o', source: { type: 'choices', values: ['table', 'json', 'ndjson', 'csv', 'tsv', 'openmetrics'] } });
     expect(tree.options.find((option) => option.long === '--json')).toMatchObject({ value: 'none' });
   });
 

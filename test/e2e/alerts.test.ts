@@ -184,7 +184,7 @@ describe('mon alerts against the sandbox', () => {
   });
 
   it.each([
-    ['--plugin', 'No Such Plugin', /^mon: --plugin: no plugin named 'no such plugin'/],
+    ['--plugin', 'No Such Plugin', /^mon: --plugin: no plugin named 'No Such Plugin'/],
     ['--computer', 'c_nosuchcomputer', /^mon: --computer: no computer 'c_nosuchcomputer' — /],
   ])('an unknown %s is exit 4 once every computer is read, not an empty answer', async (option, value, message) => {
     for (const format of ['table', 'ndjson']) {

@@ -111,7 +111,7 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
     ['a name over 191', [command, 'create', '--name', 'n'.repeat(192)], '--name: at most 191 characters (got 192)'],
     ['a name over 191 on update', [command, 'update', `${prefix}1`, '--name', 'é'.repeat(192)], '--name: at most 191 characters (got 192)'],
     ['update without --name', [command, 'update', `${prefix}1`], '--name is required'],
-    ['the other kind of uid', [command, 'get', other], `<uid>: '${other}' is an ${other.startsWith('em_') ? 'expiration manufacturer' : 'expiration product'} uid, not an ${noun} — give the ${noun}'s uid, slug or name`],
+    ['the other kind of uid', [command, 'get', other], `<uid>: '${other}' is an ${other.startsWith('em_') ? 'expiration manufacturer' : 'expiration product'} uid, not an ${noun} — give the ${noun}'s uid (${prefix}…), slug or name`],
     ['a uid with a slash', [command, 'delete', `${prefix}1/../x`, '--yes'], `<uid>: '${prefix}1/../x' is not an ${noun} uid (they start with ${prefix})`],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
     expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);

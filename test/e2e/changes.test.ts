@@ -81,7 +81,17 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     expect(Object.keys(items[0]!)[0]).toBe('change');
     expect(items[0]).toMatchObject({ missing: true, client_id: expect.any(String), computer_name: expect.any(String) });
     const before = missing[0]!;
-    expect(items[1]).toEqual({ change: 'gone', uid: cameBack, missing: true, hidden: false, overdue: true, group: before.group, os_version: before.os_version });
+    expect(items[1]).toEqual({
+      change: 'gone',
+      uid: cameBack,
+      missing: true,
+      hidden: false,
+      overdue: true,
+      group: before.group,
+      os_version: before.os_version,
+      // The row as it was shown: a gone item still names what left.
+      last_row: expect.objectContaining({ name: before.custom_name ?? before.computer_name, client_id: before.client_id, platform: before.platform, flags: 'missing' }),
+    });
     expect(run.stderr).toMatch(/^1 new, 0 changed, 1 gone since .* \(3 computers now\)\n$/);
 
     expect(await mon('computers', 'list', '--status', 'missing', '--changes', 'missing', '--json', '-q')).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -124,13 +134,39 @@ describe('--changes against the sandbox, its data changed between runs', () => {
 
     const gone = await mon('alerts', '--changes', 'open', '--json');
     expect(gone.code).toBe(0);
-    expect(lines(gone.stdout)).toEqual([{ change: 'gone', uid: alert.uid, status: 'Alert', mute: false }]);
+    expect(lines(gone.stdout)).toEqual([
+      { change: 'gone', uid: alert.uid, status: 'Alert', mute: false, last_row: expect.objectContaining({ computer: (alert.computer as Item).name, group: (alert.group as Item).name, plugin: alert.name }) },
+    ]);
 
     const changed = await mon('alerts', '--include-muted', '--changes', 'all-alerts', '-o', 'ndjson');
     expect(changed.code).toBe(0);
     const [only, ...none] = changed.stdout.trim().split('\n').map((line) => JSON.parse(line) as Item);
     expect(none).toEqual([]);
     expect(only).toMatchObject({ change: 'changed', changed: ['mute'], uid: alert.uid, muted: true, computer: alert.computer, group: alert.group });
+  });
+
+  it('a gone row in a table and in CSV names the computer, group and plugin it showed last', async () => {
+    await mon('alerts', '--changes', 'open-rows');
+    const alert = lines((await mon('alerts', '--json')).stdout).find((item) => item.status === 'Alert')!;
+    expect((await mon('plugin', 'mute', String(alert.uid), '--ignore', '-q')).code).toBe(0);
+    const computerName = String((alert.computer as Item).name);
+    const groupName = String((alert.group as Item).name);
+
+    const csv = await mon('alerts', '--changes', 'open-rows', '-o', 'csv', '--reset');
+    expect(csv.code).toBe(0);
+    // --reset records a new baseline: mute it back first to see a gone row again.
+    expect((await mon('plugin', 'unmute', String(alert.uid), '-q')).code).toBe(0);
+    await mon('alerts', '--changes', 'open-rows', '--reset');
+    expect((await mon('plugin', 'mute', String(alert.uid), '--ignore', '-q')).code).toBe(0);
+    const rows = await mon('alerts', '--changes', 'open-rows', '-o', 'csv');
+    expect(rows.code).toBe(0);
+    const [header, row, ...rest] = rows.stdout.trimEnd().split('\n');
+    expect(rest).toEqual([]);
+    const cells = Object.fromEntries(header!.split(',').map((key, i) => [key, row!.split(',')[i]]));
+    expect(cells).toMatchObject({ change: 'gone', uid: alert.uid, status: 'Alert' });
+    expect(row).toContain(computerName);
+    expect(row).toContain(String(alert.name));
+    expect(rows.stdout).toContain(groupName.includes(',') || groupName.includes('"') ? `"${groupName.replaceAll('"', '""')}"` : groupName);
   });
 
   it("plugin list: a result muted since the last run is changed, naming the mute", async () => {

@@ -260,9 +260,9 @@ describe('expirations against the sandbox', () => {
     ['a manufacturer id over 191', create({ '--manufacturer': long('em_', 192) }), '--manufacturer: at most 191 characters (got 192)'],
     ['a group over 255', create({ '--group': long('g_', 256) }), '--group: at most 255 characters (got 256)'],
     ['notes over 65535', create({ '--notes': 'n'.repeat(65_536) }), '--notes: at most 65535 characters (got 65536)'],
-    ['a product uid for --manufacturer', create({ '--manufacturer': 'ep_1' }), "--manufacturer: 'ep_1' is an expiration product uid, not an expiration manufacturer — give the expiration manufacturer's uid, slug or name"],
-    ['a manufacturer uid for --product', create({ '--product': 'em_1' }), "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid, slug or name"],
-    ['a note uid for --group', create({ '--group': 'n_1' }), "--group: 'n_1' is a note uid, not a group — give the group's uid, slug or name"],
+    ['a product uid for --manufacturer', create({ '--manufacturer': 'ep_1' }), "--manufacturer: 'ep_1' is an expiration product uid, not an expiration manufacturer — give the expiration manufacturer's uid (em_…), slug or name"],
+    ['a manufacturer uid for --product', create({ '--product': 'em_1' }), "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid (ep_…), slug or name"],
+    ['a note uid for --group', create({ '--group': 'n_1' }), "--group: 'n_1' is a note uid, not a group — give the group's uid (g_…), slug or name"],
     ['a group uid for --computer', create({ '--group': undefined, '--computer': 'g_1' }), "--computer: 'g_1' is a group uid, not a computer — give the computer's client id or c_ uid"],
     ['an impossible date', create({ '--expires-at': '2026-02-30' }), "--expires-at: '2026-02-30' does not exist: February 2026 has 28 days"],
     ['a date in another form', create({ '--expires-at': '30/09/2026' }), "--expires-at: '30/09/2026' is not a date of the form YYYY-MM-DD"],
@@ -279,7 +279,7 @@ describe('expirations against the sandbox', () => {
     ['delete with a note uid', ['expirations', 'delete', 'n_1', '--yes'], "<uid>: 'n_1' is not an expiration uid (they start with e_)"],
     ['update with nothing to change', ['expirations', 'update', 'e_1'], 'nothing to update: give at least one attribute option'],
     ['update with both owners', ['expirations', 'update', 'e_1', '--group', 'g_1', '--computer', 'c_1'], '--group and --computer cannot be used together'],
-    ['update with a manufacturer uid for --product', ['expirations', 'update', 'e_1', '--product', 'em_1'], "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid, slug or name"],
+    ['update with a manufacturer uid for --product', ['expirations', 'update', 'e_1', '--product', 'em_1'], "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid (ep_…), slug or name"],
     ['update with a bad date', ['expirations', 'update', 'e_1', '--expires-at', 'tomorrow'], "--expires-at: 'tomorrow' is not a date of the form YYYY-MM-DD"],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
     expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);

@@ -129,10 +129,12 @@ describe('status --check and fleet failures against a server with known data', (
       top_plugins: [{ name: 'SMART Status', alerts: 3 }],
       groups: [
         // Computers 1, 3, 5… are in Alpha: alerts on 1 and 3, warnings on 1, missing 1.
-        { uid: 'g_a', name: 'Alpha', computers: 6, missing: 1, alerts: 2, warnings: 1 },
-        { uid: 'g_b', name: 'Beta', computers: 6, missing: 0, alerts: 1, warnings: 1 },
+        // Visible results by status, muted and unmuted (-o openmetrics): every computer has an OK and a muted Alert.
+        { uid: 'g_a', name: 'Alpha', computers: 6, missing: 1, alerts: 2, warnings: 1, hidden: 0, platforms: { linux: 2, mac: 2, windows: 2 }, results: { muted: { Alert: 6 }, unmuted: { Alert: 2, OK: 6, Warning: 1 } } },
+        { uid: 'g_b', name: 'Beta', computers: 6, missing: 0, alerts: 1, warnings: 1, hidden: 1, platforms: { linux: 2, mac: 2, windows: 2 }, results: { muted: { Alert: 6 }, unmuted: { Alert: 1, OK: 6, Warning: 1 } } },
       ],
-      expirations: { expired: 1, expiring: 1, within_days: 30 },
+      // e_2 ends within 30 days; e_3 within 90.
+      expirations: { expired: 1, expiring: 1, within_days: 30, windows: { '30d': 1, '90d': 2 } },
     });
   });
 

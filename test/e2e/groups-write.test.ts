@@ -112,7 +112,7 @@ describe('groups find-or-create and update against the sandbox', () => {
     ['a --name of 256 characters', ['find-or-create', '--name', 'n'.repeat(256)], /--name: at most 255 characters \(got 256\)/],
     ['a --description of 65536 characters', ['find-or-create', '--name', 'x', '--description', 'd'.repeat(65_536)], /--description: at most 65535 characters/],
     ['update with nothing to change', ['update', 'g_abc'], /nothing to update/],
-    ['update of a uid that is not a group', ['update', 'c_abc', '--name', 'x'], /<group>: 'c_abc' is a computer uid, not a group — give the group's uid, slug or name/],
+    ['update of a uid that is not a group', ['update', 'c_abc', '--name', 'x'], /<group>: 'c_abc' is a computer uid, not a group — give the group's uid \(g_…\), slug or name/],
     ['a --reference-email that is not one', ['update', 'g_abc', '--reference-email', 'nobody'], /--reference-email: 'nobody' is not an e-mail address/],
     ['a --reference-email of 192 characters', ['update', 'g_abc', '--reference-email', `${'a'.repeat(180)}@example.com`], /--reference-email: at most 191 characters/],
     ['an update --name of 256 characters', ['update', 'g_abc', '--name', 'n'.repeat(256)], /--name: at most 255 characters/],

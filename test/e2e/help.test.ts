@@ -18,7 +18,7 @@ describe('help', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toMatch(/^Usage: mon \[options\] \[command\]\n\nAdminister the Endpoint Monitoring Service/);
     expect(stdout).toContain('-o, --output <format>');
-    expect(stdout.replace(/\s+/g, ' ')).toContain('(choices: "table", "json", "ndjson", "csv", "tsv", default: "table")');
+    expect(stdout.replace(/\s+/g, ' ')).toContain('(choices: "table", "json", "ndjson", "csv", "tsv", "openmetrics", default: "table")');
     for (const spec of COMMANDS.filter((candidate) => candidate.name !== '__complete')) expect(stdout).toMatch(new RegExp(`^  ${spec.name}\\b`, 'm'));
     expect(stdout).not.toContain('__complete');
     expect(stdout).toContain('Examples:\n  $ mon ');

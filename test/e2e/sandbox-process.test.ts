@@ -4,6 +4,8 @@
  * other's writes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
@@ -20,15 +22,23 @@ afterEach(async () => {
 });
 
 /** Starts `mon sandbox` in the foreground and resolves with its base URL from the banner. */
-function foreground(configDir: string): Promise<string> {
-  const child = spawn(process.execPath, [MON_BIN, 'sandbox', '--port', '0'], { env: { PATH: process.env.PATH ?? '', HOME: configDir, MON_CONFIG_DIR: configDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+function foreground(configDir: string, ...args: string[]): Promise<string> {
+  return foregroundBanner(configDir, ...args).then((banner) => banner.url);
+}
+
+/** Starts `mon sandbox` in the foreground and resolves with its base URL, key and banner. */
+function foregroundBanner(configDir: string, ...args: string[]): Promise<{ url: string; key: string; banner: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [MON_BIN, 'sandbox', '--port', '0', ...args], { env: { PATH: process.env.PATH ?? '', HOME: configDir, MON_CONFIG_DIR: configDir }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      const m = /export MON_BASE_URL=(\S+)/.exec(out);
-      if (m) resolve((m[1] as string).replace(/\/v2\.5$/, ''));
+      const url = /export MON_BASE_URL=(\S+)/.exec(out)?.[1];
+      const key = /export MON_API_KEY=(\S+)/.exec(out)?.[1];
+      if (url && key) resolve({ url: url.replace(/\/v2\.5$/, ''), key, banner: out, stderr: () => err });
     });
     child.on('exit', (code) => reject(new Error(`mon sandbox exited with ${code}`)));
   });
@@ -82,4 +92,78 @@ describe('a foreground sandbox and mon --sandbox on one config folder', () => {
     const all = (await api('GET', `/v2.5/notes?group=${group}&per_page=100`)).body as { uid: string }[];
     for (const uid of [first, second, ...made]) expect(all.map((n) => n.uid)).toContain(uid);
   }, 60_000);
+});
+
+describe('sandboxes serving other data', () => {
+  const count = async (url: string, key: string) => {
+    const res = await fetch(`${url}/v2.5/computers?per_page=1&api_key=${key}`);
+    await res.arrayBuffer();
+    return Number(res.headers.get('x-total'));
+  };
+
+  it('another size is another state: a running sandbox and its file keep their data', async () => {
+    const configDir = tempConfigDir();
+    const first = await foregroundBanner(configDir);
+    const note = await fetch(`${first.url}/v2.5/notes`, { method: 'POST', body: new URLSearchParams({ 'note[group_id]': (await (await fetch(`${first.url}/v2.5/groups?api_key=${KEY}`)).json() as { uid: string }[])[0]!.uid, 'note[body]': 'kept', api_key: KEY }) });
+    const noteUid = ((await note.json()) as { uid: string }).uid;
+    const before = readFileSync(join(configDir, 'sandbox.json'), 'utf8');
+
+    const big = await foregroundBanner(configDir, '--computers', '60');
+    expect(await count(big.url, big.key)).toBe(60);
+    expect(big.banner).toContain(join(configDir, 'sandbox-60c.json'));
+    expect(big.banner).toContain('mon sandbox reset --computers 60');
+    expect(big.stderr()).toBe('');
+    // The default data is untouched, on disk and where it is served.
+    expect(readFileSync(join(configDir, 'sandbox.json'), 'utf8')).toBe(before);
+    expect(await count(first.url, KEY)).toBe(40);
+    const env = { MON_CONFIG_DIR: configDir, HOME: configDir };
+    const read = await runMon(['--sandbox', 'notes', 'get', noteUid, '-o', 'json'], { env });
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout).body).toBe('kept');
+
+    // reset names the data it forgets; --all forgets every one.
+    expect(await runMon(['sandbox', 'reset', '--computers', '60'], { env })).toMatchObject({ code: 0, stderr: 'Sandbox reset: the demo data is restored on its next start.\n' });
+    expect(existsSync(join(configDir, 'sandbox-60c.json'))).toBe(false);
+    expect(existsSync(join(configDir, 'sandbox.json'))).toBe(true);
+    expect(await runMon(['sandbox', 'reset', '--all'], { env })).toMatchObject({ code: 0, stderr: 'Sandbox reset: 1 state removed; the demo data is restored on the next start.\n' });
+    expect(existsSync(join(configDir, 'sandbox.json'))).toBe(false);
+  });
+
+  it('two demo accounts serve different data under their own keys, so --all-profiles shows two accounts', async () => {
+    const configDir = tempConfigDir();
+    const env = { MON_CONFIG_DIR: configDir, HOME: configDir };
+    const [north, south] = [await foregroundBanner(configDir, '--account', 'north'), await foregroundBanner(configDir, '--account', 'south')];
+    expect(north.key).not.toBe(south.key);
+    expect(north.key).not.toBe(KEY);
+    expect(north.banner).toContain("demo account 'north'");
+    for (const [name, one] of [['north', north], ['south', south]] as const) {
+      const added = await runMon(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env, input: `${one.key}\n` });
+      expect(added.stderr).not.toContain(one.key);
+      expect(added.code).toBe(0);
+    }
+    const listed = await runMon(['--all-profiles', 'computers', 'list', '-o', 'json', '--fields', 'uid'], { env });
+    expect(listed.code).toBe(0);
+    const rows = JSON.parse(listed.stdout) as { profile: string; uid: string }[];
+    const uids = (profile: string) => new Set(rows.filter((row) => row.profile === profile).map((row) => row.uid));
+    expect(uids('north').size).toBe(40);
+    expect(uids('south').size).toBe(40);
+    expect([...uids('north')].filter((uid) => uids('south').has(uid))).toEqual([]);
+    // Each account's own file; the default data is not written.
+    expect(readdirSync(configDir).filter((name) => name.startsWith('sandbox')).sort()).toEqual(['sandbox-north.json', 'sandbox-south.json']);
+  });
+
+  it('--rate-limit N/S sets what each key may send; a bad rate is refused naming the form', async () => {
+    const configDir = tempConfigDir();
+    const { url } = await foregroundBanner(configDir, '--rate-limit', '2/60');
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${url}/v2.5/groups?api_key=${KEY}`);
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    const bad = await runMon(['sandbox', '--rate-limit', '400'], { env: { MON_CONFIG_DIR: configDir } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^mon: --rate-limit: '400' is not a rate such as 400\/60/);
+  });
 });

@@ -98,8 +98,8 @@ describe('errors with a hint (#12 item 17)', () => {
   it.each([
     [['plugin', 'mute', '--timed', 'pr_x'], "mon: --timed took 'pr_x' as its value, so <uid> is missing — put <uid> first (`mon plugin mute pr_x --timed`) or give --timed its value after it\n"],
     [['computers', 'list', '--status', 'mising'], "mon: --status: 'mising' is not one of visible, hidden, missing, pending_rekey, pending_removal, has_muted_plugin — did you mean --status missing?\n"],
-    [['-o', 'yaml', 'groups', 'list'], "mon: -o/--output: 'yaml' is not one of table, json, ndjson, csv, tsv — e.g. -o json, or -o csv for a spreadsheet\n"],
-    [['groups', 'list', '-o', 'jsn'], "mon: -o/--output: 'jsn' is not one of table, json, ndjson, csv, tsv — did you mean -o json?\n"],
+    [['-o', 'yaml', 'groups', 'list'], "mon: -o/--output: 'yaml' is not one of table, json, ndjson, csv, tsv, openmetrics — e.g. -o json, or -o csv for a spreadsheet\n"],
+    [['groups', 'list', '-o', 'jsn'], "mon: -o/--output: 'jsn' is not one of table, json, ndjson, csv, tsv, openmetrics — did you mean -o json?\n"],
     [
       ['expirations', 'list', '--expires-start', '2026-02-30', '--expires-end', '2026-03-31'],
       "mon: --expires-start: '2026-02-30' does not exist: February 2026 has 28 days — the form is right, check the day\n",
@@ -147,7 +147,7 @@ describe('errors with a hint (#12 item 17)', () => {
   const placeholder = (arg: ArgSpec) => (arg.rule?.type === 'uid' ? `${arg.rule.prefix}1` : arg.name === 'method' ? 'GET' : arg.name === 'path' ? '/users' : arg.name === 'shell' ? 'bash' : 'x1');
   const required = (verb: VerbSpec) => (verb.args ?? []).filter((arg) => !arg.optional).map(placeholder);
   const wrong = (rule: Rule): string | undefined =>
-    ({ text: 'max' in rule ? 'x'.repeat((rule as { max: number }).max + 1) : undefined, email: 'not-an-address', date: '2026-02-30', uid: 'zz_1', int: 'many', url: 'ftp:x', when: 'soon', since: 'soon', duration: 'soon', range: 'x:y:z' })[rule.type];
+    ({ text: 'max' in rule ? 'x'.repeat((rule as { max: number }).max + 1) : undefined, email: 'not-an-address', date: '2026-02-30', uid: 'zz_1', int: 'many', url: 'ftp:x', when: 'soon', since: 'soon', duration: 'soon', range: 'x:y:z', name: 'Not A Name!', rate: '400' })[rule.type];
   const badValue = (verb: VerbSpec): [OptionSpec, string] | undefined => {
     for (const option of optionsOf(verb)) {
       if (option.choices) return [option, 'nosuch'];

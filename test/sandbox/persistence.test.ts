@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetSandbox, serveForeground } from '../../src/sandbox/cli.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { journalOf, readState } from '../../src/sandbox/store.js';
 import { Api, NOW, start } from './helpers.js';
 
 let dir: string;
@@ -28,9 +29,8 @@ describe('stateFile', () => {
     expect(renamed.status).toBe(200);
     await first.sandbox.close();
 
-    const saved = JSON.parse(await readFile(file, 'utf8'));
-    expect(saved.format).toBe('mon-sandbox-state');
-    expect(saved.notes.some((n: { uid: string }) => n.uid === note.body.uid)).toBe(true);
+    expect(JSON.parse(await readFile(file, 'utf8')).format).toBe('mon-sandbox-state');
+    expect(readState(file)!.notes.some((n: { uid: string }) => n.uid === note.body.uid)).toBe(true);
 
     const second = await start({ stateFile: file });
     try {
@@ -76,10 +76,9 @@ describe('stateFile', () => {
         Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `burst ${i}` })),
       );
       expect(new Set(burst.map((r) => r.body.uid)).size).toBe(20);
-      const saved = JSON.parse(await readFile(file, 'utf8')) as { notes: { uid: string }[] };
-      const uids = new Set(saved.notes.map((n) => n.uid));
+      const uids = new Set(readState(file)!.notes.map((n) => n.uid));
       for (const uid of [fromA.body.uid, fromB.body.uid, ...burst.map((r) => r.body.uid)]) expect(uids.has(uid)).toBe(true);
-      expect(await readdir(join(dir, 'state'))).toEqual(['sandbox.json']);
+      expect(await readdir(join(dir, 'state'))).toEqual(['sandbox.json', 'sandbox.json.journal']);
     } finally {
       await a.sandbox.close();
       await b.sandbox.close();
@@ -107,16 +106,15 @@ describe('stateFile', () => {
       for (let i = 0; i < 5; i++) {
         await api.send('POST', '/v2.5/notes', { 'note[group_id]': g.uid, 'note[body]': `note ${i}` });
       }
-      expect(await readdir(join(dir, 'state'))).toEqual(['sandbox.json']);
-      const saved = JSON.parse(await readFile(file, 'utf8'));
-      expect(saved.notes.filter((n: { body: string }) => n.body.startsWith('note ')).length).toBe(5);
+      expect(await readdir(join(dir, 'state'))).toEqual(['sandbox.json', 'sandbox.json.journal']);
+      expect(readState(file)!.notes.filter((n: { body: string }) => n.body.startsWith('note ')).length).toBe(5);
     } finally {
       await sandbox.close();
     }
   });
 
-  it('removes a temp file left by a process killed mid-write on its next write, and leaves a fresh one alone', async () => {
-    const { sandbox, api } = await start({ stateFile: file });
+  it('removes a temp file left by a process killed mid-write on its next snapshot, and leaves a fresh one alone', async () => {
+    const { sandbox, api } = await start({ stateFile: file, compactJournalBytes: 1 });
     try {
       const stale = join(dir, 'state', 'sandbox.json.4242.deadbeef.tmp');
       const fresh = join(dir, 'state', 'sandbox.json.4343.feedbeef.tmp');
@@ -126,6 +124,7 @@ describe('stateFile', () => {
       await utimes(stale, old, old);
       const g = (await api.get('/v2.5/groups')).body[0];
       await api.send('POST', '/v2.5/notes', { 'note[group_id]': g.uid, 'note[body]': 'after a crash' });
+      // The write went past the journal's size: folded into a new snapshot, the journal emptied.
       expect((await readdir(join(dir, 'state'))).sort()).toEqual(['sandbox.json', 'sandbox.json.4343.feedbeef.tmp']);
     } finally {
       await sandbox.close();
@@ -135,15 +134,21 @@ describe('stateFile', () => {
   it('does not write when nothing changes', async () => {
     const { sandbox, api } = await start({ stateFile: file });
     try {
-      // every save renames a new file into place, so the inode tells whether one happened
+      // every snapshot renames a new file into place, so the inode tells whether one happened;
+      // every change is a line of the journal
       const before = (await stat(file)).ino;
+      const journalSize = async () => (await stat(journalOf(file)).catch(() => ({ size: 0 }))).size;
       await api.get('/v2.5/computers');
       await api.send('PUT', '/v2.5/groups/g_nope', { 'group[name]': 'x' });
       await api.send('POST', '/v2.5/notes', { 'note[body]': 'no owner' });
       expect((await stat(file)).ino).toBe(before);
+      expect(await journalSize()).toBe(0);
       const g = (await api.get('/v2.5/groups')).body[0];
       await api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': g.name, 'group[description]': 'changed' });
-      expect((await stat(file)).ino).not.toBe(before);
+      // A write costs what it changed: one journal line, the snapshot left as it was.
+      expect((await stat(file)).ino).toBe(before);
+      const line = JSON.parse((await readFile(journalOf(file), 'utf8')).trimEnd());
+      expect(line).toMatchObject({ saved: [{ uid: g.uid, description: 'changed' }], removed: [] });
     } finally {
       await sandbox.close();
     }
@@ -213,6 +218,51 @@ describe('sandboxes on one state file', () => {
   });
 });
 
+describe('the journal', () => {
+  it('is folded into a new snapshot once it has grown: every write kept across a restart', async () => {
+    const first = await start({ stateFile: file, compactJournalBytes: 4096 });
+    const group = (await first.api.get('/v2.5/groups')).body[0].uid as string;
+    const made: string[] = [];
+    for (let i = 0; i < 12; i++) made.push((await first.api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `n${i} ${'x'.repeat(400)}` })).body.uid);
+    const removed = made.pop()!;
+    expect((await first.api.send('DELETE', `/v2.5/notes/${removed}`)).status).toBe(204);
+    await first.sandbox.close();
+    // Some writes are in the snapshot now, the rest in a journal shorter than the bound.
+    const snapshot = JSON.parse(await readFile(file, 'utf8')) as { notes: { uid: string }[] };
+    expect(snapshot.notes.filter((n) => made.includes(n.uid)).length).toBeGreaterThan(0);
+    expect((await stat(journalOf(file))).size).toBeLessThanOrEqual(4096 + 1024);
+    const second = await start({ stateFile: file });
+    try {
+      for (const uid of made) expect((await second.api.get(`/v2.5/notes/${uid}`)).status).toBe(200);
+      expect((await second.api.get(`/v2.5/notes/${removed}`)).status).toBe(404);
+    } finally {
+      await second.sandbox.close();
+    }
+  });
+
+  it('a torn last line (a writer killed mid-append) is cut off by the next write; lines of an older snapshot are skipped', async () => {
+    const first = await start({ stateFile: file });
+    const group = (await first.api.get('/v2.5/groups')).body[0];
+    const kept = (await first.api.send('POST', '/v2.5/notes', { 'note[group_id]': group.uid, 'note[body]': 'kept' })).body.uid as string;
+    await first.sandbox.close();
+    const stale = JSON.stringify({ base: '0123456789abcdef', anchor: NOW, rng: 1, saved: [{ ...group, name: 'From an old snapshot' }], removed: [] });
+    await writeFile(journalOf(file), `${await readFile(journalOf(file), 'utf8')}${stale}\n{"base":"torn`);
+
+    const second = await start({ stateFile: file });
+    try {
+      expect((await second.api.get(`/v2.5/groups/${group.uid}`)).body.name).toBe(group.name);
+      const after = (await second.api.send('POST', '/v2.5/notes', { 'note[group_id]': group.uid, 'note[body]': 'after the tear' })).body.uid as string;
+      const lines = (await readFile(journalOf(file), 'utf8')).split('\n');
+      expect(lines.at(-1)).toBe('');
+      expect(lines.every((line) => line === '' || JSON.parse(line))).toBe(true);
+      const notes = new Set(readState(file)!.notes.map((n) => n.uid));
+      expect([notes.has(kept), notes.has(after)]).toEqual([true, true]);
+    } finally {
+      await second.sandbox.close();
+    }
+  });
+});
+
 describe('resetSandbox', () => {
   it('deletes the state file so the next start re-seeds, and reports whether one existed', async () => {
     const first = await start({ stateFile: file });
@@ -248,7 +298,7 @@ describe('serveForeground', () => {
     const stdout = new Capture();
     const stderr = new Capture();
     const controller = new AbortController();
-    const running = serveForeground({ stateFile: file, io: { stdout, stderr }, signal: controller.signal });
+    const running = serveForeground({ stateFile: file, identity: {}, io: { stdout, stderr }, signal: controller.signal });
     for (let i = 0; i < 200 && !stdout.text.includes('MON_API_KEY'); i++) await new Promise((r) => setTimeout(r, 10));
 
     const lines = stdout.text.trim().split('\n');
@@ -269,17 +319,5 @@ describe('serveForeground', () => {
     controller.abort();
     await running;
     await expect(fetch(`${url}/v2.5/groups`)).rejects.toThrow();
-  });
-
-  it('says on stderr when it re-seeds', async () => {
-    const seeded = await start({ stateFile: file });
-    await seeded.sandbox.close();
-    const stdout = new Capture();
-    const stderr = new Capture();
-    const controller = new AbortController();
-    controller.abort();
-    await serveForeground({ stateFile: file, seed: 7, io: { stdout, stderr }, signal: controller.signal });
-    expect(stderr.text).toMatch(/re-seeding with seed 7/);
-    expect(JSON.parse(await readFile(file, 'utf8')).seed).toBe(7);
   });
 });

@@ -62,7 +62,7 @@ function routesFor(router: Router, spec: CatalogSpec): void {
       created_at: ctx.nowSec,
     };
     spec.collection(ctx.store).insert(rec);
-    ctx.store.commit();
+    ctx.store.commit({ saved: [rec] });
     return { body: renderCatalog(rec) };
   };
   const update = (ctx: RequestContext): Reply => {
@@ -72,7 +72,7 @@ function routesFor(router: Router, spec: CatalogSpec): void {
       rec.name = name;
       rec.slug = uniqueSlug(name, slugTaken(ctx, rec));
     }
-    ctx.store.commit();
+    ctx.store.commit({ saved: [rec] });
     return { body: renderCatalog(rec) };
   };
   /** Expirations that name a deleted item keep its uid; expanding it gives null. */

@@ -19,7 +19,7 @@ export function ownedOr404<T extends Owned>(ctx: RequestContext, collection: Col
 export function deleteOwned<T extends Owned>(ctx: RequestContext, collection: Collection<T>, label: string): Reply {
   const item = ownedOr404(ctx, collection, ctx.path.uid ?? '', label);
   collection.remove(item.uid);
-  ctx.store.commit();
+  ctx.store.commit({ removed: [item.uid] });
   return { status: 204 };
 }
 

@@ -159,7 +159,7 @@ function update(ctx: RequestContext): Reply {
   if (beacon !== undefined) computer.beacon_reporting = beacon;
   if (threshold !== undefined) computer.beacon_missing_threshold_in_minutes = threshold;
   if (ticketOnFound !== undefined) computer.create_ticket_on_beacon_found = ticketOnFound;
-  ctx.store.commit();
+  ctx.store.commit({ saved: [computer] });
   return { body: renderComputer(ctx, computer, ctx.expand) };
 }
 

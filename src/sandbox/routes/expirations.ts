@@ -152,7 +152,7 @@ function create(ctx: RequestContext): Reply {
     updated_at: ctx.nowSec,
   };
   ctx.store.expirations.insert(expiration);
-  ctx.store.commit();
+  ctx.store.commit({ saved: [expiration] });
   return { body: renderExpiration(ctx, expiration, ctx.expand) };
 }
 
@@ -176,7 +176,7 @@ function update(ctx: RequestContext): Reply {
   if (p.renewable !== undefined) e.renewable = p.renewable;
   if (p.notes !== undefined) e.notes = p.notes;
   e.updated_at = ctx.nowSec;
-  ctx.store.commit();
+  ctx.store.commit({ saved: [e] });
   return { body: renderExpiration(ctx, e, ctx.expand) };
 }
 

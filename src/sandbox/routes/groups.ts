@@ -64,7 +64,7 @@ function findOrCreate(ctx: RequestContext): Reply {
     created_at: ctx.nowSec,
   };
   ctx.store.groups.insert(group);
-  ctx.store.commit();
+  ctx.store.commit({ saved: [group] });
   return { body: renderGroup(ctx, group) };
 }
 
@@ -86,7 +86,7 @@ function update(ctx: RequestContext): Reply {
   if (description !== undefined) group.description = description;
   if (referenceEmail !== undefined) group.reference_email = referenceEmail;
   if (showContactMenu !== undefined) group.show_contact_menu = showContactMenu;
-  ctx.store.commit();
+  ctx.store.commit({ saved: [group] });
   return { body: renderGroup(ctx, group) };
 }
 

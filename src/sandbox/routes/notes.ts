@@ -79,7 +79,7 @@ function create(ctx: RequestContext): Reply {
     include_in_report: attrs.bool('include_in_report') ?? false,
   };
   ctx.store.notes.insert(note);
-  ctx.store.commit();
+  ctx.store.commit({ saved: [note] });
   return { body: renderNote(ctx, note, ctx.expand) };
 }
 
@@ -103,7 +103,7 @@ function update(ctx: RequestContext): Reply {
   if (priv !== undefined) note.private = priv;
   if (email !== undefined) note.include_in_email = email;
   if (report !== undefined) note.include_in_report = report;
-  ctx.store.commit();
+  ctx.store.commit({ saved: [note] });
   return { body: renderNote(ctx, note, ctx.expand) };
 }
 

@@ -49,7 +49,7 @@ function update(ctx: RequestContext): Reply {
     }
   }
   result.mute = mute;
-  ctx.store.commit();
+  ctx.store.commit({ saved: [result] });
   return { body: renderPluginResult(ctx, result) };
 }
 

@@ -1,0 +1,75 @@
+/**
+ * `mon status -o openmetrics`: the figures of `status` in the OpenMetrics text format, for the
+ * node_exporter textfile collector or any scraper. The metric names and labels are a contract
+ * (README, help topic fleet): a change breaks dashboards.
+ */
+import { EXPIRATION_WINDOWS, type ExpirationWindow, type StatusReport } from '../fleet/status.js';
+import { PLUGIN_STATUSES } from '../fleet/selection.js';
+
+/** One account's outcome: its report and how long reading it took, or a failure (mon_up 0). */
+export interface AccountFigures {
+  account: string;
+  report?: StatusReport;
+  readSeconds?: number;
+}
+
+type Labels = Record<string, string>;
+
+interface Family {
+  name: string;
+  help: string;
+  unit?: string;
+  samples: { labels: Labels; value: number }[];
+}
+
+/** A label value as the format wants it: backslash, double quote and line feed escaped. */
+export function labelValue(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+const sample = (name: string, labels: Labels, value: number): string =>
+  `${name}{${Object.entries(labels)
+    .map(([key, text]) => `${key}="${labelValue(text)}"`)
+    .join(',')}} ${Number.isFinite(value) ? value : 'NaN'}`;
+
+/** The whole exposition: every family with HELP and TYPE (and UNIT), then `# EOF`. */
+export function renderOpenMetrics(accounts: readonly AccountFigures[]): string {
+  const family = (name: string, help: string, unit?: string): Family => ({ name, help, ...(unit && { unit }), samples: [] });
+  const computers = family('mon_computers', 'Computers by group and platform, hidden ones included.');
+  const missing = family('mon_computers_missing', 'Missing computers by group.');
+  const hidden = family('mon_computers_hidden', 'Hidden computers by group.');
+  const results = family('mon_plugin_results', 'Visible plugin results by group, status (as the API sends it) and whether a mute is in force.');
+  const expirations = family('mon_expirations', 'Expirations already ended (window expired), or ending within the window and not yet ended.');
+  const up = family('mon_up', '1 when every read of the account succeeded, 0 otherwise.');
+  const duration = family('mon_read_duration_seconds', 'How long reading the account took.', 'seconds');
+
+  for (const { account, report, readSeconds } of accounts) {
+    up.samples.push({ labels: { account }, value: report ? 1 : 0 });
+    if (!report) continue;
+    duration.samples.push({ labels: { account }, value: readSeconds ?? 0 });
+    for (const group of report.groups) {
+      const name = group.name ?? '';
+      for (const [platform, n] of Object.entries(group.platforms)) computers.samples.push({ labels: { account, group: name, platform }, value: n });
+      missing.samples.push({ labels: { account, group: name }, value: group.missing });
+      hidden.samples.push({ labels: { account, group: name }, value: group.hidden });
+      for (const muted of ['false', 'true'] as const) {
+        const counts = muted === 'true' ? group.results.muted : group.results.unmuted;
+        // Every documented status, zero included, so a series does not vanish when it reaches 0; then any other the API sends.
+        const statuses = [...PLUGIN_STATUSES, ...Object.keys(counts).filter((status) => !(PLUGIN_STATUSES as readonly string[]).includes(status))];
+        for (const status of statuses) results.samples.push({ labels: { account, group: name, status, muted }, value: counts[status] ?? 0 });
+      }
+    }
+    expirations.samples.push({ labels: { account, window: 'expired' }, value: report.expirations.expired });
+    for (const window of Object.keys(EXPIRATION_WINDOWS) as ExpirationWindow[]) expirations.samples.push({ labels: { account, window }, value: report.expirations.windows[window] });
+  }
+
+  const lines: string[] = [];
+  for (const { name, help, unit, samples } of [computers, missing, hidden, results, expirations, up, duration]) {
+    lines.push(`# TYPE ${name} gauge`);
+    if (unit) lines.push(`# UNIT ${name} ${unit}`);
+    lines.push(`# HELP ${name} ${help}`);
+    for (const { labels, value } of samples) lines.push(sample(name, labels, value));
+  }
+  lines.push('# EOF');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,141 @@
+/**
+ * `mon status -o openmetrics` end to end: spawned as a scraper's cron job runs it, parsed with
+ * the Prometheus project's own OpenMetrics parser (python3-prometheus-client, which .ci/run
+ * installs), and its values held against `status -o json` of the same data.
+ */
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { labelValue, renderOpenMetrics } from '../../src/output/openmetrics.js';
+
+/** Debian's python3, where python3-prometheus-client installs (not a version manager's). */
+const PYTHON = '/usr/bin/python3';
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Every sample, as the Prometheus parser reads the text; it throws on anything the format forbids. */
+function parse(text: string): { families: { name: string; type: string }[]; samples: Sample[] } {
+  const script = [
+    'import json, sys',
+    'from prometheus_client.openmetrics.parser import text_string_to_metric_families',
+    'families = list(text_string_to_metric_families(sys.stdin.read()))',
+    'print(json.dumps({"families": [{"name": f.name, "type": f.type} for f in families], "samples": [{"name": s.name, "labels": s.labels, "value": s.value} for f in families for s in f.samples]}))',
+  ].join('\n');
+  return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: text, encoding: 'utf8' }));
+}
+
+const sum = (samples: Sample[], name: string, where: Record<string, string> = {}) =>
+  samples.filter((s) => s.name === name && Object.entries(where).every(([key, value]) => s.labels[key] === value)).reduce((total, s) => total + s.value, 0);
+
+describe('mon status -o openmetrics', () => {
+  let sandbox: RunningSandbox;
+  let other: RunningSandbox;
+  const env = (url: string, key: string) => ({ MON_BASE_URL: url, MON_API_KEY: key });
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, recordRequests: true });
+    other = await startSandbox({ port: 0, seed: 7, computers: 12, apiKey: 'sbx_live_second_0123456789ab' });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await other.close();
+  });
+
+  it('parses with the Prometheus parser, and its values are those of status -o json', async () => {
+    const metrics = await runMon(['status', '-o', 'openmetrics'], { env: env(sandbox.url, sandbox.apiKey) });
+    expect(metrics.stderr).toBe('');
+    expect(metrics.code).toBe(0);
+    expect(metrics.stdout.endsWith('# EOF\n')).toBe(true);
+    const { families, samples } = parse(metrics.stdout);
+    expect(families.map((f) => [f.name, f.type])).toEqual([
+      ['mon_computers', 'gauge'],
+      ['mon_computers_missing', 'gauge'],
+      ['mon_computers_hidden', 'gauge'],
+      ['mon_plugin_results', 'gauge'],
+      ['mon_expirations', 'gauge'],
+      ['mon_up', 'gauge'],
+      ['mon_read_duration_seconds', 'gauge'],
+    ]);
+    const json = await runMon(['status', '-o', 'json'], { env: env(sandbox.url, sandbox.apiKey) });
+    const report = JSON.parse(json.stdout);
+    const account = new URL(sandbox.url).host.replace(/[^\w.-]/g, '_');
+    expect(sum(samples, 'mon_up', { account })).toBe(1);
+    expect(sum(samples, 'mon_computers')).toBe(report.computers.total);
+    for (const [platform, n] of Object.entries(report.computers.platforms)) expect(sum(samples, 'mon_computers', { platform })).toBe(n);
+    expect(sum(samples, 'mon_computers_missing')).toBe(report.computers.missing);
+    expect(sum(samples, 'mon_computers_hidden')).toBe(report.computers.hidden);
+    expect(sum(samples, 'mon_plugin_results', { status: 'Alert', muted: 'false' })).toBe(report.plugin_results.alerts);
+    expect(sum(samples, 'mon_plugin_results', { status: 'Warning', muted: 'false' })).toBe(report.plugin_results.warnings);
+    expect(sum(samples, 'mon_plugin_results', { muted: 'true' })).toBe(report.plugin_results.muted);
+    expect(sum(samples, 'mon_plugin_results')).toBe(report.plugin_results.total - report.plugin_results.hidden);
+    expect(sum(samples, 'mon_expirations', { window: 'expired' })).toBe(report.expirations.expired);
+    expect(sum(samples, 'mon_expirations', { window: '30d' })).toBe(report.expirations.expiring);
+    expect(sum(samples, 'mon_expirations', { window: '90d' })).toBeGreaterThanOrEqual(report.expirations.expiring);
+    for (const group of report.groups) {
+      expect(sum(samples, 'mon_computers', { group: group.name })).toBe(group.computers);
+      expect(sum(samples, 'mon_plugin_results', { group: group.name, status: 'Alert', muted: 'false' })).toBe(group.alerts);
+    }
+    expect(sum(samples, 'mon_read_duration_seconds')).toBeGreaterThan(0);
+  });
+
+  it('sends what status sends, no more', async () => {
+    const before = sandbox.requests.length;
+    await runMon(['status', '-o', 'json'], { env: env(sandbox.url, sandbox.apiKey) });
+    const json = sandbox.requests.slice(before).map((r) => `${r.method} ${r.path} ${JSON.stringify({ ...r.query, api_key: undefined })}`);
+    const middle = sandbox.requests.length;
+    await runMon(['status', '-o', 'openmetrics'], { env: env(sandbox.url, sandbox.apiKey) });
+    const metrics = sandbox.requests.slice(middle).map((r) => `${r.method} ${r.path} ${JSON.stringify({ ...r.query, api_key: undefined })}`);
+    expect(metrics).toEqual(json);
+  });
+
+  it('across accounts: each account labelled; one that fails has mon_up 0 and no other sample, exit 9', async () => {
+    const dir = tempConfigDir();
+    const profiles = { MON_CONFIG_DIR: dir, HOME: dir };
+    for (const [name, one] of [['north', sandbox], ['south', other]] as const) {
+      expect((await runMon(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env: profiles, input: `${one.apiKey}\n` })).code).toBe(0);
+    }
+    expect((await runMon(['profile', 'add', 'gone', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: profiles, input: 'sbx_live_gone_0000\n' })).code).toBe(0);
+    const run = await runMon(['--all-profiles', 'status', '-o', 'openmetrics'], { env: { ...profiles, MON_RETRIES: '0' } });
+    expect(run.code).toBe(9);
+    expect(run.stderr).toMatch(/^mon: gone: /m);
+    const { samples } = parse(run.stdout);
+    expect(samples.filter((s) => s.name === 'mon_up').map((s) => [s.labels.account, s.value]).sort()).toEqual([['gone', 0], ['north', 1], ['south', 1]]);
+    expect(samples.filter((s) => s.labels.account === 'gone' && s.name !== 'mon_up')).toEqual([]);
+    expect(sum(samples, 'mon_computers', { account: 'south' })).toBe(12);
+    expect(sum(samples, 'mon_computers', { account: 'north' })).toBe(40);
+  });
+
+  it('escapes label values as the format requires: a group named with quotes, a backslash and a new line parses back whole', () => {
+    const name = 'Ops "Prod" \\ a\nb';
+    const report = {
+      scope: { groups: null },
+      computers: { total: 1, missing: 0, hidden: 0, pending_removal: 0, platforms: { mac: 1 } },
+      plugin_results: { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 },
+      top_plugins: [],
+      groups: [{ uid: 'g_1', name, computers: 1, missing: 0, alerts: 0, warnings: 0, hidden: 0, platforms: { mac: 1 }, results: { unmuted: {}, muted: {} } }],
+      expirations: { expired: 0, expiring: 0, within_days: 30, windows: { '30d': 0, '90d': 0 } },
+    };
+    const text = renderOpenMetrics([{ account: 'a"b', report, readSeconds: 0.5 }]);
+    expect(text).toContain(`group="${labelValue(name)}"`);
+    expect(text.split('\n').filter((line) => line.startsWith('mon_computers{'))).toHaveLength(1);
+    const { samples } = parse(text);
+    expect(samples.find((s) => s.name === 'mon_computers')!.labels).toEqual({ account: 'a"b', group: name, platform: 'mac' });
+  });
+
+  it.each([
+    [['computers', 'list', '-o', 'openmetrics'], /^mon: -o openmetrics: `mon computers list` prints no metrics/],
+    [['status', '--check', '-o', 'openmetrics'], /^MON UNKNOWN - --check: prints one Nagios line, -o openmetrics the metrics: choose one/],
+    [['status', '-o', 'openmetrics', '--jq', '.'], /^mon: --jq: filters JSON, so it takes/],
+  ])('%j is refused before anything is sent', async (args, message) => {
+    const before = sandbox.requests.length;
+    const run = await runMon(args, { env: env(sandbox.url, sandbox.apiKey) });
+    expect(run.code === 2 || run.code === 3).toBe(true);
+    expect(`${run.stdout}${run.stderr}`).toMatch(message);
+    expect(sandbox.requests.length).toBe(before);
+  });
+});
