@@ -39,7 +39,10 @@ export class RateLimitError extends MonError {
   readonly exitCode = 6;
 }
 
-/** 5xx after the retries, or a body that is not the JSON the API promises: exit 7. */
+/**
+ * 5xx after the retries, a body that is not the JSON the API promises, or a partial read (a
+ * list whose pages contradict the totals the server sent, src/api/paginate.ts): exit 7.
+ */
 export class ServerError extends MonError {
   readonly exitCode = 7;
 }

@@ -95,7 +95,8 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     if (code === 0 || !isStatusCheck(argv)) return code;
     // `status --check` follows the Nagios plugin convention instead (cli-contract.md, Exit
     // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
-    io.stdout.write(`${scrub(nagiosUnknown(failure), deps)}\n`);
+    const { nagiosText } = await import('./fleet/check.js');
+    io.stdout.write(`${scrub(`MON UNKNOWN - ${nagiosText(reasonOf(failure))}`, deps)}\n`);
     return 3;
   } finally {
     for (const cleanup of cleanups.reverse()) {
@@ -122,14 +123,12 @@ export function isStatusCheck(argv: readonly string[]): boolean {
   return false;
 }
 
-/** `MON UNKNOWN - <reason>`: one line, no '|' (which starts performance data). */
-function nagiosUnknown(error: unknown): string {
-  const message =
-    error instanceof CommanderError ? error.message.replace(/^error: /, '')
+/** The reason of `MON UNKNOWN - <reason>`, before it is cleaned into one line (src/fleet/check.ts, nagiosText). */
+function reasonOf(error: unknown): string {
+  return error instanceof CommanderError ? error.message.replace(/^error: /, '')
     : error instanceof MonError ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}`
     : error instanceof Error ? `unexpected error: ${error.message}`
     : String(error);
-  return `MON UNKNOWN - ${terminalSafe(message.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '/').trim())}`;
 }
 
 /** -o openmetrics: only a verb that prints metrics takes it (--jq refuses it as it refuses csv). */

@@ -219,7 +219,7 @@ export class ApiClient {
       }
       const { data, headers } = await this.send({ ...prepared, url });
       return { data, headers };
-    }, paging);
+    }, paging, `GET ${prepared.url.pathname}`);
   }
 
   /**

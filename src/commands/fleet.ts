@@ -5,7 +5,6 @@
 import type { AccountOutcome, Context } from '../context.js';
 import { ExitCode, MonError, UsageError } from '../errors.js';
 import { GROUP_COLUMN } from '../output/columns.js';
-import { terminalSafe } from '../output/escape.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
@@ -248,7 +247,7 @@ export const status = verb({
       const given = Object.fromEntries(THRESHOLDS.filter(([key]) => opts[key] !== undefined).map(([key]) => [key, opts[key] as Range]));
       const accounts = outcomes.map(({ profile, held, error }) => (error === undefined ? { profile, report: (held as HeldStatus).report } : { profile, failure: failureText(error) }));
       const { code, line } = evaluateAccounts(accounts, thresholdsFrom(given));
-      ctx.io.stdout.write(`${terminalSafe(line)}\n`);
+      ctx.io.stdout.write(`${line}\n`);
       // The Nagios codes, whichever accounts failed: a monitor reads 0..3 only (never 9).
       throw new ExitCode(code);
     }
@@ -256,9 +255,9 @@ export const status = verb({
   },
 });
 
-/** An account's failure in a Nagios line: the message and its hint, one line. */
+/** An account's failure in a Nagios line: the message and its hint (evaluateAccounts cleans it into one line). */
 function failureText(error: unknown): string {
-  if (error instanceof MonError) return `${error.message}${error.hint ? ` — ${error.hint}` : ''}`.replace(/\s*\n\s*/g, ' ');
+  if (error instanceof MonError) return `${error.message}${error.hint ? ` — ${error.hint}` : ''}`;
   return 'unexpected error';
 }
 

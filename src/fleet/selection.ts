@@ -9,6 +9,10 @@
  * Everything else is filtered here, since the API has no filter for it. A page that fails after
  * the client's retries ends the stream with its error: nothing downstream may present what came
  * before as the whole.
+ *
+ * A selection holds each uid once: a computer served on two pages (the list moved while it was
+ * read) is taken the first time only, and so are its plugin results, so nothing is counted,
+ * planned or written twice.
  */
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
 import type { Attributes } from '../api/encode.js';
@@ -124,7 +128,9 @@ export class Selection {
   private readonly seenPlugins = new Set<string>();
   private readonly uidKeys: Set<string> | undefined;
   private readonly seenUids = new Set<string>();
-  /** Computers read so far (in scope or not), and x-total of the list once known: for progress. */
+  /** The computers taken so far, by uid (else client_id): one served again is skipped. */
+  private readonly taken = new Set<string>();
+  /** Computers read so far (in scope or not, each once), and x-total of the list once known: for progress. */
   readonly read = { computers: 0, total: undefined as number | undefined };
 
   private constructor(
@@ -164,9 +170,10 @@ export class Selection {
     const input = computersInput(this.scopeGroups?.length === 1 ? this.scopeGroups[0]!.uid : undefined, this.scope);
     for await (const page of this.client.pages('computers.list', input, { all: true, perPage: MAX_PER_PAGE })) {
       const scoped: ScopedComputer[] = [];
-      this.read.computers += page.items.length;
       this.read.total ??= page.total;
       for (const computer of page.items) {
+        if (!this.take(computer)) continue;
+        this.read.computers++;
         const groupUid = uidOf(computer.group);
         if (only && (groupUid === undefined || !only.has(groupUid))) continue;
         if (this.scope.missing && !isMissing(computer)) continue;
@@ -184,6 +191,8 @@ export class Selection {
   /** The plugin results that pass the filter, one array per page, as pages arrive. */
   async *results(nowSec: number): AsyncGenerator<SelectedResult[]> {
     const filter = this.filter ?? { statuses: [], muted: 'any', includeHidden: true };
+    // A result uid under two computers (a server's error) is selected once too.
+    const selectedUids = new Set<string>();
     for await (const page of this.computers()) {
       const selected: SelectedResult[] = [];
       for (const { computer, group, results } of page) {
@@ -192,6 +201,10 @@ export class Selection {
           if (this.uidKeys && !this.uidKeys.has(String(result.uid))) continue;
           if (!matchesResult(result, filter, nowSec)) continue;
           if (this.pluginKeys && !this.pluginKeys.has(String(result.name).toLowerCase()) && !this.pluginKeys.has(String(result.slug).toLowerCase())) continue;
+          if (typeof result.uid === 'string') {
+            if (selectedUids.has(result.uid)) continue;
+            selectedUids.add(result.uid);
+          }
           ref ??= {
             uid: typeof computer.uid === 'string' ? computer.uid : null,
             client_id: typeof computer.client_id === 'string' ? computer.client_id : typeof computer.svc_id === 'string' ? computer.svc_id : null,
@@ -230,6 +243,15 @@ export class Selection {
         'take the uids from `mon alerts -o ndjson` of the same account',
       );
     }
+  }
+
+  /** Whether `computer` is met for the first time (it is then remembered). */
+  private take(computer: Item): boolean {
+    const key = typeof computer.uid === 'string' ? computer.uid : typeof computer.client_id === 'string' ? `client_id ${computer.client_id}` : undefined;
+    if (key === undefined) return true;
+    if (this.taken.has(key)) return false;
+    this.taken.add(key);
+    return true;
   }
 
   private matchComputer(computer: Item): boolean {

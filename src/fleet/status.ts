@@ -1,6 +1,7 @@
 /**
  * `mon status`: counts over the selection. Its memory grows with the number of groups and
- * plugin names, never with the number of computers: each page is counted and let go.
+ * plugin names, and by a uid per computer (the selection's, to count each once): each page is
+ * counted and let go.
  */
 import type { ApiClient } from '../api/client.js';
 import { MAX_PER_PAGE } from '../api/client.js';
