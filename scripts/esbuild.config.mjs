@@ -13,6 +13,9 @@ export const EXTERNAL_PACKAGES = ['jq-wasm'];
 /** The one file bin/mon loads, in dist/. */
 export const BUNDLE_NAME = 'mon.cjs';
 
+/** The --jq engine's worker thread (src/output/jq-worker.ts), in dist/ beside the bundle. */
+export const JQ_WORKER_NAME = 'jq-worker.cjs';
+
 /** The root help saved by the build, in dist/: bin/mon prints it without loading the bundle. */
 export const HELP_NAME = 'help.txt';
 
@@ -52,9 +55,27 @@ export function buildOptions({ outfile, version }) {
     minify: true,
     // import() of a built-in becomes require(): an import() would start Node's ES module loader.
     supported: { 'dynamic-import': false },
-    define: { __MON_VERSION__: JSON.stringify(version) },
+    // __MON_DIST__: the bundle's folder, where src/output/jq.ts finds the worker.
+    define: { __MON_VERSION__: JSON.stringify(version), __MON_DIST__: '__dirname' },
     external: EXTERNAL_PACKAGES,
     plugins: [lazyChildProcess],
+    logLevel: 'warning',
+    // src/output/jq.ts finds the worker through import.meta.url only when the sources run.
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+}
+
+/** Options for the build of the --jq worker (src/output/jq-worker.ts), written beside the bundle. */
+export function workerBuildOptions({ outfile }) {
+  return {
+    entryPoints: ['src/output/jq-worker.ts'],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    external: EXTERNAL_PACKAGES,
     logLevel: 'warning',
   };
 }

@@ -19,6 +19,8 @@ export interface MainDeps {
   clock?: Clock;
   /** Aborted by SIGINT/SIGTERM in bin/mon; its reason names the signal. */
   signal?: AbortSignal;
+  /** Settles before the first request may be sent (--jq: the filter compiled); a rejection is the command's failure. */
+  beforeSending?: Promise<void>;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
@@ -218,7 +220,12 @@ export function createContext(
       client ??= (async () => {
         const target = await resolveTarget(ctx);
         knownSecrets.add(target.apiKey);
-        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
+        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([
+          import('./api/client.js'),
+          import('./api/budget.js'),
+          import('./config/trust.js'),
+          deps.beforeSending,
+        ]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
         const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(named(line))}\n`) : undefined;
