@@ -113,8 +113,9 @@ export class JqSink extends EventEmitter implements Sink {
     this.worker = new Worker(workerFile(), {
       workerData: data,
       transferList: [port2],
-      // jq's $ENV is the engine's own; the worker gets none of mon's environment (the key).
-      env: {},
+      // None of mon's environment (the key): only where modules are found, as the main thread finds them.
+      // (jq's $ENV is the engine's own anyway.)
+      env: process.env.NODE_PATH === undefined ? {} : { NODE_PATH: process.env.NODE_PATH },
       stdout: true,
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
