@@ -21,6 +21,8 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   const { io } = deps;
   const cleanups: (() => Promise<void> | void)[] = [];
   let verbose = argv.includes('--verbose') || argv.includes('-v');
+  /** --jq's sink, once the command line asked for it. */
+  let filter: JqSink | undefined;
   const program = buildProgram(
     { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
     async (verb, input, command) => {
@@ -30,8 +32,11 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const globals = resolveGlobals(raw, deps.env);
       verbose = globals.verbose;
       onlyWhereOpenMetrics(verb, input.command, globals);
-      const jq = await jqOutput(verb, input.command, globals, deps);
-      const ctx = createContext(jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } } } : deps, globals, cleanups, program, argv);
+      filter = await jqOutput(verb, input.command, globals, deps, cleanups);
+      const jq = globals.dryRun ? undefined : filter;
+      // With --jq, stdout is the filter, and the first request waits for its syntax check.
+      const runDeps: MainDeps = jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } }, beforeSending: jq.ready } : deps;
+      const ctx = createContext(runDeps, globals, cleanups, program, argv);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
       /** The verb against the account of `runCtx`. */
@@ -48,7 +53,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       };
       if (!globals.accounts) {
         await runOnce(ctx);
-        jq?.end();
+        await jq?.end();
         ctx.printFootnotes();
         return;
       }
@@ -58,7 +63,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         verb,
         invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },
         ctx,
-        deps: ctx.io === io ? deps : { ...deps, io: ctx.io },
+        deps: runDeps,
         cleanups,
         program,
         run: runOnce,
@@ -67,7 +72,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       // The accounts that answered are printed whole, --jq's output too, before the failure is
       // reported; when none answered, nothing is printed, as for one account that fails.
       if (answered) {
-        jq?.end();
+        await jq?.end();
         ctx.printFootnotes();
       }
       if (failure) throw failure;
@@ -89,7 +94,9 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
     const aborted = deps.signal?.aborted === true && !(error instanceof InterruptedError);
     // Every usage error is one line with what to type next (the house style), whoever raised it.
-    const failure = aborted ? InterruptedError.of(deps.signal) : explain(error, program, argv);
+    // A filter jq refuses is the first thing said, as when it was checked before all else.
+    const refused = aborted ? undefined : await filter?.refusal();
+    const failure = aborted ? InterruptedError.of(deps.signal) : (refused ?? explain(error, program, argv));
     if (failure instanceof ExitCode) return failure.exitCode;
     const code = report(failure, deps, verbose);
     if (code === 0 || !isStatusCheck(argv)) return code;
@@ -139,16 +146,24 @@ function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptio
 }
 
 /**
- * --jq: refused by a verb that prints no JSON, compiled before anything is sent, and then what
- * the verb prints goes through it. Not with --dry-run, which shows the request as it is.
+ * --jq: refused by a verb that prints no JSON; otherwise jq starts in its worker at once (its
+ * syntax is checked there, before the first request is sent) and what the verb prints goes
+ * through it. With --dry-run the filter is checked, and the request shown as it is.
  */
-async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps): Promise<JqSink | undefined> {
+async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps, cleanups: (() => Promise<void> | void)[]): Promise<JqSink | undefined> {
   if (globals.jq === undefined) return undefined;
   if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
-  const { JqFilter, JqSink } = await import('./output/jq.js');
-  const filter = await JqFilter.compile(globals.jq);
-  if (globals.dryRun) return undefined;
-  return new JqSink(filter, globals.output === 'ndjson' ? 'ndjson' : 'json', deps.io.stdout, (text) => deps.io.stderr.write(text));
+  const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./api/deadline.js')]);
+  const sink = new JqSink(globals.jq, {
+    mode: globals.output === 'ndjson' ? 'ndjson' : 'json',
+    out: deps.io.stdout,
+    warn: (text) => deps.io.stderr.write(text),
+    signal: deps.signal,
+    deadlineMs: deadlineFromEnv(deps.env),
+  });
+  cleanups.push(() => sink.close());
+  if (globals.dryRun) await sink.ready;
+  return sink;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface MainDeps {
    * is in force, and the process is not ended after the first signal's grace until released.
    */
   interrupts?: { forced: AbortSignal; hold(): () => void };
+  /** Settles before the first request may be sent (--jq: the filter compiled); a rejection is the command's failure. */
+  beforeSending?: Promise<void>;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
@@ -245,6 +247,7 @@ export function createContext(
           import('./api/budget.js'),
           import('./config/trust.js'),
           import('./output/progress.js'),
+          deps.beforeSending,
         ]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });

@@ -1,5 +1,6 @@
 import { AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError, type MonError } from '../errors.js';
 import type { Clock } from './clock.js';
+import { deadlineError } from './deadline.js';
 import { encodeForm } from './encode.js';
 import type { HttpMethod, RouteName } from './endpoints.js';
 import { shortened } from '../output/escape.js';
@@ -233,10 +234,6 @@ function timeoutError(settings: Pick<AttemptSettings, 'host' | 'timeoutMs'>, ans
   );
 }
 
-/** The command ran out of its MON_DEADLINE. */
-export function deadlineError(deadlineMs: number): NetworkError {
-  return new NetworkError(`the command did not finish within its deadline of ${deadlineMs / 1000} s`, 'raise MON_DEADLINE (seconds) if it needs longer');
-}
 
 /** undici's errors (which can carry the URL, and so the key) become one clean line. */
 function networkError(settings: AttemptSettings, error: unknown): AttemptFailed {

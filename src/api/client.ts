@@ -1,7 +1,8 @@
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import { NetworkError, UsageError, type MonError } from '../errors.js';
-import { attempt, AttemptFailed, deadlineError, describe, interrupted, settle, type ApiResponse, type PreparedRequest } from './attempt.js';
+import { NetworkError, type MonError } from '../errors.js';
+import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type PreparedRequest } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
+import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { systemClock, type Clock } from './clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
 import { fillPath, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
@@ -13,6 +14,7 @@ export type { ApiResponse, PreparedRequest } from './attempt.js';
 export type { Page, Paging } from './paginate.js';
 export { MAX_PER_PAGE } from './paginate.js';
 export { maxResponseFromEnv } from './response-cap.js';
+export { deadlineFromEnv, DEFAULT_DEADLINE_MS } from './deadline.js';
 
 /**
  * Waits for permission to send one request, so the client stays under the API's rate limit.
@@ -77,20 +79,6 @@ export interface RequestInput {
   path?: Record<string, string>;
   query?: Params;
   body?: Params;
-}
-
-/** Default of MON_DEADLINE: far beyond any `--all` at 400 requests a minute, short of forever. */
-export const DEFAULT_DEADLINE_MS = 3_600_000;
-
-/** MON_DEADLINE=<seconds> (0 < s <= 86400); unset: {@link DEFAULT_DEADLINE_MS}. */
-export function deadlineFromEnv(env: Record<string, string | undefined>): number {
-  const text = env.MON_DEADLINE?.trim();
-  if (!text) return DEFAULT_DEADLINE_MS;
-  const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > 86_400) {
-    throw new UsageError(`MON_DEADLINE: must be a number of seconds above 0 and at most 86400 (got ${quoted(text)})`);
-  }
-  return Math.round(value * 1000);
 }
 
 /**

@@ -99,7 +99,7 @@ export async function readUserInput(ctx: Context, input: UserInput): Promise<str
  */
 async function deadlineOf(ctx: Context): Promise<{ signal: AbortSignal; error: () => MonError } | undefined> {
   if (!ctx.env.MON_DEADLINE) return undefined;
-  const [{ deadlineFromEnv }, { deadlineError }] = await Promise.all([import('../api/client.js'), import('../api/attempt.js')]);
+  const { deadlineFromEnv, deadlineError } = await import('../api/deadline.js');
   const ms = deadlineFromEnv(ctx.env);
   return { signal: AbortSignal.timeout(ms), error: () => deadlineError(ms) };
 }
