@@ -47,7 +47,7 @@ saved profile names are read when you press Tab. Regenerate it after upgrading m
 export const completion: ResourceSpec = {
   name: 'completion',
   wholeTree: true,
-  summary: 'Print the shell completion script for bash, zsh or fish',
+  summary: 'Print the completion script for bash, zsh or fish',
   examples: [INSTALL.bash, INSTALL.zsh, INSTALL.fish],
   verbs: [shellVerb('bash'), shellVerb('zsh'), shellVerb('fish')],
 };

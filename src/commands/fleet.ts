@@ -154,7 +154,7 @@ const THRESHOLDS = [
 
 export const alerts = verb({
   name: 'alerts',
-  summary: 'Plugin results that need attention, across every computer of the account',
+  summary: 'Plugin results that need attention, account-wide',
   description:
     'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
   fields: ALERTS_VIEW.fields,
@@ -183,7 +183,7 @@ export const alerts = verb({
 
 export const status = verb({
   name: 'status',
-  summary: 'What needs attention now: counts across the account, or --check for Nagios-style monitors',
+  summary: 'What needs attention now, or --check for Nagios',
   description:
     'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [

@@ -3,6 +3,7 @@
  * guidelines: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), so Icinga, Nagios, Checkmk, Zabbix or
  * Sensu can watch the account with no glue.
  */
+import { NAGIOS_STATES } from '../errors.js';
 import { breaches, parseRange, type Range } from '../validate/range.js';
 import type { StatusReport } from './status.js';
 
@@ -39,7 +40,7 @@ export function thresholdsFrom(given: Partial<Record<string, Range>>): Threshold
   return thresholds;
 }
 
-const STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
+const STATES = NAGIOS_STATES;
 
 /** The line and exit code for a report. */
 export function evaluate(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 2; line: string } {

@@ -4,6 +4,16 @@ export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
 /** Every output format, in the order help and error messages list them. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
 
+/** What each format prints: `mon help formats`, docs/help/formats.md and the man page show it. */
+export const FORMAT_DESCRIPTIONS: Readonly<Record<OutputFormat, string>> = {
+  table:
+    'the default, for people: readable dates (relative on a terminal, YYYY-MM-DD HH:MM local time in a pipe), sizes, yes/no, names instead of uids, colour only on a terminal. An empty list prints nothing on stdout and "No results." on stderr',
+  json: "the API's objects exactly as received: one object, or one JSON array for a list (also with --all, streamed a page at a time)",
+  ndjson: 'one object per line, printed as pages arrive: the format for --all in scripts',
+  csv: 'RFC 4180 quoting, the field keys as the header, machine values (ISO 8601 UTC times, true/false)',
+  tsv: 'as csv, with tabs; tabs and newlines inside values become spaces',
+};
+
 /** How a table cell is shown to people. JSON never uses it; csv/tsv only use `time` (ISO 8601 UTC). */
 export type ValueKind = 'text' | 'time' | 'bytes' | 'bool' | 'status' | 'percent' | 'list';
 
