@@ -3,7 +3,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { ResourceSpec, VerbSpec } from '../spec/spec.js';
 
-/** Where each shell looks for completions; keep in sync with the README's Shell completion section. */
+/** Where each shell looks for completions: `mon completion <shell> --help` and docs/commands.md (generated) show them. */
 const INSTALL = {
   bash: 'mon completion bash > ~/.local/share/bash-completion/completions/mon',
   zsh: 'mon completion zsh > "${fpath[1]}/_mon"',

@@ -10,7 +10,7 @@ import { isHidden, isMissing, isMuted, plannedRequests, Selection, type GroupRef
 /** How many plugins `top_plugins` lists. */
 export const TOP_PLUGINS = 10;
 
-/** The object `status -o json` prints; keys documented in the README (keep in sync). */
+/** The object `status -o json` prints; keys documented in docs/guides/fleet.md (keep in sync). */
 export interface StatusReport {
   /** The groups named with --group, or null for the whole account. */
   scope: { groups: GroupRef[] | null };
