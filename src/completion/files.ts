@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { buildProgram } from '../program.js';
 import { bashScript } from './bash.js';
-import { commandReference, type HelpOutput } from './docs.js';
+import { commandReference, examplesIn, withHelpText, type HelpOutput } from './docs.js';
 import { fishScript } from './fish.js';
 import { manPage, topicMarkdown } from './man.js';
 import { TOPICS } from '../spec/topics.js';
@@ -21,12 +21,13 @@ export function fullProgram(output: HelpOutput = { writeOut: () => undefined, wr
  */
 export function generatedFiles(): Record<string, string> {
   const tree = buildTree(fullProgram());
+  const help = withHelpText(fullProgram);
   return {
     'completions/mon.bash': bashScript(tree),
     'completions/_mon': zshScript(tree),
     'completions/mon.fish': fishScript(tree),
     'docs/commands.md': commandReference(fullProgram),
     ...Object.fromEntries(TOPICS.map((topic) => [`docs/help/${topic.name}.md`, topicMarkdown(topic)])),
-    'man/mon.1': manPage(tree),
+    'man/mon.1': manPage(help.tree, (command) => examplesIn(help.afterHelp(command))),
   };
 }

@@ -8,7 +8,7 @@ import { walk, type CommandNode } from './tree.js';
  * that `man` and `groff -man` read. ASCII only, with roff's own escapes for the rest, so that
  * `groff -ww -man` has nothing to warn about. No date or version: the same tree, the same page.
  */
-export function manPage(tree: CommandNode): string {
+export function manPage(tree: CommandNode, examplesOf: (command: Command) => readonly string[] = () => []): string {
   const program = tree.command;
   const commands = walk(tree).filter((node) => node.path.length > 0 && node.name !== 'help');
   const topic = (name: string) => TOPICS.find((candidate) => candidate.name === name)!;
@@ -30,7 +30,7 @@ export function manPage(tree: CommandNode): string {
     ...topicSection('GLOBAL OPTIONS', [{ kind: 'text', text: `${OPTIONS_TOPIC.summary}.` }]),
     ...optionItems(program),
     '.SH COMMANDS',
-    ...commands.flatMap((node) => commandSection(node)),
+    ...commands.flatMap((node) => commandSection(node, examplesOf(node.command))),
     ...topicSection('FLEET COMMANDS', topic('fleet').blocks),
     ...topicSection('OUTPUT FORMATS', topic('formats').blocks),
     ...topicSection('ENVIRONMENT', topic('environment').blocks),
@@ -53,7 +53,7 @@ export function manPage(tree: CommandNode): string {
 }
 
 /** `.SH`/`.SS` for one command: its usage, description, arguments and options. */
-function commandSection(node: CommandNode): string[] {
+function commandSection(node: CommandNode, examples: readonly string[]): string[] {
   const command = node.command;
   const help = command.createHelp();
   const out = [`.SS ${quoteArg(['mon', ...node.path].join(' '))}`];
@@ -66,10 +66,11 @@ function commandSection(node: CommandNode): string[] {
   }
   if (node.commands.length) {
     for (const sub of node.commands) out.push('.TP', `.B ${escapeLine(sub.name)}`, text(sub.summary));
-    return out;
+  } else {
+    for (const arg of help.visibleArguments(command)) out.push('.TP', `.I ${escapeLine(help.argumentTerm(arg))}`, text(help.argumentDescription(arg)));
+    out.push(...optionItems(command));
   }
-  for (const arg of help.visibleArguments(command)) out.push('.TP', `.I ${escapeLine(help.argumentTerm(arg))}`, text(help.argumentDescription(arg)));
-  out.push(...optionItems(command));
+  if (examples.length) out.push('.PP', 'Examples:', ...example(examples));
   return out;
 }
 
