@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { runMon } from '../helpers/run-mon.js';
-import { examplesOf, problems, runExample, type Example } from './examples.js';
+import { examplesOf, problems, runExample, transcriptsOf, type Example } from './examples.js';
 
 /**
  * Every shell example of the README and the guides, run as printed with bash and bin/mon against
@@ -17,6 +17,7 @@ import { examplesOf, problems, runExample, type Example } from './examples.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const FILES = ['README.md', ...readdirSync(join(root, 'docs', 'guides')).filter((file) => file.endsWith('.md')).map((file) => join('docs', 'guides', file))];
 const EXAMPLES = FILES.flatMap((file) => examplesOf(join(root, file)));
+const TRANSCRIPTS = FILES.flatMap((file) => transcriptsOf(join(root, file)));
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -48,6 +49,17 @@ describe.concurrent('the shell examples of the README and the guides', () => {
     const run = await runExample(example, dir, env, 110_000);
     expect(problems(run), run.output).toEqual([]);
   }, 120_000);
+});
+
+describe('the transcripts marked <!-- output -->', () => {
+  it('are found', () => {
+    expect(TRANSCRIPTS.length).toBeGreaterThan(0);
+  });
+
+  it.each(TRANSCRIPTS.map((transcript) => [`${relative(root, transcript.file)}:${transcript.line} ${transcript.command}`, transcript] as const))('%s prints what the transcript shows', async (_label, transcript) => {
+    const run = await runExample({ file: transcript.file, line: transcript.line, script: transcript.command, needsAccount: false }, dir, env);
+    expect(run.output).toBe(transcript.expected);
+  });
 });
 
 describe('the examples check', () => {

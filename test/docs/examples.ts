@@ -95,3 +95,36 @@ export function problems(run: ExampleRun): string[] {
   const ok = (invocation: Invocation) => invocation.code === 0 || (/(^| )status( .*)? --check\b/.test(invocation.args) && (invocation.code === 1 || invocation.code === 2));
   return run.invocations.filter((invocation) => !ok(invocation)).map((invocation) => `mon ${invocation.args}: exit ${invocation.code}`);
 }
+
+/**
+ * The transcripts of a Markdown file that promise their output: ```console blocks marked with
+ * `<!-- output -->` on the line before, each `$ mon …` line followed by what it prints
+ * (stdout and stderr, as a terminal shows them).
+ */
+export interface Transcript {
+  file: string;
+  line: number;
+  command: string;
+  expected: string;
+}
+
+export function transcriptsOf(file: string): Transcript[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const out: Transcript[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trim() !== '```console') continue;
+    let before = i - 1;
+    while (before >= 0 && lines[before]!.trim() === '') before--;
+    const marked = before >= 0 && lines[before]!.includes('<!-- output -->');
+    let current: Transcript | undefined;
+    for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++) {
+      if (!marked) continue;
+      const command = /^\$ (mon .*)$/.exec(lines[i]!)?.[1];
+      if (command) {
+        current = { file, line: i + 1, command, expected: '' };
+        out.push(current);
+      } else if (current) current.expected += `${lines[i]}\n`;
+    }
+  }
+  return out;
+}
