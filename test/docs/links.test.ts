@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { TOPIC_NAMES } from '../../src/spec/topics.js';
 
 /** The links between the README, CONTRIBUTING.md and docs/ lead somewhere: a file, and a heading in it. */
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,5 +47,14 @@ describe('links between the docs', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+});
+
+describe('the README', () => {
+  it('is at most 300 lines and names every help topic', () => {
+    const text = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(text.split('\n').length).toBeLessThanOrEqual(300);
+    const line = text.split('\n').find((candidate) => candidate.includes('`mon help <topic>`:')) ?? '';
+    for (const name of TOPIC_NAMES) expect(line, name).toContain(`\`${name}\``);
   });
 });
