@@ -17,21 +17,25 @@ export interface Example {
   needsAccount: boolean;
 }
 
-export function examplesOf(file: string): Example[] {
+/** The fenced blocks of a language in a Markdown file: where each opens, its lines, and the last line before it. */
+function blocksOf(file: string, language: string): { line: number; body: string[]; before: string }[] {
   const lines = readFileSync(file, 'utf8').split('\n');
-  const out: Example[] = [];
+  const out: { line: number; body: string[]; before: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.trim() !== '```sh') continue;
-    const start = i;
-    const body: string[] = [];
-    for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++) body.push(lines[i]!);
-    const first = body.find((text) => text.trim() !== '' && !text.trim().startsWith('#'));
-    if (!first?.trim().startsWith('mon ')) continue;
-    let before = start - 1;
+    if (lines[i]!.trim() !== `\`\`\`${language}`) continue;
+    let before = i - 1;
     while (before >= 0 && lines[before]!.trim() === '') before--;
-    out.push({ file, line: start + 1, script: body.join('\n'), needsAccount: before >= 0 && lines[before]!.includes('<!-- needs-account -->') });
+    const block = { line: i + 1, body: [] as string[], before: before >= 0 ? lines[before]! : '' };
+    for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++) block.body.push(lines[i]!);
+    out.push(block);
   }
   return out;
+}
+
+export function examplesOf(file: string): Example[] {
+  return blocksOf(file, 'sh')
+    .filter(({ body }) => body.find((text) => text.trim() !== '' && !text.trim().startsWith('#'))?.trim().startsWith('mon '))
+    .map(({ line, body, before }) => ({ file, line, script: body.join('\n'), needsAccount: before.includes('<!-- needs-account -->') }));
 }
 
 /** One `mon` run inside an example: its words and exit code. */
@@ -109,22 +113,17 @@ export interface Transcript {
 }
 
 export function transcriptsOf(file: string): Transcript[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
   const out: Transcript[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.trim() !== '```console') continue;
-    let before = i - 1;
-    while (before >= 0 && lines[before]!.trim() === '') before--;
-    const marked = before >= 0 && lines[before]!.includes('<!-- output -->');
+  for (const { line, body, before } of blocksOf(file, 'console')) {
+    if (!before.includes('<!-- output -->')) continue;
     let current: Transcript | undefined;
-    for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++) {
-      if (!marked) continue;
-      const command = /^\$ (mon .*)$/.exec(lines[i]!)?.[1];
+    body.forEach((text, index) => {
+      const command = /^\$ (mon .*)$/.exec(text)?.[1];
       if (command) {
-        current = { file, line: i + 1, command, expected: '' };
+        current = { file, line: line + 1 + index, command, expected: '' };
         out.push(current);
-      } else if (current) current.expected += `${lines[i]}\n`;
-    }
+      } else if (current) current.expected += `${text}\n`;
+    });
   }
   return out;
 }
