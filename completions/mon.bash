@@ -308,7 +308,7 @@ _mon_argument() {
     'profile show|''1') REPLY='@profiles' ;;
     'profile remove|''1') REPLY='@profiles' ;;
     'profile test|''1') REPLY='@profiles' ;;
-    'help|'*) REPLY='@commands' ;;
+    'help|'*) REPLY='@commands options environment exit-codes formats fleet sandbox' ;;
     *) REPLY= ;;
   esac
 }
@@ -323,7 +323,7 @@ _mon_find_option() {
   done
 }
 
-# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands") that start with $cur.
+# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands topic…") that start with $cur.
 _mon_offer() {
   local IFS=$' \t\n' parent
   case $1 in
@@ -334,10 +334,11 @@ _mon_offer() {
       compopt -o nospace 2>/dev/null
       COMPREPLY=($(compgen -P "$parent" -W "$(command mon __complete profiles 2>/dev/null)" -- "${cur##*,}")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    @commands)
+    @commands*)
+      # The commands of the parent, and the help topics that follow the word.
       [[ $path == *' '* ]] && parent=${path% *} || parent=
       _mon_commands "$parent"
-      COMPREPLY=($(compgen -W "$REPLY" -- "$cur")) ;;
+      COMPREPLY=($(compgen -W "$REPLY ${1#@commands}" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
   esac
 }

@@ -182,7 +182,7 @@ export function withHint(error: unknown, command: Command): unknown {
     while (root.parent) root = root.parent;
     const global = label !== undefined && root !== command && root.options.some((option) => option.long === label || option.short === label) && !command.options.some((option) => option.long === label);
     const variable = /^(MON_[A-Z_]+):/.exec(error.message)?.[1];
-    const hint = variable ? `fix or unset ${variable}` : global ? '`mon --help` describes the global options' : helpHint(command);
+    const hint = variable ? `fix or unset ${variable}` : global ? '`mon help options` describes the global options' : helpHint(command);
     return new UsageError(error.message, hint);
   }
   if (error instanceof NotFoundError) {

@@ -102,7 +102,7 @@ async function paginate(ctx: Context, client: ApiClient, prepared: PreparedReque
 /** `mon api METHOD PATH`: any request, for what the command table lacks (cli-contract.md). */
 export const api = verb({
   name: 'api',
-  summary: 'Send any request to the API and print the JSON answer',
+  summary: 'Send any request to the API, print the JSON answer',
   // Paragraphs, each one line: help wraps them to its width (a line broken here would be broken again there).
   description: [
     'The path may leave out /v2.5 (/computers is /v2.5/computers) and may carry a query string.',

@@ -21,7 +21,7 @@ const FORGET_WAIT_MS = 10_000;
 /** The states `--changes NAME` saves (src/changes): list them, forget one. */
 export const changes: ResourceSpec = {
   name: 'changes',
-  summary: 'The saved states of --changes NAME: list them, forget one',
+  summary: 'The saved states of --changes NAME: list, forget',
   verbs: [
     verb({
       name: 'list',

@@ -176,7 +176,7 @@ const THRESHOLDS = [
 
 export const alerts = verb({
   name: 'alerts',
-  summary: 'Plugin results that need attention, across every computer of the account',
+  summary: 'Plugin results that need attention, account-wide',
   description:
     'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). The computer filters of `computers list` (--platform, --serial-number, --asset-id, --created-after, --reference-email…) are sent with the read of the computers. --count prints the number of results that match. With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
   fields: ALERTS_VIEW.fields,
@@ -208,7 +208,7 @@ export const alerts = verb({
 export const status = verb({
   name: 'status',
   openMetrics: true,
-  summary: 'What needs attention now: counts across the account, or --check for Nagios-style monitors',
+  summary: 'What needs attention now, or --check for Nagios',
   description:
     'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n-o openmetrics prints the figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_expirations{account,window} (expired, 30d, 90d), mon_up{account} and mon_read_duration_seconds{account}; across accounts a failed one has mon_up 0 and no other samples (exit 9).\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [

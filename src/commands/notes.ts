@@ -74,7 +74,7 @@ function ownerOptions(tail: string) {
 export const notes: ResourceSpec = {
   name: 'notes',
   aliases: ['note'],
-  summary: 'List, show, create, update and delete notes on computers and groups',
+  summary: 'List, show, create, update and delete notes',
   verbs: [
     verb({
       name: 'list',

@@ -146,7 +146,7 @@ const BULK_DESCRIPTION =
 export const plugin: ResourceSpec = {
   name: 'plugin',
   aliases: ['plugins', 'plugin-results'],
-  summary: "List a computer's plugin results; mute and unmute them",
+  summary: "A computer's plugin results; mute and unmute them",
   verbs: [
     verb({
       name: 'list',

@@ -71,7 +71,7 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
 export const profile: ResourceSpec = {
   name: 'profile',
   aliases: ['profiles'],
-  summary: 'Save, choose and check accounts (subdomain + API key)',
+  summary: 'Save, choose and check accounts (subdomain + key)',
   verbs: [
     verb({
       name: 'add',

@@ -4,6 +4,7 @@
  * Sensu can watch the account with no glue.
  */
 import { terminalSafe } from '../output/escape.js';
+import { NAGIOS_STATES } from '../errors.js';
 import { breaches, parseRange, type Range } from '../validate/range.js';
 import type { StatusReport } from './status.js';
 
@@ -40,7 +41,7 @@ export function thresholdsFrom(given: Partial<Record<string, Range>>): Threshold
   return thresholds;
 }
 
-const STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
+const STATES = NAGIOS_STATES;
 
 /**
  * Text for a Nagios line before its performance data (a group's name, an error's message): one

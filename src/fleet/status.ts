@@ -12,7 +12,7 @@ import { isMissing, plannedRequests, Selection, type GroupRef, type Scope } from
 /** How many plugins `top_plugins` lists. */
 export const TOP_PLUGINS = 10;
 
-/** The object `status -o json` prints; keys documented in the README (keep in sync). */
+/** The object `status -o json` prints; keys documented in docs/guides/fleet.md (keep in sync). */
 export interface StatusReport {
   /** The groups named with --group, or null for the whole account. */
   scope: { groups: GroupRef[] | null };
