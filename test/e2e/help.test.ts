@@ -34,7 +34,7 @@ describe('help', () => {
     const { code, stdout, stderr } = await runMain(['help', 'options']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toMatch(/^Global options: accepted before or after any command\n/);
-    expect(stdout.replace(/\s+/g, ' ')).toContain('-o, --output <format> output format (choices: "table", "json", "ndjson", "csv", "tsv", default: "table")');
+    expect(stdout.replace(/\s+/g, ' ')).toContain('-o, --output <format> output format (choices: "table", "json", "ndjson", "csv", "tsv", "openmetrics", default: "table")');
     for (const flag of ['--profile <name>', '--all-profiles', '--jq <expression>', '--timeout <seconds>', '--no-color']) expect(stdout).toContain(flag);
   });
 
