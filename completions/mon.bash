@@ -182,6 +182,13 @@ _mon_option() {
     'plugin mute|--group') REPLY='v' ;;
     'plugin mute|--computer') REPLY='v' ;;
     'plugin mute|--since') REPLY='v' ;;
+    'plugin mute|--created-after') REPLY='v' ;;
+    'plugin mute|--serial-number') REPLY='v' ;;
+    'plugin mute|--asset-id') REPLY='v' ;;
+    'plugin mute|--reference-email-computer') REPLY='v' ;;
+    'plugin mute|--reference-email-group') REPLY='v' ;;
+    'plugin mute|--reference-email') REPLY='v' ;;
+    'plugin mute|--platform') REPLY='v mac linux windows' ;;
     'plugin mute|--from') REPLY='v @files' ;;
     'plugin mute|--max') REPLY='v' ;;
     'plugin unmute|--status') REPLY='v OK Warning Alert Informational' ;;
@@ -189,6 +196,13 @@ _mon_option() {
     'plugin unmute|--group') REPLY='v' ;;
     'plugin unmute|--computer') REPLY='v' ;;
     'plugin unmute|--since') REPLY='v' ;;
+    'plugin unmute|--created-after') REPLY='v' ;;
+    'plugin unmute|--serial-number') REPLY='v' ;;
+    'plugin unmute|--asset-id') REPLY='v' ;;
+    'plugin unmute|--reference-email-computer') REPLY='v' ;;
+    'plugin unmute|--reference-email-group') REPLY='v' ;;
+    'plugin unmute|--reference-email') REPLY='v' ;;
+    'plugin unmute|--platform') REPLY='v mac linux windows' ;;
     'plugin unmute|--from') REPLY='v @files' ;;
     'plugin unmute|--max') REPLY='v' ;;
     'users list|--page') REPLY='v' ;;
@@ -201,6 +215,13 @@ _mon_option() {
     'alerts|--group') REPLY='v' ;;
     'alerts|--computer') REPLY='v' ;;
     'alerts|--since') REPLY='v' ;;
+    'alerts|--created-after') REPLY='v' ;;
+    'alerts|--serial-number') REPLY='v' ;;
+    'alerts|--asset-id') REPLY='v' ;;
+    'alerts|--reference-email-computer') REPLY='v' ;;
+    'alerts|--reference-email-group') REPLY='v' ;;
+    'alerts|--reference-email') REPLY='v' ;;
+    'alerts|--platform') REPLY='v mac linux windows' ;;
     'alerts|--changes') REPLY='v' ;;
     'status|--group') REPLY='v' ;;
     'status|--within') REPLY='v' ;;
@@ -244,14 +265,16 @@ _mon_flags() {
     'notes list') REPLY='--computer --group --include-private --page --per-page --offset --all --limit --count --changes --reset' ;;
     'notes create') REPLY='--computer --group --body --body-file --private --include-in-email --include-in-report' ;;
     'notes update') REPLY='--body --body-file --computer --group --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
-    'plugin list') REPLY='--status --muted --unmuted --include-hidden --changes --reset' ;;
-    'plugin mute') REPLY='--timed --ticket --ignore --ticket-url --status --include-hidden --plugin --group --computer --missing --since --from --max' ;;
-    'plugin unmute') REPLY='--status --include-hidden --plugin --group --computer --missing --since --from --max' ;;
+    'plugin list') REPLY='--status --muted --unmuted --include-hidden --all --count --changes --reset' ;;
+    'plugin mute') REPLY='--timed --ticket --ignore --ticket-url --status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
+    'plugin unmute') REPLY='--status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
-    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --changes --reset' ;;
+    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
+    'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
+    'profile list') REPLY='--all --count' ;;
     'sandbox') REPLY='--port --host --account --computers --seed --rate-limit' ;;
     'sandbox reset') REPLY='--all' ;;
     *) REPLY= ;;
@@ -285,7 +308,7 @@ _mon_argument() {
     'profile show|''1') REPLY='@profiles' ;;
     'profile remove|''1') REPLY='@profiles' ;;
     'profile test|''1') REPLY='@profiles' ;;
-    'help|'*) REPLY='@commands' ;;
+    'help|'*) REPLY='@commands options environment exit-codes formats fleet sandbox' ;;
     *) REPLY= ;;
   esac
 }
@@ -300,7 +323,7 @@ _mon_find_option() {
   done
 }
 
-# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands") that start with $cur.
+# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands topic…") that start with $cur.
 _mon_offer() {
   local IFS=$' \t\n' parent
   case $1 in
@@ -311,10 +334,11 @@ _mon_offer() {
       compopt -o nospace 2>/dev/null
       COMPREPLY=($(compgen -P "$parent" -W "$(command mon __complete profiles 2>/dev/null)" -- "${cur##*,}")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    @commands)
+    @commands*)
+      # The commands of the parent, and the help topics that follow the word.
       [[ $path == *' '* ]] && parent=${path% *} || parent=
       _mon_commands "$parent"
-      COMPREPLY=($(compgen -W "$REPLY" -- "$cur")) ;;
+      COMPREPLY=($(compgen -W "$REPLY ${1#@commands}" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
   esac
 }

@@ -241,6 +241,13 @@ function __mon_option
             'plugin mute|--group' \
             'plugin mute|--computer' \
             'plugin mute|--since' \
+            'plugin mute|--created-after' \
+            'plugin mute|--serial-number' \
+            'plugin mute|--asset-id' \
+            'plugin mute|--reference-email-computer' \
+            'plugin mute|--reference-email-group' \
+            'plugin mute|--reference-email' \
+            'plugin mute|--platform' \
             'plugin mute|--from' \
             'plugin mute|--max' \
             'plugin unmute|--status' \
@@ -248,6 +255,13 @@ function __mon_option
             'plugin unmute|--group' \
             'plugin unmute|--computer' \
             'plugin unmute|--since' \
+            'plugin unmute|--created-after' \
+            'plugin unmute|--serial-number' \
+            'plugin unmute|--asset-id' \
+            'plugin unmute|--reference-email-computer' \
+            'plugin unmute|--reference-email-group' \
+            'plugin unmute|--reference-email' \
+            'plugin unmute|--platform' \
             'plugin unmute|--from' \
             'plugin unmute|--max' \
             'users list|--page' \
@@ -260,6 +274,13 @@ function __mon_option
             'alerts|--group' \
             'alerts|--computer' \
             'alerts|--since' \
+            'alerts|--created-after' \
+            'alerts|--serial-number' \
+            'alerts|--asset-id' \
+            'alerts|--reference-email-computer' \
+            'alerts|--reference-email-group' \
+            'alerts|--reference-email' \
+            'alerts|--platform' \
             'alerts|--changes' \
             'status|--group' \
             'status|--within' \
@@ -391,22 +412,22 @@ complete -c mon -s 'q' -l 'quiet' -d 'only data on stdout, no notices on stderr'
 complete -c mon -s 'v' -l 'verbose' -d 'each request and its status on stderr (key redacted)'
 complete -c mon -l 'no-color' -d 'no colour (also NO_COLOR; colour is only ever used on a terminal)'
 complete -c mon -s 'h' -l 'help' -d 'show help'
-complete -c mon -n '__mon_at ""' -a 'groups' -d 'List, show, find or create, and update groups of computers'
+complete -c mon -n '__mon_at ""' -a 'groups' -d 'List, show, find-or-create and update groups'
 complete -c mon -n '__mon_at ""' -a 'computers' -d 'List, show and update monitored computers'
-complete -c mon -n '__mon_at ""' -a 'expirations' -d 'List, show, create, update and delete license and warranty expirations'
-complete -c mon -n '__mon_at ""' -a 'expiration-manufacturers' -d 'List, show, create, rename and delete expiration manufacturers (used by expirations)'
-complete -c mon -n '__mon_at ""' -a 'expiration-products' -d 'List, show, create, rename and delete expiration products (used by expirations)'
-complete -c mon -n '__mon_at ""' -a 'notes' -d 'List, show, create, update and delete notes on computers and groups'
-complete -c mon -n '__mon_at ""' -a 'plugin' -d 'List a computer\'s plugin results; mute and unmute them'
+complete -c mon -n '__mon_at ""' -a 'expirations' -d 'List, show, create, update and delete expirations'
+complete -c mon -n '__mon_at ""' -a 'expiration-manufacturers' -d 'List, show, create, rename and delete manufacturers'
+complete -c mon -n '__mon_at ""' -a 'expiration-products' -d 'List, show, create, rename and delete products'
+complete -c mon -n '__mon_at ""' -a 'notes' -d 'List, show, create, update and delete notes'
+complete -c mon -n '__mon_at ""' -a 'plugin' -d 'A computer\'s plugin results; mute and unmute them'
 complete -c mon -n '__mon_at ""' -a 'users' -d 'List the people with access to the account'
-complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attention, across every computer of the account'
-complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now: counts across the account, or --check for Nagios-style monitors'
-complete -c mon -n '__mon_at ""' -a 'changes' -d 'The saved states of --changes NAME: list them, forget one'
-complete -c mon -n '__mon_at ""' -a 'api' -d 'Send any request to the API and print the JSON answer'
-complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check accounts (subdomain + API key)'
-complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the whole v2.5 API on loopback with demo data, no account needed'
-complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
-complete -c mon -n '__mon_at ""' -a 'help' -d 'show help for a command'
+complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attention, account-wide'
+complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now, or --check for Nagios'
+complete -c mon -n '__mon_at ""' -a 'changes' -d 'The saved states of --changes NAME: list, forget'
+complete -c mon -n '__mon_at ""' -a 'api' -d 'Send any request to the API, print the JSON answer'
+complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check accounts (subdomain + key)'
+complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the v2.5 API with demo data, no account needed'
+complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
+complete -c mon -n '__mon_at ""' -a 'help' -d 'Show help for a topic or a command'
 complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
 complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
 complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
@@ -598,6 +619,8 @@ complete -c mon -n '__mon_in "plugin list"' -l 'status' -x -a 'OK Warning Alert 
 complete -c mon -n '__mon_in "plugin list"' -l 'muted' -d 'only muted results'
 complete -c mon -n '__mon_in "plugin list"' -l 'unmuted' -d 'only results that are not muted'
 complete -c mon -n '__mon_in "plugin list"' -l 'include-hidden' -d 'also show service plugins (visible false), which the dashboard hides'
+complete -c mon -n '__mon_in "plugin list"' -l 'all' -d 'every item (this list is always read whole)'
+complete -c mon -n '__mon_in "plugin list"' -l 'count' -d 'print only the number of items'
 complete -c mon -n '__mon_in "plugin list"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
 complete -c mon -n '__mon_in "plugin list"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "plugin mute"' -l 'timed' -d 'mute until WHEN: duration, ISO 8601 time or epoch seconds, in the future, before 2038-01-19 (default: 24h)'
@@ -611,6 +634,13 @@ complete -c mon -n '__mon_in "plugin mute"' -l 'group' -x -d 'only computers of 
 complete -c mon -n '__mon_in "plugin mute"' -l 'computer' -x -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'missing' -d 'only results of missing computers'
 complete -c mon -n '__mon_in "plugin mute"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin mute"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'reference-email-computer' -x -d 'by the computer record\'s reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'reference-email-group' -x -d 'by the group record\'s reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'reference-email' -x -d 'by either reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "plugin mute"' -l 'platform' -x -a 'mac linux windows' -d 'only this platform (repeatable, or a comma-separated list)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'from' -r -F -d 'only the plugin results named in FILE (- for standard input): a uid a line, or ndjson lines with a uid, as `mon alerts -o ndjson` prints'
 complete -c mon -n '__mon_in "plugin mute"' -l 'max' -x -d 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet (default: 1000)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'status' -x -a 'OK Warning Alert Informational' -d 'only results with this status (repeatable; default every status)'
@@ -620,6 +650,13 @@ complete -c mon -n '__mon_in "plugin unmute"' -l 'group' -x -d 'only computers o
 complete -c mon -n '__mon_in "plugin unmute"' -l 'computer' -x -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'missing' -d 'only results of missing computers'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'reference-email-computer' -x -d 'by the computer record\'s reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'reference-email-group' -x -d 'by the group record\'s reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'reference-email' -x -d 'by either reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'platform' -x -a 'mac linux windows' -d 'only this platform (repeatable, or a comma-separated list)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'from' -r -F -d 'only the plugin results named in FILE (- for standard input): a uid a line, or ndjson lines with a uid, as `mon alerts -o ndjson` prints'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'max' -x -d 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet (default: 1000)'
 complete -c mon -n '__mon_at "users"' -a 'list' -d 'List users of the account'
@@ -641,6 +678,15 @@ complete -c mon -n '__mon_in "alerts"' -l 'group' -x -d 'only computers of this 
 complete -c mon -n '__mon_in "alerts"' -l 'computer' -x -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'missing' -d 'only results of missing computers'
 complete -c mon -n '__mon_in "alerts"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "alerts"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
+complete -c mon -n '__mon_in "alerts"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'reference-email-computer' -x -d 'by the computer record\'s reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'reference-email-group' -x -d 'by the group record\'s reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'reference-email' -x -d 'by either reference e-mail (max 191 characters)'
+complete -c mon -n '__mon_in "alerts"' -l 'platform' -x -a 'mac linux windows' -d 'only this platform (repeatable, or a comma-separated list)'
+complete -c mon -n '__mon_in "alerts"' -l 'all' -d 'every item (this list is always read whole)'
+complete -c mon -n '__mon_in "alerts"' -l 'count' -d 'print only the number of items'
 complete -c mon -n '__mon_in "alerts"' -l 'changes' -x -d 'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page (max 64 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'reset' -d 'with --changes: forget the saved state of NAME and record a new baseline'
 complete -c mon -n '__mon_in "status"' -l 'group' -x -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
@@ -656,6 +702,8 @@ complete -c mon -n '__mon_at "changes"' -a 'list' -d 'List the names saved by --
 complete -c mon -n '__mon_at "changes"' -a 'forget' -d 'Forget the state saved under NAME for the profile in effect: its next run records a new baseline'
 complete -c mon -n '__mon_alias "changes" "list forget"' -a 'ls' -d 'alias of list'
 complete -c mon -n '__mon_alias "changes" "list forget"' -a 'rm' -d 'alias of forget'
+complete -c mon -n '__mon_in "changes list"' -l 'all' -d 'every item (this list is always read whole)'
+complete -c mon -n '__mon_in "changes list"' -l 'count' -d 'print only the number of items'
 complete -c mon -n '__mon_in "api"' -s 'F' -l 'field' -x -d 'a parameter (repeatable): query string for GET, form body otherwise'
 complete -c mon -n '__mon_in "api"' -l 'paginate' -d 'GET only: follow the pagination headers to the last page (per_page 100) and print one JSON array'
 complete -c mon -n '__mon_in "api"' -s 'i' -l 'include' -d 'print the status line and the response headers before the body'
@@ -671,6 +719,8 @@ complete -c mon -n '__mon_in "profile add"' -l 'subdomain' -x -d 'the subscriber
 complete -c mon -n '__mon_in "profile add"' -l 'domain' -x -d 'the service domain (max 253 characters)'
 complete -c mon -n '__mon_in "profile add"' -l 'api-key-stdin' -d 'read the API key from standard input'
 complete -c mon -n '__mon_in "profile add"' -l 'default' -d 'make it the default profile'
+complete -c mon -n '__mon_in "profile list"' -l 'all' -d 'every item (this list is always read whole)'
+complete -c mon -n '__mon_in "profile list"' -l 'count' -d 'print only the number of items'
 complete -c mon -n '__mon_arg "profile use" 1' -a '(__mon_profiles)'
 complete -c mon -n '__mon_arg "profile show" 1' -a '(__mon_profiles)'
 complete -c mon -n '__mon_arg "profile remove" 1' -a '(__mon_profiles)'
@@ -687,4 +737,4 @@ complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: 
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
-complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help'
+complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help options environment exit-codes formats fleet sandbox'

@@ -53,7 +53,12 @@ const TARGETS = {
 };
 const targeted = (version) => Number(/^v(\d+)/.exec(version)?.[1]) >= 22;
 
-const say = (line = '') => process.stdout.write(`${line}\n`);
+/** Every line of the report, for docs/benchmarks.md. */
+const said = [];
+const say = (line = '') => {
+  said.push(line);
+  process.stdout.write(`${line}\n`);
+};
 const fail = (message) => {
   process.stderr.write(`bench: ${message}\n`);
   process.exitCode = 1;
@@ -260,4 +265,31 @@ function report() {
   const file = join(root, '.bench', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   say(`raw figures: ${file}`);
+  writeReport(versions);
+}
+
+/**
+ * docs/benchmarks.md: the report of this run, whole, and the machine it ran on. The one place
+ * the figures are written down: the README and the design notes link to it.
+ */
+function writeReport(versions) {
+  const args = process.argv.slice(2).map((arg) => (arg.startsWith('/') ? `<${arg.split('/').filter(Boolean).at(-3) ?? 'node'}>` : arg));
+  const cpu = cpus();
+  const text = [
+    '# Benchmarks',
+    '',
+    '<!-- Written by `npm run bench` (scripts/bench.mjs), whole, at the end of each run: do not edit by hand. -->',
+    '',
+    `The report of one run of \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` on ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), Node ${versions.join(', ')}.`,
+    'Times are wall times from spawn to exit, medians [min … max] in ms; a ratio compares medians measured in',
+    'the same run on the same Node, which is what to compare across machines. Targets apply to Node 22 and later.',
+    'What each row measures, and why mon is built as it is: [design/performance.md](design/performance.md).',
+    '',
+    '```text',
+    ...said.filter((line) => !line.startsWith('raw figures: ')),
+    '```',
+    '',
+  ].join('\n');
+  writeFileSync(join(root, 'docs', 'benchmarks.md'), text);
+  process.stdout.write('wrote docs/benchmarks.md\n');
 }

@@ -1,9 +1,10 @@
 // Bundles src/ into dist/mon.cjs, the one file bin/mon loads, and saves the root help beside it
 // as dist/help.txt, which bin/mon prints for `mon`, `mon --help` and `mon -h` without the bundle.
+// The --jq engine's worker thread is dist/jq-worker.cjs.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { BUNDLE_NAME, HELP_NAME, buildOptions } from './esbuild.config.mjs';
+import { BUNDLE_NAME, HELP_NAME, JQ_WORKER_NAME, buildOptions, workerBuildOptions } from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -12,8 +13,11 @@ const old = new URL(`dist-old-${process.pid}/`, root);
 
 const bundle = new URL(BUNDLE_NAME, fresh).pathname;
 const [output] = (await build({ ...buildOptions({ outfile: bundle, version }), write: false })).outputFiles;
+const worker = new URL(JQ_WORKER_NAME, fresh).pathname;
+const [workerOutput] = (await build({ ...workerBuildOptions({ outfile: worker }), write: false })).outputFiles;
 mkdirSync(fresh, { recursive: true });
 writeFileSync(bundle, output.text);
+writeFileSync(worker, workerOutput.text);
 writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 
 // Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.

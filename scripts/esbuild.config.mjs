@@ -1,7 +1,7 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
 // start-up loads (test/perf), so both always see the same bundle.
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
-export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
+export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'string-width', 'chalk'];
 
 /**
  * Packages left out of the bundle and required from node_modules when a command needs them:
@@ -12,6 +12,9 @@ export const EXTERNAL_PACKAGES = ['jq-wasm'];
 
 /** The one file bin/mon loads, in dist/. */
 export const BUNDLE_NAME = 'mon.cjs';
+
+/** The --jq engine's worker thread (src/output/jq-worker.ts), in dist/ beside the bundle. */
+export const JQ_WORKER_NAME = 'jq-worker.cjs';
 
 /** The root help saved by the build, in dist/: bin/mon prints it without loading the bundle. */
 export const HELP_NAME = 'help.txt';
@@ -35,6 +38,9 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
   },
 };
 
+/** What both files of dist/ are: one minified CommonJS file each, the external packages left out. */
+const COMMON = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, external: EXTERNAL_PACKAGES, logLevel: 'warning' };
+
 /**
  * Options for the build of src/main.ts into one CommonJS file. One file, not ES module chunks:
  * CommonJS starts faster (no ES module linking, no facades for built-in modules); Node's compile
@@ -43,18 +49,20 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
  */
 export function buildOptions({ outfile, version }) {
   return {
+    ...COMMON,
     entryPoints: ['src/main.ts'],
     outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minify: true,
     // import() of a built-in becomes require(): an import() would start Node's ES module loader.
     supported: { 'dynamic-import': false },
-    define: { __MON_VERSION__: JSON.stringify(version) },
-    external: EXTERNAL_PACKAGES,
+    // __MON_DIST__: the bundle's folder, where src/output/jq.ts finds the worker.
+    define: { __MON_VERSION__: JSON.stringify(version), __MON_DIST__: '__dirname' },
     plugins: [lazyChildProcess],
-    logLevel: 'warning',
+    // src/output/jq.ts finds the worker through import.meta.url only when the sources run.
+    logOverride: { 'empty-import-meta': 'silent' },
   };
+}
+
+/** Options for the build of the --jq worker (src/output/jq-worker.ts), written beside the bundle. */
+export function workerBuildOptions({ outfile }) {
+  return { ...COMMON, entryPoints: ['src/output/jq-worker.ts'], outfile };
 }

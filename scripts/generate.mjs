@@ -1,6 +1,7 @@
-// Writes the files generated from the command tree: completions/ (bash, zsh, fish) and
-// docs/commands.md. Run after changing any command, option, alias or example: `npm run generate`.
-// test/completion/generated.test.ts fails while the committed files differ from the tree.
+// Writes the files generated from the command tree and the help topics: completions/ (bash, zsh,
+// fish), docs/commands.md, docs/help/<topic>.md and the man page man/mon.1 (the list is
+// src/completion/files.ts). Run after changing any command, option, alias, example or topic:
+// `npm run generate`. test/completion/generated.test.ts fails while the committed files differ.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { ListRenderer, OutputFormat, RenderOptions, Sink } from './output/types.js';
 import type { ApiClient } from './api/client.js';
 import type { ProfileStore } from './config/store.js';
+import type { WaitNotice } from './output/progress.js';
 
 /** Streams a command may use. Tests hand in buffers; bin/mon hands in the process's own. */
 export interface Io {
@@ -77,6 +78,13 @@ export interface Context {
   now: () => number;
   /** Aborted on Ctrl-C or SIGTERM; every request listens to it. */
   signal: AbortSignal;
+  /**
+   * For writes that must be let finish after Ctrl-C or SIGTERM (a bulk mute's PUTs in flight):
+   * until `release`, the first signal aborts `signal` only, and bin/mon waits instead of ending
+   * the process after its short grace; `inFlight` is aborted by a second signal. Sent with
+   * `inFlight`, a request is bounded by it, its --timeout and MON_DEADLINE.
+   */
+  letFinish(): { inFlight: AbortSignal; release(): void };
   globals: GlobalOptions;
   /** Set when this run is one account of many: output goes through it, tagged with the profile. */
   accountOutput?: AccountOutput;
@@ -85,6 +93,8 @@ export interface Context {
   configDir: string;
   /** The command tree this command line was parsed with (the completion scripts are read from it). */
   program: Command;
+  /** Says the rate budget's long waits (on progress lines, or a line of its own); set with the client. */
+  rateWait?: WaitNotice;
   /** The API client for the chosen profile (or the in-process sandbox), made on first use. */
   client(): Promise<ApiClient>;
   /** The saved profiles, loaded on first use. */

@@ -3,6 +3,59 @@
  * codes") and an optional hint that tells the user what to do next. `main()` is the only place
  * that turns them into an exit code and a line on stderr.
  */
+
+/** The exit codes, by what they mean: the classes below take theirs from here. */
+export const EXIT = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  rejected: 5,
+  rateLimited: 6,
+  server: 7,
+  network: 8,
+  accountsFailed: 9,
+  interrupted: 130,
+  terminated: 143,
+} as const;
+
+/** `status --check` exits as a Nagios plugin does: the state's index is the exit code. */
+export const NAGIOS_STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
+
+/**
+ * What each exit code means and whether a later run may succeed: the one table that
+ * `mon help exit-codes`, docs/help/exit-codes.md and the man page print (src/spec/topics.ts).
+ */
+export const EXIT_CODES: readonly { code: string; meaning: string; retry: string }[] = [
+  { code: `${EXIT.ok}`, meaning: 'success', retry: '-' },
+  {
+    code: `${EXIT.internal}`,
+    meaning: 'a bug in mon (run with --verbose and report it); a --jq filter that failed on the data; or a saved --changes state that is damaged, or that another run holds past the wait (the message names the file)',
+    retry: 'no: for a state, do what the message says',
+  },
+  {
+    code: `${EXIT.usage}`,
+    meaning: 'usage: a bad flag or value (nothing was sent), no profile, a delete or bulk mute without --yes, a damaged config file or a config folder that is not yours alone (the message names it)',
+    retry: 'no: fix the command',
+  },
+  { code: `${EXIT.auth}`, meaning: '401 or 403: the key or subdomain is wrong, or the key has no permission', retry: 'no' },
+  { code: `${EXIT.notFound}`, meaning: '404: no such item (the message names what was looked for)', retry: 'no' },
+  { code: `${EXIT.rejected}`, meaning: '400, 422 or another 4xx: the server rejected the request (the message names the attribute)', retry: 'no' },
+  { code: `${EXIT.rateLimited}`, meaning: '429 after every retry: the message says when to try again', retry: 'yes, after the time it names' },
+  {
+    code: `${EXIT.server}`,
+    meaning: "5xx after the retries, a redirect, or a body that is not the API's JSON (an HTML page from a proxy, a truncated answer, no body to a read or a write, an answer over MON_MAX_RESPONSE)",
+    retry: 'yes',
+  },
+  { code: `${EXIT.network}`, meaning: 'network or TLS failure, --timeout or MON_DEADLINE passed', retry: 'yes (not for TLS)' },
+  {
+    code: `${EXIT.accountsFailed}`,
+    meaning: "with --profiles, --all-profiles or MON_PROFILES: some accounts failed (a line each on stderr, naming the profile) and the others' data was printed whole; when every account fails with the same code, that code instead",
+    retry: "as the accounts' lines say",
+  },
+  { code: `${EXIT.interrupted} / ${EXIT.terminated}`, meaning: 'interrupted by Ctrl-C / SIGTERM (the message says what was done first)', retry: '-' },
+];
 export abstract class MonError extends Error {
   abstract readonly exitCode: number;
   constructor(
@@ -16,37 +69,40 @@ export abstract class MonError extends Error {
 
 /** Bad flag, invalid value caught before sending, no profile, delete refused: exit 2. */
 export class UsageError extends MonError {
-  readonly exitCode = 2;
+  readonly exitCode = EXIT.usage;
 }
 
 /** 401 or 403: exit 3. */
 export class AuthError extends MonError {
-  readonly exitCode = 3;
+  readonly exitCode = EXIT.auth;
 }
 
 /** 404: exit 4. */
 export class NotFoundError extends MonError {
-  readonly exitCode = 4;
+  readonly exitCode = EXIT.notFound;
 }
 
 /** 400 or 422, the server rejected the request: exit 5. */
 export class RejectedError extends MonError {
-  readonly exitCode = 5;
+  readonly exitCode = EXIT.rejected;
 }
 
 /** 429 still returned after the retries: exit 6. */
 export class RateLimitError extends MonError {
-  readonly exitCode = 6;
+  readonly exitCode = EXIT.rateLimited;
 }
 
-/** 5xx after the retries, or a body that is not the JSON the API promises: exit 7. */
+/**
+ * 5xx after the retries, a body that is not the JSON the API promises, or a partial read (a
+ * list whose pages contradict the totals the server sent, src/api/paginate.ts): exit 7.
+ */
 export class ServerError extends MonError {
-  readonly exitCode = 7;
+  readonly exitCode = EXIT.server;
 }
 
 /** Network, TLS or timeout failure: exit 8. */
 export class NetworkError extends MonError {
-  readonly exitCode = 8;
+  readonly exitCode = EXIT.network;
 }
 
 /**
@@ -54,7 +110,7 @@ export class NetworkError extends MonError {
  * the others' data was printed whole: exit 9.
  */
 export class AccountsFailedError extends MonError {
-  readonly exitCode = 9;
+  readonly exitCode = EXIT.accountsFailed;
 }
 
 /**
@@ -62,7 +118,7 @@ export class AccountsFailedError extends MonError {
  * after the data was read. Its syntax is checked before any request (a UsageError, exit 2).
  */
 export class FilterError extends MonError {
-  readonly exitCode = 1;
+  readonly exitCode = EXIT.internal;
 }
 
 /**
@@ -71,7 +127,7 @@ export class FilterError extends MonError {
  * is left as it is for them to look at (the hint says how to start again).
  */
 export class StateFileError extends MonError {
-  readonly exitCode = 1;
+  readonly exitCode = EXIT.internal;
 }
 
 /** Ctrl-C (130) or SIGTERM (143); `message` says what was done first, when the command knows it. */
@@ -83,7 +139,7 @@ export class InterruptedError extends MonError {
     super(message ?? (signal === 'SIGTERM' ? 'terminated' : 'interrupted'));
   }
   get exitCode(): number {
-    return this.signal === 'SIGTERM' ? 143 : 130;
+    return this.signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
   }
 
   /** The interrupt an aborted signal stands for: bin/mon aborts with the signal's name as reason. */

@@ -1,7 +1,6 @@
 import { CommanderError } from 'commander';
 import type { PreparedRequest } from './api/client.js';
-import { redact } from './api/redact.js';
-import { terminalSafe } from './output/escape.js';
+import { longRunsCut, terminalSafe } from './output/escape.js';
 import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
@@ -9,7 +8,7 @@ import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
 import { hasChecks, needsResolving, optionsOf, type VerbSpec } from './spec/spec.js';
 import { explain, missingVerb } from './usage.js';
-import { createContext, knownSecrets, resolveGlobals, type MainDeps } from './runtime.js';
+import { createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
 
@@ -22,6 +21,8 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   const { io } = deps;
   const cleanups: (() => Promise<void> | void)[] = [];
   let verbose = argv.includes('--verbose') || argv.includes('-v');
+  /** --jq's sink, once the command line asked for it. */
+  let filter: JqSink | undefined;
   const program = buildProgram(
     { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
     async (verb, input, command) => {
@@ -31,8 +32,11 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const globals = resolveGlobals(raw, deps.env);
       verbose = globals.verbose;
       onlyWhereOpenMetrics(verb, input.command, globals);
-      const jq = await jqOutput(verb, input.command, globals, deps);
-      const ctx = createContext(jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } } } : deps, globals, cleanups, program, argv);
+      filter = await jqOutput(verb, input.command, globals, deps, cleanups);
+      const jq = globals.dryRun ? undefined : filter;
+      // With --jq, stdout is the filter, and the first request waits for its syntax check.
+      const runDeps: MainDeps = jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } }, beforeSending: jq.ready } : deps;
+      const ctx = createContext(runDeps, globals, cleanups, program, argv);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
       /** The verb against the account of `runCtx`. */
@@ -49,7 +53,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       };
       if (!globals.accounts) {
         await runOnce(ctx);
-        jq?.end();
+        await jq?.end();
         ctx.printFootnotes();
         return;
       }
@@ -59,7 +63,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         verb,
         invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },
         ctx,
-        deps: ctx.io === io ? deps : { ...deps, io: ctx.io },
+        deps: runDeps,
         cleanups,
         program,
         run: runOnce,
@@ -68,7 +72,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       // The accounts that answered are printed whole, --jq's output too, before the failure is
       // reported; when none answered, nothing is printed, as for one account that fails.
       if (answered) {
-        jq?.end();
+        await jq?.end();
         ctx.printFootnotes();
       }
       if (failure) throw failure;
@@ -90,13 +94,16 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
     const aborted = deps.signal?.aborted === true && !(error instanceof InterruptedError);
     // Every usage error is one line with what to type next (the house style), whoever raised it.
-    const failure = aborted ? InterruptedError.of(deps.signal) : explain(error, program, argv);
+    // A filter jq refuses is the first thing said, as when it was checked before all else.
+    const refused = aborted ? undefined : await filter?.refusal();
+    const failure = aborted ? InterruptedError.of(deps.signal) : (refused ?? explain(error, program, argv));
     if (failure instanceof ExitCode) return failure.exitCode;
     const code = report(failure, deps, verbose);
     if (code === 0 || !isStatusCheck(argv)) return code;
     // `status --check` follows the Nagios plugin convention instead (cli-contract.md, Exit
     // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
-    io.stdout.write(`${scrub(nagiosUnknown(failure), deps)}\n`);
+    const { nagiosText } = await import('./fleet/check.js');
+    io.stdout.write(`${scrub(`MON UNKNOWN - ${nagiosText(reasonOf(failure))}`, deps)}\n`);
     return 3;
   } finally {
     for (const cleanup of cleanups.reverse()) {
@@ -123,14 +130,12 @@ export function isStatusCheck(argv: readonly string[]): boolean {
   return false;
 }
 
-/** `MON UNKNOWN - <reason>`: one line, no '|' (which starts performance data). */
-function nagiosUnknown(error: unknown): string {
-  const message =
-    error instanceof CommanderError ? error.message.replace(/^error: /, '')
+/** The reason of `MON UNKNOWN - <reason>`, before it is cleaned into one line (src/fleet/check.ts, nagiosText). */
+function reasonOf(error: unknown): string {
+  return error instanceof CommanderError ? error.message.replace(/^error: /, '')
     : error instanceof MonError ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}`
     : error instanceof Error ? `unexpected error: ${error.message}`
     : String(error);
-  return `MON UNKNOWN - ${terminalSafe(message.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '/').trim())}`;
 }
 
 /** -o openmetrics: only a verb that prints metrics takes it (--jq refuses it as it refuses csv). */
@@ -141,16 +146,24 @@ function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptio
 }
 
 /**
- * --jq: refused by a verb that prints no JSON, compiled before anything is sent, and then what
- * the verb prints goes through it. Not with --dry-run, which shows the request as it is.
+ * --jq: refused by a verb that prints no JSON; otherwise jq starts in its worker at once (its
+ * syntax is checked there, before the first request is sent) and what the verb prints goes
+ * through it. With --dry-run the filter is checked, and the request shown as it is.
  */
-async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps): Promise<JqSink | undefined> {
+async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps, cleanups: (() => Promise<void> | void)[]): Promise<JqSink | undefined> {
   if (globals.jq === undefined) return undefined;
   if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
-  const { JqFilter, JqSink } = await import('./output/jq.js');
-  const filter = await JqFilter.compile(globals.jq);
-  if (globals.dryRun) return undefined;
-  return new JqSink(filter, globals.output === 'ndjson' ? 'ndjson' : 'json', deps.io.stdout, (text) => deps.io.stderr.write(text));
+  const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./api/deadline.js')]);
+  const sink = new JqSink(globals.jq, {
+    mode: globals.output === 'ndjson' ? 'ndjson' : 'json',
+    out: deps.io.stdout,
+    warn: (text) => deps.io.stderr.write(text),
+    signal: deps.signal,
+    deadlineMs: deadlineFromEnv(deps.env),
+  });
+  cleanups.push(() => sink.close());
+  if (globals.dryRun) await sink.ready;
+  return sink;
 }
 
 /**
@@ -160,7 +173,7 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
  */
 function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: string): number {
   // One account of many (--profiles): its line names the profile, `mon: acme: …`.
-  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `), deps))}\n`);
+  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(longRunsCut(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `)), deps))}\n`);
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // A missing verb that missingVerb() did not catch: commander printed the resource's help
@@ -181,12 +194,6 @@ function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: stri
   write(`mon: unexpected error: ${message}${verbose ? '' : ' (run again with --verbose for details)'}`);
   if (verbose && error instanceof Error && error.stack) error.stack.split('\n').forEach(write);
   return 1;
-}
-
-/** No line on stderr may carry a key, whatever raised it. */
-function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
-  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  return secrets.reduce((out, secret) => redact(out, secret), redact(text));
 }
 
 /**

@@ -1,13 +1,11 @@
 import { Command, Option } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import { defineCommands, type VerbRunner } from './commands/define.js';
+import { defineCommands, onceOnly, type VerbRunner } from './commands/define.js';
 import { isResource, type CommandSpec } from './spec/spec.js';
 import { OUTPUT_FORMATS } from './output/types.js';
+import { globalFlags, HELP_WIDTH, optionsText, rootHelp, topicNamed, topicText } from './help.js';
 import { helpTarget } from './usage.js';
 import { VERSION } from './version.js';
-
-/** Columns that help text is wrapped to. */
-const HELP_WIDTH = 80;
 
 /** What the root command writes help and errors through; main() supplies it. */
 export interface ProgramOutput {
@@ -48,7 +46,9 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .option('-q, --quiet', 'only data on stdout, no notices on stderr')
     .option('-v, --verbose', 'each request and its status on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR; colour is only ever used on a terminal)')
-    .showSuggestionAfterError(true)
+    // Our own hint says what was meant (usage.ts); commander's would compare every option with
+    // the word however long it is, seconds for a word of 100,000 characters, and is not shown.
+    .showSuggestionAfterError(false)
     .exitOverride()
     .configureOutput({
       writeOut: (text) => output.writeOut(text),
@@ -64,40 +64,36 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     // beside it: commander's default (40) would stop wrapping there and run past 80.
     .configureHelp({ sortSubcommands: false, minWidthToWrap: 30 });
 
-  program.addHelpText(
-    'after',
-    `
-Examples:
-  $ mon --sandbox computers list --status missing
-  $ mon profile add acme --subdomain acme --domain monitoring.example.com
-  $ mon plugin mute pr_4f2a --timed 2h
-  $ mon plugin mute --group "Acme Design" --timed 2h --yes
-  $ mon computers list --all -o ndjson | jq .computer_name
-  $ mon computers list --status missing --changes missing -q
-  $ mon alerts --group "Acme Design"
-  $ mon status --check
-  $ mon --all-profiles computers list --status missing
+  // A global option given twice is refused as a verb option is; --expand combines its keys.
+  const lists: Record<string, string> = { '--fields': 'give one comma-separated list: --fields uid,name', '--profiles': 'give one comma-separated list: --profiles acme,northwind' };
+  for (const option of program.options) if (option.long !== '--expand') onceOnly(program, [option], lists[option.long ?? '']);
 
-Exit codes: 0 ok, 2 usage, 3 auth, 4 not found, 5 rejected, 6 rate limited,
-7 server, 8 network, 9 some accounts failed (--profiles, --all-profiles),
-130 interrupted. status --check exits as a Nagios plugin does: 0 OK,
-1 WARNING, 2 CRITICAL, 3 UNKNOWN.`,
-  );
+  // The root's own help: the commands first, on one screen (src/help.ts); every other
+  // command's help is commander's.
+  const formatHelp = program.createHelp().formatHelp;
+  program.configureHelp({
+    sortSubcommands: false,
+    minWidthToWrap: 30,
+    formatHelp: (command, helper) => (command === program ? rootHelp(program, helper) : formatHelp.call(helper, command, helper)),
+  });
 
   defineCommands(program, argv ? commandsFor(argv) : COMMANDS, runVerb);
   program
     .command('help')
-    .argument('[command...]', 'a command and its verb: `mon help computers list`')
-    .description('show help for a command')
+    .argument('[command...]', 'a topic (`mon help exit-codes`), or a command and its verb (`mon help computers list`)')
+    .description('Show help for a topic or a command')
     .action((words: string[]) => {
-      helpTarget(program, words).outputHelp();
+      // A topic by its one word; `mon help sandbox serve` is the command's help.
+      const topic = words.length === 1 ? topicNamed(words[0]!) : undefined;
+      if (topic) output.writeOut('blocks' in topic ? topicText(topic) : optionsText(program));
+      else helpTarget(program, words).outputHelp();
     });
   // Every subcommand inherits the same behaviour: no process exit, errors through main(). Its
   // help shows its own options and verbs, and the global options as one short block at the end
-  // (as gh's "INHERITED FLAGS"): `mon --help` describes them.
+  // (as gh's "INHERITED FLAGS"): `mon help options` describes them.
   const configure = (command: Command) => {
     for (const sub of command.commands) {
-      sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(true);
+      sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(false);
       sub.helpOption('-h, --help', 'show help').helpCommand(false);
       configure(sub);
     }
@@ -120,14 +116,7 @@ function outputOption(): Option {
 
 /** The global options' flags, wrapped to the help width under one heading. */
 function globalOptionsBlock(program: Command): string {
-  const flags = program.options.filter((option) => option.long !== '--version' && option.long !== '--help').map((option) => option.flags);
-  const lines: string[] = [];
-  for (const flag of flags) {
-    const last = lines.at(-1);
-    if (last !== undefined && last.length + 2 + flag.length <= HELP_WIDTH) lines[lines.length - 1] = `${last}  ${flag}`;
-    else lines.push(`  ${flag}`);
-  }
-  return `\nGlobal options (\`mon --help\` describes them):\n${lines.join('\n')}`;
+  return `\nGlobal options (\`mon help options\` describes them):\n${globalFlags(program).join('\n')}`;
 }
 
 /** Whether a resource runs a verb of its own when none is named (`mon sandbox`). */

@@ -1,13 +1,14 @@
 import { UsageError } from './errors.js';
 import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
 import type { Command } from 'commander';
-import { terminalSafe } from './output/escape.js';
+import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
+import { redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
 import type { ProfileStore } from './config/store.js';
 import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
-import { closest } from './validate/suggest.js';
+import { parseChoice } from './validate/choice.js';
 import { VERSION } from './version.js';
 
 /** What bin/mon (or a test) hands to main(). */
@@ -19,10 +20,26 @@ export interface MainDeps {
   clock?: Clock;
   /** Aborted by SIGINT/SIGTERM in bin/mon; its reason names the signal. */
   signal?: AbortSignal;
+  /**
+   * bin/mon's side of Context.letFinish: `forced` is aborted by a second signal while `hold()`
+   * is in force, and the process is not ended after the first signal's grace until released.
+   */
+  interrupts?: { forced: AbortSignal; hold(): () => void };
+  /** Settles before the first request may be sent (--jq: the filter compiled); a rejection is the command's failure. */
+  beforeSending?: Promise<void>;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
 export const knownSecrets = new Set<string>();
+
+/**
+ * No line on stderr may carry a key, nor any piece of one of 8 characters or more (redact.ts),
+ * whatever raised it: every error line, notice and --verbose line goes through here.
+ */
+export function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
+  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  return secrets.reduce((out, secret) => redact(out, secret), redact(text));
+}
 
 /** The root options as commander parsed them. */
 interface RawGlobals {
@@ -56,10 +73,7 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
   if (raw.fields !== undefined && fields?.length === 0) throw new UsageError('--fields: give at least one key, e.g. --fields uid,name');
   // An empty key would be sent as `expand[]=`, which asks for nothing the API knows.
   if (raw.expand?.some((key) => key.trim() === '')) throw new UsageError("--expand: give a key to expand (got '')", 'e.g. --expand group or --expand plugin_results');
-  if (raw.output !== undefined && !OUTPUT_FORMATS.includes(raw.output)) {
-    const guess = closest(raw.output, OUTPUT_FORMATS);
-    throw new UsageError(`-o/--output: '${raw.output}' is not one of ${OUTPUT_FORMATS.join(', ')}`, guess ? `did you mean -o ${guess}?` : 'e.g. -o json, or -o csv for a spreadsheet');
-  }
+  if (raw.output !== undefined) raw = { ...raw, output: parseChoice('-o/--output', raw.output, OUTPUT_FORMATS, 'e.g. -o json, or -o csv for a spreadsheet') };
   const accounts = accountList(raw, env);
   return {
     // A list of accounts names each profile itself: MON_PROFILE does not apply.
@@ -104,7 +118,7 @@ function accountList(raw: RawGlobals, env: Record<string, string | undefined>): 
   if (raw.sandbox === true) throw new UsageError(`${label}: reads saved profiles, so it does not go with --sandbox`, 'drop --sandbox, or save the sandbox as a profile with `mon profile add`');
   if (raw.allProfiles === true) return { all: true, source: label };
   const names = [...new Set(text!.split(',').map((name) => name.trim()).filter(Boolean))];
-  if (names.length === 0) throw new UsageError(`${label}: give at least one profile name (got '${text}')`, 'e.g. --profiles acme,northwind, or --all-profiles');
+  if (names.length === 0) throw new UsageError(`${label}: give at least one profile name (got ${quoted(text ?? '')})`, 'e.g. --profiles acme,northwind, or --all-profiles');
   return { all: false, names, source: label };
 }
 
@@ -112,7 +126,7 @@ function parallel(text: string | undefined, accounts: AccountList | undefined): 
   if (text === undefined) return DEFAULT_PARALLEL;
   if (!accounts) throw new UsageError('--parallel: how many accounts are read at once, so it needs --profiles or --all-profiles', 'add --profiles a,b or --all-profiles, or drop --parallel');
   const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || value < 1 || value > MAX_PARALLEL) throw new UsageError(`--parallel: must be a whole number from 1 to ${MAX_PARALLEL} (got '${text}')`, `e.g. --parallel ${DEFAULT_PARALLEL}`);
+  if (!/^\d+$/.test(text.trim()) || value < 1 || value > MAX_PARALLEL) throw new UsageError(`--parallel: must be a whole number from 1 to ${MAX_PARALLEL} (got ${quoted(text)})`, `e.g. --parallel ${DEFAULT_PARALLEL}`);
   return value;
 }
 
@@ -134,7 +148,7 @@ function seconds(given: [string, string] | undefined): number | undefined {
   const [label, text] = given;
   const value = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || value <= 0 || value > 3600) {
-    throw new UsageError(`${label}: must be a number of seconds above 0 and at most 3600 (got '${text}')`);
+    throw new UsageError(`${label}: must be a number of seconds above 0 and at most 3600 (got ${quoted(text)})`);
   }
   return Math.round(value * 1000);
 }
@@ -142,7 +156,7 @@ function seconds(given: [string, string] | undefined): number | undefined {
 function count(given: [string, string] | undefined): number | undefined {
   if (!given) return undefined;
   const [label, text] = given;
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 10) throw new UsageError(`${label}: must be a whole number from 0 to 10 (got '${text}')`);
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 10) throw new UsageError(`${label}: must be a whole number from 0 to 10 (got ${quoted(text)})`);
   return Number(text);
 }
 
@@ -195,7 +209,7 @@ export function createContext(
     program,
     // Messages may quote a server's names or the user's input: one line each, escaped.
     notice: (message) => {
-      if (!globals.quiet) io.stderr.write(`${terminalSafe(named(message))}\n`);
+      if (!globals.quiet) io.stderr.write(`${terminalSafe(scrub(longRunsCut(named(message)), deps))}\n`);
     },
     footnote: (message) => {
       if (account) account.footnote(named(message));
@@ -205,23 +219,42 @@ export function createContext(
       for (const message of footnotes.splice(0)) ctx.notice(message);
     },
     debug: (message) => {
-      if (globals.verbose) io.stderr.write(`${terminalSafe(named(message))}\n`);
+      if (globals.verbose) io.stderr.write(`${terminalSafe(scrub(named(message), deps))}\n`);
     },
     onExit: (cleanup) => {
       cleanups.push(cleanup);
     },
+    letFinish: () => {
+      // In a test without bin/mon nothing holds the process: the request's own bounds remain.
+      if (!deps.interrupts) return { inFlight: new AbortController().signal, release: () => undefined };
+      return { inFlight: deps.interrupts.forced, release: deps.interrupts.hold() };
+    },
     profiles: () => {
-      store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir, ctx.notice));
+      store ??= import('./config/store.js').then(({ ProfileStore }) => {
+        const made = new ProfileStore(dir, ctx.notice);
+        // Every saved key, not only the one in use: a message must not show another account's either.
+        for (const profile of Object.values(made.list())) if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
+        return made;
+      });
       return store;
     },
     client: () => {
       client ??= (async () => {
         const target = await resolveTarget(ctx);
         knownSecrets.add(target.apiKey);
-        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }] = await Promise.all([import('./api/client.js'), import('./api/budget.js'), import('./config/trust.js')]);
+        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }, { createWaitNotice }] = await Promise.all([
+          import('./api/client.js'),
+          import('./api/budget.js'),
+          import('./config/trust.js'),
+          import('./output/progress.js'),
+          deps.beforeSending,
+        ]);
         // The rate ledger is written there: a folder others control is refused (trust.ts).
         ensureConfigDir(dir, { optional: true });
-        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(named(line))}\n`) : undefined;
+        const log = globals.verbose ? (line: string) => io.stderr.write(`${terminalSafe(scrub(named(line), deps))}\n`) : undefined;
+        // The budget's clock: its waits are dated by it (a test's moves only when it sleeps).
+        const clock = deps.clock;
+        ctx.rateWait = createWaitNotice(io.stderr, clock ? () => clock.now() : Date.now, globals.quiet, log);
         const made = new ApiClient({
           ...target,
           timeoutMs: globals.timeoutMs,
@@ -233,7 +266,7 @@ export function createContext(
           signal,
           env,
           userAgent: `mon/${VERSION}`,
-          budget: sharedBudget(dir, target.apiKey, env, deps.clock, log),
+          budget: sharedBudget(dir, target.apiKey, env, deps.clock, log, (hold) => ctx.rateWait?.hold(hold)),
           clock: deps.clock,
           log,
         });
@@ -303,7 +336,7 @@ async function resolveTarget(ctx: Context): Promise<Target> {
   if (name !== undefined && !profile && globals.profile !== undefined) {
     const known = Object.keys(store.list());
     throw new UsageError(
-      `no profile named '${name}'${known.length ? ` (saved: ${known.join(', ')})` : ''}`,
+      `no profile named ${quoted(name)}${known.length ? ` (saved: ${known.join(', ')})` : ''}`,
       `add it with \`mon profile add ${name} --subdomain <subdomain> --domain <service-domain>\``,
     );
   }

@@ -1,6 +1,7 @@
 import { CommanderError, type Command, type Option } from 'commander';
 import { MonError, NotFoundError, UsageError } from './errors.js';
 import { closest } from './validate/suggest.js';
+import { quoted } from './output/escape.js';
 
 /**
  * Usage mistakes as one line each, in the house style (`mon: what is wrong — what to type`):
@@ -82,7 +83,7 @@ export function helpTarget(program: Command, words: readonly string[]): Command 
       const guess = closest(word, visible(command));
       const where = command === program ? '' : ` in ${pathOf(command).slice(4)}`;
       throw new UsageError(
-        `no command '${word}'${where}`,
+        `no command ${quoted(word)}${where}`,
         guess ? `did you mean \`mon help ${[...words.slice(0, words.indexOf(word)), guess].join(' ')}\`?` : `\`${pathOf(command)} --help\` lists the commands`,
       );
     }
@@ -100,7 +101,7 @@ function usageOf(command: Command): string {
 const helpHint = (command: Command) => `\`${pathOf(command)} --help\` shows its ${command.commands.length > 0 ? 'commands' : 'options'}`;
 
 /** The first quoted word of a commander message: the option, argument or command it is about. */
-function quoted(message: string): string {
+function quotedWord(message: string): string {
   return /'([^']*)'/.exec(message)?.[1] ?? '';
 }
 
@@ -110,7 +111,7 @@ function quoted(message: string): string {
  */
 export function fromCommander(error: CommanderError, program: Command, argv: readonly string[]): UsageError {
   const command = commandOf(program, argv);
-  const subject = quoted(error.message);
+  const subject = quotedWord(error.message);
   switch (error.code) {
     case 'commander.unknownCommand':
       return unknownCommand(command, subject);
@@ -118,13 +119,13 @@ export function fromCommander(error: CommanderError, program: Command, argv: rea
       const flag = subject.split('=')[0]!;
       const longs = optionsFor(command).flatMap((option) => (option.long ? [option.long] : []));
       const guess = flag.startsWith('--') ? closest(flag, longs) : undefined;
-      return new UsageError(`unknown option '${flag}'${command === program ? '' : ` for ${pathOf(command).slice(4)}`}`, guess ? `did you mean ${guess}?` : helpHint(command));
+      return new UsageError(`unknown option ${quoted(flag)}${command === program ? '' : ` for ${pathOf(command).slice(4)}`}`, guess ? `did you mean ${guess}?` : helpHint(command));
     }
     case 'commander.missingArgument': {
       const taken = optionalValueTaken(command, argv);
       if (taken) {
         return new UsageError(
-          `${taken.flag} took '${taken.value}' as its value, so <${subject}> is missing`,
+          `${taken.flag} took ${quoted(taken.value)} as its value, so <${subject}> is missing`,
           `put <${subject}> first (\`${pathOf(command)} ${taken.value} ${taken.flag}\`) or give ${taken.flag} its value after it`,
         );
       }
@@ -151,7 +152,7 @@ export function fromCommander(error: CommanderError, program: Command, argv: rea
 function unknownCommand(command: Command, word: string): UsageError {
   const guess = closest(word, visible(command));
   return new UsageError(
-    command.parent ? `${pathOf(command).slice(4)} has no command '${word}'` : `unknown command '${word}'`,
+    command.parent ? `${pathOf(command).slice(4)} has no command ${quoted(word)}` : `unknown command ${quoted(word)}`,
     guess ? `did you mean \`${pathOf(command)} ${guess}\`?` : `\`${pathOf(command)} --help\` lists the commands`,
   );
 }
@@ -181,7 +182,7 @@ export function withHint(error: unknown, command: Command): unknown {
     while (root.parent) root = root.parent;
     const global = label !== undefined && root !== command && root.options.some((option) => option.long === label || option.short === label) && !command.options.some((option) => option.long === label);
     const variable = /^(MON_[A-Z_]+):/.exec(error.message)?.[1];
-    const hint = variable ? `fix or unset ${variable}` : global ? '`mon --help` describes the global options' : helpHint(command);
+    const hint = variable ? `fix or unset ${variable}` : global ? '`mon help options` describes the global options' : helpHint(command);
     return new UsageError(error.message, hint);
   }
   if (error instanceof NotFoundError) {
@@ -209,10 +210,10 @@ function argumentTaken(error: MonError, command: Command, argv: readonly string[
   // Only when no argument was given: commander keeps the operands it read in command.args.
   const argument = command.args.length === 0 ? command.registeredArguments.find((arg) => !arg.required) : undefined;
   const taken = argument && error instanceof UsageError && !error.hint ? optionalValueTaken(command, argv) : undefined;
-  if (!argument || !taken || !error.message.startsWith(`${taken.flag}: '${taken.value}'`)) return error;
+  if (!argument || !taken || !error.message.startsWith(`${taken.flag}: ${quoted(taken.value)}`)) return error;
   const name = argument.name();
   return new UsageError(
-    `${taken.flag} took '${taken.value}' as its value, so <${name}> is missing`,
+    `${taken.flag} took ${quoted(taken.value)} as its value, so <${name}> is missing`,
     `put <${name}> first (\`${pathOf(command)} ${taken.value} ${taken.flag}\`) or give ${taken.flag} its value after it`,
   );
 }

@@ -1,12 +1,17 @@
 import { AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError, type MonError } from '../errors.js';
 import type { Clock } from './clock.js';
+import { deadlineError } from './deadline.js';
 import { encodeForm } from './encode.js';
 import type { HttpMethod, RouteName } from './endpoints.js';
+import { shortened } from '../output/escape.js';
 import { redact, REDACTED } from './redact.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLarge } from './response-cap.js';
 import { ApiErrorBody } from './schemas/common.js';
 import { checkResponse } from './schemas/index.js';
 import type { Dispatcher } from 'undici';
+
+/** The most of one text a server sent (an error's title and details, a redirect's target) that a message shows. */
+const SERVER_TEXT_MAX = 300;
 
 /** A request ready to go, without the key: what --dry-run shows and what send() sends. */
 export interface PreparedRequest {
@@ -157,7 +162,7 @@ export function settle(prepared: PreparedRequest, response: ApiResponse, apiKey:
   const where = `${prepared.method} ${prepared.url.pathname}`;
   if (status >= 300 && status < 400) {
     throw new ServerError(
-      `${where}: the server answered ${status} with a redirect${headers.location ? ` to ${clean(headers.location)}` : ''}; redirects are not followed so the key never travels to another host`,
+      `${where}: the server answered ${status} with a redirect${headers.location ? ` to ${shortened(clean(headers.location), SERVER_TEXT_MAX)}` : ''}; redirects are not followed so the key never travels to another host`,
       'check the base URL of the profile (mon profile show)',
     );
   }
@@ -187,7 +192,7 @@ export function settle(prepared: PreparedRequest, response: ApiResponse, apiKey:
   }
   if (status >= 200 && status < 300) {
     const mismatch = prepared.route ? checkResponse(prepared.route, data) : undefined;
-    if (mismatch) throw new ServerError(`${where}: the response does not have the documented shape (${clean(mismatch)})`);
+    if (mismatch) throw new ServerError(`${where}: the response does not have the documented shape (${shortened(clean(mismatch), SERVER_TEXT_MAX)})`);
     return { status, headers, data };
   }
   throw statusError(where, status, data, headers, clean, now);
@@ -198,7 +203,7 @@ function statusError(where: string, status: number, data: unknown, headers: Reco
   const entries = parsed.success ? parsed.data : [];
   const said = entries
     .map((entry) => {
-      const text = [entry.title, entry.details].filter(Boolean).join(': ') || entry.code || '';
+      const text = shortened([entry.title, entry.details].filter(Boolean).join(': ') || entry.code || '', SERVER_TEXT_MAX);
       return entry.attribute ? `${entry.attribute}: ${text}` : text;
     })
     .filter(Boolean)
@@ -229,10 +234,6 @@ function timeoutError(settings: Pick<AttemptSettings, 'host' | 'timeoutMs'>, ans
   );
 }
 
-/** The command ran out of its MON_DEADLINE. */
-export function deadlineError(deadlineMs: number): NetworkError {
-  return new NetworkError(`the command did not finish within its deadline of ${deadlineMs / 1000} s`, 'raise MON_DEADLINE (seconds) if it needs longer');
-}
 
 /** undici's errors (which can carry the URL, and so the key) become one clean line. */
 function networkError(settings: AttemptSettings, error: unknown): AttemptFailed {

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { quoted } from '../output/escape.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '[::1]', '::1']);
 
@@ -18,7 +19,7 @@ export function parseBaseUrl(raw: string, source: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`${source}: '${raw}' is not a URL`, 'use the form https://<subdomain>.<service-domain>');
+    throw new UsageError(`${source}: ${quoted(raw)} is not a URL`, 'use the form https://<subdomain>.<service-domain>');
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(
@@ -27,7 +28,7 @@ export function parseBaseUrl(raw: string, source: string): URL {
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`${source}: '${url.protocol}' is not supported; use https://`);
+    throw new UsageError(`${source}: ${quoted(url.protocol)} is not supported; use https://`);
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new UsageError(`${source}: give only scheme, host, port and path (no credentials, query or fragment)`);

@@ -5,6 +5,7 @@ import { removeStaleTemps } from '../config/trust.js';
 import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
 import { systemClock, type Clock } from './clock.js';
+import { quoted } from '../output/escape.js';
 
 /** The API's limit: 400 requests per minute, all requests (api-v2.5, Limits). */
 export const RATE_LIMIT = { requests: 400, windowMs: 60_000 };
@@ -37,7 +38,8 @@ export interface SharedBudget extends RateBudget {
  * oldest send to leave it, rather than failing: ten cron jobs started at once queue up instead
  * of earning a 429 storm. MON_RATE_LIMIT=<requests>/<seconds> narrows the window (tests, or a
  * key shared with other tools). Where the folder cannot be written, the budget is kept for this
- * process only.
+ * process only. `onHold` hears of each wait as it begins (until when, by `clock`) and ends
+ * (undefined), so that a long one can be said (src/output/progress.ts, WaitNotice).
  */
 export function sharedBudget(
   dir: string,
@@ -45,6 +47,7 @@ export function sharedBudget(
   env: Record<string, string | undefined>,
   clock: Clock = systemClock,
   log?: (line: string) => void,
+  onHold?: (hold: { until: number; requests: number; windowMs: number } | undefined) => void,
 ): SharedBudget {
   const limit = parseLimit(env.MON_RATE_LIMIT) ?? RATE_LIMIT;
   const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`), clock, log);
@@ -111,8 +114,16 @@ export function sharedBudget(
             return { stamp: now, admitted: count, wait: until };
           });
           for (const taken of waiting.splice(0, admitted)) taken.resolve(answeredAfter(stamp));
-          // A little jitter, so processes that wait for the same slot do not all wake at once.
-          if (admitted === 0) await clock.sleep(wait + Math.floor(Math.random() * 20), head.signal);
+          if (admitted === 0) {
+            // A little jitter, so processes that wait for the same slot do not all wake at once.
+            const ms = wait + Math.floor(Math.random() * 20);
+            onHold?.({ until: clock.now() + ms, ...limit });
+            try {
+              await clock.sleep(ms, head.signal);
+            } finally {
+              onHold?.(undefined);
+            }
+          }
         } catch (error) {
           // The first in line was aborted, or its ledger write failed: it fails, the others go on.
           if (waiting[0] === head) waiting.shift();
@@ -261,7 +272,7 @@ export function parseLimit(text: string | undefined): RateLimit | undefined {
   const requests = Number(match?.[1]);
   const seconds = Number(match?.[2]);
   if (!match || requests < 1 || requests > 100_000 || seconds <= 0 || seconds > 3600) {
-    throw new UsageError(`MON_RATE_LIMIT: must be <requests>/<seconds>, e.g. 200/60 (got '${text}')`);
+    throw new UsageError(`MON_RATE_LIMIT: must be <requests>/<seconds>, e.g. 200/60 (got ${quoted(text)})`);
   }
   return { requests, windowMs: Math.round(seconds * 1000) };
 }

@@ -1,17 +1,20 @@
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import { NetworkError, UsageError, type MonError } from '../errors.js';
-import { attempt, AttemptFailed, deadlineError, describe, interrupted, settle, type ApiResponse, type PreparedRequest } from './attempt.js';
+import { NetworkError, type MonError } from '../errors.js';
+import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type PreparedRequest } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
+import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { systemClock, type Clock } from './clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
 import { fillPath, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
 import { paginate, type Page, type Paging } from './paginate.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_MAX_RETRY_AFTER_MS, retrying, withAttempts, type RetryPolicy } from './retry.js';
+import { quoted } from '../output/escape.js';
 
 export type { ApiResponse, PreparedRequest } from './attempt.js';
 export type { Page, Paging } from './paginate.js';
 export { MAX_PER_PAGE } from './paginate.js';
 export { maxResponseFromEnv } from './response-cap.js';
+export { deadlineFromEnv, DEFAULT_DEADLINE_MS } from './deadline.js';
 
 /**
  * Waits for permission to send one request, so the client stays under the API's rate limit.
@@ -62,24 +65,20 @@ export interface ClientConfig {
   maxResponseBytes?: number;
 }
 
+/** How one request is sent. */
+export interface SendOptions {
+  /**
+   * What aborts the request once it is on its way, instead of the client's signal: a write that
+   * must be let finish after Ctrl-C (a bulk mute's PUTs). The client's signal still keeps it from
+   * starting, and from being tried again.
+   */
+  inFlight?: AbortSignal;
+}
+
 export interface RequestInput {
   path?: Record<string, string>;
   query?: Params;
   body?: Params;
-}
-
-/** Default of MON_DEADLINE: far beyond any `--all` at 400 requests a minute, short of forever. */
-export const DEFAULT_DEADLINE_MS = 3_600_000;
-
-/** MON_DEADLINE=<seconds> (0 < s <= 86400); unset: {@link DEFAULT_DEADLINE_MS}. */
-export function deadlineFromEnv(env: Record<string, string | undefined>): number {
-  const text = env.MON_DEADLINE?.trim();
-  if (!text) return DEFAULT_DEADLINE_MS;
-  const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > 86_400) {
-    throw new UsageError(`MON_DEADLINE: must be a number of seconds above 0 and at most 86400 (got '${text}')`);
-  }
-  return Math.round(value * 1000);
 }
 
 /**
@@ -166,13 +165,13 @@ export class ApiClient {
   }
 
   /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of cli-contract.md. */
-  async send(prepared: PreparedRequest): Promise<ApiResponse> {
+  async send(prepared: PreparedRequest, options: SendOptions = {}): Promise<ApiResponse> {
     const { response, attempt: last, mayHaveActed } = await retrying({
       method: prepared.method,
       route: prepared.route,
       policy: this.policy,
       now: () => this.clock.now(),
-      once: () => this.once(prepared),
+      once: () => this.once(prepared, options.inFlight),
       pause: (ms) => this.pause(ms),
     });
     if (prepared.method === 'DELETE' && response.status === 404 && mayHaveActed) {
@@ -208,7 +207,7 @@ export class ApiClient {
       }
       const { data, headers } = await this.send({ ...prepared, url });
       return { data, headers };
-    }, paging);
+    }, paging, `GET ${prepared.url.pathname}`);
   }
 
   /**
@@ -221,12 +220,14 @@ export class ApiClient {
   }
 
   /** One attempt within the budget and the deadline. */
-  private async once(prepared: PreparedRequest): Promise<ApiResponse> {
+  private async once(prepared: PreparedRequest, inFlight?: AbortSignal): Promise<ApiResponse> {
     const { signal } = this.config;
     if (signal.aborted) throw interrupted(signal);
     if (this.closed) throw new AttemptFailed(new NetworkError('the connection pool is closed'), 'final');
     const answered = await this.takeBudget();
     try {
+      // Nothing starts after Ctrl-C, also when the budget's answer came at the same moment.
+      if (signal.aborted) throw interrupted(signal);
       return await attempt(
         {
           dispatcher: this.dispatcher,
@@ -237,7 +238,7 @@ export class ApiClient {
           timeoutMs: this.config.timeoutMs,
           maxResponseBytes: this.config.maxResponseBytes,
           deadlineMs: this.deadlineMs,
-          signal,
+          signal: inFlight ?? signal,
           clock: this.clock,
           log: this.config.log,
         },

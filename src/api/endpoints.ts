@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { quoted } from '../output/escape.js';
 
 /**
  * The route table: every endpoint of api-v2.5.md, once, as data. Commands name a route; the
@@ -68,7 +69,7 @@ export function fillPath(template: string, values: Record<string, string>): stri
   return template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`route ${template} needs {${key}}`);
-    if (value === '' || value === '.' || value === '..') throw new UsageError(`<${key.replace(/_/g, '-')}>: '${value}' cannot name an item`);
+    if (value === '' || value === '.' || value === '..') throw new UsageError(`<${key.replace(/_/g, '-')}>: ${quoted(value)} cannot name an item`);
     return encodeURIComponent(value);
   });
 }

@@ -2,15 +2,22 @@
  * The one paginator: every list command, `mon api --paginate` and the fleet commands walk the
  * pages of a list through paginate(), with one rule for where a list ends:
  *
- * 1. The first page names the end: x-total-pages, else x-total ÷ per_page (with an offset, the
- *    records after it). The pages up to it are fetched a few at a time, yielded in order.
- * 2. A server that sends neither is followed page by page: while x-next-page names a page, or,
- *    without x-next-page either, while pages come back full (per_page items).
- * 3. An empty page, or an answer that is not a JSON array, ends the list whatever the headers say.
+ * 1. The page size is the server's: x-per-page when sent, else the length of the first page
+ *    when the totals say more follow (a server may serve fewer than per_page asks), else the
+ *    per_page asked for.
+ * 2. The totals the server sends are a promise: x-total records (counted from the first record
+ *    asked for), else x-total-pages pages. The pages up to the promised end are fetched a few at
+ *    a time, yielded in order; past it, x-next-page is followed while it names a later page.
+ * 3. Without totals, pages are followed one at a time while x-next-page names a page, or,
+ *    without x-next-page either, while pages come back full. An empty page then ends the list.
+ * 4. A page that breaks the promise is a ServerError (exit 7, a partial read), never the end:
+ *    an empty, short or non-list page before the promised end, and a page that repeats one read
+ *    before (a server that ignores `page`, a loop) whatever the headers say.
  *
  * Pages are yielded as they come and the next ones are asked for only as the reader takes
  * them (at most PAGE_CONCURRENCY ahead), so a slow reader holds a few pages, not the list.
  */
+import { ServerError } from '../errors.js';
 
 export interface Paging {
   /** First page to ask for (1 unless given). */
@@ -56,14 +63,16 @@ export const PAGE_CONCURRENCY = 4;
 /**
  * Yields the pages of a list in order. Without `all` one page (or, with `limit`, as many as the
  * limit needs, the last one cut to it); with `all` every page to the end (see the rule above).
+ * A page that contradicts the totals ends the walk with a ServerError before it is yielded.
  */
-export async function* paginate(fetch: FetchPage, paging: Paging): AsyncGenerator<Page> {
-  const perPage = paging.perPage ?? (paging.all ? MAX_PER_PAGE : undefined);
-  const size = perPage ?? DEFAULT_PER_PAGE;
+export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the list'): AsyncGenerator<Page> {
+  const asked = paging.perPage ?? (paging.all ? MAX_PER_PAGE : undefined);
   const firstPage = paging.page ?? 1;
-  const get = async (n: number): Promise<Page> => {
-    const query: PageQuery =
-      paging.offset === undefined ? { page: n, per_page: perPage } : { per_page: perPage, offset: paging.offset + (n - firstPage) * size };
+  // per_page asked for until the first page tells the server's own (rule 1).
+  let size = asked ?? DEFAULT_PER_PAGE;
+  /** Page `n`; with an offset, the records after `skip` of them (by default the pages before it). */
+  const get = async (n: number, skip = (n - firstPage) * size): Promise<Page> => {
+    const query: PageQuery = paging.offset === undefined ? { page: n, per_page: asked } : { per_page: asked, offset: paging.offset + skip };
     const { data, headers } = await fetch(query);
     const total = numberHeader(headers['x-total']);
     const items = Array.isArray(data) ? (data as Record<string, unknown>[]) : [];
@@ -75,41 +84,167 @@ export async function* paginate(fetch: FetchPage, paging: Paging): AsyncGenerato
     remaining -= page.items.length;
     return remaining >= 0 ? page : { ...page, items: page.items.slice(0, page.items.length + remaining) };
   };
-  const ends = (page: Page) => remaining <= 0 || page.items.length === 0 || !Array.isArray(page.data);
 
   const first = await get(firstPage);
-  yield take(first);
-  if ((paging.all !== true && paging.limit === undefined) || ends(first)) return;
-
-  const end = lastPage(first, firstPage, size, paging.offset);
-  // --limit needs no page past the one that holds its last item.
-  const last = end === undefined || paging.limit === undefined ? end : Math.min(end, firstPage - 1 + Math.ceil(paging.limit / size));
-  if (last === undefined) {
-    // Rule 2: one page at a time, while the last one says there is another.
-    for (let page = first; hasNext(page, size); ) {
-      page = await get(page.number + 1);
-      yield take(page);
-      if (ends(page)) return;
-    }
+  // An answer that is not a list (`mon api --paginate` over an object) is yielded as it came.
+  if (!Array.isArray(first.data)) {
+    yield first;
     return;
   }
+  size = pageSize(first, asked ?? DEFAULT_PER_PAGE, paging.offset ?? (firstPage - 1) * (asked ?? DEFAULT_PER_PAGE), paging.offset === undefined);
+  const promise = promiseOf(first, size, firstPage, paging.offset);
+  const walk = new Walk(promise, size, paging.offset !== undefined, name);
+  walk.check(first);
+  yield take(first);
+  if ((paging.all !== true && paging.limit === undefined) || remaining <= 0 || !walk.goesOn(first)) return;
 
-  const inFlight: Promise<Page>[] = [];
-  let next = firstPage + 1;
-  const refill = () => {
-    while (inFlight.length < PAGE_CONCURRENCY && next <= last) {
-      const page = get(next++);
-      page.catch(() => undefined); // awaited in order below; this keeps an early failure from going unhandled
-      inFlight.push(page);
-    }
-  };
-  refill();
-  while (inFlight.length > 0) {
-    const page = await inFlight.shift()!;
+  // --limit needs no page past the one that holds its last item.
+  const end = promise.lastPage === undefined || paging.limit === undefined ? promise.lastPage : Math.min(promise.lastPage, firstPage - 1 + Math.ceil(paging.limit / size));
+  let last = first;
+  if (end !== undefined && end > firstPage) {
+    // Rule 2: the pages up to the promised end, a few at a time, in order.
+    const inFlight: Promise<Page>[] = [];
+    let next = firstPage + 1;
+    const refill = () => {
+      while (inFlight.length < PAGE_CONCURRENCY && next <= end) {
+        const page = get(next++);
+        page.catch(() => undefined); // awaited in order below; this keeps an early failure from going unhandled
+        inFlight.push(page);
+      }
+    };
     refill();
-    yield take(page);
-    if (ends(page)) return;
+    while (inFlight.length > 0) {
+      const page = await inFlight.shift()!;
+      walk.check(page);
+      refill();
+      yield take(page);
+      if (remaining <= 0 || !walk.goesOn(page)) return;
+      last = page;
+    }
   }
+  // Past the promised end (or with no promise): one page at a time, while one more is due; with
+  // an offset, from the records read so far (a server's size may be unknown without totals).
+  while (remaining > 0 && walk.goesOn(last)) {
+    const page = await get(last.number + 1, walk.read);
+    walk.check(page);
+    yield take(page);
+    last = page;
+  }
+}
+
+/** What the first page promised: the records from the first one asked for, or the last page. */
+interface Promised {
+  /** x-total less the records before the first page. */
+  records?: number;
+  /** The page that holds the last promised record, or x-total-pages without x-total. */
+  lastPage?: number;
+}
+
+/** Rule 2: the promise of the first page (with an offset, x-total-pages alone promises nothing). */
+function promiseOf(first: Page, size: number, firstPage: number, offset?: number): Promised {
+  if (first.total !== undefined) {
+    const records = Math.max(0, first.total - (offset ?? (firstPage - 1) * size));
+    return { records, lastPage: firstPage - 1 + Math.max(1, Math.ceil(records / size)) };
+  }
+  const totalPages = numberHeader(first.headers['x-total-pages']);
+  return offset === undefined && totalPages !== undefined ? { lastPage: totalPages } : {};
+}
+
+/** The walk's account of what was read against the promise: rules 2 to 4. */
+class Walk {
+  /** Items read so far. */
+  read = 0;
+  /** The pages read, by what they hold (see fingerprint): a page served again is a loop. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly promise: Promised,
+    private readonly size: number,
+    private readonly byOffset: boolean,
+    /** The list, as errors name it (its path). */
+    private readonly name: string,
+  ) {}
+
+  /** Whether the promise holds more than was read when `page` was the last one read. */
+  private owed(page: Page): boolean {
+    if (this.promise.records !== undefined) return this.read < this.promise.records;
+    return this.promise.lastPage !== undefined && page.number < this.promise.lastPage;
+  }
+
+  /** Counts `page` in, or fails when it breaks the promise (rule 4). */
+  check(page: Page): void {
+    const isList = Array.isArray(page.data);
+    const key = fingerprint(page.items);
+    const again = key === undefined ? undefined : this.seen.get(key);
+    if (again !== undefined) throw this.broken(page, `holds the same items as page ${again} (the server does not serve the page asked for)`);
+    if (key !== undefined) this.seen.set(key, page.number);
+    this.read += page.items.length;
+    if (!this.owed(page)) return;
+    if (!isList) throw this.broken(page, `is not a list, ${this.promised()}`);
+    if (page.items.length === 0) throw this.broken(page, `came back empty, ${this.promised()}`);
+    if (page.items.length < this.size) throw this.broken(page, `holds ${page.items.length} of ${this.size} items, ${this.promised()}`);
+  }
+
+  /** Whether another page follows `page` (already checked). */
+  goesOn(page: Page): boolean {
+    if (!Array.isArray(page.data) || page.items.length === 0) return false;
+    if (this.owed(page)) return true;
+    const next = page.headers['x-next-page']?.trim();
+    if (this.promise.records !== undefined || this.promise.lastPage !== undefined) {
+      // The promise is kept: only a later page that x-next-page names is read on.
+      const here = this.byOffset ? numberHeader(page.headers['x-page']) : page.number;
+      const named = numberHeader(next);
+      return here !== undefined && named !== undefined && named > here;
+    }
+    return hasNext(page, this.size);
+  }
+
+  private promised(): string {
+    const { records, lastPage } = this.promise;
+    return records !== undefined ? `with ${this.read} of the ${records} records x-total announced read` : `before page ${lastPage}, the last x-total-pages announced`;
+  }
+
+  /** A partial read (exit 7): the page that broke the promise or looped. */
+  private broken(page: Page, what: string): ServerError {
+    return new ServerError(`${this.name}: page ${page.number} ${what}: the list was not read whole`, 'the list changed while it was read, or the server pages it wrongly; try again');
+  }
+}
+
+/**
+ * What a page holds, for telling a page served twice: a 53-bit hash (cyrb53) of its items' uids
+ * (or ids, or the items themselves) and their count, so that the walk keeps a number per page,
+ * not the list. Undefined for an empty page.
+ */
+function fingerprint(items: readonly Record<string, unknown>[]): string | undefined {
+  if (items.length === 0) return undefined;
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (const item of items) {
+    const key = typeof item.uid === 'string' ? item.uid : typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : JSON.stringify(item);
+    for (let i = 0; i <= key.length; i++) {
+      // The end of each key counts too (as 0): ['ab', 'c'] and ['a', 'bc'] differ.
+      const code = i < key.length ? key.charCodeAt(i) : 0;
+      h1 = Math.imul(h1 ^ code, 2654435761);
+      h2 = Math.imul(h2 ^ code, 1597334677);
+    }
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${items.length}:${4294967296 * (2097151 & h2) + (h1 >>> 0)}`;
+}
+
+/**
+ * Rule 1: the server's page size. x-per-page when sent; else a first page that holds fewer
+ * items than asked while the totals say more follow shows the server's size; else the size asked.
+ */
+function pageSize(first: Page, asked: number, before: number, byPage: boolean): number {
+  const length = first.items.length;
+  const perPage = serverPerPage(first);
+  // A page longer than x-per-page says shows the real size.
+  if (perPage !== undefined) return Math.max(perPage, length);
+  const totalPages = numberHeader(first.headers['x-total-pages']);
+  const more = first.total !== undefined ? before + length < first.total : byPage && totalPages !== undefined && first.number < totalPages;
+  return length > 0 && length < asked && more ? length : Math.max(asked, length);
 }
 
 /**
@@ -118,7 +253,7 @@ export async function* paginate(fetch: FetchPage, paging: Paging): AsyncGenerato
  * (its offset); `total` is x-total when sent (without it, whether x-next-page names a page).
  */
 export function leftAfter(page: Page, paging: Paging): { before: number; total?: number } | undefined {
-  const size = paging.perPage ?? DEFAULT_PER_PAGE;
+  const size = serverPerPage(page) ?? paging.perPage ?? DEFAULT_PER_PAGE;
   const before = paging.offset ?? (page.number - 1) * size;
   if (page.total !== undefined) return before + page.items.length < page.total ? { before, total: page.total } : undefined;
   return page.items.length > 0 && hasNext(page, size) ? { before } : undefined;
@@ -129,21 +264,17 @@ export async function* itemsOf(pages: AsyncIterable<Page>): AsyncGenerator<Recor
   for await (const page of pages) yield* page.items;
 }
 
-/** Rule 1: the last page to fetch as the first page tells it, or undefined when it does not. */
-function lastPage(first: Page, firstPage: number, perPage: number, offset?: number): number | undefined {
-  // With an offset the pages are counted from the offset, not from record 1.
-  if (offset !== undefined && first.total !== undefined) return firstPage - 1 + Math.ceil((first.total - offset) / perPage);
-  const totalPages = numberHeader(first.headers['x-total-pages']);
-  if (totalPages !== undefined) return totalPages;
-  if (first.total !== undefined) return Math.ceil(first.total / perPage);
-  return undefined;
-}
-
-/** Rule 2: x-next-page says whether another page follows; without it, a full page may have one. */
+/** Rule 3: x-next-page says whether another page follows; without it, a full page may have one. */
 function hasNext(page: Page, perPage: number): boolean {
   const next = page.headers['x-next-page'];
   if (next !== undefined) return next.trim() !== '';
   return page.items.length >= perPage;
+}
+
+/** x-per-page, when it is a page size. */
+function serverPerPage(page: Page): number | undefined {
+  const perPage = numberHeader(page.headers['x-per-page']);
+  return perPage !== undefined && Number.isInteger(perPage) && perPage > 0 ? perPage : undefined;
 }
 
 function numberHeader(value: string | undefined): number | undefined {

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { quoted } from '../output/escape.js';
 
 /**
  * The most one response may be. The largest real answer is a page of 100 computers with their
@@ -16,7 +17,7 @@ export function maxResponseFromEnv(env: Record<string, string | undefined>): num
   const match = /^(\d+)([KMG]?)i?B?$/i.exec(text);
   const bytes = match ? Number(match[1]) * UNITS[match[2]!.toUpperCase()]! : Number.NaN;
   if (!(bytes >= 1024 && bytes <= 4 * 1024 ** 3)) {
-    throw new UsageError(`MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 4G (got '${text}')`);
+    throw new UsageError(`MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 4G (got ${quoted(text)})`);
   }
   return bytes;
 }

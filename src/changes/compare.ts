@@ -5,7 +5,7 @@
  * another payload form is not a change), which is also all a saved state holds.
  */
 import { keyFingerprint } from '../api/budget.js';
-import { parseTime } from '../output/format.js';
+import { parseTime } from '../api/time.js';
 import { FIELD_KINDS, hasField, readField } from '../output/forms.js';
 import type { Column } from '../output/types.js';
 

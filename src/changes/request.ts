@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { quoted } from '../output/escape.js';
 
 /** `--changes NAME [--reset]` as checked. */
 export interface ChangesRequest {
@@ -19,7 +20,7 @@ export function changesWanted(opts: { changes?: string; reset?: boolean }): Chan
     return undefined;
   }
   if (!CHANGES_NAME.test(opts.changes)) {
-    throw new UsageError(`--changes: '${opts.changes}' is not a NAME of letters, digits, '.', '_' and '-' (starting with a letter or digit, at most 64)`, 'e.g. --changes missing');
+    throw new UsageError(`--changes: ${quoted(opts.changes)} is not a NAME of letters, digits, '.', '_' and '-' (starting with a letter or digit, at most 64)`, 'e.g. --changes missing');
   }
   return { name: opts.changes, reset: opts.reset === true };
 }

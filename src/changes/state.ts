@@ -178,7 +178,7 @@ export function listStates(configDir: string): StateSummary[] {
       out.push(
         typeof state === 'string'
           ? { account: key, name, command: '', savedAt: Number.NaN, count: -1, file }
-          : { account: state.account, name, command: state.command, savedAt: state.savedAt, count: state.items.size, file },
+          : { account: key, name, command: state.command, savedAt: state.savedAt, count: state.items.size, file },
       );
     }
   }

@@ -19,6 +19,7 @@ import type { RenderOptions } from '../output/types.js';
 import { accountOf } from '../runtime.js';
 import { changeColumns, changeFields, ChangeCollector, Comparison, fieldKey, MissingUid, shown, type CompareField } from './compare.js';
 import { ChangeStates } from './state.js';
+import { quoted } from '../output/escape.js';
 
 /** What a list compares by default, and what it calls its items (messages). Declared beside each list's view. */
 export interface ChangeSpec {
@@ -63,7 +64,7 @@ export async function listChanges(
     const collector = new ChangeCollector(comparison, before?.items, before?.rows);
     // Nothing is printed before the whole list is read: a person at a terminal sees it being read.
     const { createProgress } = await import('../output/progress.js');
-    const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
+    const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait);
     try {
       await list({
         push(items) {
@@ -83,7 +84,7 @@ export async function listChanges(
     const counted = `${collector.seen.size} ${collector.seen.size === 1 ? spec.noun.replace(/s$/, '') : spec.noun}`;
     if (!before) {
       save(states, ctx, name, keys, comparison, collector);
-      ctx.notice(`recorded ${counted} as the baseline of '${name}'`);
+      ctx.notice(`recorded ${counted} as the baseline of ${quoted(name)}`);
       return;
     }
     const differences = collector.result();

@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { terminalSafe } from '../output/escape.js';
+import { sharedKeys } from '../output/columns.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import type { PagingValues } from '../spec/spec.js';
 import type { ChangeSpec } from '../changes/track.js';
@@ -23,27 +24,42 @@ export interface View {
   fields: readonly string[];
   /**
    * Related objects a table names rather than showing their uids (group, product, owner). They
-   * are expanded for table output only: JSON, ndjson, csv and tsv stay as the API sends them.
+   * are expanded for table output; CSV and TSV expand the group alone, when they show its column
+   * (the group's name in every format for people and sheets, cli-contract.md); JSON and ndjson
+   * stay as the API sends them.
    */
   tableExpand?: readonly string[];
   /** What `--changes` compares by default, and what the items are called (src/changes). */
   changes?: ChangeSpec;
 }
 
-/** Adds the view's expand[] keys to a read when the output is a table for people. */
+/**
+ * The expand[] keys the output needs: a table's names; in CSV and TSV the group's, when a group
+ * column is shown (other columns of a sheet keep the API's uids).
+ */
+function expandFor(view: View, render: RenderOptions): readonly string[] {
+  if (render.format === 'table') return view.tableExpand ?? [];
+  const shown = render.fields ?? render.columns.map((column) => column.key);
+  if ((render.format === 'csv' || render.format === 'tsv') && shown.includes('group')) return view.tableExpand?.filter((key) => key === 'group') ?? [];
+  return [];
+}
+
+/** Adds the view's expand[] keys to a read when the output is for people or a sheet (expandFor). */
 function forPeople(route: RouteName, input: RequestInput, view: View, render: RenderOptions): RequestInput {
-  if (render.format !== 'table' || !view.tableExpand?.length) return input;
+  const keys = expandFor(view, render);
+  if (keys.length === 0) return input;
   // expand[] is accepted on every request (api-v2.5, conventions 8): a create or update answers
   // with names too, so its table reads like the list's. It goes where the client sends it.
-  if (routeOf(route).method !== 'GET') return { ...input, body: { ...input.body, expand: withExpand(input.body?.expand, view.tableExpand) } };
-  return { ...input, query: { ...input.query, expand: withExpand(input.query?.expand, view.tableExpand) } };
+  if (routeOf(route).method !== 'GET') return { ...input, body: { ...input.body, expand: withExpand(input.body?.expand, keys) } };
+  return { ...input, query: { ...input.query, expand: withExpand(input.query?.expand, keys) } };
 }
 
 /** Render options from the global flags, the terminal and the environment. */
 export function renderOptions(ctx: Context, view: View): RenderOptions {
   const { globals, io, env } = ctx;
   // Across accounts every item has a `profile` too (src/fleet/accounts.ts).
-  const known = [...new Set([...view.fields, ...view.columns.map((column) => column.key), ...(ctx.accountOutput ? ['profile'] : [])])];
+  const keys = [...view.fields, ...view.columns.map((column) => column.key)];
+  const known = [...new Set([...keys, ...sharedKeys(keys), ...(ctx.accountOutput ? ['profile'] : [])])];
   const unknown = globals.fields?.filter((field) => !known.includes(field)) ?? [];
   if (unknown.length > 0) {
     // The nearest key for each typo rather than the whole list (a computer has 90).
@@ -132,15 +148,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
       total = 0;
       for await (const page of client.pages(route, input, { all: true })) total += page.items.length;
     }
-    if (render.account) {
-      // One row per account: PROFILE and COUNT, in the format asked for.
-      const { createListRenderer } = await import('../output/render.js');
-      const counted = await createListRenderer({ ...render, columns: [{ key: 'count' }], fields: undefined });
-      counted.push([{ count: total }]);
-      counted.end();
-      return;
-    }
-    ctx.io.stdout.write(`${total}\n`);
+    await printCount(ctx, render, total);
     return;
   }
   const request = forPeople(route, input, view, render);
@@ -148,13 +156,22 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   if (await showDryRun(ctx, first)) return;
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
+  // A table is printed once the last page is in: a person at a terminal sees the pages come.
+  // The other formats print each page as it comes, and an account of many is one of several.
+  const progress = render.format === 'table' && !render.account ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait) : undefined;
+  const noun = route.slice(0, route.indexOf('.')).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`); // pluginResults: plugin results
   let shown = 0;
   let last: Page | undefined;
-  for await (const page of client.pages(route, request, opts)) {
-    renderer.push(page.items);
-    shown += page.items.length;
-    last = page;
-    await drained(ctx.io.stdout, ctx.signal);
+  try {
+    for await (const page of client.pages(route, request, opts)) {
+      renderer.push(page.items);
+      shown += page.items.length;
+      last = page;
+      progress?.update(`reading ${noun} ${shown}${page.total === undefined ? '' : `/${page.total}`}`);
+      await drained(ctx.io.stdout, ctx.signal);
+    }
+  } finally {
+    progress?.done();
   }
   renderer.end();
   if (shown === 0 && render.format === 'table') ctx.notice('No results.');
@@ -164,6 +181,18 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
     ctx.footnote(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
   }
+}
+
+/** --count: the number alone; across accounts one row per account (PROFILE and COUNT), in the format asked for. */
+export async function printCount(ctx: Context, render: RenderOptions, total: number): Promise<void> {
+  if (render.account) {
+    const { createListRenderer } = await import('../output/render.js');
+    const counted = await createListRenderer({ ...render, columns: [{ key: 'count' }], fields: undefined });
+    counted.push([{ count: total }]);
+    counted.end();
+    return;
+  }
+  ctx.io.stdout.write(`${total}\n`);
 }
 
 /** What --changes compares for a view: its declaration, else the uid alone (only new and gone). */
@@ -223,6 +252,8 @@ export interface Confirmation {
   refusal: [string, string];
   /** Message when the answer is not yes. */
   declined: string;
+  /** Shown on the terminal just before the question (what will be done), when it is asked. */
+  preface?: () => Promise<void>;
 }
 
 /**
@@ -233,6 +264,7 @@ export async function confirmAction(ctx: Context, confirmation: Confirmation): P
   if (ctx.globals.yes) return;
   const { stdin, stderr } = ctx.io;
   if (!stdin.isTTY || !stderr.isTTY) throw new UsageError(...confirmation.refusal);
+  await confirmation.preface?.();
   if (!(await askYesNo(ctx, await confirmation.question()))) throw new UsageError(confirmation.declined);
 }
 
@@ -248,11 +280,4 @@ async function askYesNo(ctx: Context, question: string): Promise<boolean> {
   } finally {
     rl.close();
   }
-}
-
-/** The whole of a stream as UTF-8 text (stdin for `--body-file -` and `--api-key-stdin`). */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -6,9 +6,11 @@ import { redact } from '../api/redact.js';
 import { UsageError } from '../errors.js';
 import { pickFields } from '../output/columns.js';
 import { drained } from '../output/drain.js';
+import { parseChoice } from '../validate/choice.js';
 import { MAX_INT32 } from '../validate/when.js';
 import { confirmDeletion, showDryRun } from './actions.js';
 import { verb } from '../spec/spec.js';
+import { quoted } from '../output/escape.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */
@@ -17,7 +19,7 @@ const PAGINATE_PER_PAGE = MAX_PER_PAGE;
 /** `-F key=value` -> [key, value], split at the first '='; keys are sent exactly as typed. */
 export function parseField(text: string): [string, string] {
   const at = text.indexOf('=');
-  if (at <= 0) throw new UsageError(`-F/--field: '${text}' is not key=value`, 'e.g. -F status=missing or -F note[body]=hello');
+  if (at <= 0) throw new UsageError(`-F/--field: ${quoted(text)} is not key=value`, 'e.g. -F status=missing or -F note[body]=hello');
   const key = text.slice(0, at);
   // Keys do not belong in shell history or `ps` (cli-contract.md): the client adds api_key itself.
   if (key === 'api_key') throw new UsageError('-F/--field: api_key is added from the profile or MON_API_KEY; do not pass it');
@@ -25,14 +27,12 @@ export function parseField(text: string): [string, string] {
 }
 
 function checkMethod(word: string): HttpMethod {
-  const method = word.toUpperCase() as HttpMethod;
-  if (!METHODS.includes(method)) throw new UsageError(`<method>: '${word}' is not one of ${METHODS.join(', ')}`);
-  return method;
+  return parseChoice('<method>', word, METHODS);
 }
 
 function checkPath(path: string): string {
   if (/^[a-z][a-z\d+.-]*:/i.test(path)) {
-    throw new UsageError(`<path>: give a path such as /v2.5/computers, not a URL ('${path}')`, 'the base URL comes from the profile, --base-url or MON_BASE_URL');
+    throw new UsageError(`<path>: give a path such as /v2.5/computers, not a URL (${quoted(path)})`, 'the base URL comes from the profile, --base-url or MON_BASE_URL');
   }
   const version = /^\/*(v\d+(?:\.\d+)*)(?:[/?#]|$)/.exec(path)?.[1];
   if (version !== undefined && version !== 'v2.5') throw new UsageError(`<path>: mon speaks API v2.5 only, not ${version}`);
@@ -102,7 +102,7 @@ async function paginate(ctx: Context, client: ApiClient, prepared: PreparedReque
 /** `mon api METHOD PATH`: any request, for what the command table lacks (cli-contract.md). */
 export const api = verb({
   name: 'api',
-  summary: 'Send any request to the API and print the JSON answer',
+  summary: 'Send any request to the API, print the JSON answer',
   // Paragraphs, each one line: help wraps them to its width (a line broken here would be broken again there).
   description: [
     'The path may leave out /v2.5 (/computers is /v2.5/computers) and may carry a query string.',

@@ -1,21 +1,39 @@
 /**
  * `plugin mute|unmute` with selectors: many plugin results at once, on the selection of
- * `mon alerts`. Read the selection, show the plan, confirm, send the PUTs a few at a time inside
- * the rate budget with progress on a terminal, then one row per result. Loaded only when such a
- * command runs.
+ * `mon alerts`. This wires the options, the terminal and the output to the work in
+ * src/fleet/mute.ts: read the selection, show the plan, confirm, send with progress on a
+ * terminal, then one row per result. Loaded only when such a command runs.
  */
 import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
-import { InterruptedError, MonError, UsageError } from '../errors.js';
-import { failureOf, pastTense, planLine, targetOf, type MuteAction, type MuteOutcome, type MuteTarget } from '../fleet/mute.js';
-import { confirmAction, readAll, renderOptions, showDryRun, type View } from './actions.js';
+import { UsageError } from '../errors.js';
+import { GROUP_COLUMN } from '../output/columns.js';
+import { shortened } from '../output/escape.js';
+import { checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
+import { colourWanted, confirmAction, renderOptions, type View } from './actions.js';
 import { openSelection, selectionOf, type SelectorValues } from './selectors.js';
+
+const computerColumn = { key: 'computer', get: (row: Record<string, unknown>) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 };
+const groupColumn = { ...GROUP_COLUMN, maxWidth: 24 };
+
+/**
+ * The plan, one row per plugin result: what will be done to it. Printed by --dry-run in the
+ * chosen format, and on a terminal before the question. JSON keeps computer and group as objects.
+ */
+export const MUTE_PLAN_VIEW: View = {
+  columns: [computerColumn, groupColumn, { key: 'plugin', maxWidth: 28 }, { key: 'status', kind: 'status' }, { key: 'action', maxWidth: 48 }],
+  fields: ['uid', 'computer', 'group', 'plugin', 'status', 'action'],
+};
+
+/** How many rows of the plan a terminal shows before the question; the rest are counted. */
+export const PLAN_ROWS_SHOWN = 20;
 
 /** One row per plugin result: what became of it. JSON keeps computer and group as objects. */
 export const MUTE_OUTCOME_VIEW: View = {
   columns: [
     { key: 'uid' },
-    { key: 'computer', get: (row) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 },
+    computerColumn,
+    groupColumn,
     { key: 'plugin', maxWidth: 28 },
     { key: 'outcome' },
     { key: 'reason', maxWidth: 60 },
@@ -40,28 +58,28 @@ export interface BulkMute {
 
 /** The uids of --from, read and checked before anything is sent. */
 async function readFrom(ctx: Context, from: string): Promise<string[]> {
-  const { parseUidLines } = await import('../validate/uid-list.js');
-  if (from === '-') return parseUidLines(await readAll(ctx.io.stdin), '-');
-  const { readFile } = await import('node:fs/promises');
-  let text: string;
-  try {
-    text = await readFile(from, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--from ${from}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'give a file of plugin result uids, one a line, or - for standard input');
-  }
-  return parseUidLines(text, from);
+  const [{ FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseUidLines }, { inputName, readUserInput }] = await Promise.all([import('../validate/uid-list.js'), import('../io/user-input.js')]);
+  const text = await readUserInput(ctx, {
+    option: '--from',
+    path: from,
+    maxBytes: FROM_MAX_BYTES,
+    maxLineBytes: FROM_MAX_LINE_BYTES,
+    tooLarge: 'the most a list of uids may be',
+    hint: FROM_HINT,
+  });
+  return parseUidLines(text, inputName(from));
 }
 
 export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { action } = bulk;
-  const done = pastTense(action);
-  const render = renderOptions(ctx, MUTE_OUTCOME_VIEW);
+  // --dry-run prints the plan, a real run what became of each result: --fields is checked against what is printed.
+  const render = renderOptions(ctx, ctx.globals.dryRun ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
   const uids = bulk.from === undefined ? undefined : await readFrom(ctx, bulk.from);
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
   if (uids?.length === 0) {
     renderer.end();
-    ctx.notice(`nothing to ${action}: --from ${bulk.from} names no plugin result`);
+    ctx.notice(`nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result`);
     return;
   }
 
@@ -70,84 +88,71 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { scope, filter } = selectionOf(bulk.selectors, { statuses: [], muted: 'any', uids });
   const client = await ctx.client();
   const selection = await openSelection(ctx, client, scope, filter);
-  const { isMuted } = await import('../fleet/selection.js');
+  const { isMuted } = await import('../plugin-result.js');
   const nowSec = Math.floor(ctx.now() / 1000);
-  const targets: MuteTarget[] = [];
-  let already = 0;
-  for await (const page of selection.results(nowSec)) {
-    for (const result of page) {
-      // Mute picks what is not muted, unmute what is: a rerun does only what is left.
-      if (isMuted(result, nowSec) === (action === 'mute')) already++;
-      else targets.push(targetOf(result));
-    }
-  }
+  const plan = await planMute(action, selection.results(nowSec), nowSec);
   selection.checkNamed();
-  if (targets.length === 0) {
+  const nothing = nothingToDo(plan);
+  if (nothing) {
     renderer.end();
-    ctx.notice(`nothing to ${action}${already > 0 ? `: the ${already.toLocaleString('en')} selected ${already === 1 ? 'is' : 'are'} ${done} already` : ': no plugin result matches'}`);
+    ctx.notice(nothing);
     return;
   }
-  if (targets.length > bulk.max) {
-    throw new UsageError(
-      `--max: the selectors match ${targets.length.toLocaleString('en')} plugin results to ${action}, more than --max ${bulk.max}`,
-      `check the selectors (\`--dry-run --max ${targets.length}\` lists them), or raise --max to ${targets.length} if all of them are meant`,
-    );
-  }
+  checkMax(plan, bulk.max);
 
-  ctx.notice(planLine(action, targets, bulk.how, already));
-  const requests = targets.map((target) => client.prepare('pluginResults.update', { path: { uid: target.uid }, body: { plugin_result: bulk.attributes } }));
-  if (await showDryRun(ctx, requests, 'the selection was read to find them', `no ${action} was sent`)) return;
-  if (targets.length > 1) {
-    await confirmAction(ctx, {
-      question: async () => `${action[0]!.toUpperCase()}${action.slice(1)} these ${targets.length.toLocaleString('en')} plugin results? [y/N] `,
-      refusal: [
-        `refusing to ${action} ${targets.length.toLocaleString('en')} plugin results without --yes: ${bulk.from === '-' ? 'standard input carries the uids, so there is no terminal to confirm on' : 'no terminal to confirm on'}`,
-        `add --yes (-y) to ${action} them from a script, or --dry-run to see the requests`,
-      ],
-      declined: `nothing ${done}: not confirmed`,
-    });
+  ctx.notice(planLine(action, plan.targets, bulk.how, plan.already));
+  const requests = plan.targets.map((target) => client.prepare('pluginResults.update', { path: { uid: target.uid }, body: { plugin_result: bulk.attributes } }));
+  if (ctx.globals.dryRun) {
+    // The plan as rows on stdout; the requests themselves, key redacted, with --verbose.
+    renderer.push(planRows(plan, bulk.how) as unknown as Record<string, unknown>[]);
+    renderer.end();
+    for (const request of requests) {
+      const { method, url, form } = client.describe(request);
+      for (const line of [`${method} ${url}`, ...form.map(([key, value]) => `  ${key}=${value}`)]) ctx.debug(line);
+    }
+    ctx.notice(`dry run: no ${action} was sent (the selection was read to find them${ctx.globals.verbose ? '' : '; --verbose shows each request'})`);
+    return;
   }
+  const confirmation = muteConfirmation(plan, bulk.from === '-');
+  if (confirmation) await confirmAction(ctx, { ...confirmation, preface: () => showPlan(ctx, planRows(plan, bulk.how)) });
 
   const { createMeter } = await import('../output/progress.js');
   const limit = client.rateLimit;
   const meter = createMeter(ctx.io.stderr, ctx.now, ctx.globals.quiet, {
     label: action === 'mute' ? 'muting' : 'unmuting',
-    total: targets.length,
+    total: plan.targets.length,
     budgetRate: limit && limit.requests / (limit.windowMs / 1000),
     budgetRequests: limit?.requests,
-  });
-  const { fanOut, WRITE_CONCURRENCY } = await import('../fleet/fan-out.js');
-  const outcomes: (MuteOutcome & { exitCode?: number })[] = [];
+  }, ctx.rateWait);
+  // Ctrl-C lets the PUTs on their way finish, so that the count is what the server confirmed.
+  const finishing = ctx.letFinish();
+  let outcomes: SentOutcome[];
   try {
-    await fanOut(targets, WRITE_CONCURRENCY, ctx.signal, async (target, index) => {
-      try {
-        await client.send(requests[index]!);
-        outcomes[index] = { ...target, outcome: done, reason: null };
-      } catch (error) {
-        // Interrupted: neither done nor failed; a rerun selects it again if it was not applied.
-        if (ctx.signal.aborted) return;
-        if (!(error instanceof MonError)) throw error;
-        // Each failure is reported and the others go on (a ticket mute without a ticket system, a 500).
-        outcomes[index] = { ...target, outcome: 'failed', reason: error.message, exitCode: error.exitCode };
-      }
-      meter.tick();
-    });
+    outcomes = await sendMutes(client, plan, requests, { signal: ctx.signal, inFlight: finishing.inFlight, onEnded: () => meter.tick() });
   } finally {
+    finishing.release();
     meter.done();
   }
-
-  const ended = outcomes.filter((outcome) => outcome !== undefined);
-  renderer.push(ended.map(({ exitCode: _, ...row }) => row as unknown as Record<string, unknown>));
+  renderer.push(outcomes.map(({ exitCode: _, ...row }) => row as unknown as Record<string, unknown>));
   renderer.end();
-  const succeeded = ended.filter((outcome) => outcome.outcome !== 'failed').length;
-  const failed = ended.length - succeeded;
-  if (ctx.signal.aborted) {
-    throw InterruptedError.of(
-      ctx.signal,
-      `${succeeded} of ${targets.length} ${done}${failed > 0 ? ` (${failed} failed)` : ''}; run the same command again to finish`,
-    );
-  }
-  ctx.notice(failed === 0 ? `${done} ${targets.length.toLocaleString('en')} plugin result${targets.length === 1 ? '' : 's'}` : `${done} ${succeeded} of ${targets.length} plugin results; ${failed} failed`);
-  const failure = failureOf(action, ended);
+  const { notice, failure } = tallyMutes(plan, outcomes, ctx.signal);
+  if (notice) ctx.notice(notice);
   if (failure) throw failure;
+}
+
+/** The plan on the terminal, before the question: its first rows as a table, the rest counted. */
+async function showPlan(ctx: Context, rows: readonly PlanRow[]): Promise<void> {
+  const { createListRenderer } = await import('../output/render.js');
+  const table = await createListRenderer({
+    format: 'table',
+    columns: MUTE_PLAN_VIEW.columns,
+    header: true,
+    color: colourWanted(ctx, true),
+    tty: true,
+    now: ctx.now,
+    out: ctx.io.stderr,
+  });
+  table.push(rows.slice(0, PLAN_ROWS_SHOWN) as unknown as Record<string, unknown>[]);
+  table.end();
+  if (rows.length > PLAN_ROWS_SHOWN) ctx.io.stderr.write(`… and ${(rows.length - PLAN_ROWS_SHOWN).toLocaleString('en')} more\n`);
 }

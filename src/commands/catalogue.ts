@@ -45,7 +45,7 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
   return {
     name: kind.name,
     aliases: [kind.alias],
-    summary: `List, show, create, rename and delete ${plural} (used by expirations)`,
+    summary: `List, show, create, rename and delete ${kind.alias}`,
     verbs: [
       verb({
         name: 'list',

@@ -1,7 +1,8 @@
 import { NotFoundError } from '../errors.js';
 import { changesWanted } from '../changes/request.js';
-import { verb, type ResourceSpec } from '../spec/spec.js';
-import { renderOptions, type View } from './actions.js';
+import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
+import { printCount, renderOptions, type View } from './actions.js';
+import { quoted } from '../output/escape.js';
 
 const CHANGES_VIEW: View = {
   columns: [
@@ -20,15 +21,16 @@ const FORGET_WAIT_MS = 10_000;
 /** The states `--changes NAME` saves (src/changes): list them, forget one. */
 export const changes: ResourceSpec = {
   name: 'changes',
-  summary: 'The saved states of --changes NAME: list them, forget one',
+  summary: 'The saved states of --changes NAME: list, forget',
   verbs: [
-    {
+    verb({
       name: 'list',
       aliases: ['ls'],
       summary: 'List the names saved by --changes, for every profile: command line, when, how many items',
       description: 'A state that cannot be read is listed without a count (items -1); `mon changes forget NAME` removes it.',
+      options: WHOLE_LIST_OPTIONS,
       examples: ['mon changes list', 'mon changes list --json'],
-      async run(_input, ctx) {
+      async run({ opts }, ctx) {
         const { listStates } = await import('../changes/state.js');
         const rows = listStates(ctx.configDir).map((state) => ({
           profile: state.account,
@@ -38,14 +40,16 @@ export const changes: ResourceSpec = {
           items: state.count,
           file: state.file,
         }));
+        const render = renderOptions(ctx, CHANGES_VIEW);
+        if (opts.count) return printCount(ctx, render, rows.length);
         const { createListRenderer } = await import('../output/render.js');
-        const renderer = await createListRenderer(renderOptions(ctx, CHANGES_VIEW));
+        const renderer = await createListRenderer(render);
         renderer.push(rows);
         renderer.end();
         if (rows.length === 0) ctx.notice('No saved changes yet: add --changes NAME to a list or to `mon alerts`.');
         if (rows.some((row) => row.items < 0)) ctx.notice('A state with items -1 cannot be read: forget it with `mon changes forget NAME` (with -p for its profile).');
       },
-    },
+    }),
     verb({
       name: 'forget',
       aliases: ['rm'],
@@ -60,12 +64,12 @@ export const changes: ResourceSpec = {
         const lock = await states.lock(name, ctx.signal, FORGET_WAIT_MS);
         try {
           if (!states.forget(name)) {
-            throw new NotFoundError(`no state saved under '${name}' for ${states.account.key.startsWith('@') ? states.account.label : `profile ${states.account.label}`}`, 'see `mon changes list`');
+            throw new NotFoundError(`no state saved under ${quoted(name)} for ${states.account.key.startsWith('@') ? states.account.label : `profile ${states.account.label}`}`, 'see `mon changes list`');
           }
         } finally {
           lock.release();
         }
-        ctx.notice(`Forgot '${name}': its next run records a new baseline.`);
+        ctx.notice(`Forgot ${quoted(name)}: its next run records a new baseline.`);
       },
     }),
   ],

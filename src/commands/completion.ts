@@ -3,7 +3,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { ResourceSpec, VerbSpec } from '../spec/spec.js';
 
-/** Where each shell looks for completions; keep in sync with the README's Shell completion section. */
+/** Where each shell looks for completions: `mon completion <shell> --help` and docs/commands.md (generated) show them. */
 const INSTALL = {
   bash: 'mon completion bash > ~/.local/share/bash-completion/completions/mon',
   zsh: 'mon completion zsh > "${fpath[1]}/_mon"',
@@ -47,7 +47,7 @@ saved profile names are read when you press Tab. Regenerate it after upgrading m
 export const completion: ResourceSpec = {
   name: 'completion',
   wholeTree: true,
-  summary: 'Print the shell completion script for bash, zsh or fish',
+  summary: 'Print the completion script for bash, zsh or fish',
   examples: [INSTALL.bash, INSTALL.zsh, INSTALL.fish],
   verbs: [shellVerb('bash'), shellVerb('zsh'), shellVerb('fish')],
 };

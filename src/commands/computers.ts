@@ -1,9 +1,11 @@
 import type { DerivedField } from '../changes/compare.js';
-import { parseTime } from '../output/format.js';
+import { GROUP_COLUMN } from '../output/columns.js';
+import { parseTime } from '../api/time.js';
 import { readField } from '../output/forms.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 import { listCommand, objectCommand, type View } from './actions.js';
 import { COMPUTER_FIELDS } from './fields.js';
+import { COMPUTER_FILTERS } from './selectors.js';
 
 /** The flags a person scans for, in one column: missing, issue, hidden, removal, rekey. */
 function computerFlags(row: Record<string, unknown>): string {
@@ -58,7 +60,7 @@ export const COMPUTER_VIEW: View = {
   columns: [
     { key: 'client_id', header: 'CLIENT ID' },
     { key: 'name', get: (row) => row.custom_name || row.computer_name, maxWidth: 30 },
-    { key: 'group', get: (row) => refName(row.group) },
+    GROUP_COLUMN,
     { key: 'platform' },
     { key: 'os_version', header: 'OS', maxWidth: 24 },
     { key: 'last_report', kind: 'time' },
@@ -73,7 +75,6 @@ export const COMPUTER_VIEW: View = {
 const COMPUTER_ITEM_VIEW: View = { ...COMPUTER_VIEW, columns: [COMPUTER_VIEW.columns[0]!, { key: 'uid' }, ...COMPUTER_VIEW.columns.slice(1)] };
 
 const STATUSES = ['visible', 'hidden', 'missing', 'pending_rekey', 'pending_removal', 'has_muted_plugin'] as const;
-const PLATFORMS = ['mac', 'linux', 'windows'] as const;
 // The reference lists the default last_reported_desc and the options reported_desc and created_desc.
 const ORDERS = ['last_reported_desc', 'reported_desc', 'created_desc'] as const;
 // "allowed values listed as 2, 5, 10, 15, 20, 30" (api-v2.5, Computers > Update).
@@ -95,14 +96,16 @@ export const computers: ResourceSpec = {
       fields: COMPUTER_FIELDS,
       options: [
         { flags: '--status <status>', param: 'status', description: 'only computers in this state', choices: STATUSES },
-        { flags: '--group <group>', param: 'group_id', description: 'only computers of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
-        { flags: '--created-after <date>', param: 'created_after', description: 'only computers first seen after this date (YYYY-MM-DD)', rule: { type: 'date' } },
-        { flags: '--serial-number <serial>', param: 'serial_number', description: 'only this serial number', rule: { type: 'text', max: 255 } },
-        { flags: '--asset-id <id>', param: 'asset_id', description: 'only this asset id', rule: { type: 'text', max: 191 } },
-        { flags: '--reference-email-computer <email>', param: 'reference_email_computer', description: "by the computer record's reference e-mail", rule: { type: 'text', max: 191 } },
-        { flags: '--reference-email-group <email>', param: 'reference_email_group', description: "by the group record's reference e-mail", rule: { type: 'text', max: 191 } },
-        { flags: '--reference-email <email>', param: 'reference_email', description: 'by either reference e-mail', rule: { type: 'text', max: 191 } },
-        { flags: '--platform <platform>', param: 'platform', description: 'only this platform (repeatable, or a comma-separated list)', choices: PLATFORMS, repeatable: true },
+        {
+          flags: '--group <group>',
+          param: 'group_id',
+          description: 'only computers of this group (uid, slug or name)',
+          rule: { type: 'text', max: 255, nonEmpty: true },
+          resolve: 'group',
+          // The API filters by one group_id.
+          once: 'the API lists one group at a time; `mon alerts --group A --group B` takes several',
+        },
+        ...COMPUTER_FILTERS,
         { flags: '--order <order>', param: 'order', description: 'sort order', choices: ORDERS, defaultText: 'last_reported_desc' },
       ],
       examples: [

@@ -64,7 +64,7 @@ function attributeOptions(create: boolean) {
 export const expirations: ResourceSpec = {
   name: 'expirations',
   aliases: ['expiration'],
-  summary: 'List, show, create, update and delete license and warranty expirations',
+  summary: 'List, show, create, update and delete expirations',
   verbs: [
     verb({
       name: 'list',

@@ -4,13 +4,14 @@
  */
 import type { AccountOutcome, Context } from '../context.js';
 import { ExitCode, MonError, UsageError } from '../errors.js';
-import { terminalSafe } from '../output/escape.js';
+import { GROUP_COLUMN } from '../output/columns.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
-import { CHANGES_OPTIONS, verb } from '../spec/spec.js';
+import { statusRank } from '../plugin-result.js';
+import { CHANGES_OPTIONS, verb, WHOLE_LIST_OPTIONS } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
-import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, colourWanted, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { MUTE_COMPARED, muteSummary } from './plugin.js';
@@ -20,7 +21,7 @@ import { GROUP_OPTION, openSelection, selectionOf, selectorOptions } from './sel
 export const ALERTS_VIEW: View = {
   columns: [
     { key: 'computer', get: (row) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 },
-    { key: 'group', get: (row) => (row.group as { name?: unknown } | null)?.name, maxWidth: 24 },
+    { ...GROUP_COLUMN, maxWidth: 24 },
     { key: 'plugin', get: (row) => row.name, maxWidth: 28 },
     { key: 'status', kind: 'status' },
     { key: 'last_run', kind: 'time' },
@@ -32,14 +33,12 @@ export const ALERTS_VIEW: View = {
   changes: { noun: 'plugin results', compare: ['status', MUTE_COMPARED] },
 };
 
-const STATUS_ORDER: Record<string, number> = { Alert: 0, Warning: 1, Informational: 2, OK: 3 };
-const rank = (status: unknown): number => STATUS_ORDER[String(status)] ?? 4;
 const byText = (a: unknown, b: unknown): number => String(a ?? '').localeCompare(String(b ?? ''), 'en', { sensitivity: 'base' });
 
 /** The table's order: Alert before Warning, then group, computer and plugin names. */
 export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
   return (
-    rank(a.status) - rank(b.status) ||
+    statusRank(a.status) - statusRank(b.status) ||
     byText(a.group?.name, b.group?.name) ||
     byText(a.computer.name, b.computer.name) ||
     byText(a.name, b.name) ||
@@ -51,7 +50,7 @@ export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
  * `mon alerts`: the selection through the output module. Machine formats stream page by page
  * as the API sends computers; a table (which waits for every row anyway) is sorted.
  */
-async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest): Promise<void> {
+async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest, count = false): Promise<void> {
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
   const { plannedRequests } = await import('../fleet/selection.js');
@@ -66,6 +65,12 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, chang
       selection.checkNamed();
     });
     return;
+  }
+  if (count) {
+    let total = 0;
+    for await (const page of selection.results(nowSec)) total += page.length;
+    selection.checkNamed();
+    return printCount(ctx, render, total);
   }
   const { createListRenderer } = await import('../output/render.js');
   const renderer = await createListRenderer(render);
@@ -120,7 +125,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   if (await showDryRun(ctx, plannedStatusRequests(client, options.scope))) return;
   const { createProgress } = await import('../output/progress.js');
   // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
-  const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check);
+  const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check, ctx.rateWait);
   let report: StatusReport;
   const started = ctx.now();
   try {
@@ -171,37 +176,39 @@ const THRESHOLDS = [
 
 export const alerts = verb({
   name: 'alerts',
-  summary: 'Plugin results that need attention, across every computer of the account',
+  summary: 'Plugin results that need attention, account-wide',
   description:
-    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
+    'Default: status Alert or Warning, not muted, visible. One row per plugin result; the table is sorted Alert before Warning, then group, computer and plugin. JSON and ndjson give the plugin result as the API sent it plus `computer` {uid, client_id, name} and `group` {uid, name}, streamed as pages arrive. An unknown --group is exit 4 before anything is read; an unknown --computer or --plugin is exit 4 once the whole account has been read (the API lists plugins nowhere else). The computer filters of `computers list` (--platform, --serial-number, --asset-id, --created-after, --reference-email…) are sent with the read of the computers. --count prints the number of results that match. With --changes NAME: only results new, gone or changed (status, mute) since the last run with NAME.',
   fields: ALERTS_VIEW.fields,
   options: [
     STATUS_SELECTOR,
     { flags: '--muted', description: 'only muted results' },
     { flags: '--include-muted', description: 'muted and unmuted results alike' },
     ...OTHER_SELECTORS,
+    ...WHOLE_LIST_OPTIONS,
     ...CHANGES_OPTIONS,
   ],
-  constraints: { atMostOne: [['muted', 'includeMuted']] },
+  constraints: { atMostOne: [['muted', 'includeMuted'], ['count', 'changes']] },
   reads: true,
   examples: [
     'mon alerts',
     'mon alerts --group "Acme Design" --status Alert',
     'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
     'mon alerts --since 24h -o ndjson | jq -r .computer.name',
+    'mon alerts --platform windows --status alert --count',
     'mon --profiles acme,northwind alerts -o csv > alerts.csv',
     'mon alerts --changes morning -q',
   ],
   async run({ opts }, ctx) {
     const { scope, filter } = selectionOf(opts, { statuses: ['Alert', 'Warning'], muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted' });
-    await runAlerts(ctx, scope, filter, changesWanted(opts));
+    await runAlerts(ctx, scope, filter, changesWanted(opts), opts.count === true);
   },
 });
 
 export const status = verb({
   name: 'status',
   openMetrics: true,
-  summary: 'What needs attention now: counts across the account, or --check for Nagios-style monitors',
+  summary: 'What needs attention now, or --check for Nagios',
   description:
     'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n-o openmetrics prints the figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_expirations{account,window} (expired, 30d, 90d), mon_up{account} and mon_read_duration_seconds{account}; across accounts a failed one has mon_up 0 and no other samples (exit 9).\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [
@@ -240,7 +247,7 @@ export const status = verb({
       const given = Object.fromEntries(THRESHOLDS.filter(([key]) => opts[key] !== undefined).map(([key]) => [key, opts[key] as Range]));
       const accounts = outcomes.map(({ profile, held, error }) => (error === undefined ? { profile, report: (held as HeldStatus).report } : { profile, failure: failureText(error) }));
       const { code, line } = evaluateAccounts(accounts, thresholdsFrom(given));
-      ctx.io.stdout.write(`${terminalSafe(line)}\n`);
+      ctx.io.stdout.write(`${line}\n`);
       // The Nagios codes, whichever accounts failed: a monitor reads 0..3 only (never 9).
       throw new ExitCode(code);
     }
@@ -248,9 +255,9 @@ export const status = verb({
   },
 });
 
-/** An account's failure in a Nagios line: the message and its hint, one line. */
+/** An account's failure in a Nagios line: the message and its hint (evaluateAccounts cleans it into one line). */
 function failureText(error: unknown): string {
-  if (error instanceof MonError) return `${error.message}${error.hint ? ` — ${error.hint}` : ''}`.replace(/\s*\n\s*/g, ' ');
+  if (error instanceof MonError) return `${error.message}${error.hint ? ` — ${error.hint}` : ''}`;
   return 'unexpected error';
 }
 

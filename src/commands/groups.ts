@@ -20,7 +20,7 @@ export const GROUP_VIEW: View = {
 export const groups: ResourceSpec = {
   name: 'groups',
   aliases: ['group'],
-  summary: 'List, show, find or create, and update groups of computers',
+  summary: 'List, show, find-or-create and update groups',
   verbs: [
     verb({
       name: 'list',

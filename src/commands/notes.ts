@@ -1,8 +1,9 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
+import { shortened } from '../output/escape.js';
 import { characters } from '../validate/text.js';
-import { deleteCommand, listCommand, objectCommand, readAll, type View } from './actions.js';
+import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { owner } from './computers.js';
 import { NOTE_FIELDS } from './fields.js';
 
@@ -45,18 +46,16 @@ const BODY_OPTIONS = [
 async function readBody(ctx: Context, opts: OptionValues<typeof BODY_OPTIONS>): Promise<string | undefined> {
   if (opts.bodyFile === undefined) return opts.body;
   const path = opts.bodyFile;
-  let body: string;
-  try {
-    if (path === '-') body = await readAll(ctx.io.stdin);
-    else {
-      const { readFile } = await import('node:fs/promises');
-      body = await readFile(path, 'utf8');
-    }
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`--body-file: cannot read '${path}' (${reason})`);
-  }
-  const where = path === '-' ? 'stdin' : `'${path}'`;
+  const { inputName, readUserInput } = await import('../io/user-input.js');
+  // A character is at most 4 bytes of UTF-8: more than 64 MiB is more than BODY_MAX characters.
+  const body = await readUserInput(ctx, {
+    option: '--body-file',
+    path,
+    maxBytes: 64 << 20,
+    tooLarge: `so more than the ${BODY_MAX} characters a note body may be`,
+    hint: 'give a file of the note text, or - for standard input',
+  });
+  const where = inputName(path);
   const length = characters(body);
   if (length > BODY_MAX) throw new UsageError(`--body-file: ${where} holds ${length} characters; a note body has at most ${BODY_MAX}`);
   if (body.trim() === '') throw new UsageError(`--body-file: ${where} is empty; a note body must not be empty`);
@@ -75,7 +74,7 @@ function ownerOptions(tail: string) {
 export const notes: ResourceSpec = {
   name: 'notes',
   aliases: ['note'],
-  summary: 'List, show, create, update and delete notes on computers and groups',
+  summary: 'List, show, create, update and delete notes',
   verbs: [
     verb({
       name: 'list',
@@ -178,7 +177,7 @@ export const notes: ResourceSpec = {
           const note = data as Record<string, unknown>;
           const line = firstLine(note);
           const excerpt = line.length > 60 ? `${line.slice(0, 59)}…` : line;
-          return `note ${uid} on ${note.computer ? 'computer' : 'group'} ${String(owner(note))} ("${excerpt}")`;
+          return `note ${uid} on ${note.computer ? 'computer' : 'group'} ${shortened(String(owner(note)))} ("${excerpt}")`;
         });
       },
     },

@@ -3,14 +3,14 @@ import type { DerivedField } from '../changes/compare.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { MuteAction } from '../fleet/mute.js';
-import { localMinute, parseTime } from '../output/format.js';
-import { changeSpecOf, objectCommand, renderOptions, showDryRun, type View } from './actions.js';
+import { localMinute } from '../output/format.js';
+import { isMuted, matchesResult, muteEnd, mutedFlag, PLUGIN_STATUSES } from '../plugin-result.js';
+import { changeSpecOf, objectCommand, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
-import { CHANGES_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
+import { CHANGES_OPTIONS, WHOLE_LIST_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
 
-const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
 /** The default length of `--timed` without WHEN (cli-contract.md, plugin mute). */
 const DEFAULT_MUTE_SECONDS = 24 * 3600;
 // ticket_number and ticket_url are plain strings: the general bound of 255 applies (api-v2.5, conventions 6).
@@ -20,12 +20,6 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
-/** The end of a timed mute: mute_until per the field table, muted_until in a sample (api-v2.5, Plugin result). */
-export function muteEnd(row: Record<string, unknown>): number | undefined {
-  const ms = parseTime(row.mute_until ?? row.muted_until);
-  return ms === undefined ? undefined : Math.floor(ms / 1000);
-}
-
 /** `Mon 23 Nov 2026 14:00`, local time: the confirmation after a mute. Fixed English names, so scripts can read it. */
 export function longLocal(seconds: number): string {
   const d = new Date(seconds * 1000);
@@ -34,7 +28,7 @@ export function longLocal(seconds: number): string {
 
 /** The mute column: "until 2026-11-23 14:00", "ticket #123", "forever", or '' when not muted. */
 export function muteSummary(row: Record<string, unknown>): string {
-  if (row.muted !== true && row.muted !== 'true') return '';
+  if (!mutedFlag(row)) return '';
   const until = muteEnd(row);
   switch (row.mute_type) {
     case 'timed_mute':
@@ -51,12 +45,12 @@ export function muteSummary(row: Record<string, unknown>): string {
 }
 
 /**
- * `mute`, compared by --changes: whether muted, and how (type, end, ticket) as the API says it,
- * whatever the time zone the mute column is shown in.
+ * `mute`, compared by --changes: whether a mute is in force (src/plugin-result.ts), and how
+ * (type, end, ticket) as the API says it, whatever the time zone the mute column is shown in.
  */
 export const MUTE_COMPARED: DerivedField = {
   key: 'mute',
-  get: (row) => (row.muted === true || row.muted === 'true' ? [String(row.mute_type ?? 'muted'), muteEnd(row) ?? null, (row.ticket_number as string | undefined) ?? null] : false),
+  get: (row, nowSec) => (isMuted(row, nowSec) ? [String(row.mute_type ?? 'muted'), muteEnd(row) ?? null, (row.ticket_number as string | undefined) ?? null] : false),
 };
 
 export const PLUGIN_RESULT_VIEW: View = {
@@ -73,10 +67,11 @@ export const PLUGIN_RESULT_VIEW: View = {
 
 /** The filters of `plugin list`, applied by mon: the API has none for them. */
 const LIST_FILTERS = [
-  { flags: '--status <status>', description: 'only results with this status', choices: STATUSES },
+  { flags: '--status <status>', description: 'only results with this status', choices: PLUGIN_STATUSES },
   { flags: '--muted', description: 'only muted results' },
   { flags: '--unmuted', description: 'only results that are not muted' },
   { flags: '--include-hidden', description: 'also show service plugins (visible false), which the dashboard hides' },
+  ...WHOLE_LIST_OPTIONS,
   ...CHANGES_OPTIONS,
 ] as const satisfies readonly OptionSpec[];
 
@@ -93,14 +88,14 @@ async function listPluginResults(ctx: Context, clientId: string, opts: OptionVal
   if (await showDryRun(ctx, prepared)) return;
   const { data } = await client.send(prepared);
   const all = ((data as { plugin_results?: unknown }).plugin_results ?? []) as Record<string, unknown>[];
-  const wanted = all.filter((result) => {
-    // visible false marks service plugins, hidden in the dashboard (api-v2.5, Plugin result object).
-    if (opts.includeHidden !== true && result.visible === false) return false;
-    if (opts.status !== undefined && result.status !== opts.status) return false;
-    if (opts.muted === true && result.muted !== true) return false;
-    if (opts.unmuted === true && result.muted === true) return false;
-    return true;
-  });
+  const match = {
+    statuses: opts.status === undefined ? [] : [opts.status],
+    muted: opts.muted === true ? 'muted' : opts.unmuted === true ? 'unmuted' : 'any',
+    includeHidden: opts.includeHidden === true,
+  } as const;
+  const nowSec = Math.floor(ctx.now() / 1000);
+  const wanted = all.filter((result) => matchesResult(result, match, nowSec));
+  if (opts.count) return printCount(ctx, render, wanted.length);
   if (changes) {
     const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(PLUGIN_RESULT_VIEW), render, async (sink) => sink.push(wanted));
@@ -145,13 +140,13 @@ async function bulkMute(ctx: Context, action: MuteAction, opts: BulkValues, attr
 }
 
 const BULK_DESCRIPTION =
-  'With selectors instead of a uid, many plugin results at once: the selectors of `mon alerts` (AND across kinds, OR within one), every status unless --status narrows it, visible results unless --include-hidden; --from takes uids from a file or standard input (ndjson of `mon alerts -o ndjson` too), whatever their status unless --status is given. A mute picks only results that are not muted and an unmute only muted ones, so running the same command again after an interruption does only what is left. First one line with the plan on stderr; on a terminal a y/N question, in a script --yes for more than one result; --dry-run reads the selection and prints every PUT without sending any. A selection over --max (default 1000) is refused. Progress on a terminal; then one row per result (uid, computer, plugin, outcome, reason). When some fail, the others are still done and the exit code is that of the failures.';
+  'With selectors instead of a uid, many plugin results at once: the selectors of `mon alerts` (AND across kinds, OR within one), every status unless --status narrows it, visible results unless --include-hidden; --from takes uids from a file or standard input (ndjson of `mon alerts -o ndjson` too), whatever their status unless --status is given. A mute picks only results that are not muted and an unmute only muted ones, so running the same command again after an interruption does only what is left. First one line with the plan on stderr; on a terminal the rows of the plan (computer, group, plugin, status, action; the first 20) and a y/N question, in a script --yes for more than one result; --dry-run sends every read the selection needs, then prints the rows of the plan in the chosen format and sends no write (--verbose adds each PUT, key redacted). A selection over --max (default 1000) is refused. Progress on a terminal; then one row per result (uid, computer, group, plugin, outcome, reason). When some fail, the others are still done and the exit code is that of the failures.';
 
 /** Plugin results (api-v2.5, Endpoints > Plugin results). */
 export const plugin: ResourceSpec = {
   name: 'plugin',
   aliases: ['plugins', 'plugin-results'],
-  summary: "List a computer's plugin results; mute and unmute them",
+  summary: "A computer's plugin results; mute and unmute them",
   verbs: [
     verb({
       name: 'list',
@@ -161,7 +156,7 @@ export const plugin: ResourceSpec = {
       args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
       fields: PLUGIN_RESULT_FIELDS,
       options: LIST_FILTERS,
-      constraints: { atMostOne: [['muted', 'unmuted']] },
+      constraints: { atMostOne: [['muted', 'unmuted'], ['count', 'changes']] },
       reads: true,
       examples: [
         'mon plugin list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11',
@@ -201,7 +196,8 @@ export const plugin: ResourceSpec = {
         // `--timed` alone: commander gives true; the rule already turned a WHEN into epoch seconds.
         const nowSec = Math.floor(ctx.now() / 1000);
         const until = opts.timed === true ? nowSec + DEFAULT_MUTE_SECONDS : opts.timed;
-        const body = { mute_type: muteType, ...params, mute_until: until };
+        // The mute's own attributes only: the selectors' computer filters are sent with the read.
+        const body = { mute_type: muteType, mute_until: until, ticket_number: params.ticket_number, ticket_url: params.ticket_url };
         if (bulk) {
           const { roughDuration } = await import('../fleet/mute.js');
           const how =

@@ -3,8 +3,9 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, readAll, renderOptions, type View } from './actions.js';
-import { verb, type ResourceSpec } from '../spec/spec.js';
+import { confirmDeletion, printCount, renderOptions, type View } from './actions.js';
+import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
+import { quoted } from '../output/escape.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
 
@@ -30,17 +31,22 @@ function shown(name: string, profile: Profile, isDefault: boolean): Record<strin
 
 function checkName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`<name>: '${name}' is not a profile name (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+    throw new UsageError(`<name>: ${quoted(name)} is not a profile name (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
   }
   return name;
 }
+
+/** The most --api-key-stdin reads: a key is a few dozen characters, and more is something else piped in. */
+const API_KEY_MAX_BYTES = 4 << 10;
 
 /** Reads the key: from stdin with --api-key-stdin, else from a hidden prompt on a terminal. */
 async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   const { stdin, stderr } = ctx.io;
   let key: string;
   if (fromStdin) {
-    key = (await readAll(stdin)).trim();
+    const { readUserInput } = await import('../io/user-input.js');
+    const text = await readUserInput(ctx, { option: '--api-key-stdin', path: '-', maxBytes: API_KEY_MAX_BYTES, tooLarge: 'the most an API key may be', hint: 'pipe in the key alone' });
+    key = text.trim();
   } else if (stdin.isTTY) {
     // Loaded here, not at the top: every command line loads this file.
     const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline/promises'), import('node:stream')]);
@@ -65,7 +71,7 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
 export const profile: ResourceSpec = {
   name: 'profile',
   aliases: ['profiles'],
-  summary: 'Save, choose and check accounts (subdomain + API key)',
+  summary: 'Save, choose and check accounts (subdomain + key)',
   verbs: [
     verb({
       name: 'add',
@@ -89,8 +95,8 @@ export const profile: ResourceSpec = {
         const name = checkName(args.name!);
         const { subdomain, domain, baseUrl: base } = opts;
         if (!base && !subdomain) throw new UsageError('give --subdomain and --domain, or --base-url');
-        if (subdomain && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i.test(subdomain)) throw new UsageError(`--subdomain: '${subdomain}' is not a DNS label`);
-        if (domain && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain)) throw new UsageError(`--domain: '${domain}' is not a domain name`);
+        if (subdomain && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i.test(subdomain)) throw new UsageError(`--subdomain: ${quoted(subdomain)} is not a DNS label`);
+        if (domain && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain)) throw new UsageError(`--domain: ${quoted(domain)} is not a domain name`);
         const baseUrl = parseBaseUrl(base ?? `https://${subdomain}.${domain}`, '--base-url').href.replace(/\/$/, '');
         const apiKey = await readKey(ctx, opts.apiKeyStdin === true);
         const store = await ctx.profiles();
@@ -100,21 +106,24 @@ export const profile: ResourceSpec = {
         ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : ''}. Check it with: mon profile test ${name}`);
       },
     }),
-    {
+    verb({
       name: 'list',
       aliases: ['ls'],
       summary: 'List saved profiles (keys masked)',
+      options: WHOLE_LIST_OPTIONS,
       examples: ['mon profile list', 'mon profile list --json'],
-      async run(_input, ctx) {
+      async run({ opts }, ctx) {
         const store = await ctx.profiles();
         const rows = Object.entries(store.list()).map(([name, saved]) => shown(name, saved, name === store.defaultName));
+        const render = renderOptions(ctx, PROFILE_VIEW);
+        if (opts.count) return printCount(ctx, render, rows.length);
         const { createListRenderer } = await import('../output/render.js');
-        const renderer = await createListRenderer(renderOptions(ctx, PROFILE_VIEW));
+        const renderer = await createListRenderer(render);
         renderer.push(rows);
         renderer.end();
         if (rows.length === 0) ctx.notice('No profiles yet. Add one with: mon profile add <name> --subdomain <subdomain> --domain <service-domain>');
       },
-    },
+    }),
     {
       name: 'use',
       jsonOutput: false,
@@ -124,7 +133,7 @@ export const profile: ResourceSpec = {
       async run({ args }, ctx) {
         const store = await ctx.profiles();
         const name = args.name!;
-        if (!store.get(name)) throw new UsageError(`no profile named '${name}'`, 'see `mon profile list`');
+        if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
         store.use(name);
         ctx.notice(`Default profile: ${name}.`);
       },
@@ -138,7 +147,7 @@ export const profile: ResourceSpec = {
         const store = await ctx.profiles();
         const name = args.name ?? ctx.globals.profile ?? store.defaultName;
         const saved = name === undefined ? undefined : store.get(name);
-        if (!name || !saved) throw new UsageError(name ? `no profile named '${name}'` : 'no profile saved yet', 'add one with `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`');
+        if (!name || !saved) throw new UsageError(name ? `no profile named ${quoted(name)}` : 'no profile saved yet', 'add one with `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`');
         const { renderObject } = await import('../output/render.js');
         await renderObject({ ...shown(name, saved, name === store.defaultName), config_file: store.path }, { ...renderOptions(ctx, PROFILE_VIEW), columns: [...PROFILE_VIEW.columns, { key: 'config_file', header: 'CONFIG FILE' }] });
       },
@@ -153,7 +162,7 @@ export const profile: ResourceSpec = {
       async run({ args }, ctx) {
         const store = await ctx.profiles();
         const name = args.name!;
-        if (!store.get(name)) throw new UsageError(`no profile named '${name}'`, 'see `mon profile list`');
+        if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
         await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);
         store.remove(name);
         ctx.notice(`Removed profile ${name}.`);

@@ -25,7 +25,7 @@ function listenError(error: NodeJS.ErrnoException, port: number | undefined, hos
 /** `mon sandbox`: the v2.5 API on loopback with demo data (cli-contract.md, The sandbox). */
 export const sandbox: ResourceSpec = {
   name: 'sandbox',
-  summary: 'Serve the whole v2.5 API on loopback with demo data, no account needed',
+  summary: 'Serve the v2.5 API with demo data, no account needed',
   examples: ['mon sandbox', 'mon sandbox --port 8025', 'mon sandbox reset'],
   verbs: [
     verb({

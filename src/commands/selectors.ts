@@ -6,12 +6,29 @@
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ResultFilter, Scope, Selection } from '../fleet/selection.js';
-import type { OptionSpec, OptionValues } from '../spec/spec.js';
-
-const STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
+import { PLUGIN_STATUSES } from '../plugin-result.js';
+import { apiParams } from '../spec/params.js';
+import { optionKey, type OptionSpec, type OptionValues } from '../spec/spec.js';
 
 /** Selects the computers of a group; shared by alerts, status and the bulk mutes. */
 export const GROUP_OPTION = { flags: '--group <group>', description: 'only computers of this group: uid, slug or name (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true } as const satisfies OptionSpec;
+
+const PLATFORMS = ['mac', 'linux', 'windows'] as const;
+
+/**
+ * The computer filters of `computers list` that the API applies itself (api-v2.5, Computers >
+ * List): declared once, for `computers list` and for the fleet commands that select computers,
+ * which send them with their read of the computers.
+ */
+export const COMPUTER_FILTERS = [
+  { flags: '--created-after <date>', param: 'created_after', description: 'only computers first seen after this date (YYYY-MM-DD)', rule: { type: 'date' } },
+  { flags: '--serial-number <serial>', param: 'serial_number', description: 'only this serial number', rule: { type: 'text', max: 255 } },
+  { flags: '--asset-id <id>', param: 'asset_id', description: 'only this asset id', rule: { type: 'text', max: 191 } },
+  { flags: '--reference-email-computer <email>', param: 'reference_email_computer', description: "by the computer record's reference e-mail", rule: { type: 'text', max: 191 } },
+  { flags: '--reference-email-group <email>', param: 'reference_email_group', description: "by the group record's reference e-mail", rule: { type: 'text', max: 191 } },
+  { flags: '--reference-email <email>', param: 'reference_email', description: 'by either reference e-mail', rule: { type: 'text', max: 191 } },
+  { flags: '--platform <platform>', param: 'platform', description: 'only this platform (repeatable, or a comma-separated list)', choices: PLATFORMS, repeatable: true },
+] as const satisfies readonly OptionSpec[];
 
 /**
  * The selectors, with the default of --status as the command applies it: `alerts` shows Alert
@@ -19,24 +36,23 @@ export const GROUP_OPTION = { flags: '--group <group>', description: 'only compu
  */
 export function selectorOptions(statusDefault: string) {
   return [
-    { flags: '--status <status>', description: `only results with this status (repeatable; default ${statusDefault})`, choices: STATUSES, repeatable: true },
+    { flags: '--status <status>', description: `only results with this status (repeatable; default ${statusDefault})`, choices: PLUGIN_STATUSES, repeatable: true },
     { flags: '--include-hidden', description: 'also service plugins (visible false), which the dashboard hides' },
     { flags: '--plugin <name>', description: 'only this plugin, by name or slug, any case (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true },
     GROUP_OPTION,
     { flags: '--computer <computer>', description: 'only this computer: client_id or c_ uid (repeatable)', rule: { type: 'text', max: 191, nonEmpty: true }, repeatable: true },
     { flags: '--missing', description: 'only results of missing computers' },
     { flags: '--since <when>', description: 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds', rule: { type: 'since' } },
+    ...COMPUTER_FILTERS,
   ] as const satisfies readonly OptionSpec[];
 }
 
 export type SelectorValues = OptionValues<ReturnType<typeof selectorOptions>>;
 
-/** The option keys of the selectors, for "was any selector given". */
-export const SELECTOR_KEYS = ['status', 'includeHidden', 'plugin', 'group', 'computer', 'missing', 'since'] as const;
-
 /** Whether any selector was given. */
 export function anySelector(opts: SelectorValues): boolean {
-  return SELECTOR_KEYS.some((key) => opts[key] !== undefined && opts[key] !== false);
+  const given = opts as Record<string, unknown>;
+  return selectorOptions('').some((spec) => given[optionKey(spec)] !== undefined && given[optionKey(spec)] !== false);
 }
 
 /**
@@ -48,7 +64,7 @@ export function selectionOf(
   defaults: { statuses: readonly string[]; muted: ResultFilter['muted']; uids?: readonly string[] },
 ): { scope: Scope; filter: ResultFilter } {
   return {
-    scope: { groups: opts.group, computers: opts.computer, missing: opts.missing === true },
+    scope: { groups: opts.group, computers: opts.computer, missing: opts.missing === true, query: apiParams(COMPUTER_FILTERS, opts) },
     filter: {
       statuses: opts.status ?? defaults.statuses,
       muted: defaults.muted,
@@ -68,7 +84,8 @@ export function selectionOf(
 export async function openSelection(ctx: Context, client: ApiClient, scope: Scope, filter: ResultFilter): Promise<Selection> {
   if (scope.computers?.length) {
     const { Resolver } = await import('../resolve/index.js');
-    const resolver = new Resolver(ctx);
+    // Reached by --dry-run only in a bulk mute, whose dry run sends every read.
+    const resolver = new Resolver(ctx, { sendReads: true });
     const uids = [];
     for (const given of scope.computers) uids.push(given.startsWith('c_') ? given : (await resolver.computerByClientId(given, '--computer')).uid);
     scope = { ...scope, computers: uids };

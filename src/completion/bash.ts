@@ -70,7 +70,7 @@ export function bashScript(tree: CommandNode): string {
   return `${out.join('\n')}\n`;
 }
 
-/** What the driver offers for a value: ' word word', ' @profiles', ' @profile-list', ' @files', ' @commands' or ''. */
+/** What the driver offers for a value: ' word word', ' @profiles', ' @profile-list', ' @files', ' @commands topic…' or ''. */
 function offer(source: ValueSource): string {
   switch (source.type) {
     case 'choices':
@@ -78,8 +78,9 @@ function offer(source: ValueSource): string {
     case 'profiles':
     case 'profile-list':
     case 'files':
-    case 'commands':
       return ` @${source.type}`;
+    case 'commands':
+      return ` @commands${source.topics.map((topic) => ` ${topic}`).join('')}`;
     default:
       return '';
   }
@@ -100,7 +101,7 @@ _mon_find_option() {
   done
 }
 
-# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands") that start with $cur.
+# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands topic…") that start with $cur.
 _mon_offer() {
   local IFS=$' \\t\\n' parent
   case $1 in
@@ -111,10 +112,11 @@ _mon_offer() {
       compopt -o nospace 2>/dev/null
       COMPREPLY=($(compgen -P "$parent" -W "$(command mon __complete profiles 2>/dev/null)" -- "\${cur##*,}")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    @commands)
+    @commands*)
+      # The commands of the parent, and the help topics that follow the word.
       [[ $path == *' '* ]] && parent=\${path% *} || parent=
       _mon_commands "$parent"
-      COMPREPLY=($(compgen -W "$REPLY" -- "$cur")) ;;
+      COMPREPLY=($(compgen -W "$REPLY \${1#@commands}" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
   esac
 }

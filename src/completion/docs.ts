@@ -14,16 +14,7 @@ export interface HelpOutput {
  * program, writing its help to the output given.
  */
 export function commandReference(build: (output: HelpOutput) => Command): string {
-  let captured = '';
-  const tree = buildTree(build({ writeOut: (text) => (captured += text), writeErr: () => undefined }));
-  /** The text commander prints after the generated help (define.ts puts the examples there). */
-  const afterHelp = (command: Command): string => {
-    captured = '';
-    command.outputHelp();
-    const info = command.helpInformation();
-    const at = captured.indexOf(info);
-    return at < 0 ? '' : captured.slice(at + info.length);
-  };
+  const { tree, afterHelp } = withHelpText(build);
   const commands = walk(tree).filter((node) => node.path.length > 0 && !isHelp(node));
 
   const out: string[] = [
@@ -77,6 +68,32 @@ export function commandReference(build: (output: HelpOutput) => Command): string
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
+/**
+ * The tree of a program that writes its help to a buffer, and for each command the text
+ * commander prints after the generated help (define.ts puts the examples there).
+ */
+export function withHelpText(build: (output: HelpOutput) => Command): { tree: CommandNode; afterHelp: (command: Command) => string } {
+  let captured = '';
+  const tree = buildTree(build({ writeOut: (text) => (captured += text), writeErr: () => undefined }));
+  const afterHelp = (command: Command): string => {
+    captured = '';
+    command.outputHelp();
+    const info = command.helpInformation();
+    const at = captured.indexOf(info);
+    return at < 0 ? '' : captured.slice(at + info.length);
+  };
+  return { tree, afterHelp };
+}
+
+/** The examples of a command's help, each one line again (help breaks a long one with ` \`). */
+export function examplesIn(after: string): string[] {
+  return after
+    .replace(/ \\\n\s+/g, ' ')
+    .split('\n')
+    .map((line) => /^\s*\$ (.+)$/.exec(line)?.[1])
+    .filter((line): line is string => line !== undefined);
+}
+
 function isHelp(node: CommandNode): boolean {
   return node.name === 'help' && node.commands.length === 0 && node.args[0]?.source.type === 'commands';
 }
@@ -90,12 +107,7 @@ function optionTable(command: Command): string[] {
 }
 
 function examplesBlock(after: string): string[] {
-  const examples = after
-    // An example help broke to fit its width (define.ts) is one line again here.
-    .replace(/ \\\n\s+/g, ' ')
-    .split('\n')
-    .map((line) => /^\s*\$ (.+)$/.exec(line)?.[1])
-    .filter((line): line is string => line !== undefined);
+  const examples = examplesIn(after);
   if (!examples.length) return [];
   return ['Examples:', '', '```sh', ...examples, '```', ''];
 }

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { buildProgram } from '../program.js';
 import { bashScript } from './bash.js';
-import { commandReference, type HelpOutput } from './docs.js';
+import { commandReference, examplesIn, withHelpText, type HelpOutput } from './docs.js';
 import { fishScript } from './fish.js';
+import { manPage, topicMarkdown } from './man.js';
+import { TOPICS } from '../spec/topics.js';
 import { buildTree } from './tree.js';
 import { zshScript } from './zsh.js';
 
@@ -12,16 +14,20 @@ export function fullProgram(output: HelpOutput = { writeOut: () => undefined, wr
 }
 
 /**
- * The committed files generated from the command tree, by path from the repository root.
+ * The committed files generated from the command tree and the help topics, by path from the
+ * repository root.
  * `npm run generate` writes them; test/completion checks they match the tree. Regenerate
  * whenever a command, option, alias or example changes.
  */
 export function generatedFiles(): Record<string, string> {
   const tree = buildTree(fullProgram());
+  const help = withHelpText(fullProgram);
   return {
     'completions/mon.bash': bashScript(tree),
     'completions/_mon': zshScript(tree),
     'completions/mon.fish': fishScript(tree),
     'docs/commands.md': commandReference(fullProgram),
+    ...Object.fromEntries(TOPICS.map((topic) => [`docs/help/${topic.name}.md`, topicMarkdown(topic)])),
+    'man/mon.1': manPage(help.tree, (command) => examplesIn(help.afterHelp(command))),
   };
 }

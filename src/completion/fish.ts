@@ -78,7 +78,7 @@ function valueWords(source: ValueSource, commands: readonly string[]): string[] 
     case 'files':
       return ['-r', '-F'];
     case 'commands':
-      return ['-x', '-a', quote(commands.map(escapeWord).join(' '))];
+      return ['-x', '-a', quote([...commands, ...source.topics].map(escapeWord).join(' '))];
     default:
       return ['-x'];
   }

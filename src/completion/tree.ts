@@ -1,4 +1,5 @@
 import type { Command, Option } from 'commander';
+import { TOPIC_NAMES } from '../spec/topics.js';
 
 /**
  * The commander tree reduced to what a shell needs to complete a command line: command names
@@ -17,8 +18,8 @@ export type ValueSource =
   /** saved profile names, separated by commas (`--profiles a,b`) */
   | { type: 'profile-list' }
   | { type: 'files' }
-  /** the subcommands of the parent command (`mon help <command>`) */
-  | { type: 'commands' };
+  /** the subcommands of the parent command, and the help topics (`mon help <command|topic>`) */
+  | { type: 'commands'; topics: readonly string[] };
 
 export interface OptionNode {
   long?: string;
@@ -93,7 +94,7 @@ export function readCommand(command: Command, path: readonly string[], inherited
   const args = command.registeredArguments.map((arg): ArgNode => {
     const key = `${path.join(' ')} <${arg.name()}>`;
     const source: ValueSource = isHelpCommand
-      ? { type: 'commands' }
+      ? { type: 'commands', topics: TOPIC_NAMES }
       : PROFILE_ARGS.has(key)
         ? { type: 'profiles' }
         : arg.argChoices

@@ -38,6 +38,22 @@ export function zshScript(tree: CommandNode): string {
     );
   }
 
+  // `mon help <Tab>`: the commands a help argument names, and the help topics.
+  for (const node of nodes) {
+    for (const arg of node.args) {
+      if (arg.source.type !== 'commands' || !arg.source.topics.length) continue;
+      const parent = ancestorsOf(tree, node).at(-1) ?? tree;
+      out.push(
+        `${fn(node)}_words() {`,
+        `  ${fn(parent)}_cmds`,
+        `  local -a topics=(${arg.source.topics.map(quote).join(' ')})`,
+        "  _wanted topics expl 'help topic' compadd -a topics",
+        '}',
+        '',
+      );
+    }
+  }
+
   // The root's options are recognised at every level: one array, used by every function.
   out.push(`typeset -ga _mon_globals`, `_mon_globals=(\n  ${tree.options.flatMap(optionSpecs).join('\n  ')}\n)`, '');
 
@@ -99,7 +115,8 @@ function optionSpecs(option: OptionNode): string[] {
 function argSpec(arg: ArgNode, index: number, node: CommandNode, tree: CommandNode): string {
   const position = arg.variadic ? '*' : String(index + 1);
   const parent = ancestorsOf(tree, node).at(-1) ?? tree;
-  return `${position}:${arg.optional && !arg.variadic ? ':' : ''}${escapeColon(arg.name)}:${valueAction(arg.source, parent)}`;
+  const action = arg.source.type === 'commands' && arg.source.topics.length ? `${fn(node)}_words` : valueAction(arg.source, parent);
+  return `${position}:${arg.optional && !arg.variadic ? ':' : ''}${escapeColon(arg.name)}:${action}`;
 }
 
 /** What `_arguments` runs to offer a value; `parent` owns the commands a `help` argument names. */

@@ -17,6 +17,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../api/clock.js';
 import { routeOf } from '../api/endpoints.js';
 import { fanOut } from './fan-out.js';
+import { quoted } from '../output/escape.js';
 
 type Row = Record<string, unknown>;
 
@@ -123,7 +124,7 @@ async function accountNames(ctx: Context): Promise<string[]> {
   const unknown = list.names.filter((name) => store.get(name) === undefined);
   if (unknown.length > 0) {
     throw new UsageError(
-      `${list.source}: no profile named ${unknown.map((name) => `'${name}'`).join(', ')} (${saved.length ? `saved: ${saved.join(', ')}` : 'none saved yet'})`,
+      `${list.source}: no profile named ${unknown.map((name) => quoted(name)).join(', ')} (${saved.length ? `saved: ${saved.join(', ')}` : 'none saved yet'})`,
       saved.length ? 'see `mon profile list`' : add,
     );
   }

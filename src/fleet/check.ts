@@ -3,6 +3,8 @@
  * guidelines: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), so Icinga, Nagios, Checkmk, Zabbix or
  * Sensu can watch the account with no glue.
  */
+import { terminalSafe } from '../output/escape.js';
+import { NAGIOS_STATES } from '../errors.js';
 import { breaches, parseRange, type Range } from '../validate/range.js';
 import type { StatusReport } from './status.js';
 
@@ -39,12 +41,32 @@ export function thresholdsFrom(given: Partial<Record<string, Range>>): Threshold
   return thresholds;
 }
 
-const STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
+const STATES = NAGIOS_STATES;
+
+/**
+ * Text for a Nagios line before its performance data (a group's name, an error's message): one
+ * line (line breaks and the white space around them become one space), no '|' (the first one
+ * starts the performance data: shown as '/'), nothing a terminal acts on (shown escaped). The
+ * OK..CRITICAL lines and the UNKNOWN line of main() clean what they quote with it.
+ */
+export function nagiosText(text: string): string {
+  return terminalSafe(text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').replace(/\|/g, '/')).trim();
+}
+
+/**
+ * A performance data label (Nagios plugin guidelines, Performance data: 'label'=value;warn;crit;min):
+ * cleaned as nagiosText, '=' (which no label may hold) shown as '_', and in single quotes, a quote
+ * doubled, when it holds anything but letters, digits, '_', '.' and '-' (a space, ';', a quote).
+ */
+export function perfLabel(label: string): string {
+  const clean = nagiosText(label).replace(/=/g, '_');
+  return /^[\w.-]+$/.test(clean) ? clean : `'${clean.replace(/'/g, "''")}'`;
+}
 
 /** The line and exit code for a report. */
 export function evaluate(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 2; line: string } {
   const { code, summary, perf } = measure(report, thresholds);
-  return { code, line: `MON ${STATES[code]} - ${summary} | ${perf.join(' ')}` };
+  return { code, line: `MON ${STATES[code]} - ${summary} | ${perf.map(perfItem).join(' ')}` };
 }
 
 /**
@@ -62,19 +84,30 @@ export function evaluateAccounts(accounts: readonly ({ profile: string; report: 
   for (const account of accounts) {
     if ('failure' in account) {
       if (severity[3] > severity[worst]) worst = 3;
-      parts.push(`${account.profile} UNKNOWN: ${account.failure.replace(/\|/g, '/')}`);
+      parts.push(`${nagiosText(account.profile)} UNKNOWN: ${nagiosText(account.failure)}`);
       continue;
     }
     const measured = measure(account.report, thresholds);
     if (severity[measured.code] > severity[worst]) worst = measured.code;
-    parts.push(`${account.profile} ${STATES[measured.code]}: ${measured.summary}`);
-    perf.push(...measured.perf.map((item) => `${account.profile}_${item}`));
+    parts.push(`${nagiosText(account.profile)} ${STATES[measured.code]}: ${measured.summary}`);
+    perf.push(...measured.perf.map((item) => perfItem({ ...item, label: `${account.profile}_${item.label}` })));
   }
   return { code: worst, line: `MON ${STATES[worst]} - ${parts.join('; ')}${perf.length ? ` | ${perf.join(' ')}` : ''}` };
 }
 
+/** One item of performance data: a measure and its thresholds, before its label is cleaned. */
+interface Perf {
+  label: string;
+  /** value;warn;crit;min */
+  data: string;
+}
+
+function perfItem({ label, data }: Perf): string {
+  return `${perfLabel(label)}=${data}`;
+}
+
 /** A report's state, its summary (with its scope) and its performance data. */
-function measure(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 2; summary: string; perf: string[] } {
+function measure(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 2; summary: string; perf: Perf[] } {
   const values: Record<Metric, number> = {
     alerts: report.plugin_results.alerts,
     warnings: report.plugin_results.warnings,
@@ -89,7 +122,8 @@ function measure(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const summary = `${plural(values.alerts, 'alert')}, ${plural(values.warnings, 'warning')}, ${values.missing} missing`;
   // 'label'=value;warn;crit;min (guidelines, Performance data).
-  const perf = METRICS.map((metric) => `${metric}=${values[metric]};${thresholds[metric].warning?.text ?? ''};${thresholds[metric].critical?.text ?? ''};0`);
-  const scope = report.scope.groups ? ` (${report.scope.groups.map((g) => g.name ?? g.uid).join(', ')})` : '';
+  const perf = METRICS.map((metric) => ({ label: metric, data: `${values[metric]};${thresholds[metric].warning?.text ?? ''};${thresholds[metric].critical?.text ?? ''};0` }));
+  // Group names are the server's: cleaned, so that the line stays one line with one '|'.
+  const scope = report.scope.groups ? ` (${report.scope.groups.map((g) => nagiosText(g.name ?? g.uid)).join(', ')})` : '';
   return { code, summary: `${summary}${scope}`, perf };
 }

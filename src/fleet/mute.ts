@@ -1,31 +1,179 @@
 /**
- * Muting and unmuting many plugin results (`plugin mute|unmute` with selectors): what each
- * result is called in the plan, the rows and the summary, and which exit code the failures
- * make. The sending is the command's (src/commands/bulk-mute.ts), through the one fan-out.
+ * Muting and unmuting many plugin results (`plugin mute|unmute` with selectors), below the
+ * command: the plan (what the selection holds that needs doing), the confirmation's words, the
+ * sending through the one fan-out, the tally and the exit code the failures make. The command
+ * (src/commands/bulk-mute.ts) only wires the options, the terminal and the output to these.
  */
-import { PartialFailureError } from '../errors.js';
-import type { ComputerRef, GroupRef, SelectedResult } from './selection.js';
+import type { ApiClient, PreparedRequest } from '../api/client.js';
+import { InterruptedError, MonError, PartialFailureError, UsageError } from '../errors.js';
+import { fanOut, WRITE_CONCURRENCY } from './fan-out.js';
+import { isMuted } from '../plugin-result.js';
+import { type ComputerRef, type GroupRef, type SelectedResult } from './selection.js';
 
 export type MuteAction = 'mute' | 'unmute';
 
-/** A plugin result to mute or unmute, named as the plan and the rows name it. */
-export interface MuteTarget {
+/** A plugin result as the plan and the rows name it. */
+export interface NamedResult {
   uid: string;
   computer: ComputerRef;
   group: GroupRef | null;
   plugin: string | null;
 }
 
+/** A plugin result to mute or unmute. */
+export interface MuteTarget extends NamedResult {
+  /** Its status when the selection was read (Alert, OK…), for the plan. */
+  status: string | null;
+}
+
+/** One row of the plan (`--dry-run`, and before the question on a terminal): what will be done to a result. */
+export interface PlanRow extends MuteTarget {
+  /** `mute for 2h (until 2026-11-23 14:00)`, `mute under ticket #4711`, `mute until unmuted`, `unmute`. */
+  action: string;
+}
+
 /** One row of the output: what became of a target. */
-export interface MuteOutcome extends MuteTarget {
+export interface MuteOutcome extends NamedResult {
   outcome: 'muted' | 'unmuted' | 'failed';
   /** Why it failed (the API's or the network's answer), else null. */
   reason: string | null;
 }
 
+/** An outcome with the exit code of its failure (not shown: it decides the run's exit code). */
+export type SentOutcome = MuteOutcome & { exitCode?: number };
+
+/** What a run will do: the targets, and how many of the selected need nothing. */
+export interface MutePlan {
+  action: MuteAction;
+  targets: MuteTarget[];
+  /** Selected but muted already (for a mute), or not muted (for an unmute). */
+  already: number;
+}
+
 /** What the rows keep of a selected result. */
 export function targetOf(result: SelectedResult): MuteTarget {
-  return { uid: String(result.uid), computer: result.computer, group: result.group, plugin: typeof result.name === 'string' ? result.name : null };
+  return {
+    uid: String(result.uid),
+    computer: result.computer,
+    group: result.group,
+    plugin: typeof result.name === 'string' ? result.name : null,
+    status: typeof result.status === 'string' ? result.status : null,
+  };
+}
+
+/** The plan as rows; `how` goes on as the plan line's does (' for 2h (until …)', ' under ticket #123'). */
+export function planRows(plan: MutePlan, how: string): PlanRow[] {
+  const action = `${plan.action}${how}`;
+  return plan.targets.map((target) => ({ ...target, action }));
+}
+
+/**
+ * The plan over the selection's pages: mute picks what is not muted, unmute what is, so a rerun
+ * after an interruption or a failure does only what is left.
+ */
+export async function planMute(action: MuteAction, pages: AsyncIterable<readonly SelectedResult[]>, nowSec: number): Promise<MutePlan> {
+  const targets: MuteTarget[] = [];
+  let already = 0;
+  for await (const page of pages) {
+    for (const result of page) {
+      if (isMuted(result, nowSec) === (action === 'mute')) already++;
+      else targets.push(targetOf(result));
+    }
+  }
+  return { action, targets, already };
+}
+
+/** Why nothing is to be sent (a notice, exit 0), or undefined when there is work. */
+export function nothingToDo(plan: MutePlan): string | undefined {
+  if (plan.targets.length > 0) return undefined;
+  const { action, already } = plan;
+  return `nothing to ${action}${already > 0 ? `: the ${already.toLocaleString('en')} selected ${already === 1 ? 'is' : 'are'} ${pastTense(action)} already` : ': no plugin result matches'}`;
+}
+
+/** More targets than --max is exit 2, before anything is sent: a typo in a filter must not mute the fleet. */
+export function checkMax(plan: MutePlan, max: number): void {
+  const { action, targets } = plan;
+  if (targets.length <= max) return;
+  throw new UsageError(
+    `--max: the selectors match ${targets.length.toLocaleString('en')} plugin results to ${action}, more than --max ${max}`,
+    `check the selectors (\`--dry-run --max ${targets.length}\` lists them), or raise --max to ${targets.length} if all of them are meant`,
+  );
+}
+
+/**
+ * Whether to ask, and the words of the question, of the refusal without a terminal and of a
+ * "no": one result goes without asking, as `plugin mute <pr_uid>` does.
+ */
+export function muteConfirmation(plan: MutePlan, fromStdin: boolean): { question: () => Promise<string>; refusal: [string, string]; declined: string } | undefined {
+  const { action } = plan;
+  const count = plan.targets.length;
+  if (count <= 1) return undefined;
+  const n = count.toLocaleString('en');
+  return {
+    question: async () => `${action[0]!.toUpperCase()}${action.slice(1)} these ${n} plugin results? [y/N] `,
+    refusal: [
+      `refusing to ${action} ${n} plugin results without --yes: ${fromStdin ? 'standard input carries the uids, so there is no terminal to confirm on' : 'no terminal to confirm on'}`,
+      `add --yes (-y) to ${action} them from a script, or --dry-run to see the requests`,
+    ],
+    declined: `nothing ${pastTense(action)}: not confirmed`,
+  };
+}
+
+/** How the PUTs go out. */
+export interface SendOptions {
+  /** Ctrl-C or SIGTERM: no PUT starts once it is aborted. */
+  signal: AbortSignal;
+  /** What cuts off the PUTs already on their way (a second signal); without it, `signal`. */
+  inFlight?: AbortSignal;
+  /** Told after each PUT that ended (the meter). */
+  onEnded?: () => void;
+}
+
+/**
+ * Sends the plan's PUTs (`requests[i]` for `plan.targets[i]`), a few at a time inside the rate
+ * budget. Each failure is an outcome and the others go on (a ticket mute without a ticket
+ * system, a 500). Once `signal` is aborted no PUT starts, and those on their way end as the
+ * server answers them (or `inFlight`, --timeout or the deadline cuts them off), so what is
+ * counted done is what the server confirmed. A PUT that never started, or was cut off by a
+ * second signal, is neither done nor failed: a rerun selects it again if it was not applied.
+ * Returns the outcomes in the plan's order, those that ended.
+ */
+export async function sendMutes(client: ApiClient, plan: MutePlan, requests: readonly PreparedRequest[], options: SendOptions): Promise<SentOutcome[]> {
+  const done = pastTense(plan.action);
+  const outcomes: SentOutcome[] = [];
+  await fanOut(plan.targets, WRITE_CONCURRENCY, options.signal, async (target, index) => {
+    try {
+      await client.send(requests[index]!, { inFlight: options.inFlight });
+      outcomes[index] = { ...named(target), outcome: done, reason: null };
+    } catch (error) {
+      if (error instanceof InterruptedError) return;
+      if (!(error instanceof MonError)) throw error;
+      outcomes[index] = { ...named(target), outcome: 'failed', reason: error.message, exitCode: error.exitCode };
+    }
+    options.onEnded?.();
+  });
+  return outcomes.filter((outcome) => outcome !== undefined);
+}
+
+const named = ({ uid, computer, group, plugin }: NamedResult): NamedResult => ({ uid, computer, group, plugin });
+
+/**
+ * The run's end: the summary line for people, or the error that ends it (interrupted: how many
+ * were done; some failed: every failed uid, with the code most failures share).
+ */
+export function tallyMutes(plan: MutePlan, outcomes: readonly SentOutcome[], signal: AbortSignal): { notice?: string; failure?: MonError } {
+  const { action } = plan;
+  const done = pastTense(action);
+  const total = plan.targets.length;
+  const succeeded = outcomes.filter((outcome) => outcome.outcome !== 'failed').length;
+  const failed = outcomes.length - succeeded;
+  if (signal.aborted) {
+    return { failure: InterruptedError.of(signal, `${succeeded} of ${total} ${done}${failed > 0 ? ` (${failed} failed)` : ''}; run the same command again to finish`) };
+  }
+  return {
+    notice: failed === 0 ? `${done} ${total.toLocaleString('en')} plugin result${total === 1 ? '' : 's'}` : `${done} ${succeeded} of ${total} plugin results; ${failed} failed`,
+    failure: failureOf(action, outcomes),
+  };
 }
 
 export const pastTense = (action: MuteAction): 'muted' | 'unmuted' => (action === 'mute' ? 'muted' : 'unmuted');
@@ -61,7 +209,7 @@ export function roughDuration(seconds: number): string {
  * failed uid and exits with the code of the failures' own errors. When they differ, the code
  * that most of them share wins, and of those equally common the one met first (README, Exit codes).
  */
-export function failureOf(action: MuteAction, outcomes: readonly (MuteOutcome & { exitCode?: number })[]): PartialFailureError | undefined {
+export function failureOf(action: MuteAction, outcomes: readonly SentOutcome[]): PartialFailureError | undefined {
   const failed = outcomes.filter((o) => o.outcome === 'failed');
   if (failed.length === 0) return undefined;
   const counts = new Map<number, number>();

@@ -9,16 +9,18 @@
  * Everything else is filtered here, since the API has no filter for it. A page that fails after
  * the client's retries ends the stream with its error: nothing downstream may present what came
  * before as the whole.
+ *
+ * A selection holds each uid once: a computer served on two pages (the list moved while it was
+ * read) is taken the first time only, and so are its plugin results, so nothing is counted,
+ * planned or written twice.
  */
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
+import type { Attributes } from '../api/encode.js';
 import { MAX_PER_PAGE } from '../api/client.js';
 import { NotFoundError } from '../errors.js';
-import { parseTime } from '../output/format.js';
+import { matchesResult, type ResultMatch } from '../plugin-result.js';
 import { pick } from '../resolve/index.js';
-
-/** Plugin result statuses (api-v2.5, Plugin result status values). */
-export const PLUGIN_STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
-export type PluginStatus = (typeof PLUGIN_STATUSES)[number];
+import { quoted, shortened } from '../output/escape.js';
 
 type Item = Record<string, unknown>;
 
@@ -30,20 +32,14 @@ export interface Scope {
   computers?: readonly string[];
   /** Only computers that are missing. */
   missing?: boolean;
+  /** The computer filters of `computers list` (platform, serial_number…), sent with the read of the computers. */
+  query?: Attributes;
 }
 
-/** Which plugin results of the computers in scope. */
-export interface ResultFilter {
-  /** Any of these statuses; empty: every status. */
-  statuses: readonly string[];
-  /** `unmuted` (the default of alerts), `muted` only, or `any`. */
-  muted: 'unmuted' | 'muted' | 'any';
-  /** Also service plugins (visible false), which the dashboard hides. */
-  includeHidden: boolean;
+/** Which plugin results of the computers in scope: what src/plugin-result.ts matches, and names. */
+export interface ResultFilter extends ResultMatch {
   /** Plugin names or slugs, any case (each must occur in scope, or exit 4 at the end). */
   plugins?: readonly string[];
-  /** last_run at or after this time, epoch seconds. */
-  since?: number;
   /** Only these plugin result uids (`plugin mute --from`; each must occur in scope, or exit 4 at the end). */
   uids?: readonly string[];
 }
@@ -84,21 +80,6 @@ function uidOf(value: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Whether a mute is in force: muted true, unless it is a timed mute whose end has passed (a
- * stale flag must not hide an alert; mute_until, or muted_until as a sample spells it).
- */
-export function isMuted(result: Item, nowSec: number): boolean {
-  if (result.muted !== true) return false;
-  const end = parseTime(result.mute_until ?? result.muted_until);
-  return end === undefined || result.mute_type !== 'timed_mute' || end / 1000 > nowSec;
-}
-
-/** visible false marks a service plugin, hidden in the dashboard (api-v2.5, Plugin result object). */
-export function isHidden(result: Item): boolean {
-  return result.visible === false;
-}
-
 /** missing true (api-v2.5, Computer flags). */
 export function isMissing(computer: Item): boolean {
   return computer.missing === true;
@@ -129,6 +110,7 @@ export function plannedRequests(client: ApiClient, scope: Scope): PreparedReques
 function computersInput(groupId: string | undefined, scope: Scope, page?: number): RequestInput {
   return {
     query: {
+      ...scope.query,
       expand: ['plugin_results'],
       // The API's own filters where they say the same: fewer pages to read.
       group_id: groupId,
@@ -146,7 +128,9 @@ export class Selection {
   private readonly seenPlugins = new Set<string>();
   private readonly uidKeys: Set<string> | undefined;
   private readonly seenUids = new Set<string>();
-  /** Computers read so far (in scope or not), and x-total of the list once known: for progress. */
+  /** The computers taken so far, by uid (else client_id): one served again is skipped. */
+  private readonly taken = new Set<string>();
+  /** Computers read so far (in scope or not, each once), and x-total of the list once known: for progress. */
   readonly read = { computers: 0, total: undefined as number | undefined };
 
   private constructor(
@@ -186,9 +170,10 @@ export class Selection {
     const input = computersInput(this.scopeGroups?.length === 1 ? this.scopeGroups[0]!.uid : undefined, this.scope);
     for await (const page of this.client.pages('computers.list', input, { all: true, perPage: MAX_PER_PAGE })) {
       const scoped: ScopedComputer[] = [];
-      this.read.computers += page.items.length;
       this.read.total ??= page.total;
       for (const computer of page.items) {
+        if (!this.take(computer)) continue;
+        this.read.computers++;
         const groupUid = uidOf(computer.group);
         if (only && (groupUid === undefined || !only.has(groupUid))) continue;
         if (this.scope.missing && !isMissing(computer)) continue;
@@ -206,20 +191,19 @@ export class Selection {
   /** The plugin results that pass the filter, one array per page, as pages arrive. */
   async *results(nowSec: number): AsyncGenerator<SelectedResult[]> {
     const filter = this.filter ?? { statuses: [], muted: 'any', includeHidden: true };
-    const statuses = new Set(filter.statuses);
+    // A result uid under two computers (a server's error) is selected once too.
+    const selectedUids = new Set<string>();
     for await (const page of this.computers()) {
       const selected: SelectedResult[] = [];
       for (const { computer, group, results } of page) {
         let ref: ComputerRef | undefined;
         for (const result of results) {
           if (this.uidKeys && !this.uidKeys.has(String(result.uid))) continue;
-          if (statuses.size > 0 && !statuses.has(String(result.status))) continue;
-          if (!filter.includeHidden && isHidden(result)) continue;
-          if (filter.muted !== 'any' && isMuted(result, nowSec) !== (filter.muted === 'muted')) continue;
+          if (!matchesResult(result, filter, nowSec)) continue;
           if (this.pluginKeys && !this.pluginKeys.has(String(result.name).toLowerCase()) && !this.pluginKeys.has(String(result.slug).toLowerCase())) continue;
-          if (filter.since !== undefined) {
-            const ran = parseTime(result.last_run);
-            if (ran === undefined || ran / 1000 < filter.since) continue;
+          if (typeof result.uid === 'string') {
+            if (selectedUids.has(result.uid)) continue;
+            selectedUids.add(result.uid);
           }
           ref ??= {
             uid: typeof computer.uid === 'string' ? computer.uid : null,
@@ -242,23 +226,32 @@ export class Selection {
     const computers = [...(this.computerKeys ?? [])].filter((key) => !this.seenComputers.has(key));
     if (computers.length > 0) {
       throw new NotFoundError(
-        `--computer: no computer ${computers.map((c) => `'${c}'`).join(', ')}${this.scopeGroups || this.scope.missing ? ' among the selected computers' : ''}`,
+        `--computer: no computer ${computers.map((c) => quoted(c)).join(', ')}${this.scopeGroups || this.scope.missing ? ' among the selected computers' : ''}`,
         'list the computers with `mon computers list --all`',
       );
     }
     // Named as typed, not as matched (any case).
     const plugins = [...new Set(this.filter?.plugins ?? [])].filter((typed) => !this.seenPlugins.has(typed.trim().toLowerCase()));
     if (plugins.length > 0) {
-      throw new NotFoundError(`--plugin: no plugin named ${plugins.map((p) => `'${p}'`).join(', ')} on any computer in scope (by name or slug, any case)`, 'check the spelling: `mon plugin list <client-id>` shows the names');
+      throw new NotFoundError(`--plugin: no plugin named ${plugins.map((p) => quoted(p)).join(', ')} on any computer in scope (by name or slug, any case)`, 'check the spelling: `mon plugin list <client-id>` shows the names');
     }
     const uids = [...(this.uidKeys ?? [])].filter((uid) => !this.seenUids.has(uid));
     if (uids.length > 0) {
-      const shown = uids.slice(0, 10).join(', ') + (uids.length > 10 ? ` and ${uids.length - 10} more` : '');
+      const shown = uids.slice(0, 10).map((uid) => shortened(uid)).join(', ') + (uids.length > 10 ? ` and ${uids.length - 10} more` : '');
       throw new NotFoundError(
         `--from: no plugin result ${shown}${this.scopeGroups || this.scope.missing || this.computerKeys ? ' on the selected computers' : ' in this account'}`,
         'take the uids from `mon alerts -o ndjson` of the same account',
       );
     }
+  }
+
+  /** Whether `computer` is met for the first time (it is then remembered). */
+  private take(computer: Item): boolean {
+    const key = typeof computer.uid === 'string' ? computer.uid : typeof computer.client_id === 'string' ? `client_id ${computer.client_id}` : undefined;
+    if (key === undefined) return true;
+    if (this.taken.has(key)) return false;
+    this.taken.add(key);
+    return true;
   }
 
   private matchComputer(computer: Item): boolean {

@@ -1,16 +1,18 @@
 /**
  * `mon status`: counts over the selection. Its memory grows with the number of groups and
- * plugin names, never with the number of computers: each page is counted and let go.
+ * plugin names, and by a uid per computer (the selection's, to count each once): each page is
+ * counted and let go.
  */
 import type { ApiClient } from '../api/client.js';
 import { MAX_PER_PAGE } from '../api/client.js';
-import { parseTime } from '../output/format.js';
-import { isHidden, isMissing, isMuted, plannedRequests, Selection, type GroupRef, type Scope, type ScopedComputer } from './selection.js';
+import { parseTime } from '../api/time.js';
+import { isHidden, isMuted } from '../plugin-result.js';
+import { isMissing, plannedRequests, Selection, type GroupRef, type Scope, type ScopedComputer } from './selection.js';
 
 /** How many plugins `top_plugins` lists. */
 export const TOP_PLUGINS = 10;
 
-/** The object `status -o json` prints; keys documented in the README (keep in sync). */
+/** The object `status -o json` prints; keys documented in docs/guides/fleet.md (keep in sync). */
 export interface StatusReport {
   /** The groups named with --group, or null for the whole account. */
   scope: { groups: GroupRef[] | null };

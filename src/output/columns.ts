@@ -16,6 +16,33 @@ export function defaultHeader(key: string): string {
   return terminalSafe(key.toUpperCase().replaceAll('_', ' '));
 }
 
+/** The uid a reference holds: a uid as the API sends it, or an expanded object's uid. */
+function refUid(value: unknown): unknown {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>).uid : value;
+}
+
+/**
+ * Columns that mean the same in every view (cli-contract.md, "One answer everywhere"): in a
+ * table, CSV and TSV `group` is the group's name (an expanded group, or the `{uid, name}` of the
+ * fleet commands; a bare uid only when the name is not to be had), `group_uid` its uid. A view
+ * that shows a group uses GROUP_COLUMN; `--fields group` or `group_uid` finds them in any view.
+ * JSON keeps the API's `group` as sent, and gives `group_uid` only when --fields asks for it.
+ */
+export const GROUP_COLUMN: Column = {
+  key: 'group',
+  get: (row) => {
+    const group = row.group;
+    return group && typeof group === 'object' ? ((group as Record<string, unknown>).name ?? (group as Record<string, unknown>).uid) : group;
+  },
+};
+export const GROUP_UID_COLUMN: Column = { key: 'group_uid', header: 'GROUP UID', get: (row) => refUid(row.group) };
+const SHARED_COLUMNS: readonly Column[] = [GROUP_COLUMN, GROUP_UID_COLUMN];
+
+/** The computed keys a view with these keys also answers to (`group_uid` beside `group`). */
+export function sharedKeys(keys: readonly string[]): string[] {
+  return keys.includes('group') ? ['group_uid'] : [];
+}
+
 function resolve(col: Column): ResolvedColumn {
   const { key, get } = col;
   return {
@@ -36,7 +63,7 @@ export function resolveColumns(columns: readonly Column[], fields?: readonly str
   if (!fields) return columns.map(resolve);
   return fields.map((key) => {
     const kind = FIELD_KINDS[key];
-    return resolve(columns.find((c) => c.key === key) ?? (kind ? { key, kind } : { key }));
+    return resolve(columns.find((c) => c.key === key) ?? SHARED_COLUMNS.find((c) => c.key === key) ?? (kind ? { key, kind } : { key }));
   });
 }
 
@@ -57,7 +84,7 @@ export function pickFields(
   for (const key of fields) {
     if (hasField(obj, key)) picked[key] = readField(obj, key);
     else {
-      const computed = columns.find((column) => column.key === key)?.get?.(obj);
+      const computed = (columns.find((column) => column.key === key) ?? SHARED_COLUMNS.find((column) => column.key === key))?.get?.(obj);
       if (computed !== undefined) picked[key] = computed;
     }
   }

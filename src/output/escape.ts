@@ -27,3 +27,45 @@ function escapeOne(char: string): string {
 export function terminalSafe(text: string, keep = ''): string {
   return text.replace(UNSAFE, (char) => (keep.includes(char) ? char : escapeOne(char)));
 }
+
+/** The most characters of a value a message quotes whole; a longer one is cut (see {@link quoted}). */
+export const QUOTE_MAX = 80;
+/** How many characters of a cut value a message keeps. */
+const QUOTE_HEAD = 32;
+
+/** The first characters of a value that is cut, never half a surrogate pair. */
+function head(value: string): string {
+  return value.slice(0, /[\uD800-\uDBFF]/.test(value[QUOTE_HEAD - 1]!) ? QUOTE_HEAD - 1 : QUOTE_HEAD);
+}
+
+/** How a cut value ends: its whole length. */
+function length(value: string): string {
+  return `(${value.length.toLocaleString('en')} characters)`;
+}
+
+/**
+ * A value as a message quotes it: `'acme'`, or, when it is longer than `max` characters, its
+ * first characters and its length (`'pr_aaaaaaaa…' (60,000,000 characters)`), so that a 60 MB
+ * token or a server's page of text never comes back whole on one line. Every error and notice
+ * that echoes what the user typed or a server sent quotes it with this.
+ */
+export function quoted(value: string, max = QUOTE_MAX): string {
+  return value.length <= max ? `'${value}'` : `'${head(value)}…' ${length(value)}`;
+}
+
+/** {@link quoted} without the quotes: for a value a message shows bare (a server's error title). */
+export function shortened(value: string, max = QUOTE_MAX): string {
+  return value.length <= max ? value : `${head(value)}… ${length(value)}`;
+}
+
+/** The longest run without white space a line on stderr shows whole (a URL with its query fits). */
+const RUN_MAX = 400;
+
+/**
+ * `line` with every run of more than RUN_MAX characters without white space cut as
+ * {@link shortened} cuts it: the last guard of the lines mon writes to stderr, for a value that
+ * reached a message without {@link quoted} (a library's own message quoting what it was given).
+ */
+export function longRunsCut(line: string): string {
+  return line.length <= RUN_MAX ? line : line.replace(new RegExp(`\\S{${RUN_MAX + 1},}`, 'g'), (run) => shortened(run, RUN_MAX));
+}

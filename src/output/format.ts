@@ -2,6 +2,7 @@
  * Pure value formatters. Tables humanise values for people; csv/tsv keep them plain for
  * machines. Nothing here loads chalk: colour comes in through a {@link Palette}.
  */
+import { NUMERIC, parseTime } from '../api/time.js';
 import { terminalSafe } from './escape.js';
 import type { ValueKind } from './types.js';
 
@@ -23,26 +24,12 @@ export interface TimeOptions {
 
 /** Options for {@link formatCell}. */
 export interface CellOptions extends TimeOptions {
-  /** Truncate with `…` beyond this many characters (TTY only). */
+  /** Cut with `…` beyond this many terminal columns (TTY only), by `cut`. */
   maxWidth?: number;
+  /** Cuts text to a width in terminal columns: the table kit's (width.ts), loaded with the table. */
+  cut?: (text: string, width: number) => string;
   /** Colour hooks; absent means no escape codes at all. */
   palette?: Palette;
-}
-
-const NUMERIC = /^-?\d+(\.\d+)?$/;
-
-/**
- * Milliseconds since the epoch, or undefined when `value` is not a time. Accepts epoch seconds
- * (number or numeric string, as the API documents) and ISO 8601 strings (a sample in the
- * reference returns last_report that way: api-v2.5, Computer).
- */
-export function parseTime(value: unknown): number | undefined {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-  if (typeof value === 'number') return Number.isFinite(value) ? value * 1000 : undefined;
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  if (NUMERIC.test(value.trim())) return Number(value) * 1000;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** ISO 8601 in UTC without milliseconds when they are zero: `2026-11-20T14:03:00Z`. */
@@ -137,13 +124,6 @@ function text(value: unknown): string {
   return String(value);
 }
 
-/** Cut to `max` characters (code points), the last one being `…`. */
-export function truncate(s: string, max: number): string {
-  const chars = Array.from(s);
-  if (max < 1 || chars.length <= max) return s;
-  return chars.slice(0, max - 1).join('') + '…';
-}
-
 /**
  * One table cell, formatted for people according to its kind. Null/undefined give '' in
  * every kind. Multi-line text keeps the first line on a TTY (followed by `…`), and is folded
@@ -175,7 +155,10 @@ export function formatCell(value: unknown, kind: ValueKind, opts: CellOptions): 
   }
   // Before colour is added: what the server sent is shown, never acted on by the terminal.
   s = terminalSafe(s);
-  if (opts.tty && opts.maxWidth !== undefined) s = truncate(s, opts.maxWidth);
+  if (opts.tty && opts.maxWidth !== undefined) {
+    if (!opts.cut) throw new Error('formatCell: maxWidth needs cut');
+    s = opts.cut(s, opts.maxWidth);
+  }
   if (kind === 'status' && opts.palette && s !== '') s = opts.palette.status(text(value), s);
   return s;
 }

@@ -1,78 +1,297 @@
 /**
  * `--jq EXPR`: the real jq language (jq 1.8, the jq-wasm package: a WebAssembly build of jqlang/jq)
- * over what a command prints as JSON. The only module that loads jq-wasm, and only when --jq is
- * given: the package is left out of the bundle (scripts/esbuild.config.mjs) and required here on
- * first use, so no other command reads or compiles a byte of it.
+ * over what a command prints as JSON. Only loaded when --jq is given; jq itself runs in a worker
+ * thread (src/output/jq-worker.ts, built as dist/jq-worker.cjs), started as soon as the command
+ * line is read, so loading and compiling the engine overlaps with the command's own start (the
+ * first request waits only for the filter's syntax check: nothing is sent with a bad filter).
  *
  * It works on the text stdout would get, as a Sink between the renderers and stdout, so every
- * command that prints JSON gets --jq from this one place:
+ * command that prints JSON gets --jq from this one place. One jq run reads everything the
+ * command prints, as `mon … | jq` would:
  * - with -o json, the whole document (one array for a list, every page with --all) is kept
- *   and given to the filter once, when the command has succeeded;
- * - with -o ndjson, each page's lines go through the filter as they are written: the filter runs
- *   once per item, and memory stays at a page.
- * Results are printed as gh prints them: one per line, strings raw (`jq -r`), everything else as
- * compact JSON.
+ *   and given to jq once the command has succeeded;
+ * - with -o ndjson, each page's lines go to jq as they are written: the filter runs once per
+ *   item, and memory stays at a page.
+ * Results are printed as jq yields them, as gh prints them: one per line, strings raw (`jq -r`),
+ * everything else as compact JSON. They pass through a 1 MB ring shared with the worker, which
+ * waits while stdout does not take them: a filter's output is never held whole.
+ *
+ * A signal (130, 143) or MON_DEADLINE (exit 8) ends the worker whatever the filter does; jq's
+ * memory is jq-wasm's (256 MB at most), the worker's own heap is bounded too.
  */
 import { EventEmitter } from 'node:events';
-import { FilterError, UsageError } from '../errors.js';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { deadlineError } from '../api/deadline.js';
+import { FilterError, InterruptedError, UsageError } from '../errors.js';
+import { CONTROL, CONTROL_SLOTS, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
 import type { Sink } from './types.js';
-
-/** The part of jq-wasm's handle used here (its documented, synchronous `raw`). */
-interface JqHandle {
-  raw(input: string, query: string, flags?: string[]): { stdout: string; stderr: string; exitCode: number };
-}
-
-/**
- * `-c`: one compact JSON value per line. `--`: the filter is never read as an option of jq's
- * (`--jq '-1'` is the number -1).
- */
-const FLAGS = ['-c', '--'];
 
 /** jq's prefix of an error line, with the input position it names (`/dev/stdin:3`, meaningless here). */
 const ERROR_PREFIX = /^jq: error(?: \(at [^)]*\))?: /;
 
-/** A compiled filter: runs over JSON text, and says what jq printed. */
-export class JqFilter {
-  private constructor(
-    private readonly jq: JqHandle,
-    readonly expression: string,
-  ) {}
+/** The ring of results shared with the worker: the most the filter's output holds at once. */
+const RING_BYTES = 1 << 20;
+/** Input sent to jq and not yet read, beyond which a list waits between pages ('drain'). */
+const INPUT_HIGH_BYTES = 4 << 20;
+/** How often the main thread takes results from the ring while jq runs. */
+const POLL_MS = 5;
+/** The worker's JavaScript heap (jq's own memory is WebAssembly memory, at most 256 MB). */
+const WORKER_HEAP_MB = 64;
 
-  /**
-   * Loads jq and compiles `expression` without running it (jq runs a filter once per input, and
-   * an empty input has none), so a syntax error is found before any request is sent.
-   */
-  static async compile(expression: string): Promise<JqFilter> {
-    const { loadJq } = await import('jq-wasm');
-    const jq: JqHandle = await loadJq();
-    const checked = jq.raw('', expression, FLAGS);
-    // jq's own message, with its line, column and caret under the fault (exit 3: compile error).
-    if (checked.exitCode !== 0) throw new UsageError(`--jq: ${compileMessage(checked.stderr, checked.exitCode)}`, "check the filter against jq's manual: https://jqlang.org/manual/");
-    return new JqFilter(jq, expression);
+/** The built worker's file name, beside dist/mon.cjs. */
+export const WORKER_NAME = 'jq-worker.cjs';
+
+/** Set by the build to dist/ (`__dirname` of dist/mon.cjs); undefined when the sources run (tests). */
+declare const __MON_DIST__: string | undefined;
+
+/** The worker script: beside the bundle, or the built one when the sources run. */
+function workerFile(): string {
+  return typeof __MON_DIST__ === 'string' ? join(__MON_DIST__, WORKER_NAME) : fileURLToPath(new URL(`../../dist/${WORKER_NAME}`, import.meta.url));
+}
+
+/** Where a JqSink prints: stdout, maybe a stream that asks writers to wait for 'drain'. */
+type Target = Sink & { writableNeedDrain?: boolean };
+
+export interface JqOptions {
+  mode: 'json' | 'ndjson';
+  out: Target;
+  /** jq's messages (`debug`, `stderr`): to stderr. */
+  warn: (text: string) => void;
+  /** Aborted by SIGINT/SIGTERM: the worker is terminated. */
+  signal?: AbortSignal;
+  /** MON_DEADLINE, from now: the worker is terminated then. */
+  deadlineMs: number;
+}
+
+/**
+ * Stands in for stdout while --jq is on. Renderers write JSON text to it as usual; it writes the
+ * filter's results to `out`. Back-pressure passes through both ways: a list waits between pages
+ * (src/output/drain.ts) while jq has more than a few MB of input unread or stdout is full.
+ */
+export class JqSink extends EventEmitter implements Sink {
+  /** Settles once jq has compiled the filter: a UsageError (exit 2) when it does not. */
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
+  private readonly ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES));
+  private readonly input: MessagePort;
+  private readonly decoder = new TextDecoder();
+  private readonly encoder = new TextEncoder();
+  private readonly finished: Promise<void>;
+  private settleReady!: { resolve: () => void; reject: (error: Error) => void };
+  private settleFinished!: { resolve: () => void; reject: (error: Error) => void };
+  private pending: string[] = [];
+  private readPos = 0;
+  /** stdout asked to wait: results stay in the ring (the worker waits when it is full). */
+  private outBlocked = false;
+  /** A writer was told to wait ('drain' is owed). */
+  private drainOwed = false;
+  /** jq is done or failed; the outcome is given once the ring is empty. */
+  private outcome: { error?: Error } | undefined;
+  private failure: Error | undefined;
+  private settled = false;
+  private inputEnded = false;
+  private poll: NodeJS.Timeout | undefined;
+  private readonly deadline: NodeJS.Timeout;
+  private readonly onAbort = () => this.fail(InterruptedError.of(this.options.signal));
+
+  constructor(
+    expression: string,
+    private readonly options: JqOptions,
+  ) {
+    super();
+    this.ready = new Promise((resolve, reject) => (this.settleReady = { resolve, reject }));
+    this.finished = new Promise((resolve, reject) => (this.settleFinished = { resolve, reject }));
+    // Awaited later (by the first request, end() or refusal()); never an unhandled rejection.
+    this.ready.catch(() => undefined);
+    this.finished.catch(() => undefined);
+    const { port1, port2 } = new MessageChannel();
+    this.input = port1;
+    const data: JqWorkerData = { expression, control: this.control.buffer as SharedArrayBuffer, ring: this.ring.buffer as SharedArrayBuffer, input: port2 };
+    this.worker = new Worker(workerFile(), {
+      workerData: data,
+      transferList: [port2],
+      // None of mon's environment (the key): only where modules are found, as the main thread finds them.
+      // (jq's $ENV is the engine's own anyway.)
+      env: process.env.NODE_PATH === undefined ? {} : { NODE_PATH: process.env.NODE_PATH },
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
+    });
+    this.worker.on('message', (message: WorkerMessage) => this.receive(message));
+    this.worker.on('error', (error: Error & { code?: string }) =>
+      this.fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory() : new FilterError(`--jq: the filter engine failed: ${error.message}`)),
+    );
+    this.worker.on('exit', (code) => {
+      if (!this.outcome) this.fail(new FilterError(`--jq: the filter engine stopped (exit status ${code})`));
+    });
+    const { out, signal, deadlineMs } = options;
+    if (out instanceof EventEmitter) {
+      out.on('drain', () => {
+        this.outBlocked = false;
+        this.pump();
+      });
+    }
+    if (signal?.aborted) this.onAbort();
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.deadline = setTimeout(() => this.fail(deadlineError(deadlineMs)), deadlineMs).unref();
+  }
+
+  get writableNeedDrain(): boolean {
+    const need = this.failure === undefined && (this.outBlocked || this.options.out.writableNeedDrain === true || Atomics.load(this.control, CONTROL.INPUT_BYTES) > INPUT_HIGH_BYTES);
+    if (need) this.drainOwed = true;
+    return need;
+  }
+
+  write(chunk: string): boolean {
+    if (this.failure) throw this.failure;
+    if (this.options.mode === 'json') {
+      // The whole document first: the filter sees it once, whole (`length`, `map(…)`).
+      this.pending.push(chunk);
+      return true;
+    }
+    // ndjson: every complete line is one item; a renderer writes a page of them at once.
+    const end = chunk.lastIndexOf('\n');
+    if (end < 0) {
+      this.pending.push(chunk);
+      return true;
+    }
+    const lines = [...this.pending, chunk.slice(0, end + 1)].join('');
+    this.pending = end + 1 < chunk.length ? [chunk.slice(end + 1)] : [];
+    this.send(lines);
+    return !this.writableNeedDrain;
   }
 
   /**
-   * Runs the filter over `json` (one JSON value, or several one after another: it runs once per
-   * value) and returns the lines to print. jq's messages on success (`debug`, `stderr`) go to
-   * `warn`; a runtime error throws a FilterError (exit 1) after `print` got what jq printed
-   * before it.
+   * Call once the command has succeeded: the rest of the input goes to jq (with -o json, all of
+   * it), and this settles when jq has printed its last result.
    */
-  run(json: string, print: (text: string) => void, warn: (text: string) => void): void {
-    const { stdout, stderr, exitCode } = this.jq.raw(json, this.expression, FLAGS);
-    // jq-wasm trims stdout; with -c every value is one line, and compact JSON holds no raw newline.
-    if (stdout !== '') print(stdout.split('\n').map(rawString).join('\n') + '\n');
-    if (exitCode === 0) {
-      if (stderr !== '') warn(`${stderr}\n`);
-      return;
+  async end(): Promise<void> {
+    if (this.failure) throw this.failure;
+    for (const chunk of this.pending.splice(0)) this.send(chunk);
+    this.inputEnded = true;
+    this.input.postMessage(null);
+    this.posted();
+    await this.finished;
+  }
+
+  /** The filter's syntax error, when jq refused it (undefined when it compiled, or could not tell). */
+  async refusal(): Promise<UsageError | undefined> {
+    return this.ready.then(
+      () => undefined,
+      (error: unknown) => (error instanceof UsageError ? error : undefined),
+    );
+  }
+
+  /** Ends the worker, whatever it is doing (the command is over). */
+  close(): void {
+    this.outcome ??= {};
+    this.stop();
+  }
+
+  /** One chunk of jq's input, as UTF-8 handed over to the worker. */
+  private send(text: string): void {
+    if (text === '' || this.inputEnded) return;
+    const bytes = this.encoder.encode(text);
+    Atomics.add(this.control, CONTROL.INPUT_BYTES, bytes.length);
+    this.input.postMessage(bytes, [bytes.buffer]);
+    this.posted();
+  }
+
+  /** Wakes the worker for the chunk just posted; results are taken from the ring from now on. */
+  private posted(): void {
+    Atomics.add(this.control, CONTROL.INPUT_POSTED, 1);
+    Atomics.notify(this.control, CONTROL.INPUT_POSTED);
+    this.poll ??= setInterval(() => this.pump(), POLL_MS).unref();
+  }
+
+  private receive(message: WorkerMessage): void {
+    // Results written before the message are printed before it is acted on.
+    this.pump();
+    switch (message.type) {
+      case 'ready':
+        this.settleReady.resolve();
+        return;
+      case 'refused':
+        this.fail(new UsageError(`--jq: ${compileMessage(message.stderr, message.exitCode)}`, "check the filter against jq's manual: https://jqlang.org/manual/"));
+        return;
+      case 'warn':
+        this.options.warn(message.text);
+        return;
+      case 'failed':
+        this.finish({ error: message.memory ? outOfMemory() : new FilterError(`--jq: ${message.message.replace(ERROR_PREFIX, '')}`) });
+        return;
+      case 'done':
+        this.finish(message.exitCode === 0 ? {} : { error: new FilterError(`--jq: jq stopped with exit status ${message.exitCode}`) });
+        return;
     }
-    const first = stderr.split('\n').find((line) => line.trim() !== '');
-    throw new FilterError(`--jq: ${first ? first.replace(ERROR_PREFIX, '') : `jq stopped with exit status ${exitCode}`}`);
+  }
+
+  /** Moves what the ring holds to stdout, unless stdout asked to wait. */
+  private pump(): void {
+    while (!this.outBlocked && !this.settled) {
+      const used = Atomics.load(this.control, CONTROL.RING_USED);
+      if (used === 0) break;
+      const take = Math.min(used, RING_BYTES - this.readPos);
+      // A copy: TextDecoder does not read shared memory.
+      const text = this.decoder.decode(this.ring.slice(this.readPos, this.readPos + take), { stream: true });
+      this.readPos = (this.readPos + take) % RING_BYTES;
+      Atomics.sub(this.control, CONTROL.RING_USED, take);
+      Atomics.notify(this.control, CONTROL.RING_USED);
+      if (text !== '') this.options.out.write(text);
+      if (this.options.out.writableNeedDrain === true) this.outBlocked = true;
+    }
+    if (this.outcome && !this.settled && Atomics.load(this.control, CONTROL.RING_USED) === 0) this.settle();
+    if (this.drainOwed && !this.writableNeedDrain) {
+      this.drainOwed = false;
+      this.emit('drain');
+    }
+  }
+
+  /** jq has ended (well or not): the outcome counts once its results are printed. */
+  private finish(outcome: { error?: Error }): void {
+    if (this.outcome) return;
+    this.outcome = outcome;
+    if (outcome.error) this.failure = outcome.error;
+    this.pump();
+  }
+
+  /** Ends at once: a signal, the deadline, a refused filter, the engine's own failure. */
+  private fail(error: Error): void {
+    if (this.settled) return;
+    this.outcome = { error };
+    this.failure = error;
+    this.settle();
+  }
+
+  private settle(): void {
+    this.settled = true;
+    this.stop();
+    const error = this.outcome?.error;
+    if (error) {
+      this.settleReady.reject(error);
+      this.settleFinished.reject(error);
+      // A list waiting between pages goes on, and its next write throws.
+      this.emit('drain');
+    } else {
+      this.settleReady.resolve();
+      this.settleFinished.resolve();
+    }
+  }
+
+  private stop(): void {
+    clearTimeout(this.deadline);
+    if (this.poll) clearInterval(this.poll);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.input.close();
+    void this.worker.terminate();
   }
 }
 
-/** A string result is printed raw, as `jq -r` and gh do; any other value as compact JSON. */
-function rawString(line: string): string {
-  return line.startsWith('"') ? (JSON.parse(line) as string) : line;
+function outOfMemory(): FilterError {
+  return new FilterError("--jq: the filter ran out of memory (jq's limit is 256 MB)", 'a filter that collects without end (`[range(infinite)]`) never finishes; narrow the input or the filter');
 }
 
 /**
@@ -87,55 +306,4 @@ function compileMessage(stderr: string, exitCode: number): string {
     .filter(Boolean)
     .join(' ');
   return text === '' ? `jq refused the filter (exit status ${exitCode})` : text;
-}
-
-/** Where a JqSink prints: stdout, maybe a stream that asks writers to wait for 'drain'. */
-type Target = Sink & { writableNeedDrain?: boolean };
-
-/**
- * Stands in for stdout while --jq is on. Renderers write JSON text to it as usual; it writes the
- * filter's results to `out`. A stream's back-pressure passes through, so a list waiting for a slow
- * reader between pages (src/output/drain.ts) still waits.
- */
-export class JqSink extends EventEmitter implements Sink {
-  private pending: string[] = [];
-
-  constructor(
-    private readonly filter: JqFilter,
-    private readonly mode: 'json' | 'ndjson',
-    private readonly out: Target,
-    private readonly warn: (text: string) => void,
-  ) {
-    super();
-    if (out instanceof EventEmitter) out.on('drain', () => this.emit('drain'));
-  }
-
-  get writableNeedDrain(): boolean {
-    return this.out.writableNeedDrain === true;
-  }
-
-  write(chunk: string): boolean {
-    if (this.mode === 'json') {
-      // The whole document first: the filter sees it once, whole (`length`, `map(…)`).
-      this.pending.push(chunk);
-      return true;
-    }
-    // ndjson: every complete line is one item; a renderer writes a page of them at once.
-    const end = chunk.lastIndexOf('\n');
-    if (end < 0) {
-      this.pending.push(chunk);
-      return true;
-    }
-    const lines = [...this.pending, chunk.slice(0, end + 1)].join('');
-    this.pending = end + 1 < chunk.length ? [chunk.slice(end + 1)] : [];
-    this.filter.run(lines, (text) => this.out.write(text), this.warn);
-    return true;
-  }
-
-  /** Call once the command has succeeded: with -o json, the filter runs now. */
-  end(): void {
-    const rest = this.pending.join('');
-    this.pending = [];
-    if (rest.trim() !== '') this.filter.run(rest, (text) => this.out.write(text), this.warn);
-  }
 }

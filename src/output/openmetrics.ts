@@ -4,7 +4,7 @@
  * (README, help topic fleet): a change breaks dashboards.
  */
 import { EXPIRATION_WINDOWS, type ExpirationWindow, type StatusReport } from '../fleet/status.js';
-import { PLUGIN_STATUSES } from '../fleet/selection.js';
+import { PLUGIN_STATUSES } from '../plugin-result.js';
 
 /** One account's outcome: its report and how long reading it took, or a failure (mon_up 0). */
 export interface AccountFigures {

@@ -10,21 +10,113 @@ export interface Progress {
   done(): void;
 }
 
+/** A wait of the rate budget: until when (clock ms), and the limit it keeps to. */
+export interface RateHold {
+  until: number;
+  requests: number;
+  windowMs: number;
+}
+
+/**
+ * What the rate budget is holding, said to the person waiting: a wait of more than a second
+ * shows on the terminal's progress line (or on a line of its own when nothing else is shown),
+ * counting down, with the fact that the budget is shared by every mon using the key; --verbose
+ * says it once on stderr, for a pipe or a log.
+ */
+export interface WaitNotice {
+  /** A wait began (from src/api/budget.ts), or ended (undefined). */
+  hold(hold: RateHold | undefined): void;
+  /** What a progress line adds while a wait lasts. */
+  note(): string | undefined;
+  /** The progress line now shown redraws itself through this while a wait begins, lasts and ends. */
+  bind(redraw: (() => void) | undefined): void;
+}
+
+/** A wait shorter than this is not worth a word. */
+const SAID_FROM_MS = 1_000;
+
+/** `400 requests a minute`, `3 requests per 2 s`. */
+function limitText({ requests, windowMs }: RateHold): string {
+  const count = `${requests} request${requests === 1 ? '' : 's'}`;
+  return windowMs === 60_000 ? `${count} a minute` : `${count} per ${windowMs / 1000} s`;
+}
+
+/** See {@link WaitNotice}. `debug` is --verbose's line on stderr, when on. */
+export function createWaitNotice(stderr: Sink & { isTTY?: boolean }, now: () => number, quiet: boolean, debug?: (line: string) => void): WaitNotice {
+  const live = stderr.isTTY === true && !quiet;
+  let current: RateHold | undefined;
+  let redraw: (() => void) | undefined;
+  let ownLine = false;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  let said = false;
+  const note = (): string | undefined =>
+    current && `waiting ${clockTime((current.until - now()) / 1000)} for the rate budget (${limitText(current)}, shared by every mon using this key)`;
+  const show = (): void => {
+    if (redraw) redraw();
+    else if (current) {
+      stderr.write(`\r${note()}\x1b[K`);
+      ownLine = true;
+    } else if (ownLine) {
+      stderr.write('\r\x1b[K');
+      ownLine = false;
+    }
+  };
+  return {
+    hold(hold) {
+      if (hold && hold.until - now() <= SAID_FROM_MS) hold = undefined;
+      if (!hold && !current) return;
+      current = hold;
+      if (hold && !said && debug) {
+        said = true;
+        debug(`rate budget: waiting ${Math.ceil((hold.until - now()) / 1000)} s for a free request (${limitText(hold)}, shared by every mon using this key)`);
+      }
+      if (!live) return;
+      clearInterval(ticker);
+      ticker = undefined;
+      // The count-down moves on its own: the wait is one long sleep of the budget.
+      if (hold) ticker = setInterval(show, 1_000).unref();
+      show();
+    },
+    note,
+    bind(next) {
+      if (next && ownLine) {
+        stderr.write('\r\x1b[K');
+        ownLine = false;
+      }
+      redraw = next;
+    },
+  };
+}
+
 /**
  * One line of progress on stderr, rewritten in place: on a terminal only (never in a pipe or a
- * log), not with --quiet, and only once the work has taken more than a second.
+ * log), not with --quiet, and only once the work has taken more than a second, or at once while
+ * the rate budget holds it (`wait`: the wait is added to the line).
  */
-export function createProgress(stderr: Sink & { isTTY?: boolean }, now: () => number, quiet: boolean): Progress {
+export function createProgress(stderr: Sink & { isTTY?: boolean }, now: () => number, quiet: boolean, wait?: WaitNotice): Progress {
   const started = now();
   const enabled = stderr.isTTY === true && !quiet;
   let shown = false;
+  let text: string | undefined;
+  const draw = (): void => {
+    const waiting = wait?.note();
+    if (!enabled || (now() - started < DELAY_MS && !waiting)) return;
+    if (text === undefined && waiting === undefined) {
+      if (shown) stderr.write('\r\x1b[K');
+      shown = false;
+      return;
+    }
+    stderr.write(`\r${[text, waiting].filter(Boolean).join('  ')}\x1b[K`);
+    shown = true;
+  };
+  wait?.bind(draw);
   return {
-    update(text) {
-      if (!enabled || now() - started < DELAY_MS) return;
-      stderr.write(`\r${text}\x1b[K`);
-      shown = true;
+    update(next) {
+      text = next;
+      draw();
     },
     done() {
+      wait?.bind(undefined);
       if (shown) stderr.write('\r\x1b[K');
       shown = false;
     },
@@ -88,8 +180,9 @@ export function createMeter(
   now: () => number,
   quiet: boolean,
   options: Pick<MeterState, 'label' | 'total' | 'budgetRate' | 'budgetRequests'>,
+  wait?: WaitNotice,
 ): Meter {
-  const progress = createProgress(stderr, now, quiet);
+  const progress = createProgress(stderr, now, quiet, wait);
   const started = now();
   const finished: number[] = [];
   let count = 0;

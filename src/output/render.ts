@@ -4,8 +4,7 @@
  */
 import { pickFields, resolveColumns, type ResolvedColumn } from './columns.js';
 import { formatCell, plainValue, toCsvRow, toTsvRow } from './format.js';
-import type { Palette } from './format.js';
-import { loadTableKit } from './table.js';
+import { loadTableKit, type TableKit } from './table.js';
 import type { ListRenderer, RenderOptions } from './types.js';
 
 export type { ListRenderer } from './types.js';
@@ -76,9 +75,9 @@ function delimitedList(
   };
 }
 
-function cells(row: Row, cols: readonly ResolvedColumn[], opts: RenderOptions, palette?: Palette): string[] {
+function cells(row: Row, cols: readonly ResolvedColumn[], opts: RenderOptions, kit: TableKit): string[] {
   return cols.map((c) =>
-    formatCell(c.value(row), c.kind, { tty: opts.tty, now: opts.now, maxWidth: c.maxWidth, palette }),
+    formatCell(c.value(row), c.kind, { tty: opts.tty, now: opts.now, maxWidth: c.maxWidth, cut: kit.cut, palette: kit.palette }),
   );
 }
 
@@ -104,7 +103,7 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
       const rows: string[][] = [];
       return {
         push(items) {
-          for (const item of items) rows.push(cells(item, cols, opts, kit.palette));
+          for (const item of items) rows.push(cells(item, cols, opts, kit));
         },
         end() {
           // An empty table prints nothing: the caller says "No results" on stderr.
@@ -152,7 +151,7 @@ export async function renderObject(obj: Row, opts: RenderOptions): Promise<void>
       const cols = resolveColumns(columns, opts.fields);
       if (cols.length === 0) return;
       const kit = await loadTableKit(opts.color);
-      const values = cells(obj, cols, opts, kit.palette);
+      const values = cells(obj, cols, opts, kit);
       const label = (s: string): string => (kit.palette ? kit.palette.header(s) : s);
       opts.out.write(kit.grid(undefined, cols.map((c, i) => [label(c.header), values[i] ?? ''])));
       return;

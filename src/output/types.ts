@@ -4,6 +4,18 @@ export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'openme
 /** Every output format, in the order help and error messages list them; openmetrics only where a verb says so. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'openmetrics'];
 
+/** What each format prints: `mon help formats`, docs/help/formats.md and the man page show it. */
+export const FORMAT_DESCRIPTIONS: Readonly<Record<OutputFormat, string>> = {
+  table:
+    'the default, for people: readable dates (relative on a terminal, YYYY-MM-DD HH:MM local time in a pipe), sizes, yes/no, names instead of uids, colour only on a terminal. An empty list prints nothing on stdout and "No results." on stderr',
+  json: "the API's objects exactly as received: one object, or one JSON array for a list (also with --all, streamed a page at a time)",
+  ndjson: 'one object per line, printed as pages arrive: the format for --all in scripts',
+  csv: 'RFC 4180 quoting, the field keys as the header, machine values (ISO 8601 UTC times, true/false)',
+  tsv: 'as csv, with tabs; tabs and newlines inside values become spaces',
+  openmetrics:
+    '`mon status` only: its figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_expirations{account,window} (window expired, 30d or 90d), mon_up{account} and mon_read_duration_seconds{account}; across accounts an account that failed has mon_up 0 and no other sample',
+};
+
 /** How a table cell is shown to people. JSON never uses it; csv/tsv only use `time` (ISO 8601 UTC). */
 export type ValueKind = 'text' | 'time' | 'bytes' | 'bool' | 'status' | 'percent' | 'list';
 

@@ -6,8 +6,9 @@
  */
 import { MAX_PER_PAGE, type ApiClient } from '../api/client.js';
 import { collectStatus, type StatusReport } from '../fleet/status.js';
-import { isHidden, isMissing, isMuted, type Scope } from '../fleet/selection.js';
-import { parseTime } from '../output/format.js';
+import { isMissing, type Scope } from '../fleet/selection.js';
+import { parseTime } from '../api/time.js';
+import { isHidden, isMuted } from '../plugin-result.js';
 
 type Item = Record<string, unknown>;
 

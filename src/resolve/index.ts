@@ -4,6 +4,7 @@ import { optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec
 import type { Context } from '../context.js';
 import { DryRunStop, NotFoundError, UsageError } from '../errors.js';
 import { UID_KINDS } from '../validate/rules.js';
+import { quoted, shortened } from '../output/escape.js';
 
 /**
  * One place that turns what a person types for a computer, group, expiration manufacturer
@@ -58,7 +59,14 @@ export function uidPrefix(kind: ResolveKind): string {
 
 /** Looks things up through one client; `label` names the option in messages (`--group`). */
 export class Resolver {
-  constructor(private readonly ctx: Context) {}
+  /**
+   * `sendReads`: with --dry-run the lookups are sent too (a bulk mute's dry run reads its whole
+   * selection, the lookup of a computer's client id included); otherwise the first is shown.
+   */
+  constructor(
+    private readonly ctx: Context,
+    private readonly options: { sendReads?: boolean } = {},
+  ) {}
 
   /** The value the request needs for `text`, as `kind` says. */
   async resolve(kind: ResolveKind, text: string, label: string): Promise<string> {
@@ -70,8 +78,8 @@ export class Resolver {
 
   /** A computer by client id (or svc_id): one GET. */
   async computerByClientId(clientId: string, label: string): Promise<Ref> {
-    const found = await this.get('computers.get', { path: { client_id: clientId } }, `${label} '${clientId}'`);
-    if (!found) throw new NotFoundError(`${label}: no computer with client id '${clientId}'`, COMPUTER_HINT);
+    const found = await this.get('computers.get', { path: { client_id: clientId } }, `${label} ${quoted(clientId)}`);
+    if (!found) throw new NotFoundError(`${label}: no computer with client id ${quoted(clientId)}`, COMPUTER_HINT);
     return computerRef(found);
   }
 
@@ -80,12 +88,12 @@ export class Resolver {
    * (100 a page) until the uid turns up.
    */
   async computerByUid(uid: string, label: string): Promise<Ref> {
-    const client = await this.client(`${label} '${uid}'`, 'computers.list');
+    const client = await this.client(`${label} ${quoted(uid)}`, 'computers.list');
     for await (const page of client.pages('computers.list', {}, { all: true })) {
       const found = page.items.find((item) => item.uid === uid);
       if (found) return computerRef(found);
     }
-    throw new NotFoundError(`${label}: no computer with uid '${uid}'`, COMPUTER_HINT);
+    throw new NotFoundError(`${label}: no computer with uid ${quoted(uid)}`, COMPUTER_HINT);
   }
 
   /**
@@ -95,13 +103,13 @@ export class Resolver {
    */
   async find(kind: 'group' | 'manufacturer' | 'product', text: string, label: string): Promise<Ref> {
     const catalogue = CATALOGUES[kind];
-    const what = `${label} '${text}'`;
+    const what = `${label} ${quoted(text)}`;
     const direct = text.startsWith(catalogue.prefix) || (kind === 'group' && /^[\w-]+$/.test(text));
     if (direct) {
       const found = await this.get(catalogue.get, { path: { uid: text } }, what);
       if (found) return ref(found);
       if (text.startsWith(catalogue.prefix)) {
-        throw new NotFoundError(`${label}: no ${catalogue.noun} with uid '${text}'`, `list them with \`${catalogue.command}\``);
+        throw new NotFoundError(`${label}: no ${catalogue.noun} with uid ${quoted(text)}`, `list them with \`${catalogue.command}\``);
       }
     }
     const items: Record<string, unknown>[] = [];
@@ -113,7 +121,7 @@ export class Resolver {
   /** The client, or with --dry-run a DryRunStop that shows the first request of the lookup. */
   private async client(what: string, route?: RouteName, input: RequestInput = { query: { page: 1, per_page: 100 } }): Promise<ApiClient> {
     const client = await this.ctx.client();
-    if (this.ctx.globals.dryRun && route) throw new DryRunStop(client.prepare(route, input), what);
+    if (this.ctx.globals.dryRun && route && !this.options.sendReads) throw new DryRunStop(client.prepare(route, input), what);
     return client;
   }
 
@@ -141,10 +149,10 @@ export function pick(kind: 'group' | 'manufacturer' | 'product', text: string, i
   const matches = [byUid, bySlug, items.filter((item) => typeof item.name === 'string' && item.name.toLowerCase() === lower)].find((list) => list.length > 0) ?? [];
   if (matches.length === 1) return ref(matches[0]!);
   if (matches.length === 0) {
-    throw new NotFoundError(`${label}: no ${catalogue.noun} '${text}' (looked up by uid, slug and name)`, `list them with \`${catalogue.command}\``);
+    throw new NotFoundError(`${label}: no ${catalogue.noun} ${quoted(text)} (looked up by uid, slug and name)`, `list them with \`${catalogue.command}\``);
   }
-  const candidates = matches.map((item) => `${String(item.uid)} (${item.slug ? `${String(item.slug)}, ` : ''}"${String(item.name)}")`);
-  throw new UsageError(`${label}: '${text}' names ${matches.length} ${catalogue.noun}s: ${candidates.join(', ')}`, 'give the uid or slug of the one you mean');
+  const candidates = matches.map((item) => `${shortened(String(item.uid))} (${item.slug ? `${shortened(String(item.slug))}, ` : ''}"${shortened(String(item.name))}")`);
+  throw new UsageError(`${label}: ${quoted(text)} names ${matches.length} ${catalogue.noun}s: ${candidates.join(', ')}`, 'give the uid or slug of the one you mean');
 }
 
 function ref(item: Record<string, unknown>): Ref {
@@ -200,17 +208,17 @@ export async function resolveInput<I extends { args: Record<string, string | und
 /** A value with the uid prefix of another kind ('g_1' for a computer) is a mistake, not a name: exit 2. */
 function notOtherKind(kind: ResolveKind, value: string, label: string): void {
   // As in a path (src/api/endpoints.ts, fillPath): '.' and '..' would name the folder or its parent.
-  if (value === '.' || value === '..') throw new UsageError(`${label}: '${value}' cannot name an item`);
+  if (value === '.' || value === '..') throw new UsageError(`${label}: ${quoted(value)} cannot name an item`);
   const own = uidPrefix(kind);
   // em_ and ep_ both start with e_: the longest prefix that matches is the one meant.
   const prefix = Object.keys(UID_KINDS)
     .filter((p) => value.startsWith(p))
     .sort((x, y) => y.length - x.length)[0];
   const wanted = UID_KINDS[own]!;
-  if (prefix === own && /[\s/?#]/.test(value)) throw new UsageError(`${label}: '${value}' is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
+  if (prefix === own && /[\s/?#]/.test(value)) throw new UsageError(`${label}: ${quoted(value)} is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
   if (prefix === undefined || prefix === own) return;
   const ways = own === 'c_' ? 'client id or c_ uid' : `uid (${own}…), slug or name`;
-  throw new UsageError(`${label}: '${value}' is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`, `give the ${wanted}'s ${ways}`);
+  throw new UsageError(`${label}: ${quoted(value)} is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`, `give the ${wanted}'s ${ways}`);
 }
 
 const article = (noun: string): string => (/^[aeiou]/.test(noun) ? 'an' : 'a');

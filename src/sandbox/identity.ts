@@ -4,8 +4,6 @@
  * (`sandbox-<account>-<n>c-s<seed>.json`). A sandbox started with other data never replaces
  * what other sandboxes are serving. Small on purpose: the config paths load it at start-up.
  */
-import { createHash } from 'node:crypto';
-
 export const DEFAULT_SEED = 1;
 export const DEFAULT_COMPUTERS = 40;
 
@@ -23,12 +21,13 @@ export interface SandboxIdentity {
 export function seedOf(identity: SandboxIdentity): number {
   if (identity.seed !== undefined) return identity.seed;
   if (identity.account === undefined) return DEFAULT_SEED;
-  return digest(`seed:${identity.account}`).readUInt32BE(0) % 2_000_000_000;
+  return fnv1a(`seed:${identity.account}`) % 2_000_000_000;
 }
 
 /** The primary key of a demo account's sandbox (the default one keeps the documented key). */
 export function demoAccountKey(account: string): string {
-  return `sbx_live_${account.replaceAll('-', '_')}_${digest(`key:${account}`).toString('hex').slice(0, 12)}`;
+  const hex = (text: string) => fnv1a(text).toString(16).padStart(8, '0');
+  return `sbx_live_${account.replaceAll('-', '_')}_${(hex(`key:${account}`) + hex(`key2:${account}`)).slice(0, 12)}`;
 }
 
 /** The state file's name (no folder): `sandbox.json` for the default data. */
@@ -43,6 +42,12 @@ export function stateFileName(identity: SandboxIdentity): string {
 /** Every state file name a sandbox may have written (`mon sandbox reset --all`). */
 export const STATE_FILE_NAME = /^sandbox(-[a-z0-9-]+)?\.json$/;
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+/** FNV-1a, 32 bits: demo data and demo keys need spread, not secrecy (and start-up loads no crypto). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
 }

@@ -42,8 +42,10 @@ export interface OptionSpec {
   description: string;
   choices?: readonly string[];
   rule?: Rule;
-  /** May be given more than once; the value is an array. */
+  /** May be given more than once; the value is an array. Any other option with a value given twice is refused (exit 2). */
   repeatable?: boolean;
+  /** The hint when an option that is not repeatable is given twice: where several are taken. */
+  once?: string;
   /** Adds --no-<name> beside a boolean flag; the value is true, false or undefined. */
   negatable?: boolean;
   /** Shown in help as the default; the value itself is applied by the handler. */
@@ -160,6 +162,15 @@ export const PAGING_OPTIONS = [
   { flags: '--all', description: 'follow the pagination headers to the last page' },
   { flags: '--limit <n>', description: 'print at most n items, fetching further pages as needed', rule: { type: 'int', min: 1 } },
   { flags: '--count', description: 'print only the total number of records (x-total)' },
+] as const satisfies readonly OptionSpec[];
+
+/**
+ * `--all` and `--count` of a list that mon reads whole itself (alerts, plugin list, profile
+ * list, changes list), so that they take what every paged list takes.
+ */
+export const WHOLE_LIST_OPTIONS = [
+  { flags: '--all', description: 'every item (this list is always read whole)' },
+  { flags: '--count', description: 'print only the number of items' },
 ] as const satisfies readonly OptionSpec[];
 
 /**

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
 import { PAGING_CONFLICTS, optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type Rule, type VerbSpec } from '../spec/spec.js';
 import { schemaFor } from './rules.js';
-import { closest } from './suggest.js';
+import { quoted } from '../output/escape.js';
+import { parseChoice } from './choice.js';
 
 /**
  * Checks every argument and option of a verb against its rules, choices and constraints
@@ -31,11 +32,8 @@ export function checkInput(verb: VerbSpec, input: ParsedInput, nowMs: number): P
 
 function checkOne(spec: OptionSpec, value: string, nowMs: number): unknown {
   const label = optionLabel(spec);
-  if (spec.choices && !spec.choices.includes(value)) {
-    const guess = closest(value, spec.choices);
-    throw new UsageError(`${label}: '${value}' is not one of ${spec.choices.join(', ')}`, guess ? `did you mean ${label} ${guess}?` : `e.g. ${label} ${spec.choices[0]}`);
-  }
-  return spec.rule ? check(label, value, spec.rule, nowMs) : value;
+  const chosen = spec.choices ? parseChoice(label, value, spec.choices) : value;
+  return spec.rule ? check(label, chosen, spec.rule, nowMs) : chosen;
 }
 
 function check(label: string, value: string, rule: Rule, nowMs: number): unknown {

@@ -3,6 +3,7 @@ import type { Rule } from '../spec/spec.js';
 import { parseRange } from './range.js';
 import { characters } from './text.js';
 import { MAX_EPOCH_SECONDS, MAX_INT32, dayToEpoch, parseDate, parseDuration, parseWhen } from './when.js';
+import { quoted } from '../output/escape.js';
 
 /** What each uid prefix names (api-v2.5, uid prefixes). */
 export const UID_KINDS: Record<string, string> = {
@@ -30,7 +31,7 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
     case 'email':
       return z.string().check(
         z.refine((v) => characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
-        z.refine((v) => z.email().safeParse(v).success, { error: (issue) => `'${String(issue.input)}' is not an e-mail address` }),
+        z.refine((v) => z.email().safeParse(v).success, { error: (issue) => `${quoted(String(issue.input))} is not an e-mail address` }),
       );
     case 'date': {
       const date = z.string().check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => dateProblem(String(issue.input)) }));
@@ -49,7 +50,7 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
       const article = /^[aeio]/.test(kind) ? 'an' : 'a';
       return z.string().check(
         z.refine((v) => v.startsWith(rule.prefix) && v.length > rule.prefix.length && !/[\s/?#]/.test(v), {
-          error: (issue) => `'${String(issue.input)}' is not ${article} ${kind} uid (they start with ${rule.prefix})`,
+          error: (issue) => `${quoted(String(issue.input))} is not ${article} ${kind} uid (they start with ${rule.prefix})`,
         }),
         // ids sent in a body have a limit (191 in expirations and notes, api-v2.5 Limits); over it the API answers 500
         z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})` }),
@@ -60,9 +61,9 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
       return z
         .pipe(
           z.string().check(
-            z.refine((v) => /^\d+$/.test(v.trim()), { error: (issue) => `must be a whole number ${range} (got '${String(issue.input)}')` }),
+            z.refine((v) => /^\d+$/.test(v.trim()), { error: (issue) => `must be a whole number ${range} (got ${quoted(String(issue.input))})` }),
             z.refine((v) => rule.max !== undefined || Number(v.trim()) <= MAX_INT32, {
-              error: (issue) => `must be at most ${MAX_INT32}, the largest whole number the API takes (got '${String(issue.input)}')`,
+              error: (issue) => `must be at most ${MAX_INT32}, the largest whole number the API takes (got ${quoted(String(issue.input))})`,
             }),
           ),
           z.transform((v: string) => Number(v)),
@@ -71,7 +72,7 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
     }
     case 'url':
       return z.string().check(
-        z.refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { error: (issue) => `'${String(issue.input)}' is not an http(s) URL` }),
+        z.refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { error: (issue) => `${quoted(String(issue.input))} is not an http(s) URL` }),
         z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
       );
     case 'when':
@@ -101,7 +102,7 @@ function parsedBy<T>(parse: (value: string) => T | undefined, says: string | ((v
     z.transform((v: string, ctx) => {
       const parsed = parse(v);
       if (parsed === undefined) {
-        ctx.issues.push({ code: 'custom', input: v, message: typeof says === 'string' ? `'${v}' ${says}` : says(v) });
+        ctx.issues.push({ code: 'custom', input: v, message: typeof says === 'string' ? `${quoted(v)} ${says}` : says(v) });
         return z.NEVER;
       }
       return parsed;
@@ -126,10 +127,10 @@ function isoSeconds(seconds: number): string {
 /** Why a text is not a date: the wrong form, or the right form naming a day that does not exist. */
 function dateProblem(text: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return `'${text}' is not a date of the form YYYY-MM-DD — e.g. 2026-03-31`;
+  if (!match) return `${quoted(text)} is not a date of the form YYYY-MM-DD — e.g. 2026-03-31`;
   const [year, month] = [Number(match[1]), Number(match[2])];
-  if (month < 1 || month > 12) return `'${text}' has no month ${match[2]} — the month is 01 to 12`;
+  if (month < 1 || month > 12) return `${quoted(text)} has no month ${match[2]} — the month is 01 to 12`;
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const name = new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
-  return `'${text}' does not exist: ${name} ${year} has ${days} days — the form is right, check the day`;
+  return `${quoted(text)} does not exist: ${name} ${year} has ${days} days — the form is right, check the day`;
 }

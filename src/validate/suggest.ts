@@ -9,8 +9,10 @@ export function closest(word: string, candidates: readonly string[]): string | u
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const distance = editDistance(typed, candidate.toLowerCase());
     const allowed = Math.max(1, Math.floor(Math.max(typed.length, candidate.length) / 3));
+    // The lengths alone may rule it out: a 100,000-character word costs no 100,000-row table.
+    if (Math.abs(typed.length - candidate.length) > allowed) continue;
+    const distance = editDistance(typed, candidate.toLowerCase());
     if (distance <= allowed && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

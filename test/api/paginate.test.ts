@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ServerError } from '../../src/errors.js';
 import { itemsOf, paginate, PAGE_CONCURRENCY, type FetchPage, type PageQuery } from '../../src/api/paginate.js';
 
 /** A list of `total` numbered items served by page, with the headers `headers` picks. */
@@ -29,32 +31,32 @@ describe('the paginator', () => {
     expect(asked).toEqual([{ page: 1, per_page: undefined }]);
   });
 
-  it('rule 1: x-total-pages names the end; --all asks for per_page 100 up to it', async () => {
+  it('rule 2: x-total-pages names the end; --all asks for per_page 100 up to it', async () => {
     const { fetch, asked } = list(250, (_p, pages) => ({ 'x-total-pages': String(pages) }));
     expect(await all(paginate(fetch, { all: true }))).toEqual(numbers(1, 250));
     expect(asked.map((q) => q.page)).toEqual([1, 2, 3]);
     expect(asked.every((q) => q.per_page === 100)).toBe(true);
   });
 
-  it('rule 1: x-total alone names the end as well (x-total ÷ per_page)', async () => {
+  it('rule 2: x-total alone names the end as well (x-total ÷ per_page)', async () => {
     const { fetch, asked } = list(95, () => ({ 'x-total': '95' }));
     expect(await all(paginate(fetch, { all: true, perPage: 10 }))).toEqual(numbers(1, 95));
     expect(asked).toHaveLength(10);
   });
 
-  it('rule 1 wins over x-next-page when both are sent (they agree on a real server)', async () => {
+  it('rule 2 wins over x-next-page when both are sent (they agree on a real server)', async () => {
     const { fetch, asked } = list(30, (page, pages) => ({ 'x-total-pages': String(pages), 'x-next-page': page < pages ? String(page + 1) : '' }));
     expect(await all(paginate(fetch, { all: true, perPage: 10, page: 2 }))).toEqual(numbers(11, 30));
     expect(asked.map((q) => q.page)).toEqual([2, 3]);
   });
 
-  it('rule 2: without totals, follows x-next-page until it is empty', async () => {
+  it('rule 3: without totals, follows x-next-page until it is empty', async () => {
     const { fetch, asked } = list(25, (page, pages) => ({ 'x-next-page': page < pages ? String(page + 1) : '' }));
     expect(await all(paginate(fetch, { all: true, perPage: 10 }))).toEqual(numbers(1, 25));
     expect(asked.map((q) => q.page)).toEqual([1, 2, 3]);
   });
 
-  it('rule 2: with no pagination header at all, asks again after every full page and stops at a short one', async () => {
+  it('rule 3: with no pagination header at all, asks again after every full page and stops at a short one', async () => {
     const { fetch, asked } = list(30, () => ({}));
     expect(await all(paginate(fetch, { all: true, perPage: 10 }))).toEqual(numbers(1, 30));
     // The third page was full, so a fourth was asked for: it came back empty and ended the list.
@@ -64,13 +66,13 @@ describe('the paginator', () => {
     expect(short.asked.map((q) => q.page)).toEqual([1, 2, 3]);
   });
 
-  it('rule 3: an empty page ends the list even when the headers promise more', async () => {
-    const { fetch, asked } = list(20, () => ({ 'x-total-pages': '50' }));
+  it('rule 3: without totals, an empty page ends the list', async () => {
+    const { fetch, asked } = list(20, (page) => ({ 'x-next-page': String(page + 1) }));
     expect(await all(paginate(fetch, { all: true, perPage: 10 }))).toEqual(numbers(1, 20));
-    expect(asked.length).toBeLessThanOrEqual(3 + PAGE_CONCURRENCY);
+    expect(asked.map((q) => q.page)).toEqual([1, 2, 3]);
   });
 
-  it('rule 3: an answer that is not an array is yielded once, as data, and ends the walk', async () => {
+  it('an answer that is not an array is yielded once, as data, and ends the walk', async () => {
     const fetch: FetchPage = async () => ({ data: { uid: 'g_1' }, headers: { 'x-total-pages': '9' } });
     const pages = [];
     for await (const page of paginate(fetch, { all: true })) pages.push(page);
@@ -123,5 +125,133 @@ describe('the paginator', () => {
       })(),
     ).rejects.toThrow('page 3 failed');
     expect(seen).toEqual(numbers(1, 20));
+  });
+});
+
+/** How a scripted server pages a list of `total` numbered items. */
+interface Behaviour {
+  total: number;
+  /** The most items it serves a page, whatever per_page asks (api-v2.5 caps at 100). */
+  cap?: number;
+  /** Which headers it sends (all of them unless given). */
+  send?: { perPage?: boolean; total?: boolean; totalPages?: boolean; next?: boolean };
+  /** x-total-pages as it says it (counted for per_page as asked, not as served). */
+  totalPagesAsAsked?: boolean;
+  /** It serves page 1 whatever page is asked for. */
+  ignoresPage?: boolean;
+  /** It serves pages 1..cycle over and over (page cycle + 1 is page 1 again). */
+  cycle?: number;
+  /** The body of a page it answers otherwise. */
+  body?: (page: number, items: unknown[]) => unknown;
+}
+
+/** A server that pages as `b` says: page numbers by its own page size, like the sandbox. */
+function server(b: Behaviour) {
+  const asked: PageQuery[] = [];
+  const send = { perPage: true, total: true, totalPages: true, next: true, ...b.send };
+  const fetch: FetchPage = async (query) => {
+    asked.push(query);
+    const wanted = query.per_page ?? 50;
+    const size = Math.min(wanted, b.cap ?? 100);
+    const start = b.ignoresPage ? 0 : b.cycle ? (((query.page ?? 1) - 1) % b.cycle) * size : (query.offset ?? ((query.page ?? 1) - 1) * size);
+    const page = Math.floor(start / size) + 1;
+    const pages = Math.ceil(b.total / size);
+    const items = Array.from({ length: Math.max(0, Math.min(size, b.total - start)) }, (_, i) => ({ n: start + i + 1 }));
+    const headers: Record<string, string> = { 'x-page': String(page) };
+    if (send.perPage) headers['x-per-page'] = String(size);
+    if (send.total) headers['x-total'] = String(b.total);
+    if (send.totalPages) headers['x-total-pages'] = String(b.totalPagesAsAsked ? Math.ceil(b.total / wanted) : pages);
+    if (send.next) headers['x-next-page'] = start + size < b.total ? String(page + 1) : '';
+    return { data: b.body ? b.body(page, items) : items, headers };
+  };
+  return { fetch, asked };
+}
+
+/** The items read (their numbers), or the exit code and message of the failure. */
+async function outcome(fetch: FetchPage, paging: Parameters<typeof paginate>[1]) {
+  const read: unknown[] = [];
+  try {
+    for await (const page of paginate(fetch, paging, 'GET /v2.5/computers')) read.push(...page.items.map((item) => item.n));
+    return { read };
+  } catch (error) {
+    if (!(error instanceof ServerError)) throw error;
+    return { read, exitCode: error.exitCode, message: error.message };
+  }
+}
+
+describe('the paginator against servers that page differently', () => {
+  it.each<[string, Behaviour, number]>([
+    ['serves per_page as asked, with every header', { total: 250 }, 250],
+    ['serves 50 whatever per_page asks: x-per-page 50 and x-total 250, no x-total-pages', { total: 250, cap: 50, send: { totalPages: false } }, 250],
+    ['serves 50 whatever per_page asks and says only x-total', { total: 250, cap: 50, send: { perPage: false, totalPages: false, next: false } }, 250],
+    ['serves 50 whatever per_page asks and counts x-total-pages for the 100 asked', { total: 250, cap: 50, totalPagesAsAsked: true, send: { total: false } }, 250],
+    ['serves 50 and says only x-total-pages', { total: 250, cap: 50, send: { perPage: false, total: false, next: false } }, 250],
+    ['serves 50 and says only x-next-page', { total: 250, cap: 50, send: { perPage: false, total: false, totalPages: false } }, 250],
+    ['serves 30 with x-per-page and nothing else', { total: 95, cap: 30, send: { total: false, totalPages: false, next: false } }, 95],
+    ['sends no header at all and honours per_page', { total: 230, send: { perPage: false, total: false, totalPages: false, next: false } }, 230],
+    ['has an empty list', { total: 0 }, 0],
+  ])('reads every item once when the server %s', async (_name, behaviour, count) => {
+    const { fetch } = server(behaviour);
+    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, count) });
+  });
+
+  it('follows x-next-page when it points further than x-total-pages said', async () => {
+    // x-total-pages counted for the per_page asked says 3; page 3 of the 50 served names page 4.
+    const { fetch, asked } = server({ total: 250, cap: 50, totalPagesAsAsked: true, send: { perPage: false, total: false } });
+    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 250) });
+    expect(asked.map((q) => q.page)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it.each<[string, Behaviour, Parameters<typeof paginate>[1], number, RegExp]>([
+    ['page 2 answers [] before the 3 pages x-total promised', { total: 250, body: (page, items) => (page === 2 ? [] : items) }, { all: true }, 100, /page 2 came back empty, with 100 of the 250 records x-total announced read/],
+    ['page 2 answers [] and only x-total-pages promised 3', { total: 250, send: { total: false }, body: (page, items) => (page === 2 ? [] : items) }, { all: true }, 100, /page 2 came back empty, before page 3/],
+    ['page 2 is short of the page size', { total: 250, body: (page, items) => (page === 2 ? items.slice(0, 60) : items) }, { all: true }, 100, /page 2 holds 60 of 100 items/],
+    ['the last page comes short of x-total', { total: 250, body: (page, items) => (page === 3 ? items.slice(0, 10) : items) }, { all: true }, 200, /page 3 holds 10 of 100 items, with 210 of the 250/],
+    ['the first page is empty while x-total is 250', { total: 250, body: () => [] }, { all: true }, 0, /page 1 came back empty, with 0 of the 250/],
+    ['the one page read is empty while x-total is 250', { total: 250, body: () => [] }, {}, 0, /page 1 came back empty/],
+    ['page 2 is not a list', { total: 250, body: (page, items) => (page === 2 ? { error: 'busy' } : items) }, { all: true }, 100, /page 2 is not a list/],
+    ['it serves page 1 whatever page is asked (x-total 250)', { total: 250, ignoresPage: true }, { all: true }, 100, /page 2 holds the same items as page 1/],
+    ['it serves page 1 whatever page is asked, with no header at all', { total: 250, ignoresPage: true, send: { perPage: false, total: false, totalPages: false, next: false } }, { all: true }, 100, /page 2 holds the same items as page 1/],
+    ['it serves page 1 whatever page is asked, and x-next-page always names another', { total: 250, ignoresPage: true, send: { total: false, totalPages: false } }, { all: true }, 100, /page 2 holds the same items as page 1/],
+    ['it serves pages 1, 2, 3, 1, 2, 3… and x-next-page always names another', { total: 2500, cycle: 3, send: { total: false, totalPages: false }, body: (_page, items) => items }, { all: true }, 300, /page 4 holds the same items as page 1/],
+    ['--limit: page 2 answers [] before the limit', { total: 250, body: (page, items) => (page === 2 ? [] : items) }, { limit: 150, perPage: 100 }, 100, /page 2 came back empty/],
+    ['--offset: the second page answers [] before x-total', { total: 250, body: (page, items) => (page === 3 ? [] : items) }, { all: true, offset: 120, perPage: 100 }, 100, /page 2 came back empty, with 100 of the 130/],
+  ])('fails with exit 7 when %s, after the pages before it', async (_name, behaviour, paging, read, message) => {
+    const { fetch } = server(behaviour);
+    const result = await outcome(fetch, paging);
+    expect(result).toMatchObject({ exitCode: 7, message: expect.stringMatching(message) });
+    expect(result.message).toMatch(/^GET \/v2\.5\/computers: /);
+    expect(result.read).toEqual(numbers(1 + (paging.offset ?? 0), read + (paging.offset ?? 0)));
+  });
+
+  it('a page past the end (--page 9 of 3) is empty, not a failure', async () => {
+    const { fetch } = server({ total: 250 });
+    expect(await outcome(fetch, { page: 9, perPage: 100 })).toEqual({ read: [] });
+    expect(await outcome(fetch, { page: 9, perPage: 100, all: true })).toEqual({ read: [] });
+  });
+
+  it('property: whatever honest page size and headers, every item is read once, in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 450 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
+        fc.record({ perPage: fc.boolean(), total: fc.boolean(), totalPages: fc.boolean(), next: fc.boolean() }),
+        fc.option(fc.integer({ min: 0, max: 500 }), { nil: undefined }),
+        async (total, cap, perPage, send, offset) => {
+          const served = Math.min(cap, perPage ?? 100);
+          // A server that serves fewer than asked and says nothing of it cannot be read whole by anyone.
+          const told = send.perPage || send.total || send.next || (send.totalPages && offset === undefined);
+          fc.pre(served === (perPage ?? 100) || told);
+          const { fetch, asked } = server({ total, cap, send });
+          const { read, message } = await outcome(fetch, { all: true, perPage, offset });
+          expect(message).toBeUndefined();
+          expect(read).toEqual(numbers((offset ?? 0) + 1, total));
+          // No page is asked for twice.
+          expect(new Set(asked.map((q) => `${q.page}/${q.offset}`)).size).toBe(asked.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -105,6 +105,8 @@ const CASES: [line: string, expected: string[]][] = [
   ['mon --output ', ['csv', 'json', 'ndjson', 'openmetrics', 'table', 'tsv']],
   ['mon completion ', ['bash', 'fish', 'zsh']],
   ['mon help comp', ['completion', 'computers']],
+  ['mon help ex', ['exit-codes', 'expiration-manufacturers', 'expiration-products', 'expirations']],
+  ['mon help fo', ['formats']],
 ];
 
 const SHELLS = (

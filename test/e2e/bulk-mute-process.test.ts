@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
+import { runMon, signalMon, tempConfigDir } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -39,29 +40,7 @@ describe('plugin mute with selectors, as a process', () => {
     expect(want.length).toBeGreaterThan(40);
     const args = ['plugin', 'mute', '--status', 'OK', '--timed', '2h', '--yes', '-o', 'ndjson'];
     // 10 requests a second: the run takes seconds, so the signal lands while it sends.
-    const first = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [MON_BIN, ...args], {
-        env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env, MON_RATE_LIMIT: '10/1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const watch = setInterval(() => {
-        if (puts().length >= 15) {
-          clearInterval(watch);
-          child.kill('SIGINT');
-        }
-      }, 20);
-      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearInterval(watch);
-        clearTimeout(killer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    const first = await signalMon(args, { ...env, MON_RATE_LIMIT: '10/1' }, [{ signal: 'SIGINT', when: () => puts().length >= 15 }]);
     expect(first.code).toBe(130);
     const sentFirst = puts();
     expect(sentFirst.length).toBeLessThan(want.length);
@@ -70,12 +49,12 @@ describe('plugin mute with selectors, as a process', () => {
     const done = /^mon: (\d+) of (\d+) muted; run the same command again to finish$/.exec(lines.at(-1)!);
     expect(done).not.toBeNull();
     expect(Number(done![2])).toBe(want.length);
-    // What it counts is what it printed, each a whole row; requests cut off in flight are not counted.
+    // What it counts is what it printed, each a whole row: every PUT sent, those in flight at
+    // Ctrl-C let finish.
     const rows = first.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
     expect(rows).toHaveLength(Number(done![1]));
     expect(rows.every((row) => row.outcome === 'muted')).toBe(true);
-    expect(Number(done![1])).toBeLessThanOrEqual(sentFirst.length);
-    expect(Number(done![1])).toBeGreaterThanOrEqual(sentFirst.length - 4);
+    expect(Number(done![1])).toBe(sentFirst.length);
 
     sandbox.requests.length = 0;
     const second = await runMon(args, { env });
@@ -110,5 +89,103 @@ describe('plugin mute with selectors, as a process', () => {
     expect(puts().sort()).toEqual(uids);
     expect(accepted.screen).toMatch(/muting \[[#-]{20}\] \d+\/12 {2}\d+\.\d\/s {2}(\d+:\d\d left|time left unknown)/);
     expect(accepted.screen).toContain('muted 12 plugin results');
+  }, 30_000);
+});
+
+/** Ctrl-C once `when` holds, and again once the next condition does. */
+const interrupted = (args: readonly string[], env: Record<string, string>, when: (() => boolean)[]) =>
+  signalMon(args, env, when.map((condition) => ({ signal: 'SIGINT' as const, when: condition })));
+
+describe('Ctrl-C during a bulk mute, against a slow server that counts what it applied', () => {
+  const KEY = 'k_slow_put_test_key_0123456789';
+  const groups = [{ uid: 'g_a', slug: 'alpha', name: 'Alpha' }];
+  // 24 unmuted results on 6 computers.
+  const computers = Array.from({ length: 6 }, (_, i) =>
+    computer(i + 1, 'g_a', Array.from({ length: 4 }, (_, j) => result(`pr_${i + 1}_${j + 1}`, `Plugin ${j + 1}`, 'Alert'))),
+  );
+  let api: FakeApi;
+  let received: string[];
+  let applied: string[];
+  /** The PUTs the server holds: when each is due, to wait for or to drop. */
+  let pending: Map<NodeJS.Timeout, Promise<void>>;
+  /** How long a PUT takes the server before it applies it and answers (whether or not the client still listens). */
+  let putDelayMs: number;
+
+  beforeEach(async () => {
+    received = [];
+    applied = [];
+    pending = new Map();
+    putDelayMs = 700;
+    api = await startFakeApi(
+      fleetHandler({ groups, computers, expirations: [] }, (req, res) => {
+        if (req.method !== 'PUT') return false;
+        const uid = req.path.split('/').at(-1)!;
+        received.push(uid);
+        let timer!: NodeJS.Timeout;
+        const work = new Promise<void>((done) => {
+          timer = setTimeout(() => {
+            applied.push(uid);
+            if (!res.destroyed) json(res, 200, { ...result(uid, 'Plugin', 'Alert'), muted: true, mute_type: 'ignored' });
+            pending.delete(timer);
+            done();
+          }, putDelayMs);
+        });
+        pending.set(timer, work);
+        return true;
+      }),
+    );
+  });
+  afterEach(async () => {
+    for (const timer of pending.keys()) clearTimeout(timer);
+    await api.close();
+  });
+
+  const args = ['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'];
+  const env = () => ({ MON_BASE_URL: api.url, MON_API_KEY: KEY });
+
+  it('lets the PUTs in flight finish, starts no new one, and counts what the server applied', async () => {
+    // The signal lands while the second four are on the server: four applied, four in flight.
+    const run = await interrupted(args, env(), [() => received.length >= 8]);
+    await Promise.all(pending.values());
+    expect(run.code).toBe(130);
+    const done = /^mon: (\d+) of 24 muted; run the same command again to finish$/m.exec(run.stderr);
+    expect(done, run.stderr).not.toBeNull();
+    // What mon says it muted is what the server applied: none cut off, none started after Ctrl-C.
+    expect(Number(done![1])).toBe(applied.length);
+    expect(received.sort()).toEqual(applied.sort());
+    expect(applied.length).toBeGreaterThanOrEqual(8);
+    expect(applied.length).toBeLessThan(24);
+    const rows = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
+    expect(rows.map((row) => row.uid).sort()).toEqual(applied.sort());
+    expect(rows.every((row) => row.outcome === 'muted')).toBe(true);
+    expect(run.stderr).not.toContain(KEY);
+  }, 30_000);
+
+  it('waits for PUTs that hang past the first Ctrl-C; a second one ends it: exit 130, none counted', async () => {
+    putDelayMs = 60_000;
+    const started = Date.now();
+    let first = 0;
+    // The second signal a good while after the first: mon is still waiting for the PUTs then.
+    const run = await interrupted(args, env(), [() => received.length >= 4 && (first = Date.now()) > 0, () => Date.now() - first > 1_500]);
+    expect(run.sentAt).toHaveLength(2);
+    expect(run.code).toBe(130);
+    expect(Date.now() - run.sentAt[1]!).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(received).toHaveLength(4);
+    expect(run.stderr).toMatch(/^mon: 0 of 24 muted; run the same command again to finish$/m);
+  }, 30_000);
+
+  it('MON_DEADLINE ends the wait for PUTs that hang after one Ctrl-C: exit 130', async () => {
+    putDelayMs = 60_000;
+    const started = Date.now();
+    const run = await interrupted(args, { ...env(), MON_DEADLINE: '3' }, [() => received.length >= 4]);
+    expect(run.code).toBe(130);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(received).toHaveLength(4);
+    // Cut off by the deadline, each PUT is reported (it may or may not have been applied).
+    expect(run.stderr).toMatch(/^mon: 0 of 24 muted \(4 failed\); run the same command again to finish$/m);
+    const rows = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
+    expect(rows).toHaveLength(4);
+    for (const row of rows) expect(row).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('deadline') });
   }, 30_000);
 });

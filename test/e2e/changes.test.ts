@@ -229,14 +229,14 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     expect(other.stderr).toBe('mon: --changes names: its saved state compares name,asset_id, this run missing,hidden,overdue,group,os_version — give the same --fields as its first run, or start again with --changes names --reset\n');
   });
 
-  it('changes list shows each saved NAME with its profile, command line, time and count; forget removes one', async () => {
+  it('changes list shows each saved NAME with its account (the folder it is saved in: @sandbox for --sandbox), command line, time and count; forget removes one', async () => {
     await mon('computers', 'list', '--status', 'missing', '--changes', 'missing');
     await mon('users', 'list', '--changes', 'people', '--jq', 'map(.email)');
     const list = await runMain(['changes', 'list', '--json'], { env: { MON_CONFIG_DIR: dir } });
     expect(list.code).toBe(0);
     expect(lines(list.stdout)).toEqual([
-      { profile: '--sandbox', name: 'missing', command: 'mon --sandbox computers list --status missing --changes missing', saved_at: expect.stringMatching(/^\d{4}-.*Z$/), items: 3, file: join(dir, 'changes', '@sandbox', 'missing.json') },
-      { profile: '--sandbox', name: 'people', command: "mon --sandbox users list --changes people --jq 'map(.email)'", saved_at: expect.any(String), items: 5, file: join(dir, 'changes', '@sandbox', 'people.json') },
+      { profile: '@sandbox', name: 'missing', command: 'mon --sandbox computers list --status missing --changes missing', saved_at: expect.stringMatching(/^\d{4}-.*Z$/), items: 3, file: join(dir, 'changes', '@sandbox', 'missing.json') },
+      { profile: '@sandbox', name: 'people', command: "mon --sandbox users list --changes people --jq 'map(.email)'", saved_at: expect.any(String), items: 5, file: join(dir, 'changes', '@sandbox', 'people.json') },
     ]);
     expect(await mon('changes', 'forget', 'people')).toEqual({ code: 0, stdout: '', stderr: "Forgot 'people': its next run records a new baseline.\n" });
     expect(stateFiles(dir)).toEqual(['@sandbox/missing.json']);

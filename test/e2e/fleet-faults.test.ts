@@ -94,6 +94,19 @@ describe('status --check and fleet failures against a server with known data', (
     expect(run.code).toBe(code);
   });
 
+  it('a group name with a |, a line break, perf-like text and an escape: one line, exactly one |, the name cleaned', async () => {
+    const hostile = [{ uid: 'g_h', slug: 'ops', name: 'Ops | Prod\nx=1;2;3 \u001b[31mred' }];
+    const fleet = fleetOf({ alerts: 1 });
+    api.handle(fleetHandler({ ...fleet, groups: hostile, computers: fleet.computers.map((c) => ({ ...c, group: 'g_h' })) }));
+    const run = await runMain(['status', '--check', '--group', 'g_h'], { env });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('MON CRITICAL - 1 alert, 0 warnings, 0 missing (Ops / Prod x=1;2;3 \\e[31mred) | alerts=1;;0;0 warnings=0;0;;0 missing=0;0;;0\n');
+    // The UNKNOWN line cleans what it quotes the same way: a group that does not exist, named as typed.
+    const unknown = await runMain(['status', '--check', '--group', 'No | such\ngroup=1;2 \u001b[2J'], { env });
+    expect(unknown.code).toBe(3);
+    expect(unknown.stdout).toMatch(/^MON UNKNOWN - --group: [^\n|\u001b]*No \/ such group=1;2 \\e\[2J[^\n|\u001b]*\n$/);
+  });
+
   it('status -o json over known data: every count', async () => {
     const fleet = fleetOf({ size: 12, alerts: 3, warnings: 2, missing: 1 });
     fleet.computers[5]!.hidden = true;

@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
 import { fullProgram } from '../../src/completion/files.js';
 import { buildTree, walk } from '../../src/completion/tree.js';
+import { AccountsFailedError, EXIT_CODES, UsageError } from '../../src/errors.js';
+import { OUTPUT_FORMATS } from '../../src/output/types.js';
+import { ENVIRONMENT, TOPIC_NAMES, TOPICS } from '../../src/spec/topics.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 
@@ -12,16 +15,62 @@ const root = new URL('../../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
 
 describe('help', () => {
-  it('`mon` alone prints the description, global options with choices and defaults, commands and examples', async () => {
+  it('`mon` alone puts the commands first, then the help topics, the global flags and examples, on one screen (40 lines)', async () => {
     // bin/mon prints the help the build saved, without loading the bundle: a real process.
     const { code, stdout, stderr } = await runMon([]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toMatch(/^Usage: mon \[options\] \[command\]\n\nAdminister the Endpoint Monitoring Service/);
-    expect(stdout).toContain('-o, --output <format>');
-    expect(stdout.replace(/\s+/g, ' ')).toContain('(choices: "table", "json", "ndjson", "csv", "tsv", "openmetrics", default: "table")');
-    for (const spec of COMMANDS.filter((candidate) => candidate.name !== '__complete')) expect(stdout).toMatch(new RegExp(`^  ${spec.name}\\b`, 'm'));
+    expect(stdout).toMatch(/^Usage: mon \[global options\] <command> \[<verb>\] \[arguments\] \[options\]\n\nAdminister the Endpoint Monitoring Service .*\n\nCommands:\n/);
+    expect(stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(40);
+    expect(Math.max(...stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+    for (const spec of COMMANDS.filter((candidate) => candidate.name !== '__complete')) expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
     expect(stdout).not.toContain('__complete');
+    const topics = stdout.slice(stdout.indexOf('Help topics (mon help <topic>):\n'));
+    for (const name of TOPIC_NAMES) expect(topics).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(stdout).toContain('Global options (mon help options describes them):\n  -p, --profile <name>');
     expect(stdout).toContain('Examples:\n  $ mon ');
+  });
+
+  it('`mon help options` describes every global option with its choices and defaults', async () => {
+    const { code, stdout, stderr } = await runMain(['help', 'options']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^Global options: accepted before or after any command\n/);
+    expect(stdout.replace(/\s+/g, ' ')).toContain('-o, --output <format> output format (choices: "table", "json", "ndjson", "csv", "tsv", "openmetrics", default: "table")');
+    for (const flag of ['--profile <name>', '--all-profiles', '--jq <expression>', '--timeout <seconds>', '--no-color']) expect(stdout).toContain(flag);
+  });
+
+  it('`mon help exit-codes` prints every row of the exit-code table the errors take their codes from, and the Nagios exception', async () => {
+    const { code, stdout, stderr } = await runMain(['help', 'exit-codes']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const flat = stdout.replace(/\s+/g, ' ');
+    for (const row of EXIT_CODES) {
+      expect(stdout).toMatch(new RegExp(`^  ${row.code.replace(/[/]/g, '\\/')} +\\S`, 'm'));
+      expect(flat).toContain(row.meaning);
+    }
+    expect(flat).toContain('0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN');
+    expect(new UsageError('x').exitCode).toBe(2);
+    expect(new AccountsFailedError('x').exitCode).toBe(9);
+  });
+
+  it.each(TOPICS.map((topic) => [topic.name, topic] as const))('`mon help %s` prints the topic, wrapped at 80 columns but for examples', async (name, topic) => {
+    const { code, stdout, stderr } = await runMain(['help', name]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.startsWith(`${topic.title}\n\n`)).toBe(true);
+    for (const line of stdout.split('\n').filter((text) => !text.startsWith('  $ '))) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it('`mon help environment` names every variable of the table; `mon help formats` every output format', async () => {
+    const environment = (await runMain(['help', 'environment'])).stdout;
+    for (const variable of ENVIRONMENT) expect(environment).toContain(variable.name);
+    const formats = (await runMain(['help', 'formats'])).stdout;
+    for (const format of OUTPUT_FORMATS) expect(formats).toMatch(new RegExp(`^  ${format} +\\S`, 'm'));
+    expect(formats).toContain('--fields');
+    expect(formats).toContain('--jq EXPR');
+  });
+
+  it('`mon help sandbox` is the topic; `mon sandbox --help` and `mon help sandbox serve` the command', async () => {
+    expect((await runMain(['help', 'sandbox'])).stdout).toMatch(/^The sandbox\n/);
+    expect((await runMain(['sandbox', '--help'])).stdout).toMatch(/^Usage: mon sandbox/);
+    expect((await runMain(['help', 'sandbox', 'serve'])).stdout).toMatch(/^Usage: mon sandbox serve/);
   });
 
   it('`mon help computers` lists the verbs with their aliases and shows examples', async () => {

@@ -39,7 +39,7 @@ describe('help layout (#12 item 16)', () => {
     expect(code).toBe(0);
     const own = stdout.indexOf('  --body <text>');
     const examples = stdout.indexOf('\nExamples:\n');
-    const globals = stdout.indexOf('\nGlobal options (`mon --help` describes them):\n');
+    const globals = stdout.indexOf('\nGlobal options (`mon help options` describes them):\n');
     expect(own).toBeGreaterThan(0);
     expect(examples).toBeGreaterThan(own);
     expect(globals).toBeGreaterThan(examples);
@@ -107,7 +107,7 @@ describe('errors with a hint (#12 item 17)', () => {
     [['computers', 'get'], 'mon: missing <client-id> — usage: mon computers get <client-id>\n'],
     [['computers', 'list', '--status'], 'mon: --status needs a value — one of visible, hidden, missing, pending_rekey, pending_removal or has_muted_plugin, e.g. --status visible\n'],
     [['notes', 'lsit'], "mon: notes has no command 'lsit' — did you mean `mon notes list`?\n"],
-    [['--timeout', 'abc', 'groups', 'list'], "mon: --timeout: must be a number of seconds above 0 and at most 3600 (got 'abc') — `mon --help` describes the global options\n"],
+    [['--timeout', 'abc', 'groups', 'list'], "mon: --timeout: must be a number of seconds above 0 and at most 3600 (got 'abc') — `mon help options` describes the global options\n"],
   ])('`mon %j`: one line with its hint, exit 2, no request', async (args, line) => {
     const result = await runMon(args, { env });
     expect(result).toMatchObject({ code: 2, stdout: '', stderr: line });

@@ -72,3 +72,46 @@ export function runMon(args: readonly string[], options: RunOptions = {}): Promi
     child.stdin.end(options.input ?? '');
   });
 }
+
+/** A signal to send to a spawned mon once `when` holds (checked on each output chunk and every 10 ms). */
+export interface SignalStep {
+  signal: NodeJS.Signals;
+  when: (stdout: string) => boolean;
+}
+
+/**
+ * Spawns bin/mon as {@link runMon} does (stdin closed) and sends it `steps` in turn, each once
+ * its condition holds; resolves with how it ended and when each signal went (Date.now()).
+ * Killed after `timeoutMs`, so a hang fails the test instead of stalling it.
+ */
+export function signalMon(args: readonly string[], env: Record<string, string>, steps: readonly SignalStep[], timeoutMs = 20_000): Promise<MonResult & { sentAt: number[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MON_BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const sentAt: number[] = [];
+    const check = () => {
+      const step = steps[sentAt.length];
+      if (step && step.when(stdout)) {
+        sentAt.push(Date.now());
+        child.kill(step.signal);
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      check();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const poll = setInterval(check, 10);
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearInterval(poll);
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr, sentAt });
+    });
+  });
+}

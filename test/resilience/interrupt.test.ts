@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computersPage, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
-import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, signalMon, tempConfigDir } from '../helpers/run-mon.js';
 import { expectNoKey, KEY } from './support.js';
 
 /**
@@ -9,38 +9,8 @@ import { expectNoKey, KEY } from './support.js';
  * once some output has arrived. It must exit 130 (143 for TERM) and leave whole records only.
  */
 
-interface Interrupted {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Spawns mon, sends `signal` once `ready(stdout)` holds, and collects what it printed. */
-function interruptMon(args: string[], env: Record<string, string>, signal: NodeJS.Signals, ready: (stdout: string) => boolean): Promise<Interrupted> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MON_BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let sent = false;
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (!sent && ready(stdout)) {
-        sent = true;
-        child.kill(signal);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const interruptMon = (args: string[], env: Record<string, string>, signal: NodeJS.Signals, ready: (stdout: string) => boolean) => signalMon(args, env, [{ signal, when: ready }], 10_000);
 
 describe('interrupts', () => {
   let api: FakeApi;

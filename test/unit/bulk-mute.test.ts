@@ -21,15 +21,21 @@ describe('--from lines', () => {
   });
 
   it.each([
-    ['c_81d0', 1],
-    ['pr_a\n{"uid": 7}', 2],
-    ['pr_a\npr_b\n{not json', 3],
-    ['pr_a b', 1],
-    ['["pr_a"]', 1],
-    ['pr_', 1],
-  ])('%j is refused naming line %i', (text, line) => {
-    expect(() => parseUidLines(text, 'uids.txt')).toThrow(UsageError);
-    expect(() => parseUidLines(text, 'uids.txt')).toThrow(new RegExp(`^--from uids\\.txt: line ${line} is neither`));
+    ['c_81d0', "line 1 of 'uids.txt' (6 characters) does not start with pr_"],
+    ['pr_a\n{"uid": 7}', 'line 2 of \'uids.txt\' (10 characters) is a JSON object whose "uid" is not a string'],
+    ['pr_a\npr_b\n{not json', "line 3 of 'uids.txt' (9 characters) starts like JSON but does not parse"],
+    ['pr_a b', "line 1 of 'uids.txt' (6 characters) holds white space, '/', '?' or '#'"],
+    ['["pr_a"]', "line 1 of 'uids.txt' (8 characters) does not start with pr_"],
+    ['pr_', "line 1 of 'uids.txt' (3 characters) has nothing after pr_"],
+    [`pr_${'a'.repeat(253)}`, "line 1 of 'uids.txt' (256 characters) is longer than the 255 characters a uid may be"],
+    [`{"uid": "pr_${'a'.repeat(253)}"}`, 'line 1 of \'uids.txt\' (267 characters) is a JSON object whose "uid" is longer than the 255 characters a uid may be'],
+  ])('%j is refused, the line described and not quoted', (text, message) => {
+    expect(() => parseUidLines(text, "'uids.txt'")).toThrow(UsageError);
+    expect(() => parseUidLines(text, "'uids.txt'")).toThrow(`--from: ${message}`);
+  });
+
+  it('takes a uid of 255 characters', () => {
+    expect(parseUidLines(`pr_${'a'.repeat(252)}`, '-')).toHaveLength(1);
   });
 });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isStatusCheck } from '../../src/main.js';
 import { bar } from '../../src/output/status.js';
 import { createProgress } from '../../src/output/progress.js';
-import { isMuted } from '../../src/fleet/selection.js';
+import { isMuted } from '../../src/plugin-result.js';
+import { nagiosText, perfLabel } from '../../src/fleet/check.js';
 import { breaches, parseRange } from '../../src/validate/range.js';
 
 describe('Nagios threshold ranges', () => {
@@ -24,6 +25,31 @@ describe('Nagios threshold ranges', () => {
 
   it.each(['', 'x', '5:1', '@', '1:2:3', '~', 'ten', '1e3'])('%j is not a range', (text) => {
     expect(parseRange(text)).toBeUndefined();
+  });
+});
+
+describe('text on a Nagios line', () => {
+  it.each([
+    ['Ops | Prod', 'Ops / Prod'],
+    ['two\nlines\r\n  and  more', 'two lines and  more'],
+    ['x=1;2;3', 'x=1;2;3'],
+    ['\u001b[31mred\u0007', '\\e[31mred\\x07'],
+    ['a\u2028b|c\u202ed', 'a b/c\\u202ed'],
+    ['  trailing\n', 'trailing'],
+  ])('nagiosText(%j) is %j', (text, clean) => {
+    expect(nagiosText(text)).toBe(clean);
+  });
+
+  // Nagios plugin guidelines, Performance data: 'label'=value; quotes when needed, '' for a quote, no '='.
+  it.each([
+    ['alerts', 'alerts'],
+    ['acme.eu_alerts', 'acme.eu_alerts'],
+    ['Ops Prod', "'Ops Prod'"],
+    ['x=1;2;3', "'x_1;2;3'"],
+    ["it's", "'it''s'"],
+    ['a|b\nc', "'a/b c'"],
+  ])('perfLabel(%j) is %s', (label, clean) => {
+    expect(perfLabel(label)).toBe(clean);
   });
 });
 

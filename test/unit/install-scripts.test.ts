@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
  */
 const root = new URL('../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+  files: string[];
   scripts: Record<string, string>;
   allowScripts?: Record<string, boolean>;
 };
@@ -33,5 +34,11 @@ describe('install scripts', () => {
   it('npm ci and npm install still build dist/ (postprepare runs after them), and so does npm pack', () => {
     expect(pkg.scripts.postprepare).toBe('node scripts/build.mjs');
     expect(pkg.scripts.prepack).toBe('node scripts/build.mjs');
+  });
+
+  it('the package ships the --jq worker: the build writes it into dist/, beside the bundle', () => {
+    expect(pkg.files).toContain('dist');
+    // The test set-up has just built dist/.
+    expect(readFileSync(new URL('dist/jq-worker.cjs', root), 'utf8')).toContain('jq-wasm');
   });
 });

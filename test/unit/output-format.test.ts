@@ -5,14 +5,14 @@ import {
   formatCell,
   formatPercent,
   formatTime,
-  parseTime,
   plainValue,
   toCsvRow,
   toIsoUtc,
   toTsvRow,
-  truncate,
   type Palette,
 } from '../../src/output/format.js';
+import { cutToWidth } from '../../src/output/width.js';
+import { parseTime } from '../../src/api/time.js';
 
 // Local-time output depends on the zone: pin it before anything formats a date.
 beforeAll(() => {
@@ -180,9 +180,9 @@ describe('formatCell', () => {
 
   it('truncates to maxWidth on a TTY only', () => {
     const long = 'abcdefghijklmnop';
-    expect(formatCell(long, 'text', { ...tty, maxWidth: 6 })).toBe('abcde…');
-    expect(formatCell(long, 'text', { ...plain, maxWidth: 6 })).toBe(long);
-    expect(formatCell('abcdef', 'text', { ...tty, maxWidth: 6 })).toBe('abcdef');
+    expect(formatCell(long, 'text', { ...tty, maxWidth: 6, cut: cutToWidth })).toBe('abcde…');
+    expect(formatCell(long, 'text', { ...plain, maxWidth: 6, cut: cutToWidth })).toBe(long);
+    expect(formatCell('abcdef', 'text', { ...tty, maxWidth: 6, cut: cutToWidth })).toBe('abcdef');
   });
 
   it('colours only status cells, and only through the palette', () => {
@@ -190,11 +190,6 @@ describe('formatCell', () => {
     expect(formatCell('OK', 'status', { ...plain, palette })).toBe('<OK>OK');
     expect(formatCell('OK', 'text', { ...plain, palette })).toBe('OK');
     expect(formatCell(null, 'status', { ...plain, palette })).toBe('');
-  });
-
-  it('truncate counts code points, not UTF-16 units', () => {
-    expect(truncate('😀😀😀😀', 3)).toBe('😀😀…');
-    expect(truncate('héllo', 5)).toBe('héllo');
   });
 });
 

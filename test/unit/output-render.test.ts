@@ -302,6 +302,6 @@ describe('renderObject', () => {
   });
 });
 
-it('OUTPUT_FORMATS lists the five formats', () => {
-  expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv']);
+it('OUTPUT_FORMATS lists the six formats', () => {
+  expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv', 'openmetrics']);
 });

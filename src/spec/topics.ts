@@ -1,0 +1,177 @@
+import { EXIT_CODES, NAGIOS_STATES } from '../errors.js';
+import { FORMAT_DESCRIPTIONS, OUTPUT_FORMATS } from '../output/types.js';
+
+/**
+ * The help topics: `mon help <topic>` prints one, `npm run generate` writes each as
+ * docs/help/<topic>.md and all of them into the man page (src/completion/docs.ts, man.ts). Each
+ * table lives here or beside the code that acts on it (the exit codes in errors.ts, the formats
+ * in output/types.ts), once. Text is plain, with `code` in backticks.
+ */
+export type TopicBlock =
+  | { kind: 'text'; text: string }
+  | { kind: 'heading'; text: string }
+  | { kind: 'table'; head: readonly string[]; rows: readonly (readonly string[])[] }
+  /** Shell lines, shown as `$ …` in help. */
+  | { kind: 'examples'; lines: readonly string[] };
+
+export interface Topic {
+  name: string;
+  /** The heading: help's first line, the docs page's title, the man page's section. */
+  title: string;
+  summary: string;
+  blocks: readonly TopicBlock[];
+}
+
+/**
+ * Every environment variable mon reads (test/unit/topics.test.ts checks the MON_ ones against
+ * the source). A flag beats its variable, which beats the profile.
+ */
+export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
+  { name: 'MON_BASE_URL', meaning: "the account's base URL, https://<subdomain>.<service-domain> (like --base-url); with MON_API_KEY, no profile is needed" },
+  { name: 'MON_API_KEY', meaning: "the API key, instead of the profile's (there is no flag: a key does not belong in shell history or ps)" },
+  { name: 'MON_PROFILE', meaning: 'saved profile to use (like -p)' },
+  { name: 'MON_PROFILES', meaning: 'comma-separated profiles a read spans (like --profiles); MON_API_KEY, MON_BASE_URL and MON_PROFILE do not apply to them' },
+  { name: 'MON_CONFIG_DIR', meaning: "where profiles, the sandbox's state, the rate ledger and the states of --changes live (default: the platform's config folder, e.g. ~/.config/mon-nodejs)" },
+  { name: 'MON_TIMEOUT', meaning: 'seconds per request: connect, headers and body together (default 30; like --timeout)' },
+  { name: 'MON_RETRIES', meaning: 'retries after the first attempt, 0..10 (default 5; like --retries)' },
+  {
+    name: 'MON_DEADLINE',
+    meaning: 'seconds the whole command may take, waits and retries included (default 3600); when it passes, mon stops and exits 8. It also bounds the wait for another run with the same --changes NAME (exit 1)',
+  },
+  { name: 'MON_MAX_RESPONSE', meaning: 'the most one response may be: bytes, or with K, M or G, from 1K to 4G (default 32M)' },
+  { name: 'MON_RATE_LIMIT', meaning: "<requests>/<seconds>, the client's own budget, shared by every mon process of the user and key (default 400/60, the API's limit); lower it when other tools use the same key, e.g. 200/60" },
+  { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxies, as every Node tool reads them' },
+  { name: 'NODE_EXTRA_CA_CERTS', meaning: 'PEM file of a private CA or a TLS-inspecting proxy; certificates are always verified (NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored, and mon says so)' },
+  { name: 'NO_COLOR, FORCE_COLOR', meaning: 'colour (by default only ever on a terminal)' },
+  { name: 'NODE_COMPILE_CACHE', meaning: "folder for Node's compile cache, Node 22+ (default: node-compile-cache in the temporary folder)" },
+  { name: 'NODE_DISABLE_COMPILE_CACHE', meaning: '1: no compiled-code cache; every run compiles the bundle' },
+];
+
+const environment: Topic = {
+  name: 'environment',
+  title: 'Environment variables',
+  summary: 'The environment variables mon reads',
+  blocks: [
+    { kind: 'table', head: ['Variable', 'Meaning'], rows: ENVIRONMENT.map((variable) => [variable.name, variable.meaning]) },
+    { kind: 'text', text: 'A flag beats the environment, which beats the profile. A bad value in any of them is exit 2 before anything is sent.' },
+    { kind: 'examples', lines: ['MON_PROFILE=acme ./nightly.sh', 'MON_BASE_URL=http://127.0.0.1:8025 MON_API_KEY=sbx_live_demo_4f6c2a9e1b7d mon computers list'] },
+  ],
+};
+
+const exitCodes: Topic = {
+  name: 'exit-codes',
+  title: 'Exit codes',
+  summary: 'What each exit code means; which are worth a retry',
+  blocks: [
+    { kind: 'table', head: ['Code', 'Meaning', 'Retry later?'], rows: EXIT_CODES.map((row) => [row.code, row.meaning, row.retry]) },
+    {
+      kind: 'text',
+      text: `\`mon status --check\` is the one exception: it exits as a Nagios plugin does (${NAGIOS_STATES.map((state, code) => `${code} ${state}`).join(', ')}, for any error), because monitors read it.`,
+    },
+    {
+      kind: 'text',
+      text: '`plugin mute|unmute` with selectors sends one PUT per result: when some fail, the others are still done, every failed uid is listed, and the exit code is that of the failures (the code most of them share; of codes equally common, the first met).',
+    },
+  ],
+};
+
+const formats: Topic = {
+  name: 'formats',
+  title: 'Output formats',
+  summary: 'Output formats (-o), --fields, --no-header and --jq',
+  blocks: [
+    { kind: 'text', text: 'stdout carries data only; notices, progress, prompts and errors go to stderr. `-o FORMAT` picks one of:' },
+    { kind: 'table', head: ['Format', 'What it prints'], rows: OUTPUT_FORMATS.map((format) => [format, FORMAT_DESCRIPTIONS[format]]) },
+    {
+      kind: 'text',
+      text: "A list read without --all or --limit that stops before the last record says so on stderr, after the data (`showing 50 of 312 - add --all for every page`). Control characters in the server's text are shown escaped in table, csv and tsv; json and ndjson carry them in JSON's own escapes.",
+    },
+    { kind: 'heading', text: '--fields' },
+    {
+      kind: 'text',
+      text: '`--fields a,b,c` picks the columns of table, csv and tsv and the keys of json and ndjson. The keys are those of the API\'s objects plus the computed columns of the table, which are fields in every format. An unknown key is exit 2 with the nearest one. `--no-header` leaves out the header row of table, csv and tsv.',
+    },
+    {
+      kind: 'table',
+      head: ['Resource', 'Computed fields'],
+      rows: [
+        ['computers', 'name (custom name, else computer name), flags (missing, issue, hidden, removal, rekey)'],
+        ['notes', 'owner (the computer or group), excerpt (the first line of the body)'],
+        ['expirations', 'owner (the computer, else the group)'],
+        ['plugin results', 'mute (until when, ticket, forever)'],
+      ],
+    },
+    { kind: 'heading', text: '--jq' },
+    {
+      kind: 'text',
+      text: "`--jq EXPR` runs jq (1.8, built in: no jq needed on the machine) over what the command prints as JSON, and prints the results one per line, strings raw, other values as compact JSON. It implies -o json: the filter runs once over the whole output (with --all, the array of every page, held in memory). With -o ndjson it runs once per item, a page at a time. The filter is compiled before any request: a syntax error is exit 2; an error while it runs is exit 1. jq's $ENV is its own, not yours.",
+    },
+    {
+      kind: 'examples',
+      lines: [
+        'mon computers list --all -o csv --fields client_id,name,last_report > computers.csv',
+        'mon computers list --status missing --all -o tsv --no-header --fields client_id',
+        "mon computers list --all --jq 'map(select(.missing)) | length'",
+        "mon computers list --all -o ndjson --jq 'select(.platform == \"mac\") | .uid'",
+      ],
+    },
+  ],
+};
+
+const sandbox: Topic = {
+  name: 'sandbox',
+  title: 'The sandbox',
+  summary: 'Try everything without an account',
+  blocks: [
+    {
+      kind: 'text',
+      text: "The sandbox serves the whole v2.5 API on loopback from seeded demo data: groups, computers of three platforms (some missing), plugin results in every status, expirations, notes and users. `--sandbox` on any command starts one inside that command on a free port. Its data is kept in the config folder, so a change made by one command is seen by the next, until `mon sandbox reset`.",
+    },
+    { kind: 'examples', lines: ['mon --sandbox computers list --status missing', 'mon --sandbox alerts', 'mon --sandbox status', 'mon sandbox reset'] },
+    {
+      kind: 'text',
+      text: '`mon sandbox --port 8025` serves it in the foreground for other tools and scripts, and prints its base URL and the two `export` lines (MON_BASE_URL, MON_API_KEY) that point mon at it; Ctrl-C stops it. `--computers N` seeds a larger account (10000 for benchmarks). `mon sandbox --help` lists its options.',
+    },
+    { kind: 'text', text: 'The sandbox account is named `@sandbox` where mon names accounts (`mon changes list`, the states of --changes).' },
+  ],
+};
+
+const fleet: Topic = {
+  name: 'fleet',
+  title: 'Fleet commands',
+  summary: 'alerts, status, bulk mutes, --changes, --profiles',
+  blocks: [
+    {
+      kind: 'table',
+      head: ['Command', 'What it does'],
+      rows: [
+        ['mon alerts', 'one row per plugin result that needs attention across the account (Alert or Warning, not muted, visible); filters --group, --computer, --plugin, --status, --missing, --since'],
+        ['mon status', 'counts at a glance: computers, plugin results, the top plugins and groups, expirations; -o json prints one object'],
+        ['mon status --check', 'one line in the Nagios plugin format, exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; thresholds as Nagios ranges (--warning-alerts, --critical-missing, ...)'],
+        ['mon plugin mute|unmute <selectors>', "every plugin result the selectors of alerts (or --from FILE) pick: plan, confirm or --yes, --dry-run, --max N (default 1000); a rerun does only what is left"],
+        ['--changes NAME', 'on every list and on alerts: only what is new, gone or changed since the last good run with NAME; the first run records a baseline'],
+        ['--profiles a,b / --all-profiles', "the same read across saved profiles, side by side (--parallel N, default 4): a PROFILE column or a profile key; one failed account is exit 9, the others' data printed whole"],
+      ],
+    },
+    {
+      kind: 'examples',
+      lines: [
+        'mon alerts --group "Acme Design"',
+        'mon plugin mute --group "Acme Design" --timed 2h --yes',
+        'mon computers list --status missing --changes missing -q',
+        'mon status --check --critical-alerts 5',
+        'mon --all-profiles status',
+      ],
+    },
+    { kind: 'text', text: 'Writes refuse --profiles and --all-profiles: run them once per account with -p NAME.' },
+  ],
+};
+
+/** The topics, in the order `mon help` lists them; the global options are a topic of their own (options). */
+export const TOPICS: readonly Topic[] = [environment, exitCodes, formats, fleet, sandbox];
+
+/** `mon help options`: the global options, read from the program itself (src/help.ts). */
+export const OPTIONS_TOPIC = { name: 'options', title: 'Global options', summary: 'The global options, before or after any command' } as const;
+
+/** Every topic name `mon help` takes, for completions and the root help. */
+export const TOPIC_NAMES: readonly string[] = [OPTIONS_TOPIC.name, ...TOPICS.map((topic) => topic.name)];
