@@ -15,6 +15,7 @@ _mon_command() {
     '|users'|'|user') REPLY='users' ;;
     '|alerts') REPLY='alerts' ;;
     '|status') REPLY='status' ;;
+    '|report') REPLY='report' ;;
     '|changes') REPLY='changes' ;;
     '|api') REPLY='api' ;;
     '|profile'|'|profiles') REPLY='profile' ;;
@@ -231,6 +232,12 @@ _mon_option() {
     'status|--critical-warnings') REPLY='v' ;;
     'status|--warning-missing') REPLY='v' ;;
     'status|--critical-missing') REPLY='v' ;;
+    'report|--group') REPLY='v' ;;
+    'report|--since') REPLY='v' ;;
+    'report|--title') REPLY='v' ;;
+    'report|--logo') REPLY='v @files' ;;
+    'report|--footer') REPLY='v' ;;
+    'report|--output-dir') REPLY='v @files' ;;
     'api|-F'|'api|--field') REPLY='v' ;;
     'profile add|--subdomain') REPLY='v' ;;
     'profile add|--domain') REPLY='v' ;;
@@ -271,6 +278,7 @@ _mon_flags() {
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
     'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
+    'report') REPLY='--group --since --title --logo --footer --output-dir' ;;
     'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
@@ -284,7 +292,7 @@ _mon_flags() {
 # The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
 _mon_commands() {
   case "$1" in
-    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
     'groups') REPLY='list get find-or-create update'; _mon_aliases='ls show' ;;
     'computers') REPLY='list get update'; _mon_aliases='ls show' ;;
     'expirations') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;

@@ -25,6 +25,8 @@ function __mon_command
             echo 'alerts'
         case '|status'
             echo 'status'
+        case '|report'
+            echo 'report'
         case '|changes'
             echo 'changes'
         case '|api'
@@ -290,6 +292,12 @@ function __mon_option
             'status|--critical-warnings' \
             'status|--warning-missing' \
             'status|--critical-missing' \
+            'report|--group' \
+            'report|--since' \
+            'report|--title' \
+            'report|--logo' \
+            'report|--footer' \
+            'report|--output-dir' \
             'api|-F' \
             'api|--field' \
             'profile add|--subdomain' \
@@ -422,22 +430,23 @@ complete -c mon -n '__mon_at ""' -a 'plugin' -d 'A computer\'s plugin results; m
 complete -c mon -n '__mon_at ""' -a 'users' -d 'List the people with access to the account'
 complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attention, account-wide'
 complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now, or --check for Nagios'
+complete -c mon -n '__mon_at ""' -a 'report' -d 'A customer report as one self-contained HTML file'
 complete -c mon -n '__mon_at ""' -a 'changes' -d 'The saved states of --changes NAME: list, forget'
 complete -c mon -n '__mon_at ""' -a 'api' -d 'Send any request to the API, print the JSON answer'
 complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check accounts (subdomain + key)'
 complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the v2.5 API with demo data, no account needed'
 complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
 complete -c mon -n '__mon_at ""' -a 'help' -d 'Show help for a topic or a command'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
 complete -c mon -n '__mon_at "groups"' -a 'list' -d 'List groups, sorted by name'
 complete -c mon -n '__mon_at "groups"' -a 'get' -d 'Show one group by uid, slug or name'
 complete -c mon -n '__mon_at "groups"' -a 'find-or-create' -d 'Return the group with this name, creating it when there is none'
@@ -698,6 +707,12 @@ complete -c mon -n '__mon_in "status"' -l 'warning-warnings' -x -d 'WARNING when
 complete -c mon -n '__mon_in "status"' -l 'critical-warnings' -x -d 'CRITICAL when unmuted warnings are outside this range; with --check'
 complete -c mon -n '__mon_in "status"' -l 'warning-missing' -x -d 'WARNING when missing computers are outside this range (default: 0); with --check'
 complete -c mon -n '__mon_in "status"' -l 'critical-missing' -x -d 'CRITICAL when missing computers are outside this range; with --check'
+complete -c mon -n '__mon_in "report"' -l 'group' -x -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
+complete -c mon -n '__mon_in "report"' -l 'since' -x -d 'also show what changed since WHEN, as far as the API\'s timestamps tell (30d, 2w, an ISO 8601 time)'
+complete -c mon -n '__mon_in "report"' -l 'title' -x -d 'the report\'s title (default: "Fleet report") (max 200 characters)'
+complete -c mon -n '__mon_in "report"' -l 'logo' -r -F -d 'a PNG, JPEG, GIF, WebP or SVG image shown at the top, embedded (at most 1 MiB) (max 4096 characters)'
+complete -c mon -n '__mon_in "report"' -l 'footer' -x -d 'a line at the foot of the report, e.g. your company\'s name (max 500 characters)'
+complete -c mon -n '__mon_in "report"' -l 'output-dir' -r -F -d 'write <account>.html there instead of printing (one file per account) (max 4096 characters)'
 complete -c mon -n '__mon_at "changes"' -a 'list' -d 'List the names saved by --changes, for every profile: command line, when, how many items'
 complete -c mon -n '__mon_at "changes"' -a 'forget' -d 'Forget the state saved under NAME for the profile in effect: its next run records a new baseline'
 complete -c mon -n '__mon_alias "changes" "list forget"' -a 'ls' -d 'alias of list'
@@ -737,4 +752,4 @@ complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: 
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
-complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status changes api profile sandbox completion help options environment exit-codes formats fleet sandbox'
+complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help options environment exit-codes formats fleet sandbox'

@@ -23,7 +23,7 @@ const IMAGE_TYPES: readonly [string, (head: Buffer) => boolean][] = [
 
 export const report = verb({
   name: 'report',
-  summary: 'A customer report of the account as one self-contained HTML file (charts, attention, expirations, inventory)',
+  summary: 'A customer report as one self-contained HTML file',
   description:
     'One HTML file with no script and nothing external (the logo is embedded), so it opens offline, mails as an attachment and prints to PDF on A4 or Letter: the account at a glance (the counts of `mon status`), charts (platforms, operating systems, boot volume use, unmuted alerts by group, expirations by month for twelve months), the computers needing attention (missing, and unmuted alerts and warnings), expirations in the next 90 days, and the inventory. Computer names link to the service\'s own page where the API gives one. On stdout, or with --output-dir one file per account named after it (needed with --profiles and --all-profiles). With --since: what the API\'s own timestamps tell of that time (computers registered since); mon keeps no history for trends and says so.',
   options: [

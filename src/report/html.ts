@@ -100,7 +100,8 @@ const table = (headers: readonly string[], rows: readonly string[][], numeric: r
     .map((cells) => `<tr>${cells.map((cell, i) => `<td${numeric.includes(i) ? ' class="num"' : ''}>${cell}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
 
-const linked = (row: { url: string | undefined }, name: string): string => (row.url ? `<a href="${e(row.url)}">${e(name)}</a>` : e(name));
+/** A name, linked to the service's page of it when that is a web address (never another scheme). */
+const linked = (row: { url: string | undefined }, name: string): string => (row.url && /^https?:\/\//i.test(row.url) ? `<a href="${e(row.url)}">${e(name)}</a>` : e(name));
 const none = (text: string): string => `<p class="none">${e(text)}</p>`;
 
 /** The whole document. */

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { renderReport } from '../../src/report/html.js';
+import type { ReportData } from '../../src/report/collect.js';
+
+/** Names come from the API and from customers: whatever they hold stays text. */
+describe('the report escapes what it shows', () => {
+  const hostile = `<script>alert("x")</script> & 'quotes' <img src=x onerror=alert(1)>`;
+  const data: ReportData = {
+    account: hostile,
+    nowMs: Date.parse('2026-11-20T09:00:00Z'),
+    status: {
+      scope: { groups: null },
+      computers: { total: 1, missing: 1, hidden: 0, pending_removal: 0, platforms: { [hostile]: 1 } },
+      plugin_results: { total: 1, alerts: 1, warnings: 0, muted: 0, hidden: 0 },
+      top_plugins: [],
+      groups: [{ uid: 'g_1', name: hostile, computers: 1, missing: 1, alerts: 1, warnings: 0, hidden: 0, platforms: { mac: 1 }, results: { unmuted: { Alert: 1 }, muted: {} } }],
+      expirations: { expired: 0, expiring: 0, within_days: 30, windows: { '30d': 0, '90d': 0 } },
+    },
+    inventory: [{ name: hostile, url: 'javascript:alert(1)' as never, group: hostile, platform: 'mac', os: hostile, ram: '8 GB', bootCapacityBytes: 5e11, bootUsedPercent: 50, lastReportMs: undefined, registeredMs: undefined, missing: true }],
+    missing: [],
+    attention: [{ computer: hostile, url: undefined, group: hostile, plugin: hostile, status: 'Alert', details: hostile, lastRunMs: undefined }],
+    due: [{ what: hostile, computer: hostile, group: hostile, expiresMs: Date.parse('2026-12-01T00:00:00Z') }],
+    osVersions: [[hostile, 1]],
+    bootUse: [['under 50%', 0]],
+    expiringByMonth: [['2026-11', 0]],
+  };
+
+  it('shows every name as text: no element, attribute or script comes from the data', () => {
+    const html = renderReport(data, { title: hostile, footer: hostile, version: '1.0.0' });
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain('href="javascript:');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;');
+  });
+});
