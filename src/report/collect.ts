@@ -132,9 +132,10 @@ export async function collectReport(client: ApiClient, account: string, scope: S
     },
     onExpiration: (expiration) => expirations.push(expiration),
   });
-  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' });
-  inventory.sort((a, b) => a.group.localeCompare(b.group, 'en', { sensitivity: 'base' }) || byName(a, b));
-  attention.sort((a, b) => (a.status === b.status ? 0 : a.status === 'Alert' ? -1 : 1) || a.group.localeCompare(b.group) || a.computer.localeCompare(b.computer) || a.plugin.localeCompare(b.plugin));
+  // One collator for every comparison: localeCompare with options makes one per call.
+  const { compare } = new Intl.Collator('en', { sensitivity: 'base' });
+  inventory.sort((a, b) => compare(a.group, b.group) || compare(a.name, b.name));
+  attention.sort((a, b) => (a.status === b.status ? 0 : a.status === 'Alert' ? -1 : 1) || compare(a.group, b.group) || compare(a.computer, b.computer) || compare(a.plugin, b.plugin));
   const missing = inventory.filter((row) => row.missing).sort((a, b) => (a.lastReportMs ?? 0) - (b.lastReportMs ?? 0));
 
   const due: DueRow[] = [];
