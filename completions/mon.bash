@@ -96,7 +96,7 @@ _mon_option() {
     'groups update|--description') REPLY='v' ;;
     'groups update|--reference-email') REPLY='v' ;;
     'computers list|--status') REPLY='v visible hidden missing pending_rekey pending_removal has_muted_plugin' ;;
-    'computers list|--group') REPLY='v' ;;
+    'computers list|--group') REPLY='v @names:groups' ;;
     'computers list|--created-after') REPLY='v' ;;
     'computers list|--serial-number') REPLY='v' ;;
     'computers list|--asset-id') REPLY='v' ;;
@@ -120,8 +120,8 @@ _mon_option() {
     'expirations list|--uid') REPLY='v' ;;
     'expirations list|--manufacturer') REPLY='v' ;;
     'expirations list|--product') REPLY='v' ;;
-    'expirations list|--group') REPLY='v' ;;
-    'expirations list|--computer') REPLY='v' ;;
+    'expirations list|--group') REPLY='v @names:groups' ;;
+    'expirations list|--computer') REPLY='v @names:computers' ;;
     'expirations list|--license-key') REPLY='v' ;;
     'expirations list|--expires-start') REPLY='v' ;;
     'expirations list|--expires-end') REPLY='v' ;;
@@ -134,15 +134,15 @@ _mon_option() {
     'expirations create|--expires-at') REPLY='v' ;;
     'expirations create|--manufacturer') REPLY='v' ;;
     'expirations create|--product') REPLY='v' ;;
-    'expirations create|--group') REPLY='v' ;;
-    'expirations create|--computer') REPLY='v' ;;
+    'expirations create|--group') REPLY='v @names:groups' ;;
+    'expirations create|--computer') REPLY='v @names:computers' ;;
     'expirations create|--notes') REPLY='v' ;;
     'expirations update|--license-key') REPLY='v' ;;
     'expirations update|--expires-at') REPLY='v' ;;
     'expirations update|--manufacturer') REPLY='v' ;;
     'expirations update|--product') REPLY='v' ;;
-    'expirations update|--group') REPLY='v' ;;
-    'expirations update|--computer') REPLY='v' ;;
+    'expirations update|--group') REPLY='v @names:groups' ;;
+    'expirations update|--computer') REPLY='v @names:computers' ;;
     'expirations update|--notes') REPLY='v' ;;
     'expiration-manufacturers list|--page') REPLY='v' ;;
     'expiration-manufacturers list|--per-page') REPLY='v' ;;
@@ -158,30 +158,30 @@ _mon_option() {
     'expiration-products list|--changes') REPLY='v' ;;
     'expiration-products create|--name') REPLY='v' ;;
     'expiration-products update|--name') REPLY='v' ;;
-    'notes list|--computer') REPLY='v' ;;
-    'notes list|--group') REPLY='v' ;;
+    'notes list|--computer') REPLY='v @names:computers' ;;
+    'notes list|--group') REPLY='v @names:groups' ;;
     'notes list|--page') REPLY='v' ;;
     'notes list|--per-page') REPLY='v' ;;
     'notes list|--offset') REPLY='v' ;;
     'notes list|--limit') REPLY='v' ;;
     'notes list|--changes') REPLY='v' ;;
-    'notes create|--computer') REPLY='v' ;;
-    'notes create|--group') REPLY='v' ;;
+    'notes create|--computer') REPLY='v @names:computers' ;;
+    'notes create|--group') REPLY='v @names:groups' ;;
     'notes create|--body') REPLY='v' ;;
     'notes create|--body-file') REPLY='v @files' ;;
     'notes update|--body') REPLY='v' ;;
     'notes update|--body-file') REPLY='v @files' ;;
-    'notes update|--computer') REPLY='v' ;;
-    'notes update|--group') REPLY='v' ;;
+    'notes update|--computer') REPLY='v @names:computers' ;;
+    'notes update|--group') REPLY='v @names:groups' ;;
     'plugin list|--status') REPLY='v OK Warning Alert Informational' ;;
     'plugin list|--changes') REPLY='v' ;;
     'plugin mute|--timed') REPLY='o' ;;
     'plugin mute|--ticket') REPLY='v' ;;
     'plugin mute|--ticket-url') REPLY='v' ;;
     'plugin mute|--status') REPLY='v OK Warning Alert Informational' ;;
-    'plugin mute|--plugin') REPLY='v' ;;
-    'plugin mute|--group') REPLY='v' ;;
-    'plugin mute|--computer') REPLY='v' ;;
+    'plugin mute|--plugin') REPLY='v @names:plugins' ;;
+    'plugin mute|--group') REPLY='v @names:groups' ;;
+    'plugin mute|--computer') REPLY='v @names:computers' ;;
     'plugin mute|--since') REPLY='v' ;;
     'plugin mute|--created-after') REPLY='v' ;;
     'plugin mute|--serial-number') REPLY='v' ;;
@@ -193,9 +193,9 @@ _mon_option() {
     'plugin mute|--from') REPLY='v @files' ;;
     'plugin mute|--max') REPLY='v' ;;
     'plugin unmute|--status') REPLY='v OK Warning Alert Informational' ;;
-    'plugin unmute|--plugin') REPLY='v' ;;
-    'plugin unmute|--group') REPLY='v' ;;
-    'plugin unmute|--computer') REPLY='v' ;;
+    'plugin unmute|--plugin') REPLY='v @names:plugins' ;;
+    'plugin unmute|--group') REPLY='v @names:groups' ;;
+    'plugin unmute|--computer') REPLY='v @names:computers' ;;
     'plugin unmute|--since') REPLY='v' ;;
     'plugin unmute|--created-after') REPLY='v' ;;
     'plugin unmute|--serial-number') REPLY='v' ;;
@@ -212,9 +212,9 @@ _mon_option() {
     'users list|--limit') REPLY='v' ;;
     'users list|--changes') REPLY='v' ;;
     'alerts|--status') REPLY='v OK Warning Alert Informational' ;;
-    'alerts|--plugin') REPLY='v' ;;
-    'alerts|--group') REPLY='v' ;;
-    'alerts|--computer') REPLY='v' ;;
+    'alerts|--plugin') REPLY='v @names:plugins' ;;
+    'alerts|--group') REPLY='v @names:groups' ;;
+    'alerts|--computer') REPLY='v @names:computers' ;;
     'alerts|--since') REPLY='v' ;;
     'alerts|--created-after') REPLY='v' ;;
     'alerts|--serial-number') REPLY='v' ;;
@@ -224,7 +224,7 @@ _mon_option() {
     'alerts|--reference-email') REPLY='v' ;;
     'alerts|--platform') REPLY='v mac linux windows' ;;
     'alerts|--changes') REPLY='v' ;;
-    'status|--group') REPLY='v' ;;
+    'status|--group') REPLY='v @names:groups' ;;
     'status|--within') REPLY='v' ;;
     'status|--warning-alerts') REPLY='v' ;;
     'status|--critical-alerts') REPLY='v' ;;
@@ -232,7 +232,7 @@ _mon_option() {
     'status|--critical-warnings') REPLY='v' ;;
     'status|--warning-missing') REPLY='v' ;;
     'status|--critical-missing') REPLY='v' ;;
-    'report|--group') REPLY='v' ;;
+    'report|--group') REPLY='v @names:groups' ;;
     'report|--since') REPLY='v' ;;
     'report|--title') REPLY='v' ;;
     'report|--logo') REPLY='v @files' ;;
@@ -312,6 +312,17 @@ _mon_commands() {
 # What to offer for argument number $2 of the command at path $1, in REPLY.
 _mon_argument() {
   case "$1|$2" in
+    'groups get|''1') REPLY='@names:groups' ;;
+    'groups update|''1') REPLY='@names:groups' ;;
+    'computers get|''1') REPLY='@names:computers' ;;
+    'computers update|''1') REPLY='@names:computers' ;;
+    'expirations get|''1') REPLY='@names:expirations' ;;
+    'expirations update|''1') REPLY='@names:expirations' ;;
+    'expirations delete|''1') REPLY='@names:expirations' ;;
+    'notes get|''1') REPLY='@names:notes' ;;
+    'notes update|''1') REPLY='@names:notes' ;;
+    'notes delete|''1') REPLY='@names:notes' ;;
+    'plugin list|''1') REPLY='@names:computers' ;;
     'profile use|''1') REPLY='@profiles' ;;
     'profile show|''1') REPLY='@profiles' ;;
     'profile remove|''1') REPLY='@profiles' ;;
@@ -331,7 +342,7 @@ _mon_find_option() {
   done
 }
 
-# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands topic…") that start with $cur.
+# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@names:<kind>", "@commands topic…") that start with $cur.
 _mon_offer() {
   local IFS=$' \t\n' parent
   case $1 in
@@ -342,6 +353,15 @@ _mon_offer() {
       compopt -o nospace 2>/dev/null
       COMPREPLY=($(compgen -P "$parent" -W "$(command mon __complete profiles 2>/dev/null)" -- "${cur##*,}")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    @names:*)
+      # The account's names, one a line (spaces and quotes kept): those that start with what is
+      # typed, unquoted, offered quoted for the shell.
+      local typed=$cur name
+      [[ $typed == [\"\']* ]] && typed=${typed:1}
+      COMPREPLY=()
+      while IFS= read -r name; do
+        [[ $name == "$typed"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+      done < <(command mon __complete "${1#@names:}" 2>/dev/null) ;;
     @commands*)
       # The commands of the parent, and the help topics that follow the word.
       [[ $path == *' '* ]] && parent=${path% *} || parent=

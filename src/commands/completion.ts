@@ -34,7 +34,10 @@ function shellVerb(shell: Shell): VerbSpec {
     description: `${DETAILS[shell]}
 
 The script completes commands, aliases, options and their choices as of this version of mon;
-saved profile names are read when you press Tab. Regenerate it after upgrading mon.`,
+saved profile names are read when you press Tab, and so are the account's group names, computer
+client ids, plugin names and note and expiration uids, from a cache in the config folder that a
+Tab refreshes in the background once older than MON_COMPLETION_TTL (default 300 s): a Tab never
+waits for the API. Regenerate the script after upgrading mon.`,
     examples: [INSTALL[shell]],
     async run(_input, ctx) {
       const { completionScript } = await import('../completion/scripts.js');
@@ -52,6 +55,9 @@ export const completion: ResourceSpec = {
   verbs: [shellVerb('bash'), shellVerb('zsh'), shellVerb('fish')],
 };
 
+/** What `mon __complete` lists from the account (src/completion/live.ts NAME_KINDS; not imported: every command line loads this file). */
+const LIVE_KINDS = new Set(['groups', 'computers', 'plugins', 'notes', 'expirations']);
+
 /**
  * `mon __complete profiles`: the saved profile names, one a line, for the completion scripts to
  * run when Tab is pressed. Reads config.json directly rather than through conf (it runs on every
@@ -61,10 +67,12 @@ export const completeHelper: VerbSpec = {
   name: '__complete',
   jsonOutput: false,
   hidden: true,
-  summary: 'Print values for the completion scripts (profiles)',
-  args: [{ name: 'what', description: 'what to list: profiles', optional: true }],
-  examples: ['mon __complete profiles'],
+  summary: 'Print values for the completion scripts (profiles, and the account\'s groups, computers, plugins, notes, expirations)',
+  args: [{ name: 'what', description: 'what to list: profiles, groups, computers, plugins, notes, expirations; refresh reads them afresh', optional: true }],
+  examples: ['mon __complete profiles', 'mon __complete groups'],
   async run({ args }, ctx: Context) {
+    if (args.what === 'refresh') return (await import('../completion/live.js')).refreshLiveNames(ctx);
+    if (args.what !== undefined && LIVE_KINDS.has(args.what)) return (await import('../completion/live.js')).printLiveNames(ctx, args.what as never);
     if (args.what !== 'profiles') return;
     const names = await savedProfileNames(ctx.configDir);
     if (names.length) ctx.io.stdout.write(`${names.join('\n')}\n`);

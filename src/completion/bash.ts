@@ -81,6 +81,8 @@ function offer(source: ValueSource): string {
       return ` @${source.type}`;
     case 'commands':
       return ` @commands${source.topics.map((topic) => ` ${topic}`).join('')}`;
+    case 'names':
+      return ` @names:${source.kind}`;
     default:
       return '';
   }
@@ -101,7 +103,7 @@ _mon_find_option() {
   done
 }
 
-# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@commands topic…") that start with $cur.
+# Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@names:<kind>", "@commands topic…") that start with $cur.
 _mon_offer() {
   local IFS=$' \\t\\n' parent
   case $1 in
@@ -112,6 +114,15 @@ _mon_offer() {
       compopt -o nospace 2>/dev/null
       COMPREPLY=($(compgen -P "$parent" -W "$(command mon __complete profiles 2>/dev/null)" -- "\${cur##*,}")) ;;
     @files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    @names:*)
+      # The account's names, one a line (spaces and quotes kept): those that start with what is
+      # typed, unquoted, offered quoted for the shell.
+      local typed=$cur name
+      [[ $typed == [\\"\\']* ]] && typed=\${typed:1}
+      COMPREPLY=()
+      while IFS= read -r name; do
+        [[ $name == "$typed"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+      done < <(command mon __complete "\${1#@names:}" 2>/dev/null) ;;
     @commands*)
       # The commands of the parent, and the help topics that follow the word.
       [[ $path == *' '* ]] && parent=\${path% *} || parent=

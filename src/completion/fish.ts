@@ -77,6 +77,8 @@ function valueWords(source: ValueSource, commands: readonly string[]): string[] 
       return ['-x', '-a', quote('(__fish_complete_list , __mon_profiles)')];
     case 'files':
       return ['-r', '-F'];
+    case 'names':
+      return ['-x', '-a', quote(`(__mon_names ${source.kind})`)];
     case 'commands':
       return ['-x', '-a', quote([...commands, ...source.topics].map(escapeWord).join(' '))];
     default:
@@ -181,4 +183,9 @@ end
 
 function __mon_profiles
     command mon __complete profiles 2>/dev/null
+end
+
+# The account's names of one kind, one a line, from the live cache.
+function __mon_names
+    command mon __complete $argv[1] 2>/dev/null
 end`;

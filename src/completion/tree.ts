@@ -18,6 +18,8 @@ export type ValueSource =
   /** saved profile names, separated by commas (`--profiles a,b`) */
   | { type: 'profile-list' }
   | { type: 'files' }
+  /** the account's own names (groups, client ids, plugins, note and expiration uids), from the live cache (`mon __complete <kind>`) */
+  | { type: 'names'; kind: 'groups' | 'computers' | 'plugins' | 'notes' | 'expirations' }
   /** the subcommands of the parent command, and the help topics (`mon help <command|topic>`) */
   | { type: 'commands'; topics: readonly string[] };
 
@@ -67,6 +69,15 @@ export interface CommandNode {
 const PROFILE_OPTIONS = new Set(['--profile']);
 const PROFILE_LIST_OPTIONS = new Set(['--profiles']);
 const PROFILE_ARGS = new Set(['profile use <name>', 'profile show <name>', 'profile remove <name>', 'profile test <name>']);
+/** Options and arguments that name something of the account: completed from the live cache (src/completion/live.ts). */
+const NAME_OPTIONS: Record<string, 'groups' | 'computers' | 'plugins'> = { '--group': 'groups', '--computer': 'computers', '--plugin': 'plugins' };
+function namesOfArg(path: readonly string[], arg: string): 'groups' | 'computers' | 'notes' | 'expirations' | undefined {
+  if (arg === 'group') return 'groups';
+  if (arg === 'client-id') return 'computers';
+  if (arg === 'uid' && path[0] === 'notes') return 'notes';
+  if (arg === 'uid' && path[0] === 'expirations') return 'expirations';
+  return undefined;
+}
 /** Placeholders that name a file on disk ('--body-file <path>'). */
 const FILE_VALUE = /^(path|file|dir|directory)$/i;
 
@@ -93,13 +104,16 @@ export function readCommand(command: Command, path: readonly string[], inherited
   const below = [...inherited, ...options];
   const args = command.registeredArguments.map((arg): ArgNode => {
     const key = `${path.join(' ')} <${arg.name()}>`;
+    const names = namesOfArg(path, arg.name());
     const source: ValueSource = isHelpCommand
       ? { type: 'commands', topics: TOPIC_NAMES }
       : PROFILE_ARGS.has(key)
         ? { type: 'profiles' }
         : arg.argChoices
           ? { type: 'choices', values: [...arg.argChoices] }
-          : { type: 'none' };
+          : names
+            ? { type: 'names', kind: names }
+            : { type: 'none' };
     return { name: arg.name(), optional: !arg.required, variadic: arg.variadic, source };
   });
   return {
@@ -122,6 +136,7 @@ function readOption(option: Option, path: readonly string[]): OptionNode {
     if (path.length === 0 && option.long && PROFILE_OPTIONS.has(option.long)) source = { type: 'profiles' };
     else if (path.length === 0 && option.long && PROFILE_LIST_OPTIONS.has(option.long)) source = { type: 'profile-list' };
     else if (option.argChoices) source = { type: 'choices', values: [...option.argChoices] };
+    else if (path.length > 0 && option.long && NAME_OPTIONS[option.long]) source = { type: 'names', kind: NAME_OPTIONS[option.long]! };
     else if (valueName && FILE_VALUE.test(valueName)) source = { type: 'files' };
   }
   return {

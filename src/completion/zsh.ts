@@ -20,6 +20,15 @@ export function zshScript(tree: CommandNode): string {
     "  _wanted profiles expl 'profile' compadd -a profiles",
     '}',
     '',
+    '# The account\'s names of one kind (groups, computers, plugins, notes, expirations), one a line, from the live cache.',
+    '# The kind comes last: _arguments puts its own compadd options before it.',
+    '_mon_names() {',
+    '  local kind=${@[-1]}',
+    '  local -a mon_names',
+    '  mon_names=(${(f)"$(_call_program $kind mon __complete $kind 2>/dev/null)"})',
+    "  _wanted $kind expl $kind compadd -a mon_names",
+    '}',
+    '',
   ];
 
   for (const node of nodes) {
@@ -130,6 +139,8 @@ function valueAction(source: ValueSource, parent?: CommandNode): string {
       return '_sequence _mon_profiles';
     case 'files':
       return '_files';
+    case 'names':
+      return `_mon_names ${source.kind}`;
     case 'commands':
       return parent ? `${fn(parent)}_cmds` : ' ';
     default:

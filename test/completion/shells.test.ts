@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +126,24 @@ describe.each(SHELLS)('%s completion', (shell, complete) => {
     // zsh keeps what comes before the comma on the line (_sequence's ignored prefix) and offers
     // the name alone; bash and fish offer the whole word.
     expect(complete('mon --profiles acme,b')).toEqual([shell === 'zsh' ? 'beta-2' : 'acme,beta-2']);
+  });
+
+  it("completes the account's own names from the live cache: spaces and quotes kept, quoted for the shell", () => {
+    const cache = join(env.MON_CONFIG_DIR!, 'completion');
+    mkdirSync(cache, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(cache, 'acme.json'),
+      JSON.stringify({ saved_at: Date.now(), groups: ['Acme Design', "O'Brien & Sons", 'Zeta'], computers: ['C0FFEE-01'], plugins: ['Disk Space', 'SMART Status'], notes: ['n_abc'], expirations: ['e_xyz'] }),
+      { mode: 0o600 },
+    );
+    // bash offers each as the shell must read it; zsh and fish quote on insertion.
+    const asTyped = (names: string[]) => (shell === 'bash' ? names.map((name) => name.replace(/([ '&"\\])/g, '\\$1')) : names);
+    expect(complete('mon computers list --group ')).toEqual(sorted(asTyped(['Acme Design', "O'Brien & Sons", 'Zeta'])));
+    expect(complete('mon alerts --group O')).toEqual(asTyped(["O'Brien & Sons"]));
+    expect(complete('mon alerts --plugin Di')).toEqual(asTyped(['Disk Space']));
+    expect(complete('mon computers get ')).toEqual(['C0FFEE-01']);
+    expect(complete('mon notes get ')).toEqual(['n_abc']);
+    expect(complete('mon expirations delete ')).toEqual(['e_xyz']);
   });
 
   it('offers no profile names and no error when there is no config', () => {

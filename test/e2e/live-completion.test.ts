@@ -1,0 +1,76 @@
+/**
+ * Live names for Tab (`mon __complete <kind>`), as the completion scripts run it: spawned, from
+ * the live cache in the config folder, refreshed in the background. The shells' side (names with
+ * spaces and quotes) is in test/completion/shells.test.ts.
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+
+/** Waits for a file, a bounded number of times (the refresh runs in its own process). */
+async function eventually(file: string): Promise<void> {
+  for (let i = 0; i < 200 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(existsSync(file)).toBe(true);
+}
+
+describe('mon __complete <kind>', () => {
+  let sandbox: RunningSandbox;
+  let hanging: FakeApi;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0 });
+    hanging = await startFakeApi(() => new Promise(() => undefined));
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await hanging.close();
+  });
+
+  async function profile(url: string, key: string): Promise<Record<string, string>> {
+    const dir = tempConfigDir();
+    const env = { MON_CONFIG_DIR: dir, HOME: dir };
+    expect((await runMon(['profile', 'add', 'acme', '--base-url', url, '--api-key-stdin'], { env, input: `${key}\n` })).code).toBe(0);
+    return env;
+  }
+
+  it("answers at once from no cache, refreshes it in the background, then offers the account's names; the cache holds no key, 0600", async () => {
+    const env = await profile(sandbox.url, sandbox.apiKey);
+    const first = await runMon(['__complete', 'groups'], { env });
+    expect(first).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const cache = join(env.MON_CONFIG_DIR!, 'completion', 'acme.json');
+    await eventually(cache);
+    expect(statSync(cache).mode & 0o777).toBe(0o600);
+    expect(readFileSync(cache, 'utf8')).not.toContain(sandbox.apiKey.slice(4, 16));
+
+    const groups = (JSON.parse((await runMon(['groups', 'list', '--all', '-o', 'json'], { env })).stdout) as { name: string }[]).map((group) => group.name).sort();
+    expect((await runMon(['__complete', 'groups'], { env })).stdout).toBe(`${groups.join('\n')}\n`);
+    const computers = (await runMon(['__complete', 'computers'], { env })).stdout.trim().split('\n');
+    expect(computers).toHaveLength(40);
+    expect((await runMon(['__complete', 'plugins'], { env })).stdout).toContain('Disk Space\n');
+    expect((await runMon(['__complete', 'notes'], { env })).stdout).toMatch(/^n_/);
+    expect((await runMon(['__complete', 'expirations'], { env })).stdout).toMatch(/^e_/);
+  });
+
+  it('offers the stale names at once while the API hangs, past MON_COMPLETION_TTL', async () => {
+    const env = await profile(hanging.url, 'sbx_live_hanging_0123456789');
+    const cache = join(env.MON_CONFIG_DIR!, 'completion');
+    mkdirSync(cache, { recursive: true, mode: 0o700 });
+    writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: 0, groups: ['Old Name', 'Other'] }), { mode: 0o600 });
+    const started = Date.now();
+    const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_COMPLETION_TTL: '0', MON_DEADLINE: '3' } });
+    expect(run).toMatchObject({ code: 0, stdout: 'Old Name\nOther\n', stderr: '' });
+    // A hang would reach the test's own timeout; this bound is generous for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // The refresh it started asked the API, in the background.
+    for (let i = 0; i < 200 && hanging.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hanging.requests[0]?.path).toBe('/v2.5/groups');
+  });
+
+  it('offers nothing, and says nothing, without an account', async () => {
+    const dir = tempConfigDir();
+    expect(await runMon(['__complete', 'groups'], { env: { MON_CONFIG_DIR: dir, HOME: dir } })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+});
