@@ -8,7 +8,7 @@ import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
 import { hasChecks, needsResolving, optionsOf, type VerbSpec } from './spec/spec.js';
 import { explain, missingVerb } from './usage.js';
-import { createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
+import { beginRun, createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
 
@@ -18,6 +18,7 @@ export type { MainDeps } from './runtime.js';
  * it in-process.
  */
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
+  beginRun();
   const { io } = deps;
   const cleanups: (() => Promise<void> | void)[] = [];
   let verbose = argv.includes('--verbose') || argv.includes('-v');

@@ -1,5 +1,6 @@
 import { UsageError } from './errors.js';
 import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
+import { forgetTrustedFolders } from './config/trust.js';
 import type { Command } from 'commander';
 import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
 import { redact } from './api/redact.js';
@@ -31,6 +32,15 @@ export interface MainDeps {
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
 export const knownSecrets = new Set<string>();
+
+/**
+ * What a run learns and keeps for itself starts empty: the secrets it has seen and the folders
+ * it has found trustworthy (config/trust.ts). A process runs main() once; tests run it many times.
+ */
+export function beginRun(): void {
+  knownSecrets.clear();
+  forgetTrustedFolders();
+}
 
 /**
  * No line on stderr may carry a key, nor any piece of one of 8 characters or more (redact.ts),

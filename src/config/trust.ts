@@ -18,6 +18,11 @@ export const STALE_TEMP_MS = 10_000;
 
 const checked = new Set<string>();
 
+/** A new run checks its folders afresh (runtime.ts beginRun). */
+export function forgetTrustedFolders(): void {
+  checked.clear();
+}
+
 function myUid(): number | undefined {
   return typeof process.getuid === 'function' ? process.getuid() : undefined;
 }

@@ -73,6 +73,18 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
     expect(api.requests).toEqual([]);
   });
 
+  it('each run checks its folder afresh: one trusted by an earlier run in the same process, opened to others since, is refused', async () => {
+    const dir = tempConfigDir();
+    const env = { MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: KEY };
+    expect((await runMain(['groups', 'list'], { env })).code).toBe(0);
+    chmodSync(dir, 0o777);
+    const sent = api.requests.length;
+    const again = await runMain(['groups', 'list'], { env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/can be written by group and others \(mode 0777\)/);
+    expect(api.requests.length).toBe(sent);
+  });
+
   it('a group-writable folder is refused too, and so is `rate` as a link inside a folder of the user\'s own', async () => {
     const dir = tempConfigDir();
     chmodSync(dir, 0o770);
