@@ -143,7 +143,7 @@ const sandbox: Topic = {
 const fleet: Topic = {
   name: 'fleet',
   title: 'Fleet commands',
-  summary: 'alerts, status, bulk mutes, --changes, --profiles',
+  summary: 'alerts, status and its metrics, bulk mutes, --changes, --profiles',
   blocks: [
     {
       kind: 'table',
@@ -180,8 +180,8 @@ const fleet: Topic = {
         ['mon_computers{account,group,platform}', 'computers, hidden ones included'],
         ['mon_computers_missing{account,group}', 'missing computers'],
         ['mon_computers_hidden{account,group}', 'hidden computers'],
-        ['mon_plugin_results{account,group,status,muted}', 'visible plugin results; status as the API sends it (OK, Warning, Alert, Informational), muted true or false as mon alerts decides it'],
-        ['mon_expirations{account,window}', 'expirations; window expired, 30d or 90d (what ends within it, not yet ended)'],
+        ['mon_plugin_results{account,group,status,muted}', 'visible plugin results; status as the API sends it (OK, Warning, Alert, Informational, each present at 0 too), muted true or false as mon alerts decides it'],
+        ['mon_expirations{account,window}', 'expirations; window expired (already ended), 30d or 90d (ending within that many days, not yet ended)'],
         ['mon_up{account}', '1 when every read succeeded'],
         ['mon_read_duration_seconds{account}', 'how long the reads took'],
       ],
