@@ -188,7 +188,7 @@ const fleet: Topic = {
     },
     {
       kind: 'text',
-      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox). Across accounts, one that failed has mon_up 0 and no other sample, and the exit code is still 9. Every other command refuses -o openmetrics (exit 2), and so does status with --check, --jq or --fields.",
+      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox). Across accounts, one that failed has mon_up 0 and no other sample, and the exit code is still 9. Every other command refuses -o openmetrics (exit 2), and so does status with --jq or --fields (exit 2) or --check (3 UNKNOWN, as every error of --check).",
     },
     {
       kind: 'examples',
