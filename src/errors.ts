@@ -31,7 +31,7 @@ export const EXIT_CODES: readonly { code: string; meaning: string; retry: string
   { code: `${EXIT.ok}`, meaning: 'success', retry: '-' },
   {
     code: `${EXIT.internal}`,
-    meaning: 'a bug in mon (run with --verbose and report it); a --jq filter that failed on the data; or a saved --changes state that is damaged, or that another run holds past the wait (the message names the file)',
+    meaning: 'a bug in mon (run with --verbose and report it); a --jq filter that failed on the data or ran out of memory (256 MB); or a saved --changes state that is damaged, or that another run holds past the wait (the message names the file)',
     retry: 'no: for a state, do what the message says',
   },
   {
@@ -45,16 +45,16 @@ export const EXIT_CODES: readonly { code: string; meaning: string; retry: string
   { code: `${EXIT.rateLimited}`, meaning: '429 after every retry: the message says when to try again', retry: 'yes, after the time it names' },
   {
     code: `${EXIT.server}`,
-    meaning: "5xx after the retries, a redirect, or a body that is not the API's JSON (an HTML page from a proxy, a truncated answer, no body to a read or a write, an answer over MON_MAX_RESPONSE)",
+    meaning: "5xx after the retries, a redirect, or a body that is not the API's JSON (an HTML page from a proxy, a truncated answer, no body to a read or a write, an answer over MON_MAX_RESPONSE); or a partial read: a list whose pages contradict the totals the server sent (an empty or short page before the promised end, a page served twice); --changes keeps its old state",
     retry: 'yes',
   },
-  { code: `${EXIT.network}`, meaning: 'network or TLS failure, --timeout or MON_DEADLINE passed', retry: 'yes (not for TLS)' },
+  { code: `${EXIT.network}`, meaning: 'network or TLS failure, --timeout or MON_DEADLINE passed (also while reading --from, --body-file or --api-key-stdin, or running a --jq filter)', retry: 'yes (not for TLS)' },
   {
     code: `${EXIT.accountsFailed}`,
     meaning: "with --profiles, --all-profiles or MON_PROFILES: some accounts failed (a line each on stderr, naming the profile) and the others' data was printed whole; when every account fails with the same code, that code instead",
     retry: "as the accounts' lines say",
   },
-  { code: `${EXIT.interrupted} / ${EXIT.terminated}`, meaning: 'interrupted by Ctrl-C / SIGTERM (the message says what was done first)', retry: '-' },
+  { code: `${EXIT.interrupted} / ${EXIT.terminated}`, meaning: 'interrupted by Ctrl-C / SIGTERM, also while reading input or running a --jq filter (the message says what was done first)', retry: '-' },
 ];
 export abstract class MonError extends Error {
   abstract readonly exitCode: number;

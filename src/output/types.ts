@@ -7,7 +7,7 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson
 /** What each format prints: `mon help formats`, docs/help/formats.md and the man page show it. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<OutputFormat, string>> = {
   table:
-    'the default, for people: readable dates (relative on a terminal, YYYY-MM-DD HH:MM local time in a pipe), sizes, yes/no, names instead of uids, colour only on a terminal. An empty list prints nothing on stdout and "No results." on stderr',
+    'the default, for people: readable dates (relative on a terminal, YYYY-MM-DD HH:MM local time in a pipe), sizes, yes/no, names instead of uids, colour only on a terminal; columns aligned by display width (CJK and emoji two columns), long cells cut with … on a terminal. It needs every row, so with --all it prints once the last page is in (progress on stderr meanwhile, on a terminal). An empty list prints nothing on stdout and "No results." on stderr',
   json: "the API's objects exactly as received: one object, or one JSON array for a list (also with --all, streamed a page at a time)",
   ndjson: 'one object per line, printed as pages arrive: the format for --all in scripts',
   csv: 'RFC 4180 quoting, the field keys as the header, machine values (ISO 8601 UTC times, true/false)',

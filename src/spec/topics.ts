@@ -36,10 +36,10 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   { name: 'MON_RETRIES', meaning: 'retries after the first attempt, 0..10 (default 5; like --retries)' },
   {
     name: 'MON_DEADLINE',
-    meaning: 'seconds the whole command may take, waits and retries included (default 3600); when it passes, mon stops and exits 8. It also bounds the wait for another run with the same --changes NAME (exit 1)',
+    meaning: 'seconds the whole command may take, waits and retries included (default 3600); when it passes, mon stops and exits 8. It also bounds a --jq filter, and, only when it is set, reading --from, --body-file and --api-key-stdin (counted from the start of the read; unset, mon waits, since a person may be typing), and the wait for another run with the same --changes NAME (exit 1)',
   },
   { name: 'MON_MAX_RESPONSE', meaning: 'the most one response may be: bytes, or with K, M or G, from 1K to 4G (default 32M)' },
-  { name: 'MON_RATE_LIMIT', meaning: "<requests>/<seconds>, the client's own budget, shared by every mon process of the user and key (default 400/60, the API's limit); lower it when other tools use the same key, e.g. 200/60" },
+  { name: 'MON_RATE_LIMIT', meaning: "<requests>/<seconds>, the client's own budget, shared by every mon process of the user and key (default 400/60, the API's limit); lower it when other tools use the same key, e.g. 200/60. A wait of more than a second shows on a terminal (--verbose says it once in a pipe)" },
   { name: 'MON_COMPLETION_TTL', meaning: "seconds the names Tab offers (groups, computers, plugins, note and expiration uids) are kept before a Tab refreshes them in the background (default 300); a Tab never waits for the API, it offers the names it has" },
   { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxies, as every Node tool reads them' },
   { name: 'NODE_EXTRA_CA_CERTS', meaning: 'PEM file of a private CA or a TLS-inspecting proxy; certificates are always verified (NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored, and mon says so)' },
@@ -85,12 +85,12 @@ const formats: Topic = {
     { kind: 'table', head: ['Format', 'What it prints'], rows: OUTPUT_FORMATS.map((format) => [format, FORMAT_DESCRIPTIONS[format]]) },
     {
       kind: 'text',
-      text: "A list read without --all or --limit that stops before the last record says so on stderr, after the data (`showing 50 of 312 - add --all for every page`). Control characters in the server's text are shown escaped in table, csv and tsv; json and ndjson carry them in JSON's own escapes.",
+      text: "A list read without --all or --limit that stops before the last record says so on stderr, after the data (`showing 50 of 312 - add --all for every page`). Control characters in the server's text are shown escaped in table, csv and tsv; json and ndjson carry them in JSON's own escapes. Values from a fixed list (formats, statuses, platforms) are taken in any case: `-o JSON`, `--status Missing`. `--count` prints only the number of items on every list.",
     },
     { kind: 'heading', text: '--fields' },
     {
       kind: 'text',
-      text: '`--fields a,b,c` picks the columns of table, csv and tsv and the keys of json and ndjson. The keys are those of the API\'s objects plus the computed columns of the table, which are fields in every format. An unknown key is exit 2 with the nearest one. `--no-header` leaves out the header row of table, csv and tsv.',
+      text: '`--fields a,b,c` picks the columns of table, csv and tsv and the keys of json and ndjson. The keys are those of the API\'s objects plus the computed columns of the table, which are fields in every format. An unknown key is exit 2 with the nearest one. A `group` column is the group\'s name in table, csv and tsv in every command (`--fields group_uid` gives its uid); json keeps `group` as the API sends it. `--no-header` leaves out the header row of table, csv and tsv.',
     },
     {
       kind: 'table',
@@ -105,7 +105,7 @@ const formats: Topic = {
     { kind: 'heading', text: '--jq' },
     {
       kind: 'text',
-      text: "`--jq EXPR` runs jq (1.8, built in: no jq needed on the machine) over what the command prints as JSON, and prints the results one per line, strings raw, other values as compact JSON. It implies -o json: the filter runs once over the whole output (with --all, the array of every page, held in memory). With -o ndjson it runs once per item, a page at a time. The filter is compiled before any request: a syntax error is exit 2; an error while it runs is exit 1. jq's $ENV is its own, not yours.",
+      text: "`--jq EXPR` runs jq (1.8, built in: no jq needed on the machine) over what the command prints as JSON, and prints the results one per line, strings raw, other values as compact JSON. It implies -o json: the filter runs once over the whole output (with --all, the array of every page, held in memory). With -o ndjson it runs once per item, a page at a time. Results are printed as jq yields them (`--jq 'range(infinite)' | head` prints at once). The filter is compiled before any request: a syntax error is exit 2; an error while it runs is exit 1 and stops it there (what it printed before stays, no further page is fetched); a filter that runs out of jq's memory (256 MB) is exit 1. jq runs in a thread of its own: Ctrl-C (130), SIGTERM (143) and MON_DEADLINE (exit 8) end any filter, even one that never ends. jq's $ENV is its own, not yours.",
     },
     {
       kind: 'examples',
@@ -128,10 +128,14 @@ const sandbox: Topic = {
       kind: 'text',
       text: "The sandbox serves the whole v2.5 API on loopback from seeded demo data: groups, computers of three platforms (some missing), plugin results in every status, expirations, notes and users. `--sandbox` on any command starts one inside that command on a free port. Its data is kept in the config folder, so a change made by one command is seen by the next, until `mon sandbox reset`.",
     },
+    {
+      kind: 'text',
+      text: 'Each set of demo data has its own state file in the config folder: sandbox.json for the default data (seed 1, 40 computers), sandbox-10000c.json for --computers 10000, sandbox-s7.json for --seed 7, sandbox-<NAME>.json for --account NAME. A sandbox started with other data never replaces what another sandbox (or mon --sandbox) is serving. `mon sandbox reset` forgets the default data; --computers, --seed and --account name another set; --all forgets every one.',
+    },
     { kind: 'examples', lines: ['mon --sandbox computers list --status missing', 'mon --sandbox alerts', 'mon --sandbox status', 'mon sandbox reset'] },
     {
       kind: 'text',
-      text: '`mon sandbox --port 8025` serves it in the foreground for other tools and scripts, and prints its base URL and the two `export` lines (MON_BASE_URL, MON_API_KEY) that point mon at it; Ctrl-C stops it. `--computers N` seeds a larger account (10000 for benchmarks). `mon sandbox --help` lists its options.',
+      text: '`mon sandbox --port 8025` serves it in the foreground for other tools and scripts, and prints its base URL and the two `export` lines (MON_BASE_URL, MON_API_KEY) that point mon at it; Ctrl-C stops it. `--computers N` seeds a larger account (10000 for benchmarks). `--account NAME` serves a demo account of its own: its own data (its own seed unless --seed is given), its own key (in its export lines) and its own state; two of them, each saved as a profile, give --all-profiles two different accounts. `--rate-limit N/S` lets each key send N requests per S seconds (default 400/60, as the API). `mon sandbox --help` lists its options.',
     },
     { kind: 'text', text: 'The sandbox account is named `@sandbox` where mon names accounts (`mon changes list`, the states of --changes).' },
   ],
@@ -140,16 +144,16 @@ const sandbox: Topic = {
 const fleet: Topic = {
   name: 'fleet',
   title: 'Fleet commands',
-  summary: 'alerts, status, bulk mutes, --changes, --profiles',
+  summary: 'alerts, status and its metrics, bulk mutes, --changes, --profiles',
   blocks: [
     {
       kind: 'table',
       head: ['Command', 'What it does'],
       rows: [
-        ['mon alerts', 'one row per plugin result that needs attention across the account (Alert or Warning, not muted, visible); filters --group, --computer, --plugin, --status, --missing, --since'],
-        ['mon status', 'counts at a glance: computers, plugin results, the top plugins and groups, expirations; -o json prints one object'],
+        ['mon alerts', 'one row per plugin result that needs attention across the account (Alert or Warning, not muted, visible); filters --group, --computer, --plugin, --status, --platform (each repeatable, meaning either), --missing, --since, and the computer filters of computers list (--serial-number, --asset-id, --created-after, --reference-email…); --count prints the number only'],
+        ['mon status', 'counts at a glance: computers, plugin results, the top plugins and groups, expirations; -o json prints one object, -o openmetrics the figures for Prometheus'],
         ['mon status --check', 'one line in the Nagios plugin format, exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; thresholds as Nagios ranges (--warning-alerts, --critical-missing, ...)'],
-        ['mon plugin mute|unmute <selectors>', "every plugin result the selectors of alerts (or --from FILE) pick: plan, confirm or --yes, --dry-run, --max N (default 1000); a rerun does only what is left"],
+        ['mon plugin mute|unmute <selectors>', "every plugin result the selectors of alerts (or --from FILE) pick: a plan (a table on a terminal), confirm or --yes, --dry-run (the plan on stdout, no write), --max N (default 1000); Ctrl-C lets the PUTs on their way finish and counts them; a rerun does only what is left"],
         ['--changes NAME', 'on every list and on alerts: only what is new, gone or changed since the last good run with NAME; the first run records a baseline'],
         ['--profiles a,b / --all-profiles', "the same read across saved profiles, side by side (--parallel N, default 4): a PROFILE column or a profile key; one failed account is exit 9, the others' data printed whole"],
       ],
@@ -165,6 +169,32 @@ const fleet: Topic = {
       ],
     },
     { kind: 'text', text: 'Writes refuse --profiles and --all-profiles: run them once per account with -p NAME.' },
+    { kind: 'heading', text: 'status -o openmetrics' },
+    {
+      kind: 'text',
+      text: "`mon status -o openmetrics` prints the figures of status in the OpenMetrics text format, for the Prometheus node_exporter textfile collector or any scraper. It sends what status sends, no more. The families, all gauges, are the contract:",
+    },
+    {
+      kind: 'table',
+      head: ['Family', 'What it counts'],
+      rows: [
+        ['mon_computers{account,group,platform}', 'computers, hidden ones included'],
+        ['mon_computers_missing{account,group}', 'missing computers'],
+        ['mon_computers_hidden{account,group}', 'hidden computers'],
+        ['mon_plugin_results{account,group,status,muted}', 'visible plugin results; status as the API sends it (OK, Warning, Alert, Informational, each present at 0 too), muted true or false as mon alerts decides it'],
+        ['mon_expirations{account,window}', 'expirations; window expired (already ended), 30d or 90d (ending within that many days, not yet ended)'],
+        ['mon_up{account}', '1 when every read succeeded'],
+        ['mon_read_duration_seconds{account}', 'how long the reads took'],
+      ],
+    },
+    {
+      kind: 'text',
+      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox). Across accounts, one that failed has mon_up 0 and no other sample, and the exit code is still 9. Every other command refuses -o openmetrics (exit 2), and so does status with --jq or --fields (exit 2) or --check (3 UNKNOWN, as every error of --check).",
+    },
+    {
+      kind: 'examples',
+      lines: ['mon --all-profiles status -o openmetrics > /var/lib/node_exporter/textfile/mon.prom.$$ && mv /var/lib/node_exporter/textfile/mon.prom.$$ /var/lib/node_exporter/textfile/mon.prom'],
+    },
   ],
 };
 
