@@ -144,7 +144,7 @@ const sandbox: Topic = {
 const fleet: Topic = {
   name: 'fleet',
   title: 'Fleet commands',
-  summary: 'alerts, status and its metrics, bulk mutes, --changes, --profiles',
+  summary: 'alerts, status, metrics, bulk mutes, --changes',
   blocks: [
     {
       kind: 'table',
