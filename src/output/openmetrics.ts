@@ -5,6 +5,7 @@
  */
 import { EXPIRATION_WINDOWS, type ExpirationWindow, type StatusReport } from '../fleet/status.js';
 import { PLUGIN_STATUSES } from '../plugin-result.js';
+import { METRIC_FAMILIES, type MetricName } from './metric-families.js';
 
 /** One account's outcome: its report and how long reading it took, or a failure (mon_up 0). */
 export interface AccountFigures {
@@ -16,9 +17,7 @@ export interface AccountFigures {
 type Labels = Record<string, string>;
 
 interface Family {
-  name: string;
-  help: string;
-  unit?: string;
+  name: MetricName;
   samples: { labels: Labels; value: number }[];
 }
 
@@ -34,14 +33,14 @@ const sample = (name: string, labels: Labels, value: number): string =>
 
 /** The whole exposition: every family with HELP and TYPE (and UNIT), then `# EOF`. */
 export function renderOpenMetrics(accounts: readonly AccountFigures[]): string {
-  const family = (name: string, help: string, unit?: string): Family => ({ name, help, ...(unit && { unit }), samples: [] });
-  const computers = family('mon_computers', 'Computers by group and platform, hidden ones included.');
-  const missing = family('mon_computers_missing', 'Missing computers by group.');
-  const hidden = family('mon_computers_hidden', 'Hidden computers by group.');
-  const results = family('mon_plugin_results', 'Visible plugin results by group, status (as the API sends it) and whether a mute is in force.');
-  const expirations = family('mon_expirations', 'Expirations already ended (window expired), or ending within the window and not yet ended.');
-  const up = family('mon_up', '1 when every read of the account succeeded, 0 otherwise.');
-  const duration = family('mon_read_duration_seconds', 'How long reading the account took.', 'seconds');
+  const family = (name: MetricName): Family => ({ name, samples: [] });
+  const computers = family('mon_computers');
+  const missing = family('mon_computers_missing');
+  const hidden = family('mon_computers_hidden');
+  const results = family('mon_plugin_results');
+  const expirations = family('mon_expirations');
+  const up = family('mon_up');
+  const duration = family('mon_read_duration_seconds');
 
   for (const { account, report, readSeconds } of accounts) {
     up.samples.push({ labels: { account }, value: report ? 1 : 0 });
@@ -64,9 +63,10 @@ export function renderOpenMetrics(accounts: readonly AccountFigures[]): string {
   }
 
   const lines: string[] = [];
-  for (const { name, help, unit, samples } of [computers, missing, hidden, results, expirations, up, duration]) {
+  for (const { name, samples } of [computers, missing, hidden, results, expirations, up, duration]) {
+    const { help, ...rest } = METRIC_FAMILIES.find((one) => one.name === name)!;
     lines.push(`# TYPE ${name} gauge`);
-    if (unit) lines.push(`# UNIT ${name} ${unit}`);
+    if ('unit' in rest) lines.push(`# UNIT ${name} ${rest.unit}`);
     lines.push(`# HELP ${name} ${help}`);
     for (const { labels, value } of samples) lines.push(sample(name, labels, value));
   }

@@ -1,4 +1,5 @@
 import { EXIT_CODES, NAGIOS_STATES } from '../errors.js';
+import { METRIC_FAMILIES } from '../output/metric-families.js';
 import { FORMAT_DESCRIPTIONS, OUTPUT_FORMATS } from '../output/types.js';
 
 /**
@@ -177,15 +178,7 @@ const fleet: Topic = {
     {
       kind: 'table',
       head: ['Family', 'What it counts'],
-      rows: [
-        ['mon_computers{account,group,platform}', 'computers, hidden ones included'],
-        ['mon_computers_missing{account,group}', 'missing computers'],
-        ['mon_computers_hidden{account,group}', 'hidden computers'],
-        ['mon_plugin_results{account,group,status,muted}', 'visible plugin results; status as the API sends it (OK, Warning, Alert, Informational, each present at 0 too), muted true or false as mon alerts decides it'],
-        ['mon_expirations{account,window}', 'expirations; window expired (already ended), 30d or 90d (ending within that many days, not yet ended)'],
-        ['mon_up{account}', '1 when every read succeeded'],
-        ['mon_read_duration_seconds{account}', 'how long the reads took'],
-      ],
+      rows: METRIC_FAMILIES.map((family) => [`${family.name}{${family.labels.join(',')}}`, family.help]),
     },
     {
       kind: 'text',
