@@ -5,13 +5,13 @@
  *
  * Persistence is a snapshot and a journal: `<file>` holds the whole state (written atomically,
  * with a token at its head), `<file>.journal` one line for each change since (the records
- * written and the uids removed), appended and synced. A write therefore costs what it changed,
+ * written and the uids removed), appended. A write therefore costs what it changed,
  * not the size of the account; the journal is folded into a new snapshot once it has grown
  * (compaction). A journal line names the snapshot it follows, so lines left from before a
  * compaction are skipped, and replaying a line twice changes nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   STATE_FORMAT,
@@ -275,8 +275,9 @@ export class Store {
       // Another writer may have left a torn line (killed mid-write): cut it off first. The
       // caller holds the state's lock, so nobody appends meanwhile.
       if (size > this.journalBytes) ftruncateSync(fd, this.journalBytes);
+      // Not synced to disk: a process killed after this write keeps it (the kernel holds it); a
+      // power cut may lose a demo's last changes, never tear the state (a torn line is cut off).
       writeSync(fd, bytes);
-      fdatasyncSync(fd);
       this.journalBytes += bytes.length;
       return true;
     } finally {
