@@ -1,5 +1,6 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
 // start-up loads (test/perf), so both always see the same bundle.
+import { dirname } from 'node:path';
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
 export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
 
@@ -36,6 +37,27 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
 };
 
 /**
+ * undici's HTTP/1.1 client requires its HTTP/2 client when it loads, and with it node:http2
+ * (6–9 ms). mon never asks for HTTP/2 (no `allowH2`), so the HTTP/2 client is evaluated on first
+ * use instead. undici's own layout: test/api/undici-layout.test.ts checks the file and the call.
+ */
+const lazyHttp2Client = {
+  name: 'lazy-http2-client',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: `${dirname(args.importer)}/client-h2.js`, namespace: 'lazy-h2' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
+      loader: 'js',
+      resolveDir: dirname(args.path),
+      contents: `module.exports = (...args) => require('./client-h2.js')(...args);`,
+    }));
+  },
+};
+
+/**
  * Options for the build of src/main.ts into one CommonJS file. One file, not ES module chunks:
  * CommonJS starts faster (no ES module linking, no facades for built-in modules); Node's compile
  * cache keeps its compiled code between runs (bin/mon turns it on). Dynamic
@@ -54,7 +76,7 @@ export function buildOptions({ outfile, version }) {
     supported: { 'dynamic-import': false },
     define: { __MON_VERSION__: JSON.stringify(version) },
     external: EXTERNAL_PACKAGES,
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, lazyHttp2Client],
     logLevel: 'warning',
   };
 }

@@ -6,7 +6,7 @@ import { redact, REDACTED } from './redact.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLarge } from './response-cap.js';
 import { ApiErrorBody } from './schemas/common.js';
 import { checkResponse } from './schemas/index.js';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from './undici.js';
 
 /** A request ready to go, without the key: what --dry-run shows and what send() sends. */
 export interface PreparedRequest {
