@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { BUNDLE_NAME, HELP_NAME, buildOptions } from './esbuild.config.mjs';
+import { BUNDLE_NAME, HELP_NAME, buildOptions, stamped } from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -13,7 +13,7 @@ const old = new URL(`dist-old-${process.pid}/`, root);
 const bundle = new URL(BUNDLE_NAME, fresh).pathname;
 const [output] = (await build({ ...buildOptions({ outfile: bundle, version }), write: false })).outputFiles;
 mkdirSync(fresh, { recursive: true });
-writeFileSync(bundle, output.text);
+writeFileSync(bundle, stamped(output.text));
 writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 
 // Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.

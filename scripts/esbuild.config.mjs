@@ -1,5 +1,6 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
 // start-up loads (test/perf), so both always see the same bundle.
+import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
 export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'chalk'];
@@ -16,6 +17,14 @@ export const BUNDLE_NAME = 'mon.cjs';
 
 /** The root help saved by the build, in dist/: bin/mon prints it without loading the bundle. */
 export const HELP_NAME = 'help.txt';
+
+/**
+ * The bundle's text with its first line naming it by the hash of the rest: bin/load-bundle.cjs
+ * keys its code cache by it (and caches only a bundle so named).
+ */
+export function stamped(text) {
+  return `// mon build ${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n${text}`;
+}
 
 /**
  * commander requires node:child_process at load time (≈4 ms: it pulls in net, dgram…) for

@@ -254,28 +254,3 @@ describe('bin/mon --version and the root help', () => {
     }
   });
 });
-
-describe("Node's compile cache", () => {
-  const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-  const bundle = join(root, 'dist', 'mon.cjs');
-
-  it(`bin/mon ${hasCache ? 'turns it on: the second run takes what the first wrote' : 'runs without one on a Node that has none'}; NODE_DISABLE_COMPILE_CACHE=1 writes none`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mon-compile-cache-'));
-    const env = { NODE_COMPILE_CACHE: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
-    const first = await runMon(['profile', 'list'], { env });
-    expect(first.code).toBe(0);
-    const second = await runMon(['profile', 'list'], { env });
-    expect(second.code).toBe(0);
-    if (hasCache) {
-      expect(readdirSync(dir)).not.toEqual([]);
-      // Accepted: the V8 flags bin/mon sets are set before the bundle is compiled, every time.
-      // Node 22 says `cache for <file> was accepted`, Node 24 `cache for CommonJS <file> was accepted`.
-      expect(second.stderr).toMatch(new RegExp(`cache for (CommonJS )?${bundle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was accepted`));
-    } else {
-      expect(readdirSync(dir)).toEqual([]);
-    }
-    const off = mkdtempSync(join(tmpdir(), 'mon-compile-cache-'));
-    expect((await runMon(['profile', 'list'], { env: { NODE_COMPILE_CACHE: off, NODE_DISABLE_COMPILE_CACHE: '1' } })).code).toBe(0);
-    expect(readdirSync(off)).toEqual([]);
-  });
-});
