@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { terminalSafe } from './output/escape.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
+import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
@@ -180,6 +181,7 @@ export function createContext(
   const dir = configDir(env);
   const signal = deps.signal ?? new AbortController().signal;
   let store: Promise<ProfileStore> | undefined;
+  let reader: Promise<ProfileReader> | undefined;
   const footnotes: string[] = [];
   let client: Promise<ApiClient> | undefined;
 
@@ -211,6 +213,11 @@ export function createContext(
       cleanups.push(cleanup);
     },
     profiles: () => {
+      // Once conf is loaded (a command that writes), it answers; else the file is read directly.
+      reader ??= store ?? import('./config/profiles.js').then(({ readProfiles }) => readProfiles(dir, ctx.notice));
+      return reader;
+    },
+    profileStore: () => {
       store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir, ctx.notice));
       return store;
     },

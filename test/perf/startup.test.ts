@@ -2,7 +2,7 @@
 // `npm run bench`): which packages and built-in modules a command evaluates, the compile cache,
 // and that the faster paths print exactly what the full ones do.
 import { execFile, spawn } from 'node:child_process';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -125,6 +125,25 @@ describe('the bundle', () => {
       // A table needs cli-table3 as well, --jq jq-wasm: the probe sees what a command loads later on.
       expect((await probe(bundle, ['computers', 'list'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir })).evaluated).toContain('cli-table3');
       expect((await probe(bundle, ['computers', 'list', '--jq', 'length'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir })).external).toEqual(['jq-wasm']);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a command that only reads a saved profile reads config.json without conf; one that saves it loads conf', async () => {
+    const api = await startFakeApi(computersPage(5));
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'mon-perf-config-'));
+      chmodSync(dir, 0o700);
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'acme', profiles: { acme: { baseUrl: api.url, apiKey: 'k_perf' } } }), { mode: 0o600 });
+      for (const argv of [['computers', 'list', '--json'], ['profile', 'list'], ['profile', 'show'], ['--profiles', 'acme', 'computers', 'list']]) {
+        const { code, evaluated } = await probe(bundle, argv, { MON_CONFIG_DIR: dir });
+        expect(code, argv.join(' ')).toBe(0);
+        expect(evaluated, argv.join(' ')).not.toContain('conf');
+        expect(evaluated, argv.join(' ')).not.toContain('src/config/store.ts');
+      }
+      expect(api.requests.length).toBeGreaterThanOrEqual(2);
+      expect((await probe(bundle, ['profile', 'use', 'acme'], { MON_CONFIG_DIR: dir })).evaluated).toContain('conf');
     } finally {
       await api.close();
     }
