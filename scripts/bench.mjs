@@ -81,12 +81,13 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 // three accounts of 3,000 for --all-profiles.
 const sandboxes = await loadSandbox();
 const big = await sandboxes.start(BIG);
-const huge = await sandboxes.start(HUGE);
-const small = await sandboxes.start(SMALL);
+// --quick needs the 10,000 alone.
+const huge = QUICK ? undefined : await sandboxes.start(HUGE);
+const small = QUICK ? undefined : await sandboxes.start(SMALL);
 // Three accounts of 3,000 computers, each with its own key, for --all-profiles.
-const accounts = await startAccounts(sandboxes);
+const accounts = QUICK ? undefined : await startAccounts(sandboxes);
 // Its own account for the mutes, which change plugin results.
-const muting = await sandboxes.start(SMALL);
+const muting = QUICK ? undefined : await sandboxes.start(SMALL);
 const scratch = sandboxes.dir;
 let dirs = 0;
 const freshDir = () => mkdtempSync(join(scratch, `config-${dirs++}-`));
@@ -113,12 +114,12 @@ const startupDir = freshDir();
 const ONE_REQUEST_HTTP = join(root, 'scripts/bench/one-request-http.cjs');
 // The same work with undici and nothing else, loaded, cached and ended exactly as mon is.
 const ONE_REQUEST = await referenceMon('one-request.cjs', scratch);
-const ALL_PAGES = await referenceMon('all-pages.cjs', scratch);
-const MUTE_PUTS = await referenceMon('mute-puts.cjs', scratch);
+const ALL_PAGES = QUICK ? undefined : await referenceMon('all-pages.cjs', scratch);
+const MUTE_PUTS = QUICK ? undefined : await referenceMon('mute-puts.cjs', scratch);
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 say(`mon ${version} benchmark: ${NODES.map((n) => `node ${n.version}`).join(', ')}; ${process.platform} ${process.arch}, ${cpus().length} CPUs, load ${load()}`);
-say(`${RUNS} start-up runs and ${ALL_RUNS} --all runs of each, per Node; medians [min … max]`);
+say(`${RUNS} start-up runs${QUICK ? '' : ` and ${ALL_RUNS} --all runs`} of each, per Node; medians [min … max]`);
 
 const results = { version, cpus: cpus().length, runs: RUNS, allRuns: ALL_RUNS, memoryMethod: MEMORY_METHOD, nodes: {} };
 for (const node of NODES) results.nodes[node.version] = await measure(node);
