@@ -215,11 +215,12 @@ async function startupRows(node, exec, mon) {
   }
   let instructions;
   if (flags.instructions) {
-    const count = (args) => {
-      const run = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', node.file, ...args], { env: envFor(big), encoding: 'utf8' });
-      return Number(/Collected : (\d+)/.exec(run.stderr ?? '')?.[1]);
+    // Not spawnSync: the sandbox answering the request runs in this process.
+    const count = async (args) => {
+      const result = await run('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', node.file, ...args], { env: envFor(big), scratch });
+      return Number(/Collected : (\d+)/.exec(result.stderr)?.[1]);
     };
-    instructions = { list: count([MON, 'computers', 'list', '--json']), http: count([ONE_REQUEST_HTTP]), undici: count([ONE_REQUEST]) };
+    instructions = { list: await count([MON, 'computers', 'list', '--json']), http: await count([ONE_REQUEST_HTTP]), undici: await count([ONE_REQUEST]) };
   }
   return { times, memory, instructions };
 }
