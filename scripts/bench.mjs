@@ -1,9 +1,12 @@
 // `npm run bench`: start-up, one request and `--all` figures of mon against loopback sandboxes,
-// beside reference rows that do the same work with undici alone. A benchmark, not a test: it
-// prints figures and whether each target holds, and exits 1 only when mon gives a wrong answer.
-// Nothing beyond Node and this repo.
+// beside reference rows that do the same work without mon. The one-request row's yardstick is a
+// plain Node program doing the same GET with node:http alone (scripts/bench/one-request-http.cjs);
+// undici alone is shown beside it for information. A benchmark, not a test: it prints figures and
+// whether each target holds, rewrites docs/benchmarks.md with them, and exits 1 only when mon
+// gives a wrong answer. Nothing beyond Node and this repo (valgrind for --instructions).
 //
-//   npm run bench [-- --runs 30 --all-runs 5 --no-build --node /path/to/node …]
+//   npm run bench [-- --runs 30 --all-runs 5 --no-build --node /path/to/node … --instructions]
+//   npm run bench -- --quick      start-up and one request only, 8 runs
 //
 // Each --node (repeatable; default: the node running this script) is measured in turn, and the
 // report puts them side by side. Targets apply to Node 22 and later; older lines are printed
@@ -23,6 +26,7 @@ import { measureFleet, reportFleet } from './bench/fleet.mjs';
 import { measureAccounts, reportAccounts, startAccounts } from './bench/accounts.mjs';
 import { measureChanges, reportChanges } from './bench/changes.mjs';
 import { measureMute, reportMute } from './bench/mute.mjs';
+import { measureOutputs, reportOutputs } from './bench/outputs.mjs';
 import { measureSandboxWrites, reportSandboxWrites } from './bench/sandbox-writes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -33,9 +37,12 @@ const { values: flags } = parseArgs({
     'all-runs': { type: 'string', default: '5' },
     'no-build': { type: 'boolean', default: false },
     node: { type: 'string', multiple: true },
+    quick: { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
   },
 });
-const RUNS = Number(flags.runs);
+const QUICK = flags.quick;
+const RUNS = QUICK && !process.argv.some((arg) => arg.startsWith('--runs')) ? 8 : Number(flags.runs);
 const ALL_RUNS = Number(flags['all-runs']);
 const NODES = (flags.node ?? [process.execPath]).map((file) => ({ file, version: execFileSync(file, ['--version'], { encoding: 'utf8' }).trim() }));
 const BIG = 10_000;
@@ -46,17 +53,18 @@ const SMALL = 1_000;
 const TARGETS = {
   version: { of: 'node', limit: 1.3 },
   help: { of: 'node', limit: 1.3 },
-  list: { of: 'undici', limit: 1.15 },
+  list: { of: 'http', limit: 1.7 },
+  listMemory: { of: 'rssHttp', limit: 1.25 },
   all: { of: 'allUndici', limit: 1.3 },
   jq: { of: 'json', limit: 1.3 },
   memory: { limit: 1.25 },
 };
 const targeted = (version) => Number(/^v(\d+)/.exec(version)?.[1]) >= 22;
 
-/** Every line of the report, for docs/benchmarks.md. */
-const said = [];
+/** Everything printed, also kept for docs/benchmarks.md. */
+const printed = [];
 const say = (line = '') => {
-  said.push(line);
+  printed.push(line);
   process.stdout.write(`${line}\n`);
 };
 const fail = (message) => {
@@ -75,12 +83,13 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 // three accounts of 3,000 for --all-profiles.
 const sandboxes = await loadSandbox();
 const big = await sandboxes.start(BIG);
-const huge = await sandboxes.start(HUGE);
-const small = await sandboxes.start(SMALL);
+// --quick needs the 10,000 alone.
+const huge = QUICK ? undefined : await sandboxes.start(HUGE);
+const small = QUICK ? undefined : await sandboxes.start(SMALL);
 // Three accounts of 3,000 computers, each with its own key, for --all-profiles.
-const accounts = await startAccounts(sandboxes);
+const accounts = QUICK ? undefined : await startAccounts(sandboxes);
 // Its own account for the mutes, which change plugin results.
-const muting = await sandboxes.start(SMALL);
+const muting = QUICK ? undefined : await sandboxes.start(SMALL);
 const scratch = sandboxes.dir;
 let dirs = 0;
 const freshDir = () => mkdtempSync(join(scratch, `config-${dirs++}-`));
@@ -103,19 +112,21 @@ const envFor = (sandbox, configDir = startupDir, extra = {}) => ({
 });
 const startupDir = freshDir();
 
+// The floor of one request: the same GET with node:http alone, a plain script.
+const ONE_REQUEST_HTTP = join(root, 'scripts/bench/one-request-http.cjs');
 // The same work with undici and nothing else, loaded, cached and ended exactly as mon is.
 const ONE_REQUEST = await referenceMon('one-request.cjs', scratch);
-const ALL_PAGES = await referenceMon('all-pages.cjs', scratch);
-const MUTE_PUTS = await referenceMon('mute-puts.cjs', scratch);
+const ALL_PAGES = QUICK ? undefined : await referenceMon('all-pages.cjs', scratch);
+const MUTE_PUTS = QUICK ? undefined : await referenceMon('mute-puts.cjs', scratch);
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 say(`mon ${version} benchmark: ${NODES.map((n) => `node ${n.version}`).join(', ')}; ${process.platform} ${process.arch}, ${cpus().length} CPUs, load ${load()}`);
-say(`${RUNS} start-up runs and ${ALL_RUNS} --all runs of each, per Node; medians [min … max]`);
+say(`${RUNS} start-up runs${QUICK ? '' : ` and ${ALL_RUNS} --all runs`} of each, per Node; medians [min … max]`);
 
 const results = { version, cpus: cpus().length, runs: RUNS, allRuns: ALL_RUNS, memoryMethod: MEMORY_METHOD, nodes: {} };
 for (const node of NODES) results.nodes[node.version] = await measure(node);
 // The sandbox's store, in this process (its Node): scripts/bench/sandbox-writes.mjs.
-const sandboxWrites = await measureSandboxWrites({ sandboxes, computers: BIG, runs: 30, fail });
+const sandboxWrites = QUICK ? undefined : await measureSandboxWrites({ sandboxes, computers: BIG, runs: 30, fail });
 await sandboxes.close();
 report();
 
@@ -132,6 +143,9 @@ async function measure(node) {
   const list = await mon(['computers', 'list', '--json'], big, { capture: true });
   const alone = await exec([ONE_REQUEST], envFor(big), { capture: true });
   if (list.code !== 0 || alone.stdout !== list.stdout) fail(`${node.version}: computers list --json printed other computers than undici alone: exit ${list.code} ${list.stderr.trim()}`);
+  const plain = await exec([ONE_REQUEST_HTTP], envFor(big), { capture: true });
+  if (plain.stdout !== list.stdout) fail(`${node.version}: computers list --json printed other computers than node:http alone`);
+  if (QUICK) return process.exitCode ? undefined : { ...(await startupRows(node, exec, mon)), load: load() };
   const nd = await mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { capture: true, configDir: freshDir() });
   const allAlone = await exec([ALL_PAGES], envFor(big), { capture: true });
   const count = nd.stdout.split('\n').length - 1;
@@ -140,23 +154,7 @@ async function measure(node) {
   if (jq.code !== 0 || jq.stdout !== `${BIG}\n`) fail(`${node.version}: --all --jq length: exit ${jq.code}, printed ${JSON.stringify(jq.stdout)} ${jq.stderr.trim()}`);
   if (process.exitCode) return undefined;
 
-  // Start-up: each round runs every command once, starting at a different one each time.
-  const startup = [
-    ['node', () => exec(['-e', '0'], envFor(big))],
-    ['version', () => mon(['--version'], big)],
-    ['help', () => mon(['--help'], big)],
-    ['list', () => mon(['computers', 'list', '--json'], big)],
-    ['undici', () => exec([ONE_REQUEST], envFor(big))],
-  ];
-  const times = Object.fromEntries(startup.map(([key]) => [key, []]));
-  for (let round = -3; round < RUNS; round++) {
-    for (let i = 0; i < startup.length; i++) {
-      const [key, go] = startup[(i + Math.max(round, 0)) % startup.length];
-      const result = await go();
-      if (result.code !== 0) fail(`${node.version} ${key}: exit ${result.code} ${result.stderr.trim()}`);
-      if (round >= 0) times[key].push(result.ms);
-    }
-  }
+  const { times, memory, instructions } = await startupRows(node, exec, mon);
 
   // --all over 10,000 (time and peak memory) and 50,000 computers (peak memory).
   const all = { all: [], allUndici: [], json: [], jq: [], rssBig: [], rssHuge: [], rssUndici: [] };
@@ -187,7 +185,50 @@ async function measure(node) {
   const changes = await measureChanges({ mon, big, count: BIG, freshDir, runs: ALL_RUNS, fail });
   // 1,000 mutes and unmutes against undici sending the same PUTs: scripts/bench/mute.mjs.
   const mute = await measureMute({ mon, exec, sandbox: muting, reference: MUTE_PUTS, envFor, freshDir, scratch, runs: ALL_RUNS, fail });
-  return { times, all, fleet, many, changes, mute, load: load() };
+  // status -o openmetrics and mon report against status -o json: scripts/bench/outputs.mjs.
+  const outputs = await measureOutputs({ mon, big, count: BIG, freshDir, runs: ALL_RUNS, fail });
+  return { times, memory, instructions, all, fleet, many, changes, mute, outputs, load: load() };
+}
+
+/**
+ * Start-up and one request on one Node: wall times of each command run in turn (each round starts
+ * at a different one), then peak memory of the request and of its floor, and with --instructions
+ * their instruction counts (valgrind's callgrind, every thread).
+ */
+async function startupRows(node, exec, mon) {
+  // Start-up: each round runs every command once, starting at a different one each time.
+  const startup = [
+    ['node', () => exec(['-e', '0'], envFor(big))],
+    ['version', () => mon(['--version'], big)],
+    ['help', () => mon(['--help'], big)],
+    ['list', () => mon(['computers', 'list', '--json'], big)],
+    ['undici', () => exec([ONE_REQUEST], envFor(big))],
+    ['http', () => exec([ONE_REQUEST_HTTP], envFor(big))],
+  ];
+  const times = Object.fromEntries(startup.map(([key]) => [key, []]));
+  for (let round = -3; round < RUNS; round++) {
+    for (let i = 0; i < startup.length; i++) {
+      const [key, go] = startup[(i + Math.max(round, 0)) % startup.length];
+      const result = await go();
+      if (result.code !== 0) fail(`${node.version} ${key}: exit ${result.code} ${result.stderr.trim()}`);
+      if (round >= 0) times[key].push(result.ms);
+    }
+  }
+  const memory = { rssList: [], rssHttp: [] };
+  for (let round = 0; round < Math.min(RUNS, 5); round++) {
+    memory.rssList.push((await mon(['computers', 'list', '--json'], big, { memory: true })).rssMb);
+    memory.rssHttp.push((await exec([ONE_REQUEST_HTTP], envFor(big), { memory: true })).rssMb);
+  }
+  let instructions;
+  if (flags.instructions) {
+    // Not spawnSync: the sandbox answering the request runs in this process.
+    const count = async (args) => {
+      const result = await run('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', node.file, ...args], { env: envFor(big), scratch });
+      return Number(/Collected : (\d+)/.exec(result.stderr)?.[1]);
+    };
+    instructions = { list: await count([MON, 'computers', 'list', '--json']), http: await count([ONE_REQUEST_HTTP]), undici: await count([ONE_REQUEST]) };
+  }
+  return { times, memory, instructions };
 }
 
 function report() {
@@ -202,7 +243,7 @@ function report() {
       const base = target ? median(v, target.of) : undefined;
       const ratio = base ? s.median / base : undefined;
       let text = `${s.median.toFixed(1)} ms [${s.min.toFixed(0)}…${s.max.toFixed(0)}]${ratio ? ` ${ratio.toFixed(2)}×` : ''}`;
-      if (target && targeted(v)) {
+      if (target?.limit && targeted(v)) {
         const holds = ratio <= target.limit;
         text += holds ? ' ok' : ' MISS';
         (results.targets ??= []).push({ node: v, row: key, ratio, limit: target.limit, holds });
@@ -213,14 +254,40 @@ function report() {
   };
 
   say();
-  say('Start-up and one request (ratio: to node -e 0 for start-up, to undici alone for the request)');
+  say('Start-up and one request (ratio: to node -e 0 for start-up, to node:http alone for the request)');
   header();
   row('node -e 0 (baseline)', 'node');
   row(`mon --version (≤ ${TARGETS.version.limit}× node -e 0)`, 'version', TARGETS.version);
   row(`mon --help (≤ ${TARGETS.help.limit}× node -e 0)`, 'help', TARGETS.help);
-  row('reference: one GET with undici alone', 'undici');
-  row(`mon computers list --json (≤ ${TARGETS.list.limit}× undici alone)`, 'list', TARGETS.list);
+  row('reference: the same GET with node:http alone', 'http');
+  row('information: the same GET with undici alone', 'undici', { of: 'http' });
+  row(`mon computers list --json (≤ ${TARGETS.list.limit}× node:http)`, 'list', TARGETS.list);
+  const ratioRow = (label, key, values, target, unit) =>
+    say(
+      `${label.padEnd(50)}${versions
+        .map((v) => {
+          const [value, base] = values(v);
+          if (!Number.isFinite(value) || !Number.isFinite(base)) return cell('-');
+          const ratio = value / base;
+          let text = `${unit(value)} / ${unit(base)} ${ratio.toFixed(2)}×`;
+          if (targeted(v)) {
+            const holds = ratio <= target.limit;
+            text += holds ? ' ok' : ' MISS';
+            (results.targets ??= []).push({ node: v, row: key, ratio, limit: target.limit, holds });
+          }
+          return cell(text);
+        })
+        .join('')}`,
+    );
+  const rss = (v, key) => stats(results.nodes[v].memory[key]).median;
+  ratioRow(`peak memory, mon / node:http (≤ ${TARGETS.listMemory.limit}×)`, 'listMemory', (v) => [rss(v, 'rssList'), rss(v, 'rssHttp')], TARGETS.listMemory, (mb) => `${mb.toFixed(1)} MB`);
+  if (flags.instructions) {
+    const count = (v, key) => results.nodes[v].instructions?.[key];
+    ratioRow(`instructions, mon / node:http (≤ ${TARGETS.list.limit}×)`, 'listInstructions', (v) => [count(v, 'list'), count(v, 'http')], TARGETS.list, (n) => `${(n / 1e6).toFixed(0)} M`);
+    say(`${'instructions, undici alone / node:http'.padEnd(50)}${versions.map((v) => cell(`${(count(v, 'undici') / count(v, 'http')).toFixed(2)}×`)).join('')}`);
+  }
   say();
+  if (QUICK) return finish();
   say(`--all -o ndjson over ${BIG.toLocaleString('en')} computers (100 pages of 100; ratio to undici alone)`);
   header();
   row('reference: the same pages with undici alone', 'allUndici');
@@ -255,41 +322,37 @@ function report() {
     results.changesTargets = { ...results.changesTargets, [v]: reportChanges(results.nodes[v].changes, say) };
     say();
     results.muteTargets = { ...results.muteTargets, [v]: reportMute(results.nodes[v].mute, say) };
+    say();
+    results.outputTargets = { ...results.outputTargets, [v]: reportOutputs(results.nodes[v].outputs, say) };
   }
   say();
   say(`node ${process.versions.node} (the bench's own process):`);
   results.sandboxWriteTargets = reportSandboxWrites(sandboxWrites, say);
-  say();
+  finish();
+}
+
+/** The raw figures in .bench/, and docs/benchmarks.md rewritten with what was printed. */
+function finish() {
   say(`load at the end: ${load()}`);
+  const markdown = [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by `npm run bench` (scripts/bench.mjs): do not edit by hand. -->',
+    '',
+    `mon ${version}, ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, ${cpus().length} CPUs${QUICK ? ', --quick' : ''}. Wall times are medians [min…max] of runs taken in turn; ratios are of medians of the same run on the same Node. The one-request yardstick is scripts/bench/one-request-http.cjs: the same GET, parse and print with node:http alone. Targets apply to Node 22 and later.`,
+    '',
+    '| Node | row | ratio | target | |',
+    '|---|---|---|---|---|',
+    ...(results.targets ?? []).map((t) => `| ${t.node} | ${t.row} | ${t.ratio.toFixed(2)}× | ≤ ${t.limit}× | ${t.holds ? 'ok' : 'MISS'} |`),
+    '',
+    '```text',
+    ...printed,
+    '```',
+    '',
+  ];
+  writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown.join('\n'));
   mkdirSync(join(root, '.bench'), { recursive: true });
   const file = join(root, '.bench', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  say(`raw figures: ${file}`);
-  writeReport(versions);
-}
-
-/**
- * docs/benchmarks.md: the report of this run, whole, and the machine it ran on. The one place
- * the figures are written down: the README and the design notes link to it.
- */
-function writeReport(versions) {
-  const args = process.argv.slice(2).map((arg) => (arg.startsWith('/') ? `<${arg.split('/').filter(Boolean).at(-3) ?? 'node'}>` : arg));
-  const cpu = cpus();
-  const text = [
-    '# Benchmarks',
-    '',
-    '<!-- Written by `npm run bench` (scripts/bench.mjs), whole, at the end of each run: do not edit by hand. -->',
-    '',
-    `The report of one run of \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` on ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), Node ${versions.join(', ')}.`,
-    'Times are wall times from spawn to exit, medians [min … max] in ms; a ratio compares medians measured in',
-    'the same run on the same Node, which is what to compare across machines. Targets apply to Node 22 and later.',
-    'What each row measures, and why mon is built as it is: [design/performance.md](design/performance.md).',
-    '',
-    '```text',
-    ...said.filter((line) => !line.startsWith('raw figures: ')),
-    '```',
-    '',
-  ].join('\n');
-  writeFileSync(join(root, 'docs', 'benchmarks.md'), text);
-  process.stdout.write('wrote docs/benchmarks.md\n');
+  say(`raw figures: ${file}; docs/benchmarks.md rewritten`);
 }

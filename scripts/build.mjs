@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { BUNDLE_NAME, HELP_NAME, JQ_WORKER_NAME, buildOptions, workerBuildOptions } from './esbuild.config.mjs';
+import { BUNDLE_NAME, HELP_NAME, JQ_WORKER_NAME, buildOptions, stamped, workerBuildOptions } from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -16,7 +16,7 @@ const [output] = (await build({ ...buildOptions({ outfile: bundle, version }), w
 const worker = new URL(JQ_WORKER_NAME, fresh).pathname;
 const [workerOutput] = (await build({ ...workerBuildOptions({ outfile: worker }), write: false })).outputFiles;
 mkdirSync(fresh, { recursive: true });
-writeFileSync(bundle, output.text);
+writeFileSync(bundle, stamped(output.text));
 writeFileSync(worker, workerOutput.text);
 writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 

@@ -1,5 +1,7 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
 // start-up loads (test/perf), so both always see the same bundle.
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
 export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'string-width', 'chalk'];
 
@@ -18,6 +20,14 @@ export const JQ_WORKER_NAME = 'jq-worker.cjs';
 
 /** The root help saved by the build, in dist/: bin/mon prints it without loading the bundle. */
 export const HELP_NAME = 'help.txt';
+
+/**
+ * The bundle's text with its first line naming it by the hash of the rest: bin/load-bundle.cjs
+ * keys its code cache by it (and caches only a bundle so named).
+ */
+export function stamped(text) {
+  return `// mon build ${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n${text}`;
+}
 
 /**
  * commander requires node:child_process at load time (≈4 ms: it pulls in net, dgram…) for
@@ -42,6 +52,27 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
 const COMMON = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, external: EXTERNAL_PACKAGES, logLevel: 'warning' };
 
 /**
+ * undici's HTTP/1.1 client requires its HTTP/2 client when it loads, and with it node:http2
+ * (6–9 ms). mon never asks for HTTP/2 (no `allowH2`), so the HTTP/2 client is evaluated on first
+ * use instead. undici's own layout: test/api/undici-layout.test.ts checks the file and the call.
+ */
+const lazyHttp2Client = {
+  name: 'lazy-http2-client',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: `${dirname(args.importer)}/client-h2.js`, namespace: 'lazy-h2' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
+      loader: 'js',
+      resolveDir: dirname(args.path),
+      contents: `module.exports = (...args) => require('./client-h2.js')(...args);`,
+    }));
+  },
+};
+
+/**
  * Options for the build of src/main.ts into one CommonJS file. One file, not ES module chunks:
  * CommonJS starts faster (no ES module linking, no facades for built-in modules); Node's compile
  * cache keeps its compiled code between runs (bin/mon turns it on). Dynamic
@@ -56,7 +87,7 @@ export function buildOptions({ outfile, version }) {
     supported: { 'dynamic-import': false },
     // __MON_DIST__: the bundle's folder, where src/output/jq.ts finds the worker.
     define: { __MON_VERSION__: JSON.stringify(version), __MON_DIST__: '__dirname' },
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, lazyHttp2Client],
     // src/output/jq.ts finds the worker through import.meta.url only when the sources run.
     logOverride: { 'empty-import-meta': 'silent' },
   };

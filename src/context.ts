@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ListRenderer, OutputFormat, RenderOptions, Sink } from './output/types.js';
 import type { ApiClient } from './api/client.js';
+import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { WaitNotice } from './output/progress.js';
 
@@ -97,8 +98,10 @@ export interface Context {
   rateWait?: WaitNotice;
   /** The API client for the chosen profile (or the in-process sandbox), made on first use. */
   client(): Promise<ApiClient>;
-  /** The saved profiles, loaded on first use. */
-  profiles(): Promise<ProfileStore>;
+  /** The saved profiles as a command that only reads them needs them, read on first use. */
+  profiles(): Promise<ProfileReader>;
+  /** The saved profiles for a command that changes them (conf), loaded on first use. */
+  profileStore(): Promise<ProfileStore>;
   /** A message for people on stderr; silent with --quiet. */
   notice(message: string): void;
   /**

@@ -6,6 +6,7 @@ import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
 import { redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './api/clock.js';
+import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
@@ -204,6 +205,7 @@ export function createContext(
   const dir = configDir(env);
   const signal = deps.signal ?? new AbortController().signal;
   let store: Promise<ProfileStore> | undefined;
+  let reader: Promise<ProfileReader> | undefined;
   const footnotes: string[] = [];
   let client: Promise<ApiClient> | undefined;
 
@@ -240,12 +242,16 @@ export function createContext(
       return { inFlight: deps.interrupts.forced, release: deps.interrupts.hold() };
     },
     profiles: () => {
-      store ??= import('./config/store.js').then(({ ProfileStore }) => {
-        const made = new ProfileStore(dir, ctx.notice);
-        // Every saved key, not only the one in use: a message must not show another account's either.
-        for (const profile of Object.values(made.list())) if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
-        return made;
+      // Once conf is loaded (a command that writes), it answers; else the file is read directly.
+      // Every saved key, not only the one in use: a message must not show another account's either.
+      reader ??= (store ?? import('./config/profiles.js').then(({ readProfiles }) => readProfiles(dir, ctx.notice))).then((profiles) => {
+        for (const profile of Object.values(profiles.list())) if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
+        return profiles;
       });
+      return reader;
+    },
+    profileStore: () => {
+      store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir, ctx.notice));
       return store;
     },
     client: () => {

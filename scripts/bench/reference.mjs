@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildOptions } from '../esbuild.config.mjs';
+import { buildOptions, stamped } from '../esbuild.config.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -17,6 +17,8 @@ export async function referenceMon(entry, scratch) {
   for (const file of readdirSync(join(root, 'bin'))) copyFileSync(join(root, 'bin', file), join(dir, 'bin', file));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ version }));
   const options = buildOptions({ outfile: join(dir, 'dist', 'mon.cjs'), version });
-  await build({ ...options, entryPoints: [join(root, 'scripts/bench', entry)], absWorkingDir: root });
+  const [output] = (await build({ ...options, entryPoints: [join(root, 'scripts/bench', entry)], absWorkingDir: root, write: false })).outputFiles;
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  writeFileSync(options.outfile, stamped(output.text));
   return join(dir, 'bin', 'mon');
 }

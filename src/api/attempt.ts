@@ -8,7 +8,7 @@ import { redact, REDACTED } from './redact.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLarge } from './response-cap.js';
 import { ApiErrorBody } from './schemas/common.js';
 import { checkResponse } from './schemas/index.js';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from './undici.js';
 
 /** The most of one text a server sent (an error's title and details, a redirect's target) that a message shows. */
 const SERVER_TEXT_MAX = 300;

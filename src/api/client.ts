@@ -1,4 +1,4 @@
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type PreparedRequest } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';

@@ -1,6 +1,6 @@
 import { parseBaseUrl } from '../api/base-url.js';
 import { PROFILE_NAME } from '../config/paths.js';
-import type { Profile } from '../config/store.js';
+import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmDeletion, printCount, renderOptions, type View } from './actions.js';
@@ -99,7 +99,7 @@ export const profile: ResourceSpec = {
         if (domain && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain)) throw new UsageError(`--domain: ${quoted(domain)} is not a domain name`);
         const baseUrl = parseBaseUrl(base ?? `https://${subdomain}.${domain}`, '--base-url').href.replace(/\/$/, '');
         const apiKey = await readKey(ctx, opts.apiKeyStdin === true);
-        const store = await ctx.profiles();
+        const store = await ctx.profileStore();
         const existed = store.get(name) !== undefined;
         store.save(name, { baseUrl, apiKey, ...(subdomain ? { subdomain, domain } : {}) });
         if (opts.default) store.use(name);
@@ -131,7 +131,7 @@ export const profile: ResourceSpec = {
       args: [{ name: 'name', description: 'a saved profile', rule: NAME_RULE }],
       examples: ['mon profile use acme'],
       async run({ args }, ctx) {
-        const store = await ctx.profiles();
+        const store = await ctx.profileStore();
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
         store.use(name);
@@ -160,7 +160,7 @@ export const profile: ResourceSpec = {
       args: [{ name: 'name', description: 'a saved profile', rule: NAME_RULE }],
       examples: ['mon profile remove old-client --yes'],
       async run({ args }, ctx) {
-        const store = await ctx.profiles();
+        const store = await ctx.profileStore();
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
         await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);

@@ -1,29 +1,17 @@
 import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
+import { checkShape, FIX_BY_HAND, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
 import { checkConfigFile, ensureConfigDir, removeStaleTemps } from './trust.js';
 
-/** One saved account: where the API lives and the key that opens it. */
-export interface Profile {
-  baseUrl: string;
-  apiKey: string;
-  subdomain?: string;
-  domain?: string;
-}
-
-interface StoreShape {
-  defaultProfile?: string;
-  profiles: Record<string, Profile>;
-}
-
-const FIX_BY_HAND = 'fix the file by hand, or move it away and add your profiles again';
+export type { Profile } from './profiles.js';
 
 /**
  * The only code that touches conf. Files 0600, folder 0700 (cli-contract.md, Behaviour); the
  * folder and the file are checked before use (see trust.ts), and every problem with them is a
  * UsageError naming the path and what is wrong (exit 2).
  */
-export class ProfileStore {
+export class ProfileStore implements ProfileReader {
   private readonly conf: Conf<StoreShape>;
   private readonly file: string;
 
@@ -51,7 +39,7 @@ export class ProfileStore {
       }
       throw this.fsError('read', error);
     }
-    this.checkShape();
+    checkShape(this.file, this.conf.store);
   }
 
   get path(): string {
@@ -111,24 +99,5 @@ export class ProfileStore {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
     return new UsageError(`cannot ${verb} config file ${this.file} (${code})`, `check that you can ${verb} ${this.dir} (ls -ld ${this.dir})`);
-  }
-
-  /** What the rest of mon takes for granted about the file, checked once: else exit 2 naming what is wrong. */
-  private checkShape(): void {
-    const store = this.conf.store as unknown as Record<string, unknown>;
-    const wrong = (what: string) => new UsageError(`config file ${this.file}: ${what}`, FIX_BY_HAND);
-    const { profiles, defaultProfile } = store;
-    if (defaultProfile !== undefined && typeof defaultProfile !== 'string') throw wrong('defaultProfile is not a string');
-    if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw wrong('profiles is not an object');
-    for (const [name, profile] of Object.entries(profiles)) {
-      if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) throw wrong(`profile ${JSON.stringify(name)} is not an object`);
-      const fields = profile as Record<string, unknown>;
-      for (const key of ['baseUrl', 'apiKey']) {
-        if (typeof fields[key] !== 'string' || fields[key] === '') throw wrong(`${key} of profile ${JSON.stringify(name)} is not a non-empty string`);
-      }
-      for (const key of ['subdomain', 'domain']) {
-        if (fields[key] !== undefined && typeof fields[key] !== 'string') throw wrong(`${key} of profile ${JSON.stringify(name)} is not a string`);
-      }
-    }
   }
 }

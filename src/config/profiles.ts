@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { checkConfigFile, ensureConfigDir } from './trust.js';
+
+/** One saved account: where the API lives and the key that opens it. */
+export interface Profile {
+  baseUrl: string;
+  apiKey: string;
+  subdomain?: string;
+  domain?: string;
+}
+
+export interface StoreShape {
+  defaultProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export const FIX_BY_HAND = 'fix the file by hand, or move it away and add your profiles again';
+
+/** What a command that only reads the saved profiles needs of them. */
+export interface ProfileReader {
+  readonly path: string;
+  readonly defaultName: string | undefined;
+  list(): Record<string, Profile>;
+  get(name: string): Profile | undefined;
+}
+
+/**
+ * The saved profiles, read from config.json directly. conf (src/config/store.ts) stays the only
+ * writer; constructing it costs a command more than reading the file (it loads its schema
+ * validator and serialiser: about 90 M instructions on Node 22, a third of a one-request
+ * command), so commands that only read use this. The same checks as the store's: the folder and
+ * the file (trust.ts), then the shape.
+ */
+export function readProfiles(dir: string, warn?: (message: string) => void): ProfileReader {
+  ensureConfigDir(dir);
+  const path = join(dir, 'config.json');
+  let store: StoreShape = { profiles: {} };
+  if (checkConfigFile(path, warn)) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') text = '{}';
+      else throw new UsageError(`cannot read config file ${path} (${code})`, `check that you can read ${dir} (ls -ld ${dir})`);
+    }
+    try {
+      // conf reads an empty file as no settings at all.
+      store = { profiles: {}, ...(text.trim() === '' ? {} : (JSON.parse(text) as Partial<StoreShape>)) };
+    } catch (error) {
+      throw new UsageError(`config file ${path} is not valid JSON (${(error as Error).message.split('\n')[0]})`, FIX_BY_HAND);
+    }
+  }
+  checkShape(path, store);
+  const profiles = store.profiles;
+  return {
+    path,
+    defaultName: store.defaultProfile,
+    list: () => profiles,
+    get: (name) => (Object.hasOwn(profiles, name) ? profiles[name] : undefined),
+  };
+}
+
+/** What the rest of mon takes for granted about the file, checked once: else exit 2 naming what is wrong. */
+export function checkShape(file: string, store: unknown): void {
+  const wrong = (what: string) => new UsageError(`config file ${file}: ${what}`, FIX_BY_HAND);
+  if (typeof store !== 'object' || store === null || Array.isArray(store)) throw wrong('not an object');
+  const { profiles, defaultProfile } = store as Record<string, unknown>;
+  if (defaultProfile !== undefined && typeof defaultProfile !== 'string') throw wrong('defaultProfile is not a string');
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw wrong('profiles is not an object');
+  for (const [name, profile] of Object.entries(profiles)) {
+    if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) throw wrong(`profile ${JSON.stringify(name)} is not an object`);
+    const fields = profile as Record<string, unknown>;
+    for (const key of ['baseUrl', 'apiKey']) {
+      if (typeof fields[key] !== 'string' || fields[key] === '') throw wrong(`${key} of profile ${JSON.stringify(name)} is not a non-empty string`);
+    }
+    for (const key of ['subdomain', 'domain']) {
+      if (fields[key] !== undefined && typeof fields[key] !== 'string') throw wrong(`${key} of profile ${JSON.stringify(name)} is not a string`);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// mon loads undici file by file (src/api/undici.ts) and defers its HTTP/2 client
+// (scripts/esbuild.config.mjs): both rest on undici's file layout, not its documented API. When an
+// upgrade moves what they rely on, these tests fail and say what moved, rather than a command
+// failing at run time. To upgrade undici: pin the new version exactly, run this file, and adjust
+// src/api/undici.ts and the build plugin to the new layout.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM script without types
+import { buildOptions } from '../../scripts/esbuild.config.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const require = createRequire(join(root, 'package.json'));
+const undiciRoot = join(root, 'node_modules', 'undici');
+const source = (file: string) => readFileSync(join(undiciRoot, file), 'utf8');
+
+describe("undici's layout, as mon relies on it", () => {
+  it('undici is pinned to one exact version, the one installed', () => {
+    const pinned = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.undici;
+    expect(pinned, 'package.json must pin undici exactly (npm install --save-exact undici@X)').toMatch(/^\d+\.\d+\.\d+$/);
+    expect((JSON.parse(source('package.json')) as { version: string }).version).toBe(pinned);
+  });
+
+  it('the files src/api/undici.ts imports are the ones undici’s index exports', () => {
+    const index = require('undici') as Record<string, unknown>;
+    expect(require('undici/lib/dispatcher/env-http-proxy-agent.js'), 'lib/dispatcher/env-http-proxy-agent.js').toBe(index.EnvHttpProxyAgent);
+    expect(require('undici/lib/dispatcher/dispatcher.js'), 'lib/dispatcher/dispatcher.js').toBe(index.Dispatcher);
+    const api = require('undici/lib/api/index.js') as Record<string, unknown>;
+    expect(require('undici/lib/api/api-request.js'), 'lib/api/api-request.js').toBe(api.request);
+    expect(require('undici/lib/api/api-connect.js'), 'lib/api/api-connect.js').toBe(api.connect);
+    // The index gives every dispatcher its API methods by this one assignment; src/api/undici.ts
+    // does the same for request() and connect() alone.
+    expect(source('index.js')).toContain('Object.assign(Dispatcher.prototype, api)');
+    // The proxy agent opens its tunnel with connect(), and uses no other API method.
+    const proxyAgent = source('lib/dispatcher/proxy-agent.js');
+    expect(proxyAgent).toContain('this[kClient].connect(');
+    expect(proxyAgent).not.toMatch(/\.(request|stream|pipeline|upgrade)\(/);
+  });
+
+  it('client.js requires its HTTP/2 client once, as a function called for HTTP/2 connections only', () => {
+    const client = source('lib/dispatcher/client.js');
+    expect(client.match(/require\('\.\/client-h2\.js'\)/g), "require('./client-h2.js') in lib/dispatcher/client.js").toHaveLength(1);
+    expect(client).toMatch(/const connectH2 = require\('\.\/client-h2\.js'\)/);
+    // Only ever called, never read for a property: the build's stand-in is a function.
+    expect(client.match(/connectH2\b/g)!.length).toBe(client.match(/connectH2\(/g)!.length + 1);
+    expect(typeof require('undici/lib/dispatcher/client-h2.js')).toBe('function');
+  });
+
+  it('the bundle holds the agent and request() but neither undici’s cookies (which read globalThis.Headers) nor its HTTP/2 client at load', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mon-undici-layout-'));
+    try {
+      const options = buildOptions({ outfile: join(dir, 'mon.cjs'), version: '0.0.0-test' });
+      const { metafile } = await build({ ...options, absWorkingDir: root, metafile: true, logLevel: 'silent' });
+      const inputs = Object.keys(metafile!.inputs);
+      expect(inputs).toContain('node_modules/undici/lib/dispatcher/env-http-proxy-agent.js');
+      expect(inputs).toContain('node_modules/undici/lib/api/api-request.js');
+      expect(inputs).not.toContain('node_modules/undici/index.js');
+      expect(inputs.filter((file) => file.includes('undici/lib/web/cookies'))).toEqual([]);
+      // The stand-in took client-h2.js's place in client.js (the real file follows, loaded on use).
+      expect(inputs.some((file) => file.startsWith('lazy-h2:'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

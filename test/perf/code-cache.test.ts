@@ -1,0 +1,125 @@
+// bin/load-bundle.cjs keeps the bundle's compiled code between runs. A cache is code this
+// process runs: these tests hold the rules that keep it safe (whose folder, written whole, what
+// V8 refuses), not how much faster it is (`npm run bench` measures that).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computersPage, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { runMon } from '../helpers/run-mon.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The name bin/load-bundle.cjs gives the cache of this bundle on this Node. */
+const cacheName = () => {
+  const hash = /^\/\/ mon build ([0-9a-f]+)\n/.exec(readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8').slice(0, 96))?.[1];
+  expect(hash, 'the build stamps the bundle with its hash').toBeDefined();
+  return `mon-${process.version}-${process.arch}-${hash}.cache`;
+};
+/** How many runs took the cache and added to it: its first byte (1 for a fresh one). */
+const runsIn = (file: string) => readFileSync(file)[0];
+const asRoot = process.getuid?.() === 0;
+
+describe('the code cache of the bundle', () => {
+  let api: FakeApi;
+  let dirs: string[] = [];
+  const freshDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mon-code-cache-test-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const list = (env: Record<string, string>) =>
+    runMon(['computers', 'list', '--json'], { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_cache_test', ...env } });
+
+  beforeAll(async () => {
+    api = await startFakeApi(computersPage(20));
+  });
+  afterAll(async () => {
+    await api.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    dirs = [];
+  });
+
+  it('is written after a run, named by Node version and bundle hash, and the next run takes it (one request included)', async () => {
+    const dir = join(freshDir(), 'cache');
+    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+    const file = join(dir, cacheName());
+    expect(readdirSync(dir)).toEqual([cacheName()]);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(runsIn(file)).toBe(1);
+    // Taken by the next run (V8 checks the flags it was made under: what a request changed is
+    // back to the default), which adds what it compiled.
+    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+    expect(runsIn(file)).toBe(2);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('one that V8 rejects is ignored and replaced', async () => {
+    const dir = freshDir();
+    chmodSync(dir, 0o700);
+    const file = join(dir, cacheName());
+    writeFileSync(file, Buffer.concat([Buffer.of(3), Buffer.alloc(4096, 0x5a)]), { mode: 0o600 });
+    const result = await list({ NODE_COMPILE_CACHE: dir });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(20);
+    expect(runsIn(file)).toBe(1);
+    expect(statSync(file).size).toBeGreaterThan(4097);
+  });
+
+  it('is neither read nor written in a folder others may write', async () => {
+    const dir = freshDir();
+    chmodSync(dir, 0o777);
+    const file = join(dir, cacheName());
+    const planted = Buffer.concat([Buffer.of(1), Buffer.alloc(4096, 0x5a)]);
+    writeFileSync(file, planted);
+    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+    expect(readFileSync(file)).toEqual(planted);
+    expect(readdirSync(dir)).toEqual([cacheName()]);
+  });
+
+  it.skipIf(!asRoot)('is neither read nor written in a folder of another user, nor from a file of another user', async () => {
+    const theirs = freshDir();
+    chmodSync(theirs, 0o700);
+    chownSync(theirs, 65534, 65534);
+    expect((await list({ NODE_COMPILE_CACHE: theirs })).code).toBe(0);
+    expect(readdirSync(theirs)).toEqual([]);
+
+    const mine = freshDir();
+    chmodSync(mine, 0o700);
+    const file = join(mine, cacheName());
+    const planted = Buffer.concat([Buffer.of(1), Buffer.alloc(4096, 0x5a)]);
+    writeFileSync(file, planted, { mode: 0o644 });
+    chownSync(file, 65534, 65534);
+    expect((await list({ NODE_COMPILE_CACHE: mine })).code).toBe(0);
+    // Not taken as a cache: replaced by this user's own.
+    expect(statSync(file).uid).toBe(0);
+    expect(runsIn(file)).toBe(1);
+  });
+
+  it('the default folder is per user, in the temporary folder, made 0700', async () => {
+    const tmp = freshDir();
+    expect((await list({ TMPDIR: tmp })).code).toBe(0);
+    const dir = join(tmp, `mon-code-cache-${process.getuid?.() ?? ''}`.replace(/-$/, ''));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(dir)).toEqual([cacheName()]);
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 writes none', async () => {
+    const dir = join(freshDir(), 'cache');
+    expect((await list({ NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' })).code).toBe(0);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('a bundle the build did not stamp is not cached', async () => {
+    const copy = freshDir();
+    mkdirSync(join(copy, 'dist'));
+    for (const part of ['bin', 'package.json']) cpSync(join(root, part), join(copy, part), { recursive: true });
+    writeFileSync(join(copy, 'dist', 'mon.cjs'), readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8').replace(/^\/\/ mon build [0-9a-f]+\n/, ''));
+    const dir = join(freshDir(), 'cache');
+    const run = spawnSync(process.execPath, [join(copy, 'bin', 'mon'), 'profile', 'list'], { env: { PATH: process.env.PATH ?? '', HOME: copy, MON_CONFIG_DIR: copy, NODE_COMPILE_CACHE: dir } });
+    expect(run.status).toBe(0);
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+  });
+});
