@@ -57,6 +57,8 @@ const TARGETS = {
   listMemory: { of: 'rssHttp', limit: 1.25 },
   all: { of: 'allUndici', limit: 1.3 },
   jq: { of: 'json', limit: 1.3 },
+  jqOne: { of: 'jsonOne', limit: 1.3 },
+  table: { of: 'csv', limit: 1.5 },
   memory: { limit: 1.25 },
 };
 const targeted = (version) => Number(/^v(\d+)/.exec(version)?.[1]) >= 22;
@@ -157,7 +159,7 @@ async function measure(node) {
   const { times, memory, instructions } = await startupRows(node, exec, mon);
 
   // --all over 10,000 (time and peak memory) and 50,000 computers (peak memory).
-  const all = { all: [], allUndici: [], json: [], jq: [], rssBig: [], rssHuge: [], rssUndici: [] };
+  const all = { all: [], allUndici: [], json: [], jq: [], rssBig: [], rssHuge: [], rssUndici: [], table: [], csv: [], jsonOne: [], jqOne: [] };
   for (let round = -1; round < ALL_RUNS; round++) {
     const reference = await exec([ALL_PAGES], envFor(big), { memory: true });
     const ten = await mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { memory: true, configDir: freshDir() });
@@ -165,7 +167,12 @@ async function measure(node) {
     const json = await mon(['computers', 'list', '--all', '--json'], big, { configDir: freshDir() });
     const jq = await mon(['computers', 'list', '--all', '--jq', 'length'], big, { configDir: freshDir() });
     const fifty = await mon(['computers', 'list', '--all', '-o', 'ndjson'], huge, { memory: true, configDir: freshDir(), env: { MON_RATE_LIMIT: '100000/60' } });
-    for (const [label, result] of [['undici alone --all', reference], ['--all 10,000', ten], ['--all --json', json], ['--all --jq', jq], ['--all 50,000', fifty]]) {
+    // A table of 10,000 rows against the same rows as CSV; --jq on one page against --json.
+    const table = await mon(['computers', 'list', '--all'], big, { configDir: freshDir() });
+    const csv = await mon(['computers', 'list', '--all', '-o', 'csv'], big, { configDir: freshDir() });
+    const jsonOne = await mon(['computers', 'list', '--json'], big, { configDir: freshDir() });
+    const jqOne = await mon(['computers', 'list', '--jq', 'length'], big, { configDir: freshDir() });
+    for (const [label, result] of [['undici alone --all', reference], ['--all 10,000', ten], ['--all --json', json], ['--all --jq', jq], ['--all 50,000', fifty], ['--all table', table], ['--all -o csv', csv], ['--json', jsonOne], ['--jq length', jqOne]]) {
       if (result.code !== 0) fail(`${node.version} ${label}: exit ${result.code} ${result.stderr.trim()}`);
     }
     if (round < 0) continue;
@@ -176,6 +183,10 @@ async function measure(node) {
     all.rssHuge.push(fifty.rssMb);
     all.json.push(json.ms);
     all.jq.push(jq.ms);
+    all.table.push(table.ms);
+    all.csv.push(csv.ms);
+    all.jsonOne.push(jsonOne.ms);
+    all.jqOne.push(jqOne.ms);
   }
   // The fleet commands (alerts, status): scripts/bench/fleet.mjs.
   const fleet = await measureFleet({ mon, sizes: [[big, BIG], [small, SMALL]], freshDir, runs: ALL_RUNS, fail });
@@ -294,6 +305,13 @@ function report() {
   row(`mon computers list --all -o ndjson (≤ ${TARGETS.all.limit}×)`, 'all', TARGETS.all);
   row('mon computers list --all --json', 'json');
   row(`mon computers list --all --jq length (≤ ${TARGETS.jq.limit}× --json)`, 'jq', TARGETS.jq);
+  say();
+  say(`A table of ${BIG.toLocaleString('en')} computers against the same rows as CSV; --jq on one page against --json`);
+  header();
+  row('mon computers list --all -o csv (reference)', 'csv');
+  row(`mon computers list --all, a table (≤ ${TARGETS.table.limit}×)`, 'table', TARGETS.table);
+  row('mon computers list --json (reference)', 'jsonOne');
+  row(`mon computers list --jq length (≤ ${TARGETS.jqOne.limit}×)`, 'jqOne', TARGETS.jqOne);
   say();
   say(`Peak memory of --all -o ndjson (${MEMORY_METHOD}), MB; target: 50,000 within ${TARGETS.memory.limit}× of 10,000`);
   header();
