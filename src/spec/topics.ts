@@ -170,6 +170,11 @@ const fleet: Topic = {
       ],
     },
     { kind: 'text', text: 'Writes refuse --profiles and --all-profiles: run them once per account with -p NAME.' },
+    { kind: 'heading', text: 'report' },
+    {
+      kind: 'text',
+      text: '`mon report` writes the account as one self-contained HTML file (no script, nothing fetched; a --logo is embedded): the counts of status, charts, the computers needing attention, expirations due in 90 days and the inventory. --title, --logo and --footer put it under a provider\'s name; across accounts --output-dir DIR writes DIR/<profile>.html for each.',
+    },
     { kind: 'heading', text: 'status -o openmetrics' },
     {
       kind: 'text',
