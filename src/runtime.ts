@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
 import { redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
-import type { Clock } from './api/clock.js';
+import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';

@@ -1,5 +1,5 @@
 import { AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError, type MonError } from '../errors.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 import { deadlineError } from './deadline.js';
 import { encodeForm } from './encode.js';
 import type { HttpMethod, RouteName } from './endpoints.js';

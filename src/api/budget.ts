@@ -4,7 +4,7 @@ import { acquireLock, BRIEF_LOCK, isTempOf, LockTrouble } from '../config/files.
 import { removeStaleTemps } from '../config/trust.js';
 import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import { quoted } from '../output/escape.js';
 
 /** The API's limit: 400 requests per minute, all requests (api-v2.5, Limits). */

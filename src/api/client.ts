@@ -3,7 +3,7 @@ import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type PreparedRequest } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
 import { fillPath, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
 import { paginate, type Page, type Paging } from './paginate.js';

@@ -1,6 +1,6 @@
 import { sandboxStateFile } from '../config/paths.js';
 import { UsageError } from '../errors.js';
-import { DEMO_ACCOUNT_NAME } from '../sandbox/identity.js';
+import { DEMO_ACCOUNT_NAME } from '../config/sandbox-identity.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 
 /** Which demo data: the options `serve` and `reset` share. */

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
-import type { Clock } from '../api/clock.js';
+import type { Clock } from '../clock.js';
 import { removeStaleTemps } from './trust.js';
 
 /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import envPaths from 'env-paths';
-import { stateFileName, type SandboxIdentity } from '../sandbox/identity.js';
+import { stateFileName, type SandboxIdentity } from './sandbox-identity.js';
 import { ensureConfigDir } from './trust.js';
 
 /**

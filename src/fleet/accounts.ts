@@ -14,7 +14,7 @@ import type { ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
 import type { Invocation, ParsedInput, VerbSpec } from '../spec/spec.js';
 import type { Command } from 'commander';
-import { systemClock } from '../api/clock.js';
+import { systemClock } from '../clock.js';
 import { routeOf } from '../api/endpoints.js';
 import { fanOut } from './fan-out.js';
 import { quoted } from '../output/escape.js';

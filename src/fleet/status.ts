@@ -7,39 +7,13 @@ import type { ApiClient } from '../api/client.js';
 import { MAX_PER_PAGE } from '../api/client.js';
 import { parseTime } from '../api/time.js';
 import { isHidden, isMuted } from '../plugin-result.js';
-import { isMissing, plannedRequests, Selection, type GroupRef, type Scope, type ScopedComputer } from './selection.js';
+import { isMissing, plannedRequests, Selection, type Scope, type ScopedComputer } from './selection.js';
+import { EXPIRATION_WINDOWS, type ExpirationWindow, type GroupCount, type StatusReport } from '../output/status-report.js';
+
+export { EXPIRATION_WINDOWS, type ExpirationWindow, type GroupCount, type StatusReport };
 
 /** How many plugins `top_plugins` lists. */
 export const TOP_PLUGINS = 10;
-
-/** The object `status -o json` prints; keys documented in docs/guides/fleet.md (keep in sync). */
-export interface StatusReport {
-  /** The groups named with --group, or null for the whole account. */
-  scope: { groups: GroupRef[] | null };
-  computers: { total: number; missing: number; hidden: number; pending_removal: number; platforms: Record<string, number> };
-  plugin_results: { total: number; alerts: number; warnings: number; muted: number; hidden: number };
-  top_plugins: { name: string; alerts: number }[];
-  groups: GroupCount[];
-  /** `windows`: what ends within 30 and 90 days, not yet ended (`-o openmetrics`). */
-  expirations: { expired: number; expiring: number; within_days: number; windows: Record<ExpirationWindow, number> };
-}
-
-/** The fixed windows of `mon_expirations` (-o openmetrics), in days. */
-export const EXPIRATION_WINDOWS = { '30d': 30, '90d': 90 } as const;
-export type ExpirationWindow = keyof typeof EXPIRATION_WINDOWS;
-
-/** One group's counts; `unmuted` and `muted` count visible plugin results by the API's status. */
-export interface GroupCount {
-  uid: string | null;
-  name: string | null;
-  computers: number;
-  missing: number;
-  alerts: number;
-  warnings: number;
-  hidden: number;
-  platforms: Record<string, number>;
-  results: { unmuted: Record<string, number>; muted: Record<string, number> };
-}
 
 const groupCount = (uid: string | null, name: string | null): GroupCount => ({
   uid,

@@ -3,7 +3,7 @@
  * node_exporter textfile collector or any scraper. The metric names and labels are a contract
  * (README, help topic fleet): a change breaks dashboards.
  */
-import { EXPIRATION_WINDOWS, type ExpirationWindow, type StatusReport } from '../fleet/status.js';
+import { EXPIRATION_WINDOWS, type ExpirationWindow, type StatusReport } from './status-report.js';
 import { PLUGIN_STATUSES } from '../plugin-result.js';
 import { METRIC_FAMILIES, type MetricName } from './metric-families.js';
 

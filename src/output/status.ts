@@ -2,7 +2,7 @@
  * The people's view of `mon status`: short sections with horizontal bar charts in Unicode
  * blocks. The same text on a terminal and in a pipe; colour only when the caller allows it.
  */
-import type { StatusReport } from '../fleet/status.js';
+import type { StatusReport } from './status-report.js';
 import type { Sink } from './types.js';
 
 /** Cells of the longest bar. */

@@ -1,7 +1,7 @@
 /** What `mon sandbox` and `mon sandbox reset` run. */
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { demoAccountKey, seedOf, STATE_FILE_NAME, type SandboxIdentity } from './identity.js';
+import { demoAccountKey, seedOf, STATE_FILE_NAME, type SandboxIdentity } from '../config/sandbox-identity.js';
 import { startSandbox } from './server.js';
 import { isTempFileOf, journalOf } from './store.js';
 

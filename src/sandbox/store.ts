@@ -30,7 +30,7 @@ import { acquireLock, BRIEF_LOCK, isTempOf, writeFileAtomic } from '../config/fi
 import { Prng } from './prng.js';
 import { seedState } from './seed.js';
 
-import { DEFAULT_COMPUTERS, DEFAULT_SEED } from './identity.js';
+import { DEFAULT_COMPUTERS, DEFAULT_SEED } from '../config/sandbox-identity.js';
 
 export { DEFAULT_COMPUTERS, DEFAULT_SEED };
 

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempt, AttemptFailed, settle, type AttemptSettings, type PreparedRequest } from '../../src/api/attempt.js';
-import { systemClock } from '../../src/api/clock.js';
+import { systemClock } from '../../src/clock.js';
 import { AuthError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError } from '../../src/errors.js';
 import { hang, json, reset, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 

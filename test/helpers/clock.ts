@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/api/clock.js';
+import type { Clock } from '../../src/clock.js';
 
 /** A clock whose sleeps return at once, moving its time forward by what they asked for. */
 export interface TestClock extends Clock {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { expect } from 'vitest';
-import type { Clock } from '../../src/api/clock.js';
+import type { Clock } from '../../src/clock.js';
 import { main } from '../../src/main.js';
 import type { MonResult, RunOptions } from './run-mon.js';
 import { tempConfigDir } from './run-mon.js';

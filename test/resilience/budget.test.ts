@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admit, keyFingerprint, parseLimit, redate, sharedBudget } from '../../src/api/budget.js';
-import type { Clock } from '../../src/api/clock.js';
+import type { Clock } from '../../src/clock.js';
 import { computersPage, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { testClock } from '../helpers/clock.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';

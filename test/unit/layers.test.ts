@@ -55,6 +55,20 @@ describe('imports point down', () => {
     expect(wrong).toEqual([]);
   });
 
+  it.each([
+    // What renders and what it renders: output/ draws the data the fleet counts, never the counting.
+    ['output/', /^(fleet|report|changes|resolve|completion|commands)\//],
+    // The files mon keeps and the rules for them sit below the API client and everything that uses it.
+    ['config/', /^(api|fleet|output|report|sandbox|changes|resolve|completion|commands)\//],
+    // The client knows no command, fleet or sandbox.
+    ['api/', /^(fleet|report|sandbox|changes|resolve|completion|commands)\//],
+  ])('%s imports nothing above it (every kind of import)', (prefix, above) => {
+    const wrong = [...graph]
+      .filter(([file]) => file.startsWith(prefix))
+      .flatMap(([file, targets]) => targets.filter((target) => above.test(target)).map((target) => `${file} -> ${target}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
