@@ -306,6 +306,14 @@ export function createContext(
  * command run once per account, each with its own Context, keeps each account's state apart.
  * Never from the key.
  */
+/**
+ * The account as a report or a metric names it: the profile across accounts, else the profile's
+ * name or the base URL's host (`sandbox` for --sandbox).
+ */
+export async function accountName(ctx: Context): Promise<string> {
+  return ctx.accountOutput?.profile ?? (await accountOf(ctx)).key.replace(/^@/, '');
+}
+
 export async function accountOf(ctx: Context): Promise<Account> {
   const { globals, env } = ctx;
   if (globals.sandbox) return { key: '@sandbox', label: '--sandbox' };

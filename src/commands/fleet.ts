@@ -106,9 +106,6 @@ interface HeldStatus {
   readSeconds: number;
 }
 
-/** The `account` label of the metrics: the profile's name, or the host (`sandbox` for --sandbox). */
-const metricsAccount = (key: string): string => key.replace(/^@/, '');
-
 interface StatusOptions {
   scope: Scope;
   withinSec: number;
@@ -121,7 +118,7 @@ interface StatusOptions {
 async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   const render = options.check ? undefined : renderOptions(ctx, STATUS_VIEW);
   const client = await ctx.client();
-  const { collectStatus, plannedStatusRequests } = await import('../fleet/status.js');
+  const [{ collectStatus, plannedStatusRequests }, { readingComputers }] = await Promise.all([import('../fleet/status.js'), import('../fleet/selection.js')]);
   if (await showDryRun(ctx, plannedStatusRequests(client, options.scope))) return;
   const { createProgress } = await import('../output/progress.js');
   // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
@@ -130,7 +127,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   const started = ctx.now();
   try {
     report = await collectStatus(client, options.scope, ctx.now(), options.withinSec, {
-      onPage: ({ computers, total }) => progress.update(`reading computers ${computers}${total === undefined ? '' : `/${total}`}`),
+      onPage: (read) => progress.update(readingComputers(read)),
     });
   } finally {
     progress.done();
@@ -143,8 +140,8 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   }
   if (render?.format === 'openmetrics') {
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
-    const { accountOf } = await import('../runtime.js');
-    ctx.io.stdout.write(renderOpenMetrics([{ account: metricsAccount((await accountOf(ctx)).key), report, readSeconds }]));
+    const { accountName } = await import('../runtime.js');
+    ctx.io.stdout.write(renderOpenMetrics([{ account: await accountName(ctx), report, readSeconds }]));
     return;
   }
   if (!render) {

@@ -52,20 +52,19 @@ export const report = verb({
     const { showDryRun } = await import('./actions.js');
     const scope = { groups: opts.group };
     if (await showDryRun(ctx, plannedStatusRequests(client, scope))) return;
-    const { accountOf } = await import('../runtime.js');
-    const account = ctx.accountOutput?.profile ?? (await accountOf(ctx)).key.replace(/^@/, '');
-    const [{ collectReport }, { renderReport }, { createProgress }, { VERSION }] = await Promise.all([
+    const { accountName } = await import('../runtime.js');
+    const account = await accountName(ctx);
+    const [{ collectReport }, { renderReport }, { createProgress }, { VERSION }, { readingComputers }] = await Promise.all([
       import('../report/collect.js'),
       import('../report/html.js'),
       import('../output/progress.js'),
       import('../version.js'),
+      import('../fleet/selection.js'),
     ]);
     const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
     let data;
     try {
-      data = await collectReport(client, account, scope, ctx.now(), opts.since === undefined ? undefined : opts.since * 1000, ({ computers, total }) =>
-        progress.update(`reading computers ${computers}${total === undefined ? '' : `/${total}`}`),
-      );
+      data = await collectReport(client, account, scope, ctx.now(), opts.since === undefined ? undefined : opts.since * 1000, (read) => progress.update(readingComputers(read)));
     } finally {
       progress.done();
     }

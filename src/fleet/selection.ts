@@ -50,6 +50,11 @@ export interface GroupRef {
   name: string | null;
 }
 
+/** The progress line of a read of the account's computers: `reading computers 300/10000`. */
+export function readingComputers({ computers, total }: { computers: number; total?: number | undefined }): string {
+  return `reading computers ${computers}${total === undefined ? '' : `/${total}`}`;
+}
+
 /** A computer as the fleet commands name it. */
 export interface ComputerRef {
   uid: string | null;
