@@ -72,6 +72,17 @@ export interface Account {
   label: string;
 }
 
+/**
+ * The account a command works on and where its requests go, decided once per run
+ * (Context.target): the account names its local state (--changes, the completion cache, a
+ * report's title); the endpoint is the in-process sandbox, started by the client, or a base
+ * URL and key, each with where it came from.
+ */
+export interface Target {
+  account: Account;
+  endpoint: 'sandbox' | { baseUrl: string; baseUrlSource: string; apiKey: string };
+}
+
 /** Everything a handler may reach: no handler touches process.*, console.* or conf directly. */
 export interface Context {
   io: Io;
@@ -96,6 +107,8 @@ export interface Context {
   program: Command;
   /** Says the rate budget's long waits (on progress lines, or a line of its own); set with the client. */
   rateWait?: WaitNotice;
+  /** Which account and where requests go, decided on first use (src/runtime.ts, chooseTarget). */
+  target(): Promise<Target>;
   /** The API client for the chosen profile (or the in-process sandbox), made on first use. */
   client(): Promise<ApiClient>;
   /** The saved profiles as a command that only reads them needs them, read on first use. */

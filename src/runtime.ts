@@ -8,7 +8,7 @@ import type { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
-import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io } from './context.js';
+import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io, Target } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
 import { parseChoice } from './validate/choice.js';
 import { VERSION } from './version.js';
@@ -171,13 +171,6 @@ function count(given: [string, string] | undefined): number | undefined {
   return Number(text);
 }
 
-/** Where requests go and with which key, with where each came from. */
-interface Target {
-  baseUrl: string;
-  baseUrlSource: string;
-  apiKey: string;
-}
-
 /** One account of a read that spans many: where its output and its footnotes go. */
 export interface AccountRun {
   output: AccountOutput;
@@ -208,6 +201,7 @@ export function createContext(
   let reader: Promise<ProfileReader> | undefined;
   const footnotes: string[] = [];
   let client: Promise<ApiClient> | undefined;
+  let target: Promise<Target> | undefined;
 
   const ctx: Context = {
     io,
@@ -254,10 +248,13 @@ export function createContext(
       store ??= import('./config/store.js').then(({ ProfileStore }) => new ProfileStore(dir, ctx.notice));
       return store;
     },
+    // One account of many is its saved profile alone: MON_API_KEY names the single account's key.
+    target: () => (target ??= chooseTarget(globals, account ? {} : env, ctx.profiles)),
     client: () => {
       client ??= (async () => {
-        const target = await resolveTarget(ctx);
-        knownSecrets.add(target.apiKey);
+        const { endpoint } = await ctx.target();
+        const reached = endpoint === 'sandbox' ? await startInProcessSandbox(ctx) : endpoint;
+        knownSecrets.add(reached.apiKey);
         const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }, { createWaitNotice }] = await Promise.all([
           import('./api/client.js'),
           import('./api/budget.js'),
@@ -272,7 +269,7 @@ export function createContext(
         const clock = deps.clock;
         ctx.rateWait = createWaitNotice(io.stderr, clock ? () => clock.now() : Date.now, globals.quiet, log);
         const made = new ApiClient({
-          ...target,
+          ...reached,
           timeoutMs: globals.timeoutMs,
           retries: globals.retries,
           deadlineMs: deadlineFromEnv(env),
@@ -282,7 +279,7 @@ export function createContext(
           signal,
           env,
           userAgent: `mon/${VERSION}`,
-          budget: sharedBudget(dir, target.apiKey, env, deps.clock, log, (hold) => ctx.rateWait?.hold(hold)),
+          budget: sharedBudget(dir, reached.apiKey, env, deps.clock, log, (hold) => ctx.rateWait?.hold(hold)),
           clock: deps.clock,
           log,
         });
@@ -300,61 +297,29 @@ export function createContext(
 }
 
 /**
- * The account the command works on, by the same choice as {@link resolveTarget} (keep in step
- * with it): --sandbox, else a base URL with MON_API_KEY and no profile, else the profile in
- * effect (--profile, MON_PROFILE, the default). Derived from the Context alone, so that a
- * command run once per account, each with its own Context, keeps each account's state apart.
- * Never from the key.
- */
-/**
- * The account as a report or a metric names it: the profile across accounts, else the profile's
- * name or the base URL's host (`sandbox` for --sandbox).
+ * The account as a report or a metric names it: the profile's name (across accounts too), or
+ * the base URL's host (`sandbox` for --sandbox).
  */
 export async function accountName(ctx: Context): Promise<string> {
-  return ctx.accountOutput?.profile ?? (await accountOf(ctx)).key.replace(/^@/, '');
+  return (await ctx.target()).account.key.replace(/^@/, '');
 }
 
-export async function accountOf(ctx: Context): Promise<Account> {
-  const { globals, env } = ctx;
-  if (globals.sandbox) return { key: '@sandbox', label: '--sandbox' };
-  const byUrl = (baseUrl: string): Account => {
-    let host = baseUrl;
-    try {
-      host = new URL(baseUrl).host;
-    } catch {
-      // refused as a base URL before anything is sent; the text itself still names the account
-    }
-    return { key: `@${host.replace(/[^\w.-]/g, '_')}`, label: baseUrl };
-  };
-  if (globals.baseUrl && env.MON_API_KEY && !globals.profile) return byUrl(globals.baseUrl);
-  const name = globals.profile ?? (await ctx.profiles()).defaultName;
-  // Saved profiles are named by PROFILE_NAME, which no key above starts like ('@').
-  if (name !== undefined && PROFILE_NAME.test(name)) return { key: name, label: name };
-  if (globals.baseUrl) return byUrl(globals.baseUrl);
-  throw new UsageError('no profile: nothing says which account to use', 'run `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`, or try `mon --sandbox …`');
-}
+const NO_ACCOUNT_HINT = 'run `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`, or try `mon --sandbox …`';
 
 /**
- * --sandbox, else flag/env base URL and MON_API_KEY, else the chosen profile. conf is loaded
+ * The one choice of account and endpoint: --sandbox, else a base URL (flag or MON_BASE_URL) with
+ * MON_API_KEY and no profile, else the profile in effect (--profile, MON_PROFILE, the default),
+ * whose base URL and key the flag and the environment may override. The saved profiles are read
  * only when the environment does not already say everything (cron jobs often set both).
  */
-async function resolveTarget(ctx: Context): Promise<Target> {
-  const { globals, env } = ctx;
-  if (globals.sandbox) {
-    const { startSandbox } = await import('./sandbox/server.js');
-    const sandbox = await startSandbox({ stateFile: sandboxStateFile(ctx.configDir) }).catch((error: Error) => {
-      // A corrupt state file: the sandbox's message names it and the way out.
-      throw new UsageError(error.message.split('\n')[0] ?? 'the sandbox could not start');
-    });
-    ctx.onExit(() => sandbox.close());
-    return { baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.apiKey };
-  }
+export async function chooseTarget(globals: GlobalOptions, env: Record<string, string | undefined>, profiles: () => Promise<ProfileReader>): Promise<Target> {
+  if (globals.sandbox) return { account: { key: '@sandbox', label: '--sandbox' }, endpoint: 'sandbox' };
   const envKey = env.MON_API_KEY || undefined;
   const urlSource = env.MON_BASE_URL && globals.baseUrl === env.MON_BASE_URL ? 'MON_BASE_URL' : '--base-url';
   if (globals.baseUrl && envKey && !globals.profile) {
-    return { baseUrl: globals.baseUrl, baseUrlSource: urlSource, apiKey: envKey };
+    return { account: accountOfUrl(globals.baseUrl), endpoint: { baseUrl: globals.baseUrl, baseUrlSource: urlSource, apiKey: envKey } };
   }
-  const store = await ctx.profiles();
+  const store = await profiles();
   const name = globals.profile ?? store.defaultName;
   const profile = name === undefined ? undefined : store.get(name);
   if (name !== undefined && !profile && globals.profile !== undefined) {
@@ -367,14 +332,31 @@ async function resolveTarget(ctx: Context): Promise<Target> {
   const baseUrl = globals.baseUrl ?? profile?.baseUrl;
   const apiKey = envKey ?? profile?.apiKey;
   if (!baseUrl || !apiKey) {
-    throw new UsageError(
-      !baseUrl && !apiKey ? 'no profile: nothing says which account to use' : !apiKey ? 'no API key: set MON_API_KEY or save a profile' : 'no base URL: set MON_BASE_URL or save a profile',
-      'run `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`, or try `mon --sandbox …`',
-    );
+    throw new UsageError(!baseUrl && !apiKey ? 'no profile: nothing says which account to use' : !apiKey ? 'no API key: set MON_API_KEY or save a profile' : 'no base URL: set MON_BASE_URL or save a profile', NO_ACCOUNT_HINT);
   }
-  return {
-    baseUrl,
-    baseUrlSource: globals.baseUrl ? urlSource : `profile ${name}`,
-    apiKey,
-  };
+  // Saved profiles are named by PROFILE_NAME, which no account of a base URL starts like ('@').
+  const account = profile && PROFILE_NAME.test(name!) ? { key: name!, label: name! } : accountOfUrl(baseUrl);
+  return { account, endpoint: { baseUrl, baseUrlSource: globals.baseUrl ? urlSource : `profile ${name}`, apiKey } };
+}
+
+/** A base URL given without a profile, as an account: `@<host>`, safe as a file name. */
+function accountOfUrl(baseUrl: string): Account {
+  let host = baseUrl;
+  try {
+    host = new URL(baseUrl).host;
+  } catch {
+    // refused as a base URL before anything is sent; the text itself still names the account
+  }
+  return { key: `@${host.replace(/[^\w.-]/g, '_')}`, label: baseUrl };
+}
+
+/** --sandbox: the sandbox in this process, on its own state file, closed when the command ends. */
+async function startInProcessSandbox(ctx: Context): Promise<{ baseUrl: string; baseUrlSource: string; apiKey: string }> {
+  const { startSandbox } = await import('./sandbox/server.js');
+  const sandbox = await startSandbox({ stateFile: sandboxStateFile(ctx.configDir) }).catch((error: Error) => {
+    // A corrupt state file: the sandbox's message names it and the way out.
+    throw new UsageError(error.message.split('\n')[0] ?? 'the sandbox could not start');
+  });
+  ctx.onExit(() => sandbox.close());
+  return { baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.apiKey };
 }

@@ -16,7 +16,6 @@ import type { ChangesRequest } from './request.js';
 import { localMinute } from '../output/format.js';
 import type { ListRenderer } from '../output/render.js';
 import type { RenderOptions } from '../output/types.js';
-import { accountOf } from '../runtime.js';
 import { changeColumns, changeFields, ChangeCollector, Comparison, fieldKey, MissingUid, shown, type CompareField } from './compare.js';
 import { ChangeStates } from './state.js';
 import { quoted } from '../output/escape.js';
@@ -49,7 +48,7 @@ export async function listChanges(
   const { name } = request;
   const compare: readonly CompareField[] = render.fields ?? spec.compare;
   const keys = compare.map(fieldKey);
-  const states = new ChangeStates(ctx.configDir, await accountOf(ctx));
+  const states = new ChangeStates(ctx.configDir, (await ctx.target()).account);
   const lock = await states.lock(name, ctx.signal, Math.min(LOCK_WAIT_MS, deadlineFromEnv(ctx.env)));
   try {
     // --reset: the state saved before is not read (a damaged one included) and is replaced once this run succeeds.

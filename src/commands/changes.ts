@@ -59,8 +59,8 @@ export const changes: ResourceSpec = {
       examples: ['mon changes forget missing', 'mon -p acme changes forget morning'],
       async run({ args }, ctx) {
         const { name } = changesWanted({ changes: args.name! })!;
-        const [{ ChangeStates }, { accountOf }] = await Promise.all([import('../changes/state.js'), import('../runtime.js')]);
-        const states = new ChangeStates(ctx.configDir, await accountOf(ctx));
+        const { ChangeStates } = await import('../changes/state.js');
+        const states = new ChangeStates(ctx.configDir, (await ctx.target()).account);
         const lock = await states.lock(name, ctx.signal, FORGET_WAIT_MS);
         try {
           if (!states.forget(name)) {

@@ -37,8 +37,7 @@ function cacheFile(configDir: string, accountKey: string): string {
 /** The account a Tab completes for, without failing: none (no profile, no key) completes nothing. */
 async function accountKey(ctx: Context): Promise<string | undefined> {
   try {
-    const { accountOf } = await import('../runtime.js');
-    return (await accountOf(ctx)).key;
+    return (await ctx.target()).account.key;
   } catch {
     return undefined;
   }

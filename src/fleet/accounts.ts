@@ -58,15 +58,13 @@ export async function runAccounts(run: AccountsRun): Promise<{ failure?: MonErro
   const outcomes: AccountOutcome[] = profiles.map((profile) => ({ profile }));
   const codes: number[] = [];
   const startedAt = (deps.clock ?? systemClock).now();
-  // Each account's own profile: the single-account variables would point every one at one account.
-  const env = { ...deps.env, MON_API_KEY: undefined, MON_BASE_URL: undefined, MON_PROFILE: undefined, MON_PROFILES: undefined };
   // No progress line per account: several would overwrite each other on one terminal.
   const io: Io = { stdout: deps.io.stdout, stderr: { write: (text) => deps.io.stderr.write(text) }, get stdin() { return deps.io.stdin; } };
   const runOne = async (index: number): Promise<void> => {
     const profile = profiles[index]!;
     const output = merged.account(index, profile, outcomes[index]!);
     const globals = { ...ctx.globals, profile, baseUrl: undefined, accounts: undefined };
-    const accountCtx = createContext({ ...deps, io, env }, globals, run.cleanups, run.program, ctx.argv, { output, footnote: (message) => ctx.footnote(message), startedAt });
+    const accountCtx = createContext({ ...deps, io }, globals, run.cleanups, run.program, ctx.argv, { output, footnote: (message) => ctx.footnote(message), startedAt });
     try {
       await run.run(accountCtx);
     } catch (error) {
