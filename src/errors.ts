@@ -150,8 +150,8 @@ export class InterruptedError extends MonError {
 
 /**
  * Some of many writes failed (`plugin mute --group …`): the others were done and printed. The
- * exit code is that of the failures' own errors (cli-contract.md, Exit codes), chosen by the
- * command (the most common one).
+ * exit code is that of the failures' own errors (cli-contract.md, Exit codes): see
+ * {@link mostCommonExitCode}.
  */
 export class PartialFailureError extends MonError {
   constructor(
@@ -164,27 +164,17 @@ export class PartialFailureError extends MonError {
 }
 
 /**
- * The command has printed its whole answer and ends with this exit code, which is not a
- * failure of the run: `status --check` exits 1 (WARNING) or 2 (CRITICAL) this way.
+ * The exit code of several failures of one command (the writes of a bulk mute): the code most of
+ * them share, and of those equally common the one met first (README, Exit codes).
  */
-export class ExitCode extends MonError {
-  constructor(readonly exitCode: number) {
-    super(`exit ${exitCode}`);
+export function mostCommonExitCode(codes: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const code of codes) counts.set(code, (counts.get(code) ?? 0) + 1);
+  let chosen: number = EXIT.internal;
+  let most = 0;
+  for (const [code, n] of counts) {
+    if (n > most) [chosen, most] = [code, n];
   }
+  return chosen;
 }
 
-/**
- * With --dry-run, a command that must look something up before it can build its request
- * (a group by name, a computer by uid) stops at the lookup: main() prints this request as
- * the one that would be sent first, and exits 0.
- */
-export class DryRunStop extends Error {
-  constructor(
-    /** The client's PreparedRequest (not named here: errors.ts imports nothing). */
-    readonly prepared: unknown,
-    /** What the lookup is for: "--group 'Acme Design'". */
-    readonly what: string,
-  ) {
-    super(`dry run: ${what} would be looked up first`);
-  }
-}

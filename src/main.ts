@@ -1,12 +1,11 @@
-import { CommanderError } from 'commander';
-import type { PreparedRequest } from './api/client.js';
+import { CommanderError, type Command } from 'commander';
 import { longRunsCut, terminalSafe } from './output/escape.js';
-import { DryRunStop, ExitCode, InterruptedError, MonError, UsageError } from './errors.js';
+import { InterruptedError, MonError, UsageError } from './errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
 import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
-import { hasChecks, needsResolving, optionsOf, type VerbSpec } from './spec/spec.js';
+import { hasChecks, needsResolving, optionsOf, type VerbOutcome, type VerbSpec } from './spec/spec.js';
 import { explain, missingVerb } from './usage.js';
 import { beginRun, createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
 
@@ -21,9 +20,12 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   beginRun();
   const { io } = deps;
   const cleanups: (() => Promise<void> | void)[] = [];
-  let verbose = argv.includes('--verbose') || argv.includes('-v');
+  /** The global options, once the command line has been parsed and checked. */
+  let parsedGlobals: GlobalOptions | undefined;
   /** --jq's sink, once the command line asked for it. */
   let filter: JqSink | undefined;
+  /** The exit code the command's answer carries (status --check), when it ran to its end. */
+  let answerCode = 0;
   const program = buildProgram(
     { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
     async (verb, input, command) => {
@@ -31,7 +33,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       // -o as typed: commander's default would hide that it was not given (--jq implies json).
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
       const globals = resolveGlobals(raw, deps.env);
-      verbose = globals.verbose;
+      parsedGlobals = globals;
       onlyWhereOpenMetrics(verb, input.command, globals);
       filter = await jqOutput(verb, input.command, globals, deps, cleanups);
       const jq = globals.dryRun ? undefined : filter;
@@ -41,26 +43,30 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
       /** The verb against the account of `runCtx`. */
-      const runOnce = async (runCtx: Context) => {
-        try {
-          // Names, slugs and the other id of a computer become what the request needs.
-          const resolved = needsResolving(verb) ? await (await import('./resolve/index.js')).resolveInput(verb, checked, runCtx) : checked;
-          await verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, runCtx);
-        } catch (error) {
-          if (!(error instanceof DryRunStop)) throw error;
-          const { showDryRun } = await import('./commands/actions.js');
-          await showDryRun(runCtx, error.prepared as PreparedRequest, `the request that would look up ${error.what}; what follows depends on its answer`);
+      const runOnce = async (runCtx: Context): Promise<VerbOutcome> => {
+        let resolved = checked;
+        if (needsResolving(verb)) {
+          // Names, slugs and the other id of a computer become what the request needs; with
+          // --dry-run, a lookup is shown as the first request and the run ends there.
+          const lookedUp = await (await import('./resolve/index.js')).resolveInput(verb, checked, runCtx);
+          if ('wouldLookUp' in lookedUp) {
+            const { showDryRun } = await import('./commands/actions.js');
+            await showDryRun(runCtx, lookedUp.wouldLookUp.prepared, `the request that would look up ${lookedUp.wouldLookUp.what}; what follows depends on its answer`);
+            return;
+          }
+          resolved = lookedUp.input;
         }
+        return verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, runCtx);
       };
       if (!globals.accounts) {
-        await runOnce(ctx);
+        answerCode = (await runOnce(ctx)) ?? 0;
         await jq?.end();
         ctx.printFootnotes();
         return;
       }
       // --profiles, --all-profiles, MON_PROFILES: the same verb once per account (src/fleet/accounts.ts).
       const { runAccounts } = await import('./fleet/accounts.js');
-      const { failure, answered } = await runAccounts({
+      const { failure, code, answered } = await runAccounts({
         verb,
         invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },
         ctx,
@@ -68,7 +74,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         cleanups,
         program,
         run: runOnce,
-        report: (error, profile) => report(error, deps, verbose, profile),
+        report: (error, profile) => report(error, deps, globals.verbose, profile),
       });
       // The accounts that answered are printed whole, --jq's output too, before the failure is
       // reported; when none answered, nothing is printed, as for one account that fails.
@@ -77,6 +83,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         ctx.printFootnotes();
       }
       if (failure) throw failure;
+      answerCode = code;
     },
     argv,
   );
@@ -90,7 +97,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     const missing = missingVerb(program, argv, hasDefaultVerb);
     if (missing) throw missing;
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    return answerCode;
   } catch (error) {
     // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
     const aborted = deps.signal?.aborted === true && !(error instanceof InterruptedError);
@@ -98,9 +105,9 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     // A filter jq refuses is the first thing said, as when it was checked before all else.
     const refused = aborted ? undefined : await filter?.refusal();
     const failure = aborted ? InterruptedError.of(deps.signal) : (refused ?? explain(error, program, argv));
-    if (failure instanceof ExitCode) return failure.exitCode;
-    const code = report(failure, deps, verbose);
-    if (code === 0 || !isStatusCheck(argv)) return code;
+    // Before the options are checked, --verbose is what commander has read of the root's.
+    const code = report(failure, deps, parsedGlobals?.verbose ?? program.opts().verbose === true);
+    if (code === 0 || !isStatusCheck(program, argv)) return code;
     // `status --check` follows the Nagios plugin convention instead (cli-contract.md, Exit
     // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
     const { nagiosText } = await import('./fleet/check.js');
@@ -117,15 +124,16 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   }
 }
 
-/** Global options that take a value: the word after them is not the command. */
-const VALUED_GLOBALS = new Set(['-p', '--profile', '--profiles', '--parallel', '--base-url', '-o', '--output', '--fields', '--expand', '--timeout', '--retries', '--jq']);
-
-/** Whether the command line is `mon [globals] status … --check`. */
-export function isStatusCheck(argv: readonly string[]): boolean {
+/**
+ * Whether the command line is `mon [globals] status … --check`, also when it failed before its
+ * options were checked: the word after a root option that takes a value is that value.
+ */
+export function isStatusCheck(program: Command, argv: readonly string[]): boolean {
   if (!argv.includes('--check')) return false;
+  const valued = new Set(program.options.filter((option) => option.required || option.optional).flatMap((option) => [option.short, option.long]));
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
-    if (VALUED_GLOBALS.has(word)) i++;
+    if (valued.has(word)) i++;
     else if (!word.startsWith('-')) return word === 'status';
   }
   return false;

@@ -3,7 +3,7 @@
  * commands. Declared here; the work is in src/fleet, loaded only when one of them runs.
  */
 import type { AccountOutcome, Context } from '../context.js';
-import { ExitCode, MonError, UsageError } from '../errors.js';
+import { MonError, UsageError } from '../errors.js';
 import { GROUP_COLUMN } from '../output/columns.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
@@ -115,7 +115,8 @@ interface StatusOptions {
 }
 
 /** `mon status`: the report as text with bars, as one JSON object, or as one Nagios line. */
-async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
+/** Prints the status; with --check returns the Nagios exit code of its line. */
+async function runStatus(ctx: Context, options: StatusOptions): Promise<number | void> {
   const render = options.check ? undefined : renderOptions(ctx, STATUS_VIEW);
   const client = await ctx.client();
   const [{ collectStatus, plannedStatusRequests }, { readingComputers }] = await Promise.all([import('../fleet/status.js'), import('../fleet/selection.js')]);
@@ -148,8 +149,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
     const { evaluate, thresholdsFrom } = await import('../fleet/check.js');
     const { code, line } = evaluate(report, thresholdsFrom(options.thresholds));
     ctx.io.stdout.write(`${line}\n`);
-    if (code !== 0) throw new ExitCode(code);
-    return;
+    return code;
   }
   if (render.format === 'table' && !render.fields) {
     const { renderStatus } = await import('../output/status.js');
@@ -230,7 +230,7 @@ export const status = verb({
     }
     if (opts.check === true && ctx.globals.output === 'openmetrics') throw new UsageError('--check: prints one Nagios line, -o openmetrics the metrics: choose one', 'a monitor runs `mon status --check`, a scraper `mon status -o openmetrics`');
     if (opts.check === true && ctx.globals.jq !== undefined) throw new UsageError('--check: prints one Nagios line, not JSON, so it does not go with --jq', 'use `mon status --jq …` for the counts as JSON');
-    await runStatus(ctx, {
+    return runStatus(ctx, {
       scope: { groups: opts.group },
       withinSec: opts.within ?? 30 * 86_400,
       check: opts.check === true,
@@ -246,7 +246,7 @@ export const status = verb({
       const { code, line } = evaluateAccounts(accounts, thresholdsFrom(given));
       ctx.io.stdout.write(`${line}\n`);
       // The Nagios codes, whichever accounts failed: a monitor reads 0..3 only (never 9).
-      throw new ExitCode(code);
+      return code;
     }
     await showStatusAcrossAccounts(ctx, outcomes);
   },

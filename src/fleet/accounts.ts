@@ -9,10 +9,10 @@
  * until their turn. An account that fails does not stop the others.
  */
 import type { AccountOutcome, AccountOutput, Context, Io } from '../context.js';
-import { AccountsFailedError, ExitCode, InterruptedError, UsageError, type MonError } from '../errors.js';
+import { AccountsFailedError, InterruptedError, UsageError, type MonError } from '../errors.js';
 import type { ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
-import type { Invocation, ParsedInput, VerbSpec } from '../spec/spec.js';
+import type { Invocation, ParsedInput, VerbOutcome, VerbSpec } from '../spec/spec.js';
 import type { Command } from 'commander';
 import { systemClock } from '../clock.js';
 import { routeOf } from '../api/endpoints.js';
@@ -34,18 +34,20 @@ export interface AccountsRun {
   cleanups: (() => Promise<void> | void)[];
   program: Command;
   /** One account's run: resolve names against that account, then run the verb. */
-  run(ctx: Context): Promise<void>;
+  run(ctx: Context): Promise<VerbOutcome>;
   /** main()'s one line for an error, prefixed with the profile; returns its exit code. */
   report(error: unknown, profile: string): number;
 }
 
 /**
  * Runs the verb across the accounts. Everything the user can get wrong (a write, an unknown
- * profile, none saved) is refused before any request. Returns the error the command ends with
- * when some accounts failed (exit 9, or the code every account failed with), after the others'
- * output was printed whole, and whether any account answered (when none did, nothing was printed).
+ * profile, none saved) is refused before any request. Returns how the command ends, after the
+ * accounts that answered were printed whole: the exit code of its answer (`status --check`
+ * across accounts), or of the failure every account met alike (each already said why), or the
+ * failure still to report (some accounts failed: exit 9); and whether any account answered
+ * (when none did, nothing was printed).
  */
-export async function runAccounts(run: AccountsRun): Promise<{ failure?: MonError; answered: boolean }> {
+export async function runAccounts(run: AccountsRun): Promise<{ code: number; failure?: MonError; answered: boolean }> {
   const { verb, invocation, ctx, deps } = run;
   const list = ctx.globals.accounts!;
   if (!isRead(verb, invocation)) {
@@ -66,6 +68,7 @@ export async function runAccounts(run: AccountsRun): Promise<{ failure?: MonErro
     const globals = { ...ctx.globals, profile, baseUrl: undefined, accounts: undefined };
     const accountCtx = createContext({ ...deps, io }, globals, run.cleanups, run.program, ctx.argv, { output, footnote: (message) => ctx.footnote(message), startedAt });
     try {
+      // A verb that spans accounts says its exit code once, in acrossAccounts.
       await run.run(accountCtx);
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -86,17 +89,19 @@ export async function runAccounts(run: AccountsRun): Promise<{ failure?: MonErro
   // Options a verb checks itself (thresholds without --check): one line, as for one account.
   if (refused.length === profiles.length && new Set(refused.map((outcome) => (outcome.error as UsageError).message)).size === 1) throw refused[0]!.error;
   refused.forEach((outcome) => (codes[outcomes.indexOf(outcome)] = run.report(outcome.error, outcome.profile)));
-  if (verb.acrossAccounts) await verb.acrossAccounts(outcomes, invocation, ctx);
+  const answerCode = verb.acrossAccounts ? await verb.acrossAccounts(outcomes, invocation, ctx) : undefined;
+  // The Nagios line names each failed account in its own state: its code is the command's.
+  if (answerCode !== undefined) return { code: answerCode, answered };
   const failed = outcomes.filter((outcome) => outcome.error !== undefined);
-  if (failed.length === 0) return { answered };
+  if (failed.length === 0) return { code: 0, answered };
   const failedCodes = new Set(codes.filter((code) => code !== undefined));
   // Every account failed the same way: that is the command's failure (cli-contract.md, Exit codes).
-  if (failed.length === profiles.length && failedCodes.size === 1) return { failure: new ExitCode([...failedCodes][0]!), answered };
+  if (failed.length === profiles.length && failedCodes.size === 1) return { code: [...failedCodes][0]!, answered };
   const failure = new AccountsFailedError(
     `${failed.length} of ${profiles.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,
     failed.length === profiles.length ? 'each said why above' : "each said why above; the others' data was printed whole",
   );
-  return { failure, answered };
+  return { code: failure.exitCode, failure, answered };
 }
 
 /** Whether a verb may span accounts: it says so, or its route is a GET. */

@@ -5,7 +5,7 @@
  * (src/commands/bulk-mute.ts) only wires the options, the terminal and the output to these.
  */
 import type { ApiClient, PreparedRequest } from '../api/client.js';
-import { InterruptedError, MonError, PartialFailureError, UsageError } from '../errors.js';
+import { InterruptedError, MonError, mostCommonExitCode, PartialFailureError, UsageError } from '../errors.js';
 import { fanOut, WRITE_CONCURRENCY } from './fan-out.js';
 import { isMuted } from '../plugin-result.js';
 import { type ComputerRef, type GroupRef, type SelectedResult } from './selection.js';
@@ -206,19 +206,12 @@ export function roughDuration(seconds: number): string {
 
 /**
  * The error that ends a run in which some writes failed (the others are done): it lists every
- * failed uid and exits with the code of the failures' own errors. When they differ, the code
- * that most of them share wins, and of those equally common the one met first (README, Exit codes).
+ * failed uid and exits with the code of the failures' own errors (mostCommonExitCode).
  */
 export function failureOf(action: MuteAction, outcomes: readonly SentOutcome[]): PartialFailureError | undefined {
   const failed = outcomes.filter((o) => o.outcome === 'failed');
   if (failed.length === 0) return undefined;
-  const counts = new Map<number, number>();
-  for (const { exitCode = 1 } of failed) counts.set(exitCode, (counts.get(exitCode) ?? 0) + 1);
-  let code = 1;
-  let most = 0;
-  for (const [candidate, n] of counts) {
-    if (n > most) [code, most] = [candidate, n];
-  }
+  const code = mostCommonExitCode(failed.map(({ exitCode = 1 }) => exitCode));
   const reason = failed.find((o) => (o.exitCode ?? 1) === code)?.reason;
   return new PartialFailureError(
     `${failed.length} of ${outcomes.length} plugin results not ${pastTense(action)} (${reason}): ${failed.map((o) => o.uid).join(', ')}`,

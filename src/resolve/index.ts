@@ -1,8 +1,8 @@
-import type { ApiClient, RequestInput } from '../api/client.js';
+import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
 import type { RouteName } from '../api/endpoints.js';
 import { optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec/spec.js';
 import type { Context } from '../context.js';
-import { DryRunStop, NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import { UID_KINDS } from '../validate/rules.js';
 import { quoted, shortened } from '../output/escape.js';
 
@@ -10,7 +10,7 @@ import { quoted, shortened } from '../output/escape.js';
  * One place that turns what a person types for a computer, group, expiration manufacturer
  * or expiration product into what the API wants (cli-contract.md: "Wherever a command
  * names a computer…"). Lookups go through the normal client (rate budget, retries, --verbose);
- * with --dry-run the first lookup that would be sent is shown instead (DryRunStop).
+ * with --dry-run, resolveInput returns the first lookup that would be sent instead.
  * (Plugins are matched by name or slug in src/fleet/selection.ts, as the results stream in:
  * the API lists them nowhere but on their computers.)
  *
@@ -118,10 +118,10 @@ export class Resolver {
     return pick(kind, text, items, label);
   }
 
-  /** The client, or with --dry-run a DryRunStop that shows the first request of the lookup. */
+  /** The client; with --dry-run (unless reads are sent) the lookup stops at its first request. */
   private async client(what: string, route?: RouteName, input: RequestInput = { query: { page: 1, per_page: 100 } }): Promise<ApiClient> {
     const client = await this.ctx.client();
-    if (this.ctx.globals.dryRun && route && !this.options.sendReads) throw new DryRunStop(client.prepare(route, input), what);
+    if (this.ctx.globals.dryRun && route && !this.options.sendReads) throw new LookupStopped({ prepared: client.prepare(route, input), what });
     return client;
   }
 
@@ -173,6 +173,20 @@ function computerRef(item: Record<string, unknown>): Ref {
   };
 }
 
+/** With --dry-run, the request a lookup would send first: what follows depends on its answer. */
+export interface LookupToShow {
+  prepared: PreparedRequest;
+  /** What the lookup is for: "--group 'Acme Design'". */
+  what: string;
+}
+
+/** Ends a dry run's lookup at its first request; never leaves this module (resolveInput returns it). */
+class LookupStopped extends Error {
+  constructor(readonly lookup: LookupToShow) {
+    super(`dry run: ${lookup.what} would be looked up first`);
+  }
+}
+
 /**
  * Replaces every argument and option that declares `resolve` by the value the request needs.
  * A value already in that form (a uid, or a client id for a path) goes as it is: the request
@@ -180,7 +194,7 @@ function computerRef(item: Record<string, unknown>): Ref {
  * read first even as a uid, since a filter naming nothing would print an empty list as if it
  * were the answer.
  */
-export async function resolveInput<I extends { args: Record<string, string | undefined>; opts: Record<string, unknown> }>(verb: VerbSpec, input: I, ctx: Context): Promise<I> {
+export async function resolveInput<I extends { args: Record<string, string | undefined>; opts: Record<string, unknown> }>(verb: VerbSpec, input: I, ctx: Context): Promise<{ input: I } | { wouldLookUp: LookupToShow }> {
   const args = { ...input.args };
   const opts = { ...input.opts };
   const wanted: { kind: ResolveKind; value: string; label: string; set: (value: string) => void; filter: boolean }[] = [];
@@ -198,11 +212,16 @@ export async function resolveInput<I extends { args: Record<string, string | und
   // Every value is checked before the first lookup is sent: no request for a bad command line.
   for (const { kind, value, label } of wanted) notOtherKind(kind, value, label);
   const resolver = new Resolver(ctx);
-  for (const { kind, value, label, set, filter } of wanted) {
-    const ready = kind === 'client-id' ? !value.startsWith('c_') : value.startsWith(uidPrefix(kind)) && (kind === 'computer' || !filter);
-    if (!ready) set(await resolver.resolve(kind, value, label));
+  try {
+    for (const { kind, value, label, set, filter } of wanted) {
+      const ready = kind === 'client-id' ? !value.startsWith('c_') : value.startsWith(uidPrefix(kind)) && (kind === 'computer' || !filter);
+      if (!ready) set(await resolver.resolve(kind, value, label));
+    }
+  } catch (error) {
+    if (error instanceof LookupStopped) return { wouldLookUp: error.lookup };
+    throw error;
   }
-  return { ...input, args, opts };
+  return { input: { ...input, args, opts } };
 }
 
 /** A value with the uid prefix of another kind ('g_1' for a computer) is a mistake, not a name: exit 2. */

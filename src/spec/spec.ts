@@ -100,6 +100,13 @@ export interface Invocation<Opts = Record<string, unknown>> {
   rest: string[];
 }
 
+/**
+ * How a verb's run ends when it has printed its whole answer: nothing (exit 0), or the exit code
+ * its answer carries without being a failure (`status --check`: 1 WARNING, 2 CRITICAL). A
+ * failure is thrown, and main() maps it to its exit code.
+ */
+export type VerbOutcome = number | void;
+
 /** A command line as commander parsed it, before its values are checked and its parameters built. */
 export type ParsedInput = Omit<Invocation, 'params'>;
 
@@ -138,10 +145,10 @@ export interface VerbSpec {
    * Across accounts, shows what each account's run held (AccountOutput.hold) once all have
    * finished: `status` prints a block per account and a total. Other verbs stream their items.
    */
-  acrossAccounts?(outcomes: readonly AccountOutcome[], input: Invocation, ctx: Context): Promise<void>;
+  acrossAccounts?(outcomes: readonly AccountOutcome[], input: Invocation, ctx: Context): Promise<VerbOutcome>;
   /** Left out of help and completions (`mon __complete`, which completion scripts run). */
   hidden?: boolean;
-  run(input: Invocation, ctx: Context): Promise<void>;
+  run(input: Invocation, ctx: Context): Promise<VerbOutcome>;
 }
 
 export interface ResourceSpec {
@@ -293,7 +300,7 @@ export type PagingValues = OptionValues<typeof PAGING_OPTIONS> & ChangesValues;
 export interface VerbDefinition<O extends readonly OptionSpec[], L extends boolean> extends Omit<VerbSpec, 'options' | 'list' | 'run'> {
   options?: O;
   list?: L;
-  run(input: Invocation<OptionValues<O> & (L extends true ? PagingValues : unknown)>, ctx: Context): Promise<void>;
+  run(input: Invocation<OptionValues<O> & (L extends true ? PagingValues : unknown)>, ctx: Context): Promise<VerbOutcome>;
 }
 
 /** Declares a verb with typed option values (the spec itself is returned unchanged). */

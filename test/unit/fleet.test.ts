@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStatusCheck } from '../../src/main.js';
+import { buildProgram } from '../../src/program.js';
 import { bar } from '../../src/output/status.js';
 import { createProgress } from '../../src/output/progress.js';
 import { isMuted } from '../../src/plugin-result.js';
@@ -62,8 +63,12 @@ describe('isStatusCheck: which command lines answer in the Nagios format', () =>
     [['alerts', '--check'], false],
     [['computers', 'list', '--status', 'missing', '--check'], false],
     [['-p', 'status', 'alerts', '--check'], false],
+    [['--jq', 'status', 'alerts', '--check'], false],
+    [['-o', 'json', 'status', '--check'], true],
   ])('%j: %s', (argv, expected) => {
-    expect(isStatusCheck(argv)).toBe(expected);
+    // The root options that take a value come from the program itself.
+    const program = buildProgram({ writeOut: () => undefined, writeErr: () => undefined }, async () => undefined);
+    expect(isStatusCheck(program, argv)).toBe(expected);
   });
 });
 
