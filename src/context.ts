@@ -40,22 +40,29 @@ export interface GlobalOptions {
 export type AccountList = { all: true; source: string } | { all: false; names: string[]; source: string };
 
 /**
- * Where a read that spans accounts hands its output: the objects, tagged with the account by
- * the fan-out (src/fleet/accounts.ts), which owns the one renderer in the user's format.
+ * Where a command's answer goes (Context.output). For one account: the renderers of the user's
+ * format (src/output/render.ts). For one account of many: the fan-out's (src/fleet/accounts.ts),
+ * which adds the `profile` key or column and keeps later accounts until their turn; neither the
+ * renderers nor the verbs need to know which.
  */
-export interface AccountOutput {
-  /** The profile this run reads. */
-  readonly profile: string;
-  /** A renderer for this account's part of a list (or of one object): its items stay together. */
-  list(opts: RenderOptions): ListRenderer;
-  /** Keeps a value to be shown with the other accounts' once all have finished (`status`). */
-  hold(value: unknown): void;
+export interface Output {
+  /** The renderer of a list. */
+  list(opts: RenderOptions): Promise<ListRenderer>;
+  /** One object (get, create, update; a figure): across accounts, one item of the one list. */
+  object(obj: Record<string, unknown>, opts: RenderOptions): Promise<void>;
+  /** Set when this run is one account of many. */
+  readonly account?: {
+    /** The profile this run reads. */
+    readonly profile: string;
+    /** Keeps a value to be shown with the other accounts' once all have finished (`status`). */
+    hold(value: unknown): void;
+  };
 }
 
 /** How one account's run ended, for a verb that shows the accounts together (VerbSpec.acrossAccounts). */
 export interface AccountOutcome {
   profile: string;
-  /** What the run handed to AccountOutput.hold. */
+  /** What the run handed to Output.account.hold. */
   held?: unknown;
   /** Why the run failed (its line is already on stderr). */
   error?: unknown;
@@ -98,8 +105,8 @@ export interface Context {
    */
   letFinish(): { inFlight: AbortSignal; release(): void };
   globals: GlobalOptions;
-  /** Set when this run is one account of many: output goes through it, tagged with the profile. */
-  accountOutput?: AccountOutput;
+  /** Where the answer goes: rendered in the user's format, or across accounts merged with the others'. */
+  output: Output;
   /** The command line as given, without `mon` (what `mon changes list` shows). */
   argv: readonly string[];
   configDir: string;

@@ -8,7 +8,7 @@ import type { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
-import type { Account, AccountList, AccountOutput, Context, GlobalOptions, Io, Target } from './context.js';
+import type { Account, AccountList, Context, GlobalOptions, Io, Output, Target } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
 import { parseChoice } from './validate/choice.js';
 import { VERSION } from './version.js';
@@ -173,12 +173,18 @@ function count(given: [string, string] | undefined): number | undefined {
 
 /** One account of a read that spans many: where its output and its footnotes go. */
 export interface AccountRun {
-  output: AccountOutput;
+  output: Output & { account: NonNullable<Output['account']> };
   /** The whole command's footnotes (printed once every account has finished). */
   footnote(message: string): void;
   /** When the command started (epoch ms): MON_DEADLINE counts from then for every account. */
   startedAt: number;
 }
+
+/** One account's answer, in the user's format (src/output/render.ts, loaded when first used). */
+const RENDERED: Output = {
+  list: async (opts) => (await import('./output/render.js')).createListRenderer(opts),
+  object: async (obj, opts) => (await import('./output/render.js')).renderObject(obj, opts),
+};
 
 /**
  * Builds the context of one command run (or of one account's run, when `account` is given: its
@@ -194,7 +200,7 @@ export function createContext(
 ): Context {
   const { io, env } = deps;
   // Notices, footnotes and --verbose lines of one account of many name it.
-  const named = (message: string) => (account ? `${account.output.profile}: ${message}` : message);
+  const named = (message: string) => (account ? `${account.output.account.profile}: ${message}` : message);
   const dir = configDir(env);
   const signal = deps.signal ?? new AbortController().signal;
   let store: Promise<ProfileStore> | undefined;
@@ -209,7 +215,7 @@ export function createContext(
     now: deps.now ?? Date.now,
     signal,
     globals,
-    accountOutput: account?.output,
+    output: account?.output ?? RENDERED,
     argv,
     configDir: dir,
     program,

@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { InterruptedError, ServerError, StateFileError, UsageError } from '../errors.js';
 import type { ChangesRequest } from './request.js';
 import { localMinute } from '../output/format.js';
-import type { ListRenderer } from '../output/render.js';
+import type { ListRenderer } from '../output/types.js';
 import type { RenderOptions } from '../output/types.js';
 import { changeColumns, changeFields, ChangeCollector, Comparison, fieldKey, MissingUid, shown, type CompareField } from './compare.js';
 import { ChangeStates } from './state.js';
@@ -95,8 +95,7 @@ export async function listChanges(
     }
     // Printed first, saved after: a save that fails leaves the old state, and the next run
     // prints these again rather than never.
-    const { createListRenderer } = await import('../output/render.js');
-    const renderer = await createListRenderer({ ...render, columns: changeColumns(render.columns), fields: changeFields(render.fields) });
+    const renderer = await ctx.output.list({ ...render, columns: changeColumns(render.columns), fields: changeFields(render.fields) });
     renderer.push(differences.map(shown));
     renderer.end();
     save(states, ctx, name, keys, comparison, collector);

@@ -59,7 +59,7 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
   const { globals, io, env } = ctx;
   // Across accounts every item has a `profile` too (src/fleet/accounts.ts).
   const keys = [...view.fields, ...view.columns.map((column) => column.key)];
-  const known = [...new Set([...keys, ...sharedKeys(keys), ...(ctx.accountOutput ? ['profile'] : [])])];
+  const known = [...new Set([...keys, ...sharedKeys(keys), ...(ctx.output.account ? ['profile'] : [])])];
   const unknown = globals.fields?.filter((field) => !known.includes(field)) ?? [];
   if (unknown.length > 0) {
     // The nearest key for each typo rather than the whole list (a computer has 90).
@@ -83,7 +83,6 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
     tty,
     now: ctx.now,
     out: io.stdout,
-    account: ctx.accountOutput,
   };
 }
 
@@ -154,11 +153,10 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   const request = forPeople(route, input, view, render);
   const first = client.prepare(route, { ...request, query: { ...request.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
   if (await showDryRun(ctx, first)) return;
-  const { createListRenderer } = await import('../output/render.js');
-  const renderer = await createListRenderer(render);
+  const renderer = await ctx.output.list(render);
   // A table is printed once the last page is in: a person at a terminal sees the pages come.
   // The other formats print each page as it comes, and an account of many is one of several.
-  const progress = render.format === 'table' && !render.account ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait) : undefined;
+  const progress = render.format === 'table' && !ctx.output.account ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait) : undefined;
   const noun = route.slice(0, route.indexOf('.')).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`); // pluginResults: plugin results
   let shown = 0;
   let last: Page | undefined;
@@ -185,14 +183,8 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
 
 /** --count: the number alone; across accounts one row per account (PROFILE and COUNT), in the format asked for. */
 export async function printCount(ctx: Context, render: RenderOptions, total: number): Promise<void> {
-  if (render.account) {
-    const { createListRenderer } = await import('../output/render.js');
-    const counted = await createListRenderer({ ...render, columns: [{ key: 'count' }], fields: undefined });
-    counted.push([{ count: total }]);
-    counted.end();
-    return;
-  }
-  ctx.io.stdout.write(`${total}\n`);
+  if (ctx.output.account) await ctx.output.object({ count: total }, { ...render, columns: [{ key: 'count' }], fields: undefined });
+  else ctx.io.stdout.write(`${total}\n`);
 }
 
 /** What --changes compares for a view: its declaration, else the uid alone (only new and gone). */
@@ -215,8 +207,7 @@ export async function objectCommand(
   if (await showDryRun(ctx, prepared)) return undefined;
   const { data } = await client.send(prepared);
   const result = data as Record<string, unknown>;
-  const { renderObject } = await import('../output/render.js');
-  await renderObject(result, render);
+  await ctx.output.object(result, render);
   const message = confirm?.(result);
   if (message) ctx.notice(message);
   return result;

@@ -40,12 +40,12 @@ function checkPath(path: string): string {
 }
 
 /** Prints a decoded body: pretty JSON, or one compact line per item with -o ndjson. --fields keeps those keys of objects. */
-function printBody(ctx: Context, data: unknown): void {
+async function printBody(ctx: Context, data: unknown): Promise<void> {
   const { output, fields } = ctx.globals;
-  if (ctx.accountOutput) {
+  if (ctx.output.account) {
     // Across accounts every item gains a `profile` key: one JSON array of every account's, or ndjson lines.
     const items = (Array.isArray(data) ? data : [data]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : { value: item }));
-    const list = ctx.accountOutput.list({ format: output === 'ndjson' ? 'ndjson' : 'json', columns: [], fields, header: true, compact: ctx.globals.jq !== undefined, color: false, tty: false, now: ctx.now, out: ctx.io.stdout });
+    const list = await ctx.output.list({ format: output === 'ndjson' ? 'ndjson' : 'json', columns: [], fields, header: true, compact: ctx.globals.jq !== undefined, color: false, tty: false, now: ctx.now, out: ctx.io.stdout });
     list.push(items);
     list.end();
     return;
@@ -87,16 +87,16 @@ async function paginate(ctx: Context, client: ApiClient, prepared: PreparedReque
       // Not a list: nothing to follow. Print it as it came.
       if (!first) throw new UsageError(`--paginate: page ${number} of ${prepared.url.pathname} is not a JSON array`);
       ctx.notice('--paginate: the answer is not a list; printed as received');
-      printBody(ctx, data);
+      await printBody(ctx, data);
       return;
     }
     first = false;
     if (ndjson) {
-      printBody(ctx, data);
+      await printBody(ctx, data);
       await drained(ctx.io.stdout, ctx.signal);
     } else items.push(...(data as unknown[]));
   }
-  if (!ndjson) printBody(ctx, items);
+  if (!ndjson) await printBody(ctx, items);
 }
 
 /** `mon api METHOD PATH`: any request, for what the command table lacks (cli-contract.md). */
@@ -138,7 +138,7 @@ export const api = verb({
     }
     // The head is text before the JSON: a filter could not read the two together.
     if (opts.include === true && ctx.globals.jq !== undefined) throw new UsageError('--include: prints headers, which are not JSON, so it does not go with --jq', 'drop one of them');
-    if (opts.include === true && ctx.accountOutput) throw new UsageError('--include: prints the headers of one answer, not of one per account', 'drop --include, or run it with -p NAME');
+    if (opts.include === true && ctx.output.account) throw new UsageError('--include: prints the headers of one answer, not of one per account', 'drop --include, or run it with -p NAME');
     const client = await ctx.client();
     // No route: the response is printed as received, with no schema to check it against.
     const prepared = client.prepareRaw(method, path);
@@ -154,6 +154,6 @@ export const api = verb({
     }
     const { status, headers, data } = await client.send(prepared);
     if (opts.include === true) await printHead(ctx, status, headers);
-    if (data !== undefined) printBody(ctx, data);
+    if (data !== undefined) await printBody(ctx, data);
   },
 });

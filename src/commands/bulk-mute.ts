@@ -75,8 +75,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   // --dry-run prints the plan, a real run what became of each result: --fields is checked against what is printed.
   const render = renderOptions(ctx, ctx.globals.dryRun ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
   const uids = bulk.from === undefined ? undefined : await readFrom(ctx, bulk.from);
-  const { createListRenderer } = await import('../output/render.js');
-  const renderer = await createListRenderer(render);
+  const renderer = await ctx.output.list(render);
   if (uids?.length === 0) {
     renderer.end();
     ctx.notice(`nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result`);
@@ -142,8 +141,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
 
 /** The plan on the terminal, before the question: its first rows as a table, the rest counted. */
 async function showPlan(ctx: Context, rows: readonly PlanRow[]): Promise<void> {
-  const { createListRenderer } = await import('../output/render.js');
-  const table = await createListRenderer({
+  const table = await ctx.output.list({
     format: 'table',
     columns: MUTE_PLAN_VIEW.columns,
     header: true,

@@ -42,8 +42,7 @@ export const changes: ResourceSpec = {
         }));
         const render = renderOptions(ctx, CHANGES_VIEW);
         if (opts.count) return printCount(ctx, render, rows.length);
-        const { createListRenderer } = await import('../output/render.js');
-        const renderer = await createListRenderer(render);
+        const renderer = await ctx.output.list(render);
         renderer.push(rows);
         renderer.end();
         if (rows.length === 0) ctx.notice('No saved changes yet: add --changes NAME to a list or to `mon alerts`.');

@@ -72,8 +72,7 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, chang
     selection.checkNamed();
     return printCount(ctx, render, total);
   }
-  const { createListRenderer } = await import('../output/render.js');
-  const renderer = await createListRenderer(render);
+  const renderer = await ctx.output.list(render);
   const table = render.format === 'table';
   const rows: SelectedResult[] = [];
   for await (const page of selection.results(nowSec)) {
@@ -135,8 +134,8 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<number |
   }
   const readSeconds = (ctx.now() - started) / 1000;
   // One account of many: the reports are shown together once every account has finished.
-  if (ctx.accountOutput) {
-    ctx.accountOutput.hold({ report, readSeconds } satisfies HeldStatus);
+  if (ctx.output.account) {
+    ctx.output.account.hold({ report, readSeconds } satisfies HeldStatus);
     return;
   }
   if (render?.format === 'openmetrics') {
@@ -156,8 +155,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<number |
     renderStatus(report, ctx.io.stdout, colourWanted(ctx, ctx.io.stdout.isTTY === true));
     return;
   }
-  const { renderObject } = await import('../output/render.js');
-  await renderObject(report as unknown as Record<string, unknown>, render);
+  await ctx.output.object(report as unknown as Record<string, unknown>, render);
 }
 
 const [STATUS_SELECTOR, ...OTHER_SELECTORS] = selectorOptions('Alert and Warning');
@@ -286,7 +284,6 @@ async function showStatusAcrossAccounts(ctx: Context, outcomes: readonly Account
     return;
   }
   const { pickFields } = await import('../output/columns.js');
-  const { renderObject } = await import('../output/render.js');
   const pick = (report: StatusReport) => pickFields(report as unknown as Record<string, unknown>, render.fields);
-  await renderObject({ accounts: reports.map(({ profile, report }) => ({ profile, ...pick(report) })), total: pick(total) }, { ...render, fields: undefined });
+  await ctx.output.object({ accounts: reports.map(({ profile, report }) => ({ profile, ...pick(report) })), total: pick(total) }, { ...render, fields: undefined });
 }

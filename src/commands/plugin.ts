@@ -101,8 +101,7 @@ async function listPluginResults(ctx: Context, clientId: string, opts: OptionVal
     await listChanges(ctx, changes, changeSpecOf(PLUGIN_RESULT_VIEW), render, async (sink) => sink.push(wanted));
     return;
   }
-  const { createListRenderer } = await import('../output/render.js');
-  const renderer = await createListRenderer(render);
+  const renderer = await ctx.output.list(render);
   renderer.push(wanted);
   renderer.end();
   if (wanted.length === 0 && render.format === 'table') ctx.notice('No results.');

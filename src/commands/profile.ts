@@ -117,8 +117,7 @@ export const profile: ResourceSpec = {
         const rows = Object.entries(store.list()).map(([name, saved]) => shown(name, saved, name === store.defaultName));
         const render = renderOptions(ctx, PROFILE_VIEW);
         if (opts.count) return printCount(ctx, render, rows.length);
-        const { createListRenderer } = await import('../output/render.js');
-        const renderer = await createListRenderer(render);
+        const renderer = await ctx.output.list(render);
         renderer.push(rows);
         renderer.end();
         if (rows.length === 0) ctx.notice('No profiles yet. Add one with: mon profile add <name> --subdomain <subdomain> --domain <service-domain>');
@@ -148,8 +147,7 @@ export const profile: ResourceSpec = {
         const name = args.name ?? ctx.globals.profile ?? store.defaultName;
         const saved = name === undefined ? undefined : store.get(name);
         if (!name || !saved) throw new UsageError(name ? `no profile named ${quoted(name)}` : 'no profile saved yet', 'add one with `mon profile add <name> --subdomain <subdomain> --domain <service-domain>`');
-        const { renderObject } = await import('../output/render.js');
-        await renderObject({ ...shown(name, saved, name === store.defaultName), config_file: store.path }, { ...renderOptions(ctx, PROFILE_VIEW), columns: [...PROFILE_VIEW.columns, { key: 'config_file', header: 'CONFIG FILE' }] });
+        await ctx.output.object({ ...shown(name, saved, name === store.defaultName), config_file: store.path }, { ...renderOptions(ctx, PROFILE_VIEW), columns: [...PROFILE_VIEW.columns, { key: 'config_file', header: 'CONFIG FILE' }] });
       },
     },
     {

@@ -42,7 +42,7 @@ export const report = verb({
     'mon --all-profiles report --output-dir reports/2026-11 --since 30d',
   ],
   async run({ opts }, ctx) {
-    if (ctx.accountOutput && opts.outputDir === undefined) {
+    if (ctx.output.account && opts.outputDir === undefined) {
       throw new UsageError('report: one file per account across accounts: give --output-dir DIR', 'e.g. mon --all-profiles report --output-dir reports');
     }
     if (ctx.globals.output !== 'table') throw new UsageError(`-o ${ctx.globals.output}: \`mon report\` writes HTML`, 'drop -o; for figures use `mon status -o json` or -o openmetrics');

@@ -2,13 +2,13 @@
  * One read across many accounts (`--profiles a,b`, `--all-profiles`, MON_PROFILES): the same
  * verb runs once per account, each with a Context of its own (its profile, hence its own key,
  * base URL and rate budget: src/api/budget.ts keeps one per key, as the API counts them), at
- * most --parallel at once. Their output meets here: the renderers hand over the objects
- * (RenderOptions.account) and one real renderer prints them in the user's format, with a
+ * most --parallel at once. Their output meets here: each account's Context.output hands over
+ * the objects, and one real renderer prints them in the user's format, with a
  * leading PROFILE column or a `profile` key. Accounts appear in the order given, each one's
  * items together and in the API's order: the first account streams live, the next ones are held
  * until their turn. An account that fails does not stop the others.
  */
-import type { AccountOutcome, AccountOutput, Context, Io } from '../context.js';
+import type { AccountOutcome, Context, Io, Output } from '../context.js';
 import { AccountsFailedError, InterruptedError, UsageError, type MonError } from '../errors.js';
 import type { ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
@@ -157,28 +157,36 @@ class MergedOutput {
     this.slots = profiles.map(() => ({ pages: [], done: false }));
   }
 
-  /** The AccountOutput of the account at `index`. */
-  account(index: number, profile: string, outcome: AccountOutcome): AccountOutput {
+  /** The Output of the account at `index`. */
+  account(index: number, profile: string, outcome: AccountOutcome): Output & { account: NonNullable<Output['account']> } {
+    const list = (opts: RenderOptions): ListRenderer => {
+      if (!this.real) {
+        this.real = this.open(opts);
+        // Awaited by the writes and by end(); not an unhandled rejection in between.
+        this.real.catch(() => undefined);
+      }
+      return {
+        push: (items) => {
+          if (items.length === 0) return;
+          this.slots[index]!.pages.push(items.map((item) => ({ [PROFILE_KEY]: profile, ...item })));
+          this.flush();
+        },
+        // An account's end is its run's end (finish), which also comes when it fails.
+        end: () => undefined,
+      };
+    };
     return {
-      profile,
-      list: (opts) => {
-        if (!this.real) {
-          this.real = this.open(opts);
-          // Awaited by the writes and by end(); not an unhandled rejection in between.
-          this.real.catch(() => undefined);
-        }
-        return {
-          push: (items) => {
-            if (items.length === 0) return;
-            this.slots[index]!.pages.push(items.map((item) => ({ [PROFILE_KEY]: profile, ...item })));
-            this.flush();
-          },
-          // An account's end is its run's end (finish), which also comes when it fails.
-          end: () => undefined,
-        };
+      list: async (opts) => list(opts),
+      object: async (obj, opts) => {
+        // Across accounts an object is one item per account: a row of one table, an item of one array.
+        const columns = opts.columns.length > 0 || opts.fields ? opts.columns : Object.keys(obj).map((key) => ({ key }));
+        list({ ...opts, columns }).push([obj]);
       },
-      hold: (value) => {
-        outcome.held = value;
+      account: {
+        profile,
+        hold: (value) => {
+          outcome.held = value;
+        },
       },
     };
   }
@@ -230,7 +238,6 @@ class MergedOutput {
     const { createListRenderer } = await import('../output/render.js');
     return createListRenderer({
       ...opts,
-      account: undefined,
       columns: [{ key: PROFILE_KEY }, ...opts.columns.filter((column) => column.key !== PROFILE_KEY)],
       // --fields that name `profile` place it themselves.
       fields: opts.fields && !opts.fields.includes(PROFILE_KEY) ? [PROFILE_KEY, ...opts.fields] : opts.fields,

@@ -86,7 +86,6 @@ function cells(row: Row, cols: readonly ResolvedColumn[], opts: RenderOptions, k
  * on demand; the other formats load nothing.
  */
 export async function createListRenderer(opts: RenderOptions): Promise<ListRenderer> {
-  if (opts.account) return opts.account.list(opts);
   const cols = resolveColumns(opts.columns, opts.fields);
   switch (opts.format) {
     case 'json':
@@ -124,14 +123,6 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
  * column (or field). With neither columns nor fields, the table lists the object's own keys.
  */
 export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
-  if (opts.account) {
-    // Across accounts an object is one item per account: a row of one table, an item of one array.
-    const columns = opts.columns.length > 0 || opts.fields ? opts.columns : Object.keys(obj).map((key) => ({ key }));
-    const list = opts.account.list({ ...opts, columns });
-    list.push([obj]);
-    list.end();
-    return;
-  }
   switch (opts.format) {
     case 'json':
       opts.out.write(JSON.stringify(pickFields(obj, opts.fields, opts.columns), null, opts.compact ? undefined : 2) + '\n');

@@ -65,10 +65,4 @@ export interface RenderOptions {
   /** Clock in milliseconds, for relative times. */
   now: () => number;
   out: Sink;
-  /**
-   * With --profiles: this account's share of the output. The renderers hand it the objects
-   * instead of writing them, and the fan-out (src/fleet/accounts.ts) renders every account's
-   * together, tagged with the profile.
-   */
-  account?: { list(opts: RenderOptions): ListRenderer };
 }

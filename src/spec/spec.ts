@@ -142,7 +142,7 @@ export interface VerbSpec {
    */
   reads?: boolean | ((input: ParsedInput) => boolean);
   /**
-   * Across accounts, shows what each account's run held (AccountOutput.hold) once all have
+   * Across accounts, shows what each account's run held (Output.account.hold) once all have
    * finished: `status` prints a block per account and a total. Other verbs stream their items.
    */
   acrossAccounts?(outcomes: readonly AccountOutcome[], input: Invocation, ctx: Context): Promise<VerbOutcome>;
