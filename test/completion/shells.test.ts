@@ -1,5 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { MON_BIN, runMon } from '../helpers/run-mon.js';
  * in the real shells, which are asked what they offer. .ci/run installs bash, zsh and fish
  * when they are missing. The scripts run `mon` from PATH for profile names, so a temp folder
  * holding a `mon` link to bin/mon comes first on PATH, with profiles in a temp config folder.
+ * Each case is a shell of its own (zsh on a pseudo terminal mostly waits), so they run at once.
  */
 const COMPLETIONS = fileURLToPath(new URL('../../completions/', import.meta.url));
 const ZSH_CAPTURE = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
@@ -19,6 +21,8 @@ const STATUSES = ['visible', 'hidden', 'missing', 'pending_rekey', 'pending_remo
 
 let work: string;
 let env: Record<string, string>;
+/** compinit's dump, with _mon in it: written once, before the cases read it at once. */
+let zshDump: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'mon-completion-'));
@@ -33,6 +37,16 @@ beforeAll(async () => {
     const added = await runMon(['profile', 'add', name!, '--base-url', url!, '--api-key-stdin'], { input: `k_${name}_secret_0123456789`, env: { MON_CONFIG_DIR: env.MON_CONFIG_DIR } });
     expect(added.code, added.stderr).toBe(0);
   }
+  zshDump = join(work, 'zcompdump');
+  if (SHELLS.some(([shell]) => shell === 'zsh')) await run('zsh', ['-f', '-c', `fpath=(${COMPLETIONS} $fpath); autoload -U compinit; compinit -u -d ${zshDump}`]);
+  // The live cache of acme's names, fresh: a Tab reads it and starts no refresh.
+  const cache = join(env.MON_CONFIG_DIR!, 'completion');
+  mkdirSync(cache, { recursive: true, mode: 0o700 });
+  writeFileSync(
+    join(cache, 'acme.json'),
+    JSON.stringify({ saved_at: Date.now(), groups: ['Acme Design', "O'Brien & Sons", 'Zeta'], computers: ['C0FFEE-01'], plugins: ['Disk Space', 'SMART Status'], notes: ['n_abc'], expirations: ['e_xyz'] }),
+    { mode: 0o600 },
+  );
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -49,14 +63,20 @@ function hasShell(shell: string): boolean {
   return found;
 }
 
-function run(command: string, args: string[]): string {
-  const result = spawnSync(command, args, { env, encoding: 'utf8', timeout: 20_000 });
-  if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${result.stderr}`);
-  return result.stdout;
+/** `extra` changes the environment of this one shell (the cases run at once). */
+function run(command: string, args: string[], extra: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { env: { ...env, ...extra }, encoding: 'utf8', timeout: 20_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} exited ${error.code ?? error.signal}: ${stderr}`));
+      else resolve(stdout);
+    });
+  });
 }
 
+type Complete = (line: string, extra?: Record<string, string>) => Promise<string[]>;
+
 /** Completions offered by bash: the function `complete -p mon` names, called as bash calls it. */
-function bash(line: string): string[] {
+async function bash(line: string, extra?: Record<string, string>): Promise<string[]> {
   const script = `
 source "$1"
 spec=$(complete -p mon) || exit 9
@@ -67,19 +87,19 @@ read -ra COMP_WORDS <<< "$line"
 COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); COMP_LINE=$line; COMP_POINT=\${#line}
 "$fn" mon "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return words(run('bash', ['--norc', '--noprofile', '-c', script, 'bash', join(COMPLETIONS, 'mon.bash'), line]));
+  return words(await run('bash', ['--norc', '--noprofile', '-c', script, 'bash', join(COMPLETIONS, 'mon.bash'), line], extra));
 }
 
 /** Completions offered by zsh's completion system, with _mon autoloaded from completions/. */
-function zsh(line: string): string[] {
+async function zsh(line: string, extra?: Record<string, string>): Promise<string[]> {
   const out = join(work, `zsh-${Math.random().toString(36).slice(2)}.txt`);
-  run('zsh', ['-f', ZSH_CAPTURE, COMPLETIONS, out, line]);
-  return words(readFileSync(out, 'utf8'));
+  await run('zsh', ['-f', ZSH_CAPTURE, COMPLETIONS, out, line, zshDump], extra);
+  return words(await readFile(out, 'utf8'));
 }
 
 /** Completions offered by fish (`complete -C`), descriptions cut off. */
-function fish(line: string): string[] {
-  return words(run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mon.fish'), line]).replace(/\t[^\n]*/g, ''));
+async function fish(line: string, extra?: Record<string, string>): Promise<string[]> {
+  return words((await run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mon.fish'), line], extra)).replace(/\t[^\n]*/g, ''));
 }
 
 function words(text: string): string[] {
@@ -114,45 +134,36 @@ const SHELLS = (
     ['bash', bash],
     ['zsh', zsh],
     ['fish', fish],
-  ] as const
+  ] as [string, Complete][]
 ).filter(([shell]) => hasShell(shell));
 
-describe.each(SHELLS)('%s completion', (shell, complete) => {
-  it.each(CASES)('after `%s`', (line, expected) => {
-    expect(complete(line)).toEqual(sorted(expected));
+/** The account's names in the live cache, as each shell must offer them (bash escapes them; zsh and fish quote on insertion). */
+const LIVE_CASES: [line: string, expected: string[]][] = [
+  ['mon computers list --group ', ['Acme Design', "O'Brien & Sons", 'Zeta']],
+  ['mon alerts --group O', ["O'Brien & Sons"]],
+  ['mon alerts --plugin Di', ['Disk Space']],
+  ['mon computers get ', ['C0FFEE-01']],
+  ['mon notes get ', ['n_abc']],
+  ['mon expirations delete ', ['e_xyz']],
+];
+
+describe.concurrent.each(SHELLS)('%s completion', (shell, complete) => {
+  it.each(CASES)('after `%s`', async (line, expected) => {
+    expect(await complete(line)).toEqual(sorted(expected));
   });
 
-  it('completes the name after the last comma of --profiles, the names before it kept', () => {
+  it('completes the name after the last comma of --profiles, the names before it kept', async () => {
     // zsh keeps what comes before the comma on the line (_sequence's ignored prefix) and offers
     // the name alone; bash and fish offer the whole word.
-    expect(complete('mon --profiles acme,b')).toEqual([shell === 'zsh' ? 'beta-2' : 'acme,beta-2']);
+    expect(await complete('mon --profiles acme,b')).toEqual([shell === 'zsh' ? 'beta-2' : 'acme,beta-2']);
   });
 
-  it("completes the account's own names from the live cache: spaces and quotes kept, quoted for the shell", () => {
-    const cache = join(env.MON_CONFIG_DIR!, 'completion');
-    mkdirSync(cache, { recursive: true, mode: 0o700 });
-    writeFileSync(
-      join(cache, 'acme.json'),
-      JSON.stringify({ saved_at: Date.now(), groups: ['Acme Design', "O'Brien & Sons", 'Zeta'], computers: ['C0FFEE-01'], plugins: ['Disk Space', 'SMART Status'], notes: ['n_abc'], expirations: ['e_xyz'] }),
-      { mode: 0o600 },
-    );
-    // bash offers each as the shell must read it; zsh and fish quote on insertion.
-    const asTyped = (names: string[]) => (shell === 'bash' ? names.map((name) => name.replace(/([ '&"\\])/g, '\\$1')) : names);
-    expect(complete('mon computers list --group ')).toEqual(sorted(asTyped(['Acme Design', "O'Brien & Sons", 'Zeta'])));
-    expect(complete('mon alerts --group O')).toEqual(asTyped(["O'Brien & Sons"]));
-    expect(complete('mon alerts --plugin Di')).toEqual(asTyped(['Disk Space']));
-    expect(complete('mon computers get ')).toEqual(['C0FFEE-01']);
-    expect(complete('mon notes get ')).toEqual(['n_abc']);
-    expect(complete('mon expirations delete ')).toEqual(['e_xyz']);
+  it.each(LIVE_CASES)("completes the account's own names from the live cache after `%s`: spaces and quotes kept, quoted for the shell", async (line, names) => {
+    const asTyped = shell === 'bash' ? names.map((name) => name.replace(/([ '&"\\])/g, '\\$1')) : names;
+    expect(await complete(line)).toEqual(sorted(asTyped));
   });
 
-  it('offers no profile names and no error when there is no config', () => {
-    const saved = env.MON_CONFIG_DIR!;
-    env.MON_CONFIG_DIR = join(work, 'no-config-here');
-    try {
-      expect(complete('mon --profile ')).toEqual([]);
-    } finally {
-      env.MON_CONFIG_DIR = saved;
-    }
+  it('offers no profile names and no error when there is no config', async () => {
+    expect(await complete('mon --profile ', { MON_CONFIG_DIR: join(work, 'no-config-here') })).toEqual([]);
   });
 });

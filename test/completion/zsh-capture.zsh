@@ -1,12 +1,14 @@
 # Completes one command line in a real interactive zsh and writes what it offers, one a line,
-# to a file: zsh -f zsh-capture.zsh <dir holding _mon> <output file> <command line>
+# to a file: zsh -f zsh-capture.zsh <dir holding _mon> <output file> <command line> <compinit dump>
+# The dump is written by the first run that finds none (compinit reads every function on fpath,
+# about a second); later runs load it as it is (-C).
 # zsh only completes inside the line editor, so the line is typed into a zsh on a pseudo
 # terminal (zpty) and followed by Tab; compadd is wrapped to record the matches it adds.
 zmodload zsh/zpty || exit 3
-local dir=$1 out=$2 line=$3 chunk i
+local dir=$1 out=$2 line=$3 dump=$4 chunk i
 : >| $out
 zpty mon_capture zsh -f -i
-zpty -w mon_capture "PROMPT= RPROMPT=; fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w mon_capture "PROMPT= RPROMPT=; fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -C -d ${(q)dump}"
 zpty -w mon_capture "compadd() { if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd \"\$@\"; return; fi; local -a hits; builtin compadd -O hits \"\$@\"; (( \$#hits )) && print -rl -- \$hits >> ${(q)out}; builtin compadd \"\$@\"; }"
 zpty -w mon_capture "comppostfuncs=(mon_capture_done); mon_capture_done() { print -r -- '<done>' >> ${(q)out}; }"
 zpty -w mon_capture "bindkey '^I' complete-word"
