@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../helpers/fake-api.js';
@@ -22,7 +22,7 @@ interface Finished {
 }
 
 /** Spawns bin/mon; `onStart` gets the child (to signal it). */
-function spawnMon(args: string[], env: Record<string, string>, onStart?: (kill: (signal: NodeJS.Signals) => void) => void): Promise<Finished> {
+function spawnMon(args: string[], env: Record<string, string>, onStart?: (kill: (signal: NodeJS.Signals) => void) => unknown): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MON_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -51,6 +51,8 @@ describe('--changes across processes', () => {
   let api: FakeApi;
   let fleet: Fleet;
   let delayMs = 0;
+  /** Awaited before a request is answered: a test holds one there. */
+  let hold: ((req: { path: string }) => Promise<void>) | undefined;
   let dir: string;
   let folder: string;
   let env: Record<string, string>;
@@ -59,6 +61,7 @@ describe('--changes across processes', () => {
     api = await startFakeApi(
       fleetHandler({ get groups() { return fleet.groups; }, get computers() { return fleet.computers; }, get expirations() { return fleet.expirations; } }, async (req) => {
         if (req.path === '/v2.5/computers' && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        await hold?.(req);
         return false;
       }),
     );
@@ -70,6 +73,7 @@ describe('--changes across processes', () => {
     env = { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir, MON_RATE_LIMIT: '100000/60' };
     fleet = { groups: [{ uid: 'g_a', slug: 'a', name: 'A' }], computers: Array.from({ length: 250 }, (_, i) => computer(i + 1, 'g_a', [], { os_version: 'v1' })), expirations: [] };
     delayMs = 0;
+    hold = undefined;
   });
 
   it('two runs with one NAME at once: the second waits for the first and compares with what it saved', async () => {
@@ -109,32 +113,115 @@ describe('--changes across processes', () => {
     expect(readdirSync(folder)).toEqual([]);
   });
 
-  it('Ctrl-C at any moment, the save included, leaves the old state or the new one: never half, a temporary or a lock', async () => {
-    fleet.computers = Array.from({ length: 3_000 }, (_, i) => computer(i + 1, 'g_a', [], { os_version: 'v1' }));
-    expect((await runMain(['computers', 'list', '--changes', 'fleet'], { env })).code).toBe(0);
-    const file = join(folder, 'fleet.json');
-    const old = readFileSync(file, 'utf8');
-    for (const c of fleet.computers) c.os_version = 'v2';
-    const outcomes = new Set<string>();
-    // Every 30 ms from before the first request until a run gets to save: the last runs
-    // interrupted came within 30 ms of the save, or in it.
-    for (let after = 200; after < 10_000; after += 30) {
-      const run = await spawnMon(['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'], env, (kill) => setTimeout(() => kill('SIGINT'), after));
-      // null: the signal came before mon had started listening for it (Node's default ends it).
-      expect([0, 130, null]).toContain(run.code);
+  /**
+   * The moments that matter to the saved state, each reached on purpose rather than by sweeping
+   * the clock: before the save (a page still coming), in it (a writer killed between its
+   * temporary and the rename), and after the rename. 3,000 computers, all changed since the
+   * baseline: a state torn between the two would show both versions.
+   */
+  describe('an interrupt leaves the old state or the new one: never half, a temporary or a lock', () => {
+    let file: string;
+    let old: string;
+    /** Whether the saved state is the baseline, the new one, or anything else. */
+    const stateNow = () => {
       const text = readFileSync(file, 'utf8');
       const saved = JSON.parse(text) as { values: unknown[][]; items: Record<string, number> };
       const values = Object.values(saved.items).map((at) => saved.values[at]![4]);
-      const state = text === old ? 'old' : values.every((os) => os === 'v2') && values.length === 3_000 ? 'new' : 'torn';
-      expect(state).not.toBe('torn');
-      // Nothing printed by a run that did not save; every change printed by the one that did.
-      if (state === 'old') expect(run.stdout).toBe('');
-      outcomes.add(`${run.code}:${state}`);
+      return text === old ? 'old' : values.length === 3_000 && values.every((os) => os === 'v2') ? 'new' : 'torn';
+    };
+    /** A run after the interrupted one: it finds the old state, prints every change and saves the new one. */
+    const runsOn = async () => {
+      const next = await spawnMon(['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'], env);
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stdout.trim().split('\n')).toHaveLength(3_000);
+      expect(stateNow()).toBe('new');
       expect(readdirSync(folder)).toEqual(['fleet.json']);
-      if (state === 'new') break;
-    }
-    // The sweep saw an interrupted run keep the old state, and a later run save the new one.
-    expect(outcomes.has('130:old')).toBe(true);
-    expect([...outcomes].some((outcome) => outcome.endsWith(':new'))).toBe(true);
-  }, 120_000);
+    };
+
+    /** Dates what a killed run left beside the state (its lock, its temporary) a minute back. */
+    const leftAMinuteAgo = () => {
+      const minuteAgo = new Date(Date.now() - 60_000);
+      for (const name of readdirSync(folder)) if (name !== 'fleet.json') utimesSync(join(folder, name), minuteAgo, minuteAgo);
+    };
+
+    beforeEach(async () => {
+      fleet.computers = Array.from({ length: 3_000 }, (_, i) => computer(i + 1, 'g_a', [], { os_version: 'v1' }));
+      expect((await runMain(['computers', 'list', '--changes', 'fleet'], { env })).code).toBe(0);
+      file = join(folder, 'fleet.json');
+      old = readFileSync(file, 'utf8');
+      for (const c of fleet.computers) c.os_version = 'v2';
+    });
+
+    it('before the save, while a page is still coming: exit 130, nothing printed, the old state', async () => {
+      // The second page is held until the run has been interrupted.
+      let reached!: () => void;
+      const atSecondPage = new Promise<void>((resolve) => (reached = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let pages = 0;
+      hold = async (req) => {
+        if (req.path !== '/v2.5/computers' || ++pages !== 2) return;
+        reached();
+        await released;
+      };
+      const run = spawnMon(['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'], env, async (kill) => {
+        await atSecondPage;
+        kill('SIGINT');
+      });
+      const interrupted = await run;
+      release();
+      expect(interrupted.code).toBe(130);
+      expect(interrupted.stdout).toBe('');
+      expect(stateNow()).toBe('old');
+      expect(readdirSync(folder)).toEqual(['fleet.json']);
+      await runsOn();
+    });
+
+    it('in the save, a writer killed before its rename: the old state stands, and the next run clears what it left', async () => {
+      // What SIGKILL between the temporary's write and the rename leaves: half a temporary
+      // beside the state, and the lock of a process that is gone (its time 60 s ago).
+      const temporary = join(folder, `fleet.json.999999.${Date.now().toString(36)}.tmp`);
+      writeFileSync(temporary, old.replaceAll('v1', 'v2').slice(0, old.length / 2), { mode: 0o600 });
+      writeFileSync(join(folder, 'fleet.json.lock'), '999999');
+      leftAMinuteAgo();
+      expect(stateNow()).toBe('old');
+      await runsOn();
+    });
+
+    it('in the save, killed with SIGKILL as its temporary appears: the old state or the new one, and the next run goes on', async () => {
+      let killRun!: (signal: NodeJS.Signals) => void;
+      const watcher = watch(folder, (_event, name) => {
+        if (typeof name === 'string' && name.endsWith('.tmp')) killRun('SIGKILL');
+      });
+      try {
+        const run = await spawnMon(['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'], env, (kill) => (killRun = kill));
+        // Killed in its save, or just after the rename if the kill came late: never a third state.
+        expect([null, 0]).toContain(run.code);
+        expect(['old', 'new']).toContain(stateNow());
+      } finally {
+        watcher.close();
+      }
+      if (stateNow() === 'old') {
+        // Its lock and temporary are taken over once untouched for a while: as if a minute had passed.
+        leftAMinuteAgo();
+        await runsOn();
+      }
+    });
+
+    it('after the rename: the run ends with every change printed, the new state, and nothing left beside it', async () => {
+      let killRun!: (signal: NodeJS.Signals) => void;
+      const watcher = watch(folder, (_event, name) => {
+        if (name === 'fleet.json' && stateNow() === 'new') killRun('SIGINT');
+      });
+      try {
+        const run = await spawnMon(['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'], env, (kill) => (killRun = kill));
+        expect([0, 130]).toContain(run.code);
+        expect(run.stdout.trim().split('\n')).toHaveLength(3_000);
+        expect(stateNow()).toBe('new');
+        expect(readdirSync(folder)).toEqual(['fleet.json']);
+      } finally {
+        watcher.close();
+      }
+    });
+  });
 });
