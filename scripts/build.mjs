@@ -1,10 +1,10 @@
 // Bundles src/ into dist/mon.cjs, the one file bin/mon loads, and saves the root help beside it
 // as dist/help.txt, which bin/mon prints for `mon`, `mon --help` and `mon -h` without the bundle.
-// The --jq engine's worker thread is dist/jq-worker.cjs.
+// The --jq engine's worker thread is dist/jq-worker.cjs, and dist/jq-engine.cjs starts it.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { BUNDLE_NAME, HELP_NAME, JQ_WORKER_NAME, buildOptions, stamped, workerBuildOptions } from './esbuild.config.mjs';
+import { BUNDLE_NAME, HELP_NAME, JQ_ENGINE_NAME, JQ_WORKER_NAME, buildOptions, engineBuildOptions, stamped, workerBuildOptions } from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -15,9 +15,12 @@ const bundle = new URL(BUNDLE_NAME, fresh).pathname;
 const [output] = (await build({ ...buildOptions({ outfile: bundle, version }), write: false })).outputFiles;
 const worker = new URL(JQ_WORKER_NAME, fresh).pathname;
 const [workerOutput] = (await build({ ...workerBuildOptions({ outfile: worker }), write: false })).outputFiles;
+const engine = new URL(JQ_ENGINE_NAME, fresh).pathname;
+const [engineOutput] = (await build({ ...engineBuildOptions({ outfile: engine }), write: false })).outputFiles;
 mkdirSync(fresh, { recursive: true });
 writeFileSync(bundle, stamped(output.text));
 writeFileSync(worker, workerOutput.text);
+writeFileSync(engine, engineOutput.text);
 writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 
 // Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.

@@ -18,6 +18,9 @@ export const BUNDLE_NAME = 'mon.cjs';
 /** The --jq engine's worker thread (src/output/jq-worker.ts), in dist/ beside the bundle. */
 export const JQ_WORKER_NAME = 'jq-worker.cjs';
 
+/** What starts that worker (src/output/jq-engine.ts), on its own for bin/mon: it starts it before loading the bundle. */
+export const JQ_ENGINE_NAME = 'jq-engine.cjs';
+
 /** The root help saved by the build, in dist/: bin/mon prints it without loading the bundle. */
 export const HELP_NAME = 'help.txt';
 
@@ -96,4 +99,9 @@ export function buildOptions({ outfile, version }) {
 /** Options for the build of the --jq worker (src/output/jq-worker.ts), written beside the bundle. */
 export function workerBuildOptions({ outfile }) {
   return { ...COMMON, entryPoints: ['src/output/jq-worker.ts'], outfile };
+}
+
+/** Options for the build of what starts the --jq worker (src/output/jq-engine.ts), for bin/mon. */
+export function engineBuildOptions({ outfile }) {
+  return { ...COMMON, entryPoints: ['src/output/jq-engine.ts'], outfile };
 }

@@ -19,7 +19,8 @@ export type { MainDeps } from './runtime.js';
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
   beginRun();
   const { io } = deps;
-  const cleanups: (() => Promise<void> | void)[] = [];
+  // An engine started for --jq that the command line turns out not to use ends with the run.
+  const cleanups: (() => Promise<void> | void)[] = deps.jqEngine ? [() => void deps.jqEngine!.worker.terminate()] : [];
   /** The global options, once the command line has been parsed and checked. */
   let parsedGlobals: GlobalOptions | undefined;
   /** --jq's sink, once the command line asked for it. */
@@ -164,6 +165,7 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
   if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
   const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./api/deadline.js')]);
   const sink = new JqSink(globals.jq, {
+    engine: deps.jqEngine,
     mode: globals.output === 'ndjson' ? 'ndjson' : 'json',
     out: deps.io.stdout,
     warn: (text) => deps.io.stderr.write(text),

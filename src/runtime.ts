@@ -8,6 +8,7 @@ import type { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
+import type { JqEngine } from './output/jq-engine.js';
 import type { Account, AccountList, Context, GlobalOptions, Io, Output, Target } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
 import { parseChoice } from './validate/choice.js';
@@ -29,6 +30,8 @@ export interface MainDeps {
   interrupts?: { forced: AbortSignal; hold(): () => void };
   /** Settles before the first request may be sent (--jq: the filter compiled); a rejection is the command's failure. */
   beforeSending?: Promise<void>;
+  /** The --jq engine bin/mon started as the process began, for the filter its command line gave. */
+  jqEngine?: JqEngine;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */

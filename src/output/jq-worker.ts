@@ -14,6 +14,7 @@
  * - writing fd 2 passes jq's messages on line by line, and stops at the first error.
  */
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import { CONTROL, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
@@ -196,6 +197,10 @@ function wrapImports(imports: Record<string, Record<string, unknown>>): void {
 async function run(): Promise<void> {
   // jq-wasm prints emscripten's abort messages with console.error: the main thread says it instead.
   console.error = () => undefined;
+  // V8 compiles jq's hot functions a second time, optimised, on other threads: about 90 ms of
+  // CPU at every start, for no gain measured even on a 17 MB input (scripts/bench). Liftoff's
+  // code alone is kept. The flag is the process's, and only this thread runs WebAssembly.
+  setFlagsFromString('--liftoff-only');
   const module = new wasm.Module(readFileSync(require.resolve('jq-wasm/jq.wasm')));
   const jq = await loadJq({
     instantiateWasm: (imports, done) => {

@@ -22,23 +22,20 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { deadlineError } from '../api/deadline.js';
 import { FilterError, InterruptedError, UsageError } from '../errors.js';
-import { CONTROL, CONTROL_SLOTS, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
+import { CONTROL, type WorkerMessage } from './jq-protocol.js';
+import { RING_BYTES, startJqEngine, type JqEngine } from './jq-engine.js';
 import type { Sink } from './types.js';
 
 /** jq's prefix of an error line, with the input position it names (`/dev/stdin:3`, meaningless here). */
 const ERROR_PREFIX = /^jq: error(?: \(at [^)]*\))?: /;
 
-/** The ring of results shared with the worker: the most the filter's output holds at once. */
-const RING_BYTES = 1 << 20;
 /** Input sent to jq and not yet read, beyond which a list waits between pages ('drain'). */
 const INPUT_HIGH_BYTES = 4 << 20;
 /** How often the main thread takes results from the ring while jq runs. */
 const POLL_MS = 5;
-/** The worker's JavaScript heap (jq's own memory is WebAssembly memory, at most 256 MB). */
-const WORKER_HEAP_MB = 64;
 
 /** The built worker's file name, beside dist/mon.cjs. */
 export const WORKER_NAME = 'jq-worker.cjs';
@@ -63,6 +60,8 @@ export interface JqOptions {
   signal?: AbortSignal;
   /** MON_DEADLINE, from now: the worker is terminated then. */
   deadlineMs: number;
+  /** The engine bin/mon started for this filter, if it did (src/output/jq-engine.ts). */
+  engine?: JqEngine;
 }
 
 /**
@@ -73,9 +72,9 @@ export interface JqOptions {
 export class JqSink extends EventEmitter implements Sink {
   /** Settles once jq has compiled the filter: a UsageError (exit 2) when it does not. */
   readonly ready: Promise<void>;
-  private readonly worker: Worker;
-  private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
-  private readonly ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES));
+  private readonly worker: JqEngine['worker'];
+  private readonly control: Int32Array;
+  private readonly ring: Uint8Array;
   private readonly input: MessagePort;
   private readonly decoder = new TextDecoder();
   private readonly encoder = new TextEncoder();
@@ -107,25 +106,12 @@ export class JqSink extends EventEmitter implements Sink {
     // Awaited later (by the first request, end() or refusal()); never an unhandled rejection.
     this.ready.catch(() => undefined);
     this.finished.catch(() => undefined);
-    const { port1, port2 } = new MessageChannel();
-    this.input = port1;
-    const data: JqWorkerData = { expression, control: this.control.buffer as SharedArrayBuffer, ring: this.ring.buffer as SharedArrayBuffer, input: port2 };
-    this.worker = new Worker(workerFile(), {
-      workerData: data,
-      transferList: [port2],
-      // None of mon's environment (the key): only where modules are found, as the main thread finds them.
-      // (jq's $ENV is the engine's own anyway.)
-      env: process.env.NODE_PATH === undefined ? {} : { NODE_PATH: process.env.NODE_PATH },
-      stdout: true,
-      stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
-    });
-    this.worker.on('message', (message: WorkerMessage) => this.receive(message));
-    this.worker.on('error', (error: Error & { code?: string }) =>
-      this.fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory() : new FilterError(`--jq: the filter engine failed: ${error.message}`)),
-    );
-    this.worker.on('exit', (code) => {
-      if (!this.outcome) this.fail(new FilterError(`--jq: the filter engine stopped (exit status ${code})`));
+    const engine = options.engine?.expression === expression ? options.engine : startJqEngine(expression, workerFile());
+    ({ worker: this.worker, control: this.control, ring: this.ring, input: this.input } = engine);
+    engine.listen((event) => {
+      if (event.kind === 'message') this.receive(event.message);
+      else if (event.kind === 'error') this.fail(event.error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory() : new FilterError(`--jq: the filter engine failed: ${event.error.message}`));
+      else if (!this.outcome) this.fail(new FilterError(`--jq: the filter engine stopped (exit status ${event.code})`));
     });
     const { out, signal, deadlineMs } = options;
     if (out instanceof EventEmitter) {

@@ -239,6 +239,20 @@ describe('--jq', () => {
       expect(result.ms).toBeLessThan(5000);
     });
 
+    it('the engine bin/mon starts at once takes --jq EXPR and --jq=EXPR alike, and ends when the command does not use it', async () => {
+      const [spaced, joined] = await Promise.all([runMon(['groups', 'list', '--jq', 'length'], { env }), runMon(['groups', 'list', '--jq=length'], { env })]);
+      expect(spaced.stdout).toBe(joined.stdout);
+      expect(spaced.stdout).toMatch(/^\d+\n$/);
+      // A command line that fails before --jq is read: the engine started for it ends with mon.
+      const other = await runMon(['notes', 'create', '--body', '--jq', 'c_1'], { env, timeoutMs: 10_000 });
+      expect(other.code).toBe(2);
+      expect(other.stderr).toMatch(/^mon: --body needs a value/);
+      // A command that prints no JSON refuses the filter, and ends.
+      const refused = await runMon(['completion', 'bash', '--jq', '.'], { env, timeoutMs: 10_000 });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^mon: --jq: `mon completion bash` prints no JSON to filter/);
+    });
+
     it('MON_DEADLINE ends a filter that never ends: exit 8, saying so', async () => {
       const result = await runMon(['groups', 'list', '--jq', 'last(range(infinite))'], { env: { ...env, MON_DEADLINE: '1' }, timeoutMs: 20_000 });
       expect(result.code).toBe(8);

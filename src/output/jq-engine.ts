@@ -1,0 +1,67 @@
+/**
+ * Starts the --jq engine: the worker thread that runs jq (src/output/jq-worker.ts, built as
+ * dist/jq-worker.cjs) with the shared memory both threads use. bin/mon starts it before it even
+ * loads the bundle when the command line has --jq (this file is also built on its own, as
+ * dist/jq-engine.cjs), so that the worker's start and jq's own, about a tenth of a second,
+ * overlap with mon's; src/output/jq.ts takes that engine over, or starts one itself.
+ */
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { CONTROL_SLOTS, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
+
+/** The ring of results shared with the worker: the most the filter's output holds at once. */
+export const RING_BYTES = 1 << 20;
+/** The worker's JavaScript heap (jq's own memory is WebAssembly memory, at most 256 MB). */
+const WORKER_HEAP_MB = 64;
+
+/** What the worker says: its messages, a failure of its own, its end. */
+export type EngineEvent = { kind: 'message'; message: WorkerMessage } | { kind: 'error'; error: Error & { code?: string } } | { kind: 'exit'; code: number };
+
+export interface JqEngine {
+  /** The filter the worker compiles. */
+  readonly expression: string;
+  readonly worker: Worker;
+  /** CONTROL_SLOTS slots updated with Atomics by both threads (src/output/jq-protocol.ts). */
+  readonly control: Int32Array;
+  /** The results, written by the worker. */
+  readonly ring: Uint8Array;
+  /** Where the input goes, chunk by chunk. */
+  readonly input: MessagePort;
+  /** Hands the worker's events to `listener`: first those that came before it, then each as it comes. */
+  listen(listener: (event: EngineEvent) => void): void;
+}
+
+/** Starts the worker for `expression`; `workerFile` is dist/jq-worker.cjs. */
+export function startJqEngine(expression: string, workerFile: string): JqEngine {
+  const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
+  const ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES));
+  const { port1, port2 } = new MessageChannel();
+  const data: JqWorkerData = { expression, control: control.buffer as SharedArrayBuffer, ring: ring.buffer as SharedArrayBuffer, input: port2 };
+  const worker = new Worker(workerFile, {
+    workerData: data,
+    transferList: [port2],
+    // None of mon's environment (the key): only where modules are found, as the main thread finds them.
+    // (jq's $ENV is the engine's own anyway.)
+    env: process.env.NODE_PATH === undefined ? {} : { NODE_PATH: process.env.NODE_PATH },
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
+  });
+  // Kept until a listener takes them: the worker may be ready before the bundle has loaded.
+  const early: EngineEvent[] = [];
+  let listener: ((event: EngineEvent) => void) | undefined;
+  const deliver = (event: EngineEvent) => (listener ? listener(event) : early.push(event));
+  worker.on('message', (message: WorkerMessage) => deliver({ kind: 'message', message }));
+  worker.on('error', (error: Error & { code?: string }) => deliver({ kind: 'error', error }));
+  worker.on('exit', (code) => deliver({ kind: 'exit', code }));
+  return {
+    expression,
+    worker,
+    control,
+    ring,
+    input: port1,
+    listen(next) {
+      listener = next;
+      for (const event of early.splice(0)) next(event);
+    },
+  };
+}
