@@ -10,7 +10,14 @@ export interface ReceivedRequest {
   headers: IncomingMessage['headers'];
 }
 
-export type Handler = (request: ReceivedRequest, response: ServerResponse, index: number) => void | Promise<void>;
+/**
+ * Answers one request. A handler that does not expect the request returns UNEXPECTED: the fake
+ * answers 500, and its close() fails the test naming each such request.
+ */
+export type Handler = (request: ReceivedRequest, response: ServerResponse, index: number) => void | typeof UNEXPECTED | Promise<void | typeof UNEXPECTED>;
+
+/** What a handler returns for a request its test did not expect. */
+export const UNEXPECTED = Symbol('unexpected request');
 
 export interface FakeApi {
   url: string;
@@ -19,6 +26,7 @@ export interface FakeApi {
   arrivals: number[];
   /** Replaces the behaviour for the requests still to come. */
   handle(handler: Handler): void;
+  /** Stops the server; rejects when a request came that the handlers did not expect. */
   close(): Promise<void>;
 }
 
@@ -41,6 +49,7 @@ export async function startFakeApi(handler: Handler, options: { tls?: { key: str
   let current = handler;
   const requests: ReceivedRequest[] = [];
   const arrivals: number[] = [];
+  const unexpected: string[] = [];
   const sockets = new Set<Socket>();
   const listener: RequestListener = async (req, res) => {
     arrivals.push(Date.now());
@@ -56,7 +65,10 @@ export async function startFakeApi(handler: Handler, options: { tls?: { key: str
     };
     requests.push(received);
     try {
-      await current(received, res, requests.length - 1);
+      if ((await current(received, res, requests.length - 1)) === UNEXPECTED) {
+        unexpected.push(`${received.method} ${received.path}`);
+        apiError(res, 500, 'Unexpected request', `the fake API of this test does not answer ${received.method} ${received.path}`);
+      }
     } catch (error) {
       res.destroy(error as Error);
     }
@@ -78,17 +90,18 @@ export async function startFakeApi(handler: Handler, options: { tls?: { key: str
       current = next;
     },
     close: () =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         server.closeAllConnections?.();
         for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
+        server.close(() => (unexpected.length > 0 ? reject(new Error(`the fake API received requests its test did not expect: ${unexpected.join(', ')}`)) : resolve()));
       }),
   };
 }
 
-/** A page of `total` computers that honours page/per_page and sends the x- headers. */
+/** A page of `total` computers that honours page/per_page and sends the x- headers; GET /v2.5/computers only. */
 export function computersPage(total: number): Handler {
   return (req, res) => {
+    if (req.method !== 'GET' || req.path !== '/v2.5/computers') return UNEXPECTED;
     const page = Number(req.query.get('page') ?? 1);
     const perPage = Number(req.query.get('per_page') ?? 50);
     const pages = Math.ceil(total / perPage);

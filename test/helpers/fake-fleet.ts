@@ -1,4 +1,4 @@
-import { json, type Handler, type ReceivedRequest } from './fake-api.js';
+import { json, UNEXPECTED, type Handler, type ReceivedRequest } from './fake-api.js';
 import type { ServerResponse } from 'node:http';
 
 /** A small account with known data, for the fleet commands: groups, computers with plugin results, expirations. */
@@ -79,6 +79,6 @@ export function fleetHandler(fleet: Fleet, hook?: (req: ReceivedRequest, res: Se
       const group = req.query.get('group');
       return page(req, res, fleet.expirations.filter((e) => group === null || e.group === group));
     }
-    json(res, 404, [{ status_code: 404, code: ':not_found', title: 'Not found', details: req.path }]);
+    return UNEXPECTED;
   };
 }
