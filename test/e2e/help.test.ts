@@ -30,6 +30,85 @@ describe('help', () => {
     expect(stdout).toContain('Examples:\n  $ mon ');
   });
 
+  it('the root help and a resource\'s help, word for word: the first screens a person reads', async () => {
+    const rootHelp = await runMain(['--help']);
+    expect(rootHelp.code).toBe(0);
+    expect(rootHelp.stdout).toMatchInlineSnapshot(`
+      "Usage: mon [global options] <command> [<verb>] [arguments] [options]
+
+      Administer the Endpoint Monitoring Service (API v2.5) from the command line.
+
+      Commands:
+        groups                    List, show, find-or-create and update groups
+        computers                 List, show and update monitored computers
+        expirations               List, show, create, update and delete expirations
+        expiration-manufacturers  List, show, create, rename and delete manufacturers
+        expiration-products       List, show, create, rename and delete products
+        notes                     List, show, create, update and delete notes
+        plugin                    A computer's plugin results; mute and unmute them
+        users                     List the people with access to the account
+        alerts                    Plugin results that need attention, account-wide
+        status                    What needs attention now, or --check for Nagios
+        report                    A customer report as one self-contained HTML file
+        changes                   The saved states of --changes NAME: list, forget
+        api                       Send any request to the API, print the JSON answer
+        profile                   Save, choose and check accounts (subdomain + key)
+        sandbox                   Serve the v2.5 API with demo data, no account needed
+        completion                Print the completion script for bash, zsh or fish
+        help [topic|command]      Show help for a topic or a command
+
+      Help topics (mon help <topic>):
+        options                   The global options, before or after any command
+        environment               The environment variables mon reads
+        exit-codes                What each exit code means; which are worth a retry
+        formats                   Output formats (-o), --fields, --no-header and --jq
+        fleet                     alerts, status, metrics, bulk mutes, --changes
+        sandbox                   Try everything without an account
+
+      Global options (mon help options describes them):
+        -p, --profile <name>  --profiles <names>  --all-profiles  --parallel <n>
+        --base-url <url>  --sandbox  -o, --output <format>  --json  --jq <expression>
+        --fields <keys>  --no-header  --expand <key>  --timeout <seconds>
+        --retries <n>  --dry-run  -y, --yes  -q, --quiet  -v, --verbose  --no-color
+
+      Examples:
+        $ mon --sandbox computers list --status missing
+        $ mon alerts --group "Acme Design"
+      "
+    `);
+    const resource = await runMain(['help', 'groups']);
+    expect(resource.code).toBe(0);
+    expect(resource.stdout).toMatchInlineSnapshot(`
+      "Usage: mon groups|group [options] [command]
+
+      List, show, find-or-create and update groups
+
+      Options:
+        -h, --help                show help
+
+      Commands:
+        list|ls [options]         List groups, sorted by name
+        get|show <group>          Show one group by uid, slug or name
+        find-or-create [options]  Return the group with this name, creating it when
+                                  there is none
+        update [options] <group>  Change a group's name, description, reference e-mail
+                                  or contact menu
+
+      Examples:
+        $ mon groups list
+        $ mon groups get g_3f9a2c
+        $ mon groups find-or-create --name "Acme Design" --build-installers
+        $ mon groups update g_3f9a2c --description "Design studio, 2nd floor"
+
+      Global options (\`mon help options\` describes them):
+        -p, --profile <name>  --profiles <names>  --all-profiles  --parallel <n>
+        --base-url <url>  --sandbox  -o, --output <format>  --json  --jq <expression>
+        --fields <keys>  --no-header  --expand <key>  --timeout <seconds>
+        --retries <n>  --dry-run  -y, --yes  -q, --quiet  -v, --verbose  --no-color
+      "
+    `);
+  });
+
   it('`mon help options` describes every global option with its choices and defaults', async () => {
     const { code, stdout, stderr } = await runMain(['help', 'options']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
