@@ -11,7 +11,7 @@ export interface TestClock extends Clock {
  * budget's waits take no wall time, and a test reads what was waited from `sleeps`. Timeouts
  * of a request stay on the wall clock: they measure a real server.
  */
-export function testClock(start = Date.now()): TestClock {
+export function testClock(start = Date.now(), onSleep?: (sleeps: readonly number[]) => void): TestClock {
   let now = start;
   const sleeps: number[] = [];
   return {
@@ -21,6 +21,8 @@ export function testClock(start = Date.now()): TestClock {
       if (signal?.aborted) throw signal.reason;
       sleeps.push(ms);
       now += ms;
+      // What the world does meanwhile: a test releases a lock, aborts, changes the server.
+      onSleep?.(sleeps);
       // Let other work (pages fetched ahead, the server) take its turn, as a real wait would.
       await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw signal.reason;

@@ -22,11 +22,6 @@ function busiest(times: readonly number[], spanMs: number): number {
   return most;
 }
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = Date.now();
-  await work();
-  return Date.now() - started;
-}
 
 
 /**
@@ -133,42 +128,54 @@ describe('the shared rate budget, in one process', () => {
 
   it('breaks a lock left behind by a process that died holding it', async () => {
     const dir = tempConfigDir();
-    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' });
+    const clock = testClock();
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' }, clock);
     mkdirSync(join(dir, 'rate'), { recursive: true });
     const lock = `${budget.ledgerFile}.lock`;
     writeFileSync(lock, '');
     const old = (Date.now() - 60_000) / 1000;
     utimesSync(lock, old, old);
-    expect(await timed(() => budget.take(never))).toBeLessThan(500);
+    await budget.take(never);
+    // Taken over at the first look: one short step of the lock's polling at most, not its 5 s.
+    expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(100);
   });
 
   it('waits for a lock that is held, and goes on once it is released', async () => {
     const dir = tempConfigDir();
-    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' });
-    mkdirSync(join(dir, 'rate'), { recursive: true });
-    const lock = `${budget.ledgerFile}.lock`;
-    writeFileSync(lock, '');
     const { rmSync } = await import('node:fs');
-    setTimeout(() => rmSync(lock), 300);
-    const wait = await timed(() => budget.take(never));
-    expect(wait).toBeGreaterThanOrEqual(250);
-    expect(wait).toBeLessThan(1_000);
+    let lock = '';
+    // The holder lets go during the third wait.
+    const clock = testClock(Date.now(), (sleeps) => sleeps.length === 3 && rmSync(lock));
+    const budget = sharedBudget(dir, KEY, { MON_RATE_LIMIT: '5/1' }, clock);
+    mkdirSync(join(dir, 'rate'), { recursive: true });
+    lock = `${budget.ledgerFile}.lock`;
+    writeFileSync(lock, '');
+    await budget.take(never);
+    // It waited while the lock was held, and not once after it was released.
+    expect(clock.sleeps).toHaveLength(3);
+    expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
   });
 
   it('breaks a lock dated in the future (a clock set back) at once, and says so with --verbose', async () => {
-    const { budget, lines } = lockedBudget('5/1', 'file', -3_600_000);
-    expect(await timed(() => budget.take(never))).toBeLessThan(500);
+    const clock = testClock();
+    const { budget, lines } = lockedBudget('5/1', 'file', -3_600_000, clock);
+    await budget.take(never);
+    expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(100);
     expect(lines).toEqual([expect.stringMatching(/^rate ledger: broke the lock .*\.lock, dated 3600 s in the future \(was the clock set back\?\)$/)]);
     expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
   });
 
   it('a lock of the wrong kind (a folder) is not waited for: this process keeps its own budget, and says so', async () => {
-    const { budget, lines } = lockedBudget('2/0.4', 'folder', 60_000);
-    expect(await timed(() => budget.take(never))).toBeLessThan(500);
-    expect(lines).toEqual([expect.stringMatching(/^rate ledger: the lock .*\.lock is not a file; this process keeps its own budget$/)]);
-    // Still a budget: the third request in the window waits.
+    const clock = testClock();
+    const { budget, lines } = lockedBudget('2/0.4', 'folder', 60_000, clock);
     await budget.take(never);
-    expect(await timed(() => budget.take(never))).toBeGreaterThanOrEqual(300);
+    expect(clock.sleeps).toEqual([]);
+    expect(lines).toEqual([expect.stringMatching(/^rate ledger: the lock .*\.lock is not a file; this process keeps its own budget$/)]);
+    // Still a budget: the third request in the window waits for the window to move on.
+    await budget.take(never);
+    await budget.take(never);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(300);
   });
 
   it('the wait for a lock that never comes free is bounded (10 s), then this process keeps its own budget', async () => {
@@ -249,13 +256,23 @@ describe('the shared rate budget, in one process', () => {
   });
 
   it('an abort ends a wait at once', async () => {
-    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '1/60' });
-    await budget.take(never);
+    // A wait that ends only when aborted, aborted as soon as it starts.
     const controller = new AbortController();
-    setTimeout(() => controller.abort('SIGINT'), 100);
-    const started = Date.now();
-    await expect(budget.take(controller.signal)).rejects.toBeDefined();
-    expect(Date.now() - started).toBeLessThan(500);
+    const asked: number[] = [];
+    const clock: Clock = {
+      now: Date.now,
+      sleep: (ms, signal) =>
+        new Promise((_, reject) => {
+          asked.push(ms);
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+          controller.abort('SIGINT');
+        }),
+    };
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '1/60' }, clock);
+    await budget.take(never);
+    await expect(budget.take(controller.signal)).rejects.toBe('SIGINT');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toBeGreaterThan(50_000);
   });
 
   it('counts a request from when it was answered: its slot is re-dated, the list stays sorted', async () => {
@@ -344,7 +361,6 @@ describe('the shared rate budget, across processes', () => {
     api.requests.length = 0;
     refused = 0;
     const shared = tempConfigDir();
-    const started = Date.now();
     const results = await burst([shared, shared, shared, shared]);
     for (const result of results) {
       expect(result.stderr).toBe('');
@@ -353,9 +369,8 @@ describe('the shared rate budget, across processes', () => {
     }
     expect(refused).toBe(0);
     expect(api.requests).toHaveLength(16);
+    // No window over the limit, with 16 requests at 5 a window: the last ones waited for the fourth.
     expect(busiest(api.arrivals, WINDOW_MS - 100)).toBeLessThanOrEqual(LIMIT);
-    // 16 requests at 5 a second: the last ones had to wait for the third window.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
   });
 
   it('(the same burst with a budget per process would have gone over: the test can tell)', async () => {
