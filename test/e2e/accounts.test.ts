@@ -316,18 +316,21 @@ describe('MON_DEADLINE across accounts', () => {
 
   it('counts from the command\'s start for every account, also one that waited for its turn', async () => {
     const pages = computersPage(2);
+    // Each answer takes 1.2 s of the command's time: the test clock moves, the wall clock need not.
+    const clock = testClock();
     const slow = () =>
-      startFakeApi(async (req, res) => {
-        await new Promise((resolve) => setTimeout(resolve, 700));
-        pages(req, res, 0);
+      startFakeApi((req, res) => {
+        clock.advance(1_200);
+        return pages(req, res, 0);
       });
     servers = [await slow(), await slow()];
     const dir = tempConfigDir();
     for (const [i, name] of ['first', 'second'].entries()) {
       await runMain(['profile', 'add', name, '--base-url', servers[i]!.url, '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: `k_${name}_0000000000000000` });
     }
-    // One at a time: the second account starts at 0.7 s and would end at 1.4 s, past the deadline.
-    const result = await runMain(['--profiles', 'first,second', '--parallel', '1', 'computers', 'list', '-o', 'ndjson'], { env: { MON_CONFIG_DIR: dir, MON_DEADLINE: '1' } });
+    // One at a time: the second account starts at 1.2 s, past the deadline of the command's 1 s
+    // (counted from its own start, it would have had until 2.2 s).
+    const result = await runMain(['--profiles', 'first,second', '--parallel', '1', 'computers', 'list', '-o', 'ndjson'], { env: { MON_CONFIG_DIR: dir, MON_DEADLINE: '1' }, clock });
     expect(result.code).toBe(9);
     expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line).profile)).toEqual(['first', 'first']);
     expect(result.stderr).toMatch(/^mon: second: [^\n]*deadline of 1 s/m);

@@ -4,6 +4,8 @@ import type { Clock } from '../../src/clock.js';
 export interface TestClock extends Clock {
   /** Every sleep asked for, in ms, in order. */
   readonly sleeps: number[];
+  /** Moves the time forward, as a slow server or a busy machine would. */
+  advance(ms: number): void;
 }
 
 /**
@@ -17,6 +19,9 @@ export function testClock(start = Date.now(), onSleep?: (sleeps: readonly number
   return {
     sleeps,
     now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
     async sleep(ms, signal) {
       if (signal?.aborted) throw signal.reason;
       sleeps.push(ms);
