@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { testClock } from '../helpers/clock.js';
+import type { Clock } from '../../src/clock.js';
 import { Readable } from 'node:stream';
 import { main } from '../../src/main.js';
 import { computersPage, hang, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
@@ -291,21 +292,40 @@ describe('rate budgets across accounts', () => {
   afterAll(() => Promise.all(servers.map((server) => server.close())));
 
   it('an account at its limit waits; another account does not wait for it', async () => {
-    servers = [await startFakeApi(computersPage(3)), await startFakeApi(computersPage(3))];
+    // busy's wait lasts until idle has been answered: had idle waited for busy, neither would go on.
+    let idleAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => (idleAnswered = resolve));
+    const pages = computersPage(3);
+    servers = [
+      await startFakeApi(pages),
+      await startFakeApi((req, res) => {
+        const result = pages(req, res, 0);
+        idleAnswered();
+        return result;
+      }),
+    ];
+    const clock = testClock();
+    const waits: number[] = [];
+    const waitingForIdle: Clock = {
+      now: () => clock.now(),
+      sleep: async (ms) => {
+        waits.push(ms);
+        await answered;
+        clock.advance(ms);
+      },
+    };
     const dir = tempConfigDir();
     for (const [i, name] of ['busy', 'idle'].entries()) {
       await runMain(['profile', 'add', name, '--base-url', servers[i]!.url, '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: `k_${name}_000000000000000${i}` });
     }
     // Two requests per 2 seconds for every key: busy spends its two now.
     const env = { MON_CONFIG_DIR: dir, MON_RATE_LIMIT: '2/2' };
-    for (let i = 0; i < 2; i++) expect((await runMain(['-p', 'busy', 'computers', 'list'], { env })).code).toBe(0);
-    const started = Date.now();
-    const result = await runMain(['--profiles', 'busy,idle', 'computers', 'list', '--json'], { env });
+    for (let i = 0; i < 2; i++) expect((await runMain(['-p', 'busy', 'computers', 'list'], { env, clock })).code).toBe(0);
+    const result = await runMain(['--profiles', 'busy,idle', 'computers', 'list', '--json'], { env, clock: waitingForIdle });
     expect(result.code).toBe(0);
-    const [busy, idle] = servers.map((server) => server.arrivals.at(-1)! - started);
-    // idle's own budget is untouched: it is answered at once, while busy waits out its window.
-    expect(idle).toBeLessThan(500);
-    expect(busy).toBeGreaterThan(1_000);
+    // idle's own budget is untouched; busy waits out its window, once.
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(1_000);
     expect((JSON.parse(result.stdout) as Item[]).map((item) => item.profile)).toEqual(['busy', 'busy', 'busy', 'idle', 'idle', 'idle']);
   });
 });
