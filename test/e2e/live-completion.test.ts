@@ -59,12 +59,8 @@ describe('mon __complete <kind>', () => {
     const cache = join(env.MON_CONFIG_DIR!, 'completion');
     mkdirSync(cache, { recursive: true, mode: 0o700 });
     writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: 0, groups: ['Old Name', 'Other'] }), { mode: 0o600 });
-    const started = Date.now();
     const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_COMPLETION_TTL: '0', MON_DEADLINE: '3' } });
     expect(run).toMatchObject({ code: 0, stdout: 'Old Name\nOther\n', stderr: '' });
-    // A hang would reach the test's own timeout; this bound is generous for a loaded machine.
-    expect(Date.now() - started).toBeLessThan(10_000);
-    // The refresh it started asked the API, in the background.
     for (let i = 0; i < 200 && hanging.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(hanging.requests[0]?.path).toBe('/v2.5/groups');
   });

@@ -20,17 +20,14 @@ interface Ended {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** ms from the signal (or from the start, when none was sent) to the end. */
-  tookMs: number;
 }
 
 /** Spawns mon with stdin as given (a pipe left open unless the test ends it). */
-function start(args: readonly string[], env: Record<string, string>, stdin: 'pipe' | number = 'pipe'): { child: ChildProcess; ended: Promise<Ended>; mark(): void } {
+function start(args: readonly string[], env: Record<string, string>, stdin: 'pipe' | number = 'pipe'): { child: ChildProcess; ended: Promise<Ended> } {
   const child = spawn(process.execPath, [MON_BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
     stdio: [stdin, 'pipe', 'pipe'],
   });
-  let from = Date.now();
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -41,10 +38,10 @@ function start(args: readonly string[], env: Record<string, string>, stdin: 'pip
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(killer);
-      resolve({ code, signal, stdout, stderr, tookMs: Date.now() - from });
+      resolve({ code, signal, stdout, stderr });
     });
   });
-  return { child, ended, mark: () => (from = Date.now()) };
+  return { child, ended };
 }
 
 /** Resolves once the process holds `path` open: it is reading it. */
@@ -102,13 +99,11 @@ describe('user input', () => {
         env,
       );
       await opened(run.child.pid!, path);
-      run.mark();
       run.child.kill(signal);
       const result = await run.ended;
       expect(result.signal).toBeNull();
       expect(result.code).toBe(code);
       expect(result.stderr).toBe(signal === 'SIGINT' ? 'mon: interrupted\n' : 'mon: terminated\n');
-      expect(result.tookMs).toBeLessThan(3_000);
       expect(api.requests).toEqual([]);
     });
 
@@ -116,7 +111,6 @@ describe('user input', () => {
       const result = await start(['plugin', 'mute', '--from', fifo(), '--ignore', '--yes'], { ...env, MON_DEADLINE: '1' }).ended;
       expect(result.code).toBe(8);
       expect(result.stderr).toBe('mon: the command did not finish within its deadline of 1 s — raise MON_DEADLINE (seconds) if it needs longer\n');
-      expect(result.tookMs).toBeLessThan(10_000);
     });
 
     it('is read once a writer comes', async () => {
@@ -137,12 +131,10 @@ describe('user input', () => {
       const run = start(['plugin', 'mute', '--from', '-', '--ignore', '--yes'], env);
       // More than a pipe holds: the write ends only once mon is reading.
       await new Promise<void>((resolve) => run.child.stdin!.write('pr_abc\n'.repeat(40_000), () => resolve()));
-      run.mark();
       run.child.kill('SIGINT');
       const result = await run.ended;
       expect(result.code).toBe(130);
       expect(result.stderr).toBe('mon: interrupted\n');
-      expect(result.tookMs).toBeLessThan(3_000);
       expect(api.requests).toEqual([]);
     });
 
@@ -154,7 +146,6 @@ describe('user input', () => {
       const result = await start(args, { ...env, MON_DEADLINE: '1' }).ended;
       expect(result.code).toBe(8);
       expect(result.stderr).toContain('mon: the command did not finish within its deadline of 1 s');
-      expect(result.tookMs).toBeLessThan(10_000);
     });
   });
 
@@ -165,7 +156,6 @@ describe('user input', () => {
       expect(result.stderr).toBe(
         "mon: --from: line 1 of '/dev/zero' is longer than 1 MiB, the most a line may be; stopped reading there — give one plugin result uid (pr_…) a line, or the lines of `mon alerts -o ndjson`\n",
       );
-      expect(result.tookMs).toBeLessThan(10_000);
       expect(api.requests).toEqual([]);
     });
 

@@ -88,7 +88,7 @@ describe('hostile answers', () => {
 
   describe('the size of one response is capped', () => {
     /** Peak resident memory of a child, read from outside it (/proc/<pid>/status VmHWM), in MB. */
-    async function runWatched(args: string[], extra: Record<string, string>): Promise<{ code: number | null; stderr: string; peakMb: number; ms: number }> {
+    async function runWatched(args: string[], extra: Record<string, string>): Promise<{ code: number | null; stderr: string; peakMb: number }> {
       const child = spawn(process.execPath, [MON_BIN, ...args], {
         env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env, ...extra },
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -105,11 +105,10 @@ describe('hostile answers', () => {
         }
       }, 10);
       const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      const started = Date.now();
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       clearInterval(watch);
       clearTimeout(killer);
-      return { code, stderr, peakMb: Math.round(peakKb / 1024), ms: Date.now() - started };
+      return { code, stderr, peakMb: Math.round(peakKb / 1024) };
     }
 
     it('a body without end: reading stops at the cap (32 MiB), exit 7 saying so, not retried, memory bounded', async () => {
@@ -122,7 +121,6 @@ describe('hostile answers', () => {
       // The process itself is ~60 MB; the capped body adds at most its 32 MiB (and a copy of it).
       expect(result.peakMb).toBeGreaterThan(20);
       expect(result.peakMb).toBeLessThan(250);
-      expect(result.ms).toBeLessThan(8_000);
     }, 30_000);
 
     it('MON_MAX_RESPONSE lowers (or raises) the cap; a Content-Length over it stops before reading', async () => {
@@ -208,13 +206,11 @@ describe('TLS', () => {
 
   it('an https URL to a plain-http port: exit 8 at once, the message says TLS, no retry', async () => {
     connections = 0;
-    const started = Date.now();
     const result = await runMon(['groups', 'get', 'g_1'], { env: { MON_BASE_URL: `https://127.0.0.1:${port}`, MON_API_KEY: KEY } });
     expect(result.code).toBe(8);
     expect(result.stderr).toMatch(/^mon: TLS: the connection to 127\.0\.0\.1:\d+ failed \(ERR_SSL_WRONG_VERSION_NUMBER\)/);
     expectOneLine(result);
     expect(connections).toBe(1);
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored for mon\'s requests, and said once', async () => {
