@@ -1,10 +1,11 @@
 // Bundles src/ into dist/mon.cjs, the one file bin/mon loads, and saves the root help beside it
 // as dist/help.txt, which bin/mon prints for `mon`, `mon --help` and `mon -h` without the bundle.
-// The --jq engine's worker thread is dist/jq-worker.cjs, and dist/jq-engine.cjs starts it.
+// The --jq engine's worker thread is dist/jq-worker.cjs, and dist/jq-engine.cjs starts it; the
+// parts only a few commands need are files of their own (SEPARATE_FILES: sandbox.cjs, conf.cjs).
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { BUNDLE_NAME, HELP_NAME, JQ_ENGINE_NAME, JQ_WORKER_NAME, buildOptions, engineBuildOptions, stamped, workerBuildOptions } from './esbuild.config.mjs';
+import { BUNDLE_NAME, HELP_NAME, JQ_ENGINE_NAME, JQ_WORKER_NAME, SEPARATE_FILES, buildOptions, engineBuildOptions, separateBuildOptions, stamped, workerBuildOptions } from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -21,6 +22,11 @@ mkdirSync(fresh, { recursive: true });
 writeFileSync(bundle, stamped(output.text));
 writeFileSync(worker, workerOutput.text);
 writeFileSync(engine, engineOutput.text);
+for (const { file, entry } of SEPARATE_FILES) {
+  const outfile = new URL(file, fresh).pathname;
+  const [separate] = (await build({ ...separateBuildOptions({ entry, outfile }), write: false })).outputFiles;
+  writeFileSync(outfile, separate.text);
+}
 writeFileSync(new URL(HELP_NAME, fresh), await rootHelp(bundle));
 
 // Swap the new build in whole, so a `mon` started meanwhile never sees half a dist/.

@@ -3,7 +3,19 @@
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
-export const LAZY_PACKAGES = ['undici', 'zod', 'conf', 'cli-table3', 'string-width', 'chalk'];
+export const LAZY_PACKAGES = ['undici', 'zod', 'cli-table3', 'string-width', 'chalk'];
+
+/**
+ * Parts only a few commands need, each built into a file of its own in dist/ and required from
+ * the bundle when first imported, so that a plain request neither reads nor caches their code:
+ * the sandbox (`mon sandbox`, `--sandbox`), and conf with its JSON-schema validator (ajv, about
+ * 180 KB), which only a command that saves a profile loads. Neither holds state the bundle
+ * shares: the sandbox keeps its own copies of the few modules of src/config/ it uses.
+ */
+export const SEPARATE_FILES = [
+  { file: 'sandbox.cjs', entry: 'src/sandbox/index.ts', imported: /(^|\/)sandbox\/index\.js$/ },
+  { file: 'conf.cjs', entry: 'conf', imported: /^conf$/ },
+];
 
 /**
  * Packages left out of the bundle and required from node_modules when a command needs them:
@@ -51,7 +63,17 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
   },
 };
 
-/** What both files of dist/ are: one minified CommonJS file each, the external packages left out. */
+/** The imports of SEPARATE_FILES, left to a require() of their file in dist/ (beside the bundle). */
+const separateFiles = {
+  name: 'separate-files',
+  setup(build) {
+    for (const { file, imported } of SEPARATE_FILES) {
+      build.onResolve({ filter: imported }, (args) => (/[\\/]src[\\/]sandbox[\\/]/.test(args.importer) ? undefined : { path: `./${file}`, external: true }));
+    }
+  },
+};
+
+/** What every file of dist/ is: one minified CommonJS file each, the external packages left out. */
 const COMMON = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, external: EXTERNAL_PACKAGES, logLevel: 'warning' };
 
 /**
@@ -90,7 +112,7 @@ export function buildOptions({ outfile, version }) {
     supported: { 'dynamic-import': false },
     // __MON_DIST__: the bundle's folder, where src/output/jq.ts finds the worker.
     define: { __MON_VERSION__: JSON.stringify(version), __MON_DIST__: '__dirname' },
-    plugins: [lazyChildProcess, lazyHttp2Client],
+    plugins: [lazyChildProcess, lazyHttp2Client, separateFiles],
     // src/output/jq.ts finds the worker through import.meta.url only when the sources run.
     logOverride: { 'empty-import-meta': 'silent' },
   };
@@ -99,6 +121,15 @@ export function buildOptions({ outfile, version }) {
 /** Options for the build of the --jq worker (src/output/jq-worker.ts), written beside the bundle. */
 export function workerBuildOptions({ outfile }) {
   return { ...COMMON, entryPoints: ['src/output/jq-worker.ts'], outfile };
+}
+
+/** Options for the build of one of SEPARATE_FILES into `outfile`. */
+export function separateBuildOptions({ entry, outfile }) {
+  return entry.startsWith('src/')
+    ? { ...COMMON, entryPoints: [entry], outfile }
+    : // A package of one default export (conf's class): module.exports is it, as the bundle, which
+      // requires externals as Node does, takes a default import.
+      { ...COMMON, stdin: { contents: `module.exports = require('${entry}').default;`, resolveDir: '.', loader: 'js' }, outfile };
 }
 
 /** Options for the build of what starts the --jq worker (src/output/jq-engine.ts), for bin/mon. */

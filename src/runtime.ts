@@ -361,7 +361,7 @@ function accountOfUrl(baseUrl: string): Account {
 
 /** --sandbox: the sandbox in this process, on its own state file, closed when the command ends. */
 async function startInProcessSandbox(ctx: Context): Promise<{ baseUrl: string; baseUrlSource: string; apiKey: string }> {
-  const { startSandbox } = await import('./sandbox/server.js');
+  const { startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({ stateFile: sandboxStateFile(ctx.configDir) }).catch((error: Error) => {
     // A corrupt state file: the sandbox's message names it and the way out.
     throw new UsageError(error.message.split('\n')[0] ?? 'the sandbox could not start');

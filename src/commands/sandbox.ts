@@ -41,7 +41,7 @@ export const sandbox: ResourceSpec = {
       ],
       examples: ['mon sandbox', 'mon sandbox --port 8025 --computers 10000', 'mon sandbox --account north --port 0', 'mon sandbox --rate-limit 4000/60'],
       async run({ opts }, ctx) {
-        const { serveForeground } = await import('../sandbox/cli.js');
+        const { serveForeground } = await import('../sandbox/index.js');
         const identity = { account: opts.account, computers: opts.computers, seed: opts.seed };
         await serveForeground({
           stateFile: sandboxStateFile(ctx.configDir, identity),
@@ -63,7 +63,7 @@ export const sandbox: ResourceSpec = {
       options: [...DATA_OPTIONS, { flags: '--all', description: 'every sandbox state: each account, size and seed' }],
       examples: ['mon sandbox reset', 'mon sandbox reset --computers 10000', 'mon sandbox reset --all'],
       async run({ opts }, ctx) {
-        const { resetSandbox, resetEverySandbox } = await import('../sandbox/cli.js');
+        const { resetSandbox, resetEverySandbox } = await import('../sandbox/index.js');
         if (opts.all) {
           if (opts.account !== undefined || opts.computers !== undefined || opts.seed !== undefined) {
             throw new UsageError('--all resets every sandbox state: give it alone, or name one with --account, --computers and --seed');

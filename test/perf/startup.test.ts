@@ -15,7 +15,7 @@ import { isResource } from '../../src/spec/spec.js';
 import { main } from '../../src/main.js';
 import { buildProgram, commandsFor } from '../../src/program.js';
 // @ts-expect-error plain ESM script without types
-import { buildOptions, JQ_WORKER_NAME, LAZY_PACKAGES, workerBuildOptions } from '../../scripts/esbuild.config.mjs';
+import { buildOptions, JQ_WORKER_NAME, LAZY_PACKAGES, SEPARATE_FILES, separateBuildOptions, workerBuildOptions } from '../../scripts/esbuild.config.mjs';
 import { computersPage, startFakeApi } from '../helpers/fake-api.js';
 import { MON_BIN, runMon } from '../helpers/run-mon.js';
 
@@ -25,10 +25,13 @@ const run = promisify(execFile);
 /** Parts of src/ that only some commands need. */
 const LAZY_SOURCES = ['src/completion/bash.ts', 'src/completion/zsh.ts', 'src/completion/fish.ts', 'src/sandbox/server.ts', 'src/config/store.ts', 'src/fleet/accounts.ts'];
 
+/** The packages whose evaluation the tests watch: those bundled lazily, and conf (a file of its own). */
+const WATCHED_PACKAGES = [...(LAZY_PACKAGES as string[]), 'conf'];
+
 /** Which module a file belongs to, as the tests name it: a lazy package or a lazy source file. */
 const watchedName = (file: string): string | undefined => {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
-  if (pkg) return (LAZY_PACKAGES as string[]).includes(pkg) ? pkg : undefined;
+  if (pkg) return WATCHED_PACKAGES.includes(pkg) ? pkg : undefined;
   const source = file.slice(root.length);
   return LAZY_SOURCES.includes(source) ? source : undefined;
 };
@@ -84,6 +87,10 @@ describe('the bundle', () => {
     const result = await build({ ...options, plugins: [...options.plugins, recordEvaluation], absWorkingDir: root, metafile: true, logLevel: 'silent' });
     meta = result.metafile!;
     await build({ ...workerBuildOptions({ outfile: join(outdir, JQ_WORKER_NAME as string) }), absWorkingDir: root, logLevel: 'silent' });
+    for (const { file, entry } of SEPARATE_FILES as { file: string; entry: string }[]) {
+      const separate = separateBuildOptions({ entry, outfile: join(outdir, file) });
+      await build({ ...separate, plugins: [recordEvaluation], absWorkingDir: root, logLevel: 'silent' });
+    }
   }, 60_000);
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
@@ -91,6 +98,25 @@ describe('the bundle', () => {
     const inputs = Object.keys(meta.inputs);
     for (const name of LAZY_PACKAGES as string[]) expect(inputs.some((file) => watchedName(join(root, file)) === name), name).toBe(true);
     expect(readFileSync(bundle, 'utf8')).not.toMatch(/\bimport\(/);
+  });
+
+  it('leaves the sandbox and conf (with its validator) to files of their own, which a plain request never reads', async () => {
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs.filter((file) => /^src\/sandbox\/|node_modules\/(conf|ajv|ajv-formats|semver)\//.test(file))).toEqual([]);
+    for (const { file } of SEPARATE_FILES as { file: string }[]) expect(readFileSync(bundle, 'utf8')).toContain(`require("./${file}")`);
+    const api = await startFakeApi(computersPage(5));
+    try {
+      const { code, external, evaluated } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mon-perf-config-')) });
+      expect(code).toBe(0);
+      expect(external).toEqual([]);
+      expect(evaluated).not.toContain('src/sandbox/server.ts');
+    } finally {
+      await api.close();
+    }
+    // --sandbox reads the sandbox's file, and it runs.
+    const sandboxRun = await probe(bundle, ['--sandbox', 'groups', 'list', '--count'], { MON_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mon-perf-config-')) });
+    expect(sandboxRun.code).toBe(0);
+    expect(sandboxRun.evaluated).toContain('src/sandbox/server.ts');
   });
 
   it('is Latin-1 text, so V8 holds its source in one byte a character', () => {
