@@ -63,6 +63,23 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
   },
 };
 
+/**
+ * undici checks its invariants with `assert(value)` from node:assert, which costs a request about
+ * 19 M instructions to load (Node 22: node:assert and six internal modules of its own) although
+ * no assertion fails. Here undici gets a function that loads node:assert only when one does.
+ * undici calls assert as a plain function only: test/api/undici-layout.test.ts fails otherwise.
+ */
+const lazyAssert = {
+  name: 'lazy-assert',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?assert$/ }, (args) => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'lazy-assert' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
+      loader: 'js',
+      contents: `module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };`,
+    }));
+  },
+};
+
 /** The imports of SEPARATE_FILES, left to a require() of their file in dist/ (beside the bundle). */
 const separateFiles = {
   name: 'separate-files',
@@ -112,7 +129,7 @@ export function buildOptions({ outfile, version }) {
     supported: { 'dynamic-import': false },
     // __MON_DIST__: the bundle's folder, where src/output/jq.ts finds the worker.
     define: { __MON_VERSION__: JSON.stringify(version), __MON_DIST__: '__dirname' },
-    plugins: [lazyChildProcess, lazyHttp2Client, separateFiles],
+    plugins: [lazyChildProcess, lazyHttp2Client, lazyAssert, separateFiles],
     // src/output/jq.ts finds the worker through import.meta.url only when the sources run.
     logOverride: { 'empty-import-meta': 'silent' },
   };

@@ -50,6 +50,19 @@ describe("undici's layout, as mon relies on it", () => {
     expect(typeof require('undici/lib/dispatcher/client-h2.js')).toBe('function');
   });
 
+  it('undici calls node:assert as a plain function only, which the build\'s stand-in is', () => {
+    const { readdirSync } = require('node:fs') as typeof import('node:fs');
+    const files = (readdirSync(join(undiciRoot, 'lib'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js'));
+    const users = files.filter((file) => /require\('node:assert'\)|require\('assert'\)/.test(source(join('lib', file))));
+    expect(users.length).toBeGreaterThan(0);
+    for (const file of users) {
+      const text = source(join('lib', file));
+      // Bound as `assert`, and never read for a property (assert.ok, assert.strictEqual…).
+      expect(text, file).toMatch(/const assert = require\('(node:)?assert'\)/);
+      expect(text.match(/\bassert\.\w/g), file).toBeNull();
+    }
+  });
+
   it('the bundle holds the agent and request() but neither undici’s cookies (which read globalThis.Headers) nor its HTTP/2 client at load', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mon-undici-layout-'));
     try {
@@ -62,6 +75,8 @@ describe("undici's layout, as mon relies on it", () => {
       expect(inputs.filter((file) => file.includes('undici/lib/web/cookies'))).toEqual([]);
       // The stand-in took client-h2.js's place in client.js (the real file follows, loaded on use).
       expect(inputs.some((file) => file.startsWith('lazy-h2:'))).toBe(true);
+      // And undici's node:assert is the stand-in that loads it only when an assertion fails.
+      expect(inputs).toContain('lazy-assert:assert');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
