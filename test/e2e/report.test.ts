@@ -106,7 +106,7 @@ describe('mon report', () => {
     // A page that drew: a PNG of real size (an empty page is a few KB).
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
     expect(statSync(png).size).toBeGreaterThan(60_000);
-  });
+  }, 60_000);
 
   it('one file per account with --all-profiles --output-dir, named after the profile; without the folder, exit 2 and nothing read', async () => {
     const config = tempConfigDir();
