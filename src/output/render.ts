@@ -17,16 +17,15 @@ type Row = Record<string, unknown>;
  */
 function jsonList(opts: RenderOptions): ListRenderer {
   let first = true;
-  const [open, between, close] = opts.compact ? ['[', ',', ']\n'] : ['[\n  ', ',\n  ', '\n]\n'];
-  // Inside a 2-space array every line of an item gains two spaces; JSON strings never hold a
-  // raw newline, so indenting at '\n' is exact.
-  const text = opts.compact
-    ? (item: Row) => JSON.stringify(pickFields(item, opts.fields, opts.columns))
-    : (item: Row) => JSON.stringify(pickFields(item, opts.fields, opts.columns), null, 2).replaceAll('\n', '\n  ');
+  // Each page is stringified as an array of its own, whose brackets are cut: what is between them
+  // is exactly what the whole array holds for those items (one pass, no re-indenting).
+  const [open, between, close, cut] = opts.compact ? ['[', ',', ']\n', 1] : ['[\n', ',\n', '\n]\n', 2];
   return {
     push(items) {
       if (items.length === 0) return;
-      opts.out.write((first ? open : between) + items.map(text).join(between));
+      const page = opts.fields ? items.map((item) => pickFields(item, opts.fields, opts.columns)) : items;
+      const text = JSON.stringify(page, null, opts.compact ? undefined : 2);
+      opts.out.write((first ? open : between) + text.slice(cut, -cut));
       first = false;
     },
     end() {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createListRenderer, renderObject } from '../../src/output/render.js';
 import { OUTPUT_FORMATS, type Column, type OutputFormat, type RenderOptions } from '../../src/output/types.js';
@@ -68,6 +69,16 @@ describe('json list', () => {
     const out = await renderList(pages, 'json');
     expect(out.text()).toBe(JSON.stringify(pages.flat(), null, 2) + '\n');
     expect(() => JSON.parse(out.text()) as unknown).not.toThrow();
+  });
+
+  it('any pages of any objects, indented or compact (--jq): the text of the whole array, page by page', async () => {
+    const item = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(item, { maxLength: 4 }), { maxLength: 4 }), fc.boolean(), async (pages, compact) => {
+        const out = await renderList(pages as Record<string, unknown>[][], 'json', { compact });
+        expect(out.text()).toBe(JSON.stringify(pages.flat(), null, compact ? undefined : 2) + '\n');
+      }),
+    );
   });
 
   it('writes each page when it is pushed, not at the end', async () => {
