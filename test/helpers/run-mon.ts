@@ -87,7 +87,12 @@ export interface SignalStep {
  */
 export function delivered(pid: number, signal: NodeJS.Signals): boolean {
   const bit = 1n << BigInt(osConstants.signals[signal] - 1);
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return false; // gone: there is nobody to send another signal to
+  }
   return ['SigPnd', 'ShdPnd'].every((field) => (BigInt(`0x${new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)![1]}`) & bit) === 0n);
 }
 
