@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 import { readAll } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -38,7 +38,7 @@ describe('the plan of plugin mute|unmute with selectors', () => {
     const group = groups[0]!;
     const want = targets((c) => c.group === group.uid);
     expect(want.length).toBeGreaterThan(1);
-    const run = await runMon(['plugin', 'mute', '--group', String(group.name), '--timed', '2h', '--dry-run', '-o', 'csv'], { env });
+    const run = await runMain(['plugin', 'mute', '--group', String(group.name), '--timed', '2h', '--dry-run', '-o', 'csv'], { env });
     expect(run.code).toBe(0);
     expect(writes()).toEqual([]);
     const [header, ...lines] = run.stdout.trimEnd().split('\n');
@@ -53,7 +53,7 @@ describe('the plan of plugin mute|unmute with selectors', () => {
   it('--dry-run -o json: one object per result with computer and group objects, status and action', async () => {
     const group = groups[1]!;
     const want = targets((c) => c.group === group.uid);
-    const run = await runMon(['plugin', 'mute', '--group', String(group.uid), '--ticket', '4711', '--dry-run', '-o', 'json'], { env });
+    const run = await runMain(['plugin', 'mute', '--group', String(group.uid), '--ticket', '4711', '--dry-run', '-o', 'json'], { env });
     expect(run.code).toBe(0);
     const rows = JSON.parse(run.stdout) as Item[];
     expect(rows.map((row) => row.uid).sort()).toEqual(want.map(({ result }) => result.uid).sort());
@@ -72,7 +72,7 @@ describe('the plan of plugin mute|unmute with selectors', () => {
   it('--dry-run --verbose adds each PUT on stderr, key redacted', async () => {
     const group = groups[0]!;
     const want = targets((c) => c.group === group.uid);
-    const run = await runMon(['plugin', 'mute', '--group', String(group.name), '--ignore', '--dry-run', '--verbose', '-o', 'ndjson'], { env });
+    const run = await runMain(['plugin', 'mute', '--group', String(group.name), '--ignore', '--dry-run', '--verbose', '-o', 'ndjson'], { env });
     expect(run.code).toBe(0);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(want.length);
     const puts = run.stderr.split('\n').filter((line) => line.startsWith('PUT '));
@@ -85,7 +85,7 @@ describe('the plan of plugin mute|unmute with selectors', () => {
   it('--dry-run --computer <client id> sends the lookup and the selection\'s reads, shows the plan, and sends no write', async () => {
     const computer = computers.find((c) => targets((x) => x === c).length > 1)!;
     const want = targets((c) => c === computer);
-    const run = await runMon(['plugin', 'mute', '--computer', String(computer.client_id), '--ignore', '--dry-run', '-o', 'ndjson'], { env });
+    const run = await runMain(['plugin', 'mute', '--computer', String(computer.client_id), '--ignore', '--dry-run', '-o', 'ndjson'], { env });
     expect(run.code).toBe(0);
     const paths = sandbox.requests.map((r) => `${r.method} ${r.path}`);
     expect(paths).toContain(`GET /v2.5/computers/${String(computer.client_id)}`);

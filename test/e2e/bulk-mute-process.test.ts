@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
-import { runMon, signalMon, tempConfigDir } from '../helpers/run-mon.js';
+import { delivered, runMon, signalMon, tempConfigDir } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
 
@@ -93,7 +93,7 @@ describe('plugin mute with selectors, as a process', () => {
 });
 
 /** Ctrl-C once `when` holds, and again once the next condition does. */
-const interrupted = (args: readonly string[], env: Record<string, string>, when: (() => boolean)[]) =>
+const interrupted = (args: readonly string[], env: Record<string, string>, when: ((stdout: string, pid: number) => boolean)[]) =>
   signalMon(args, env, when.map((condition) => ({ signal: 'SIGINT' as const, when: condition })));
 
 describe('Ctrl-C during a bulk mute, against a slow server that counts what it applied', () => {
@@ -163,9 +163,8 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
 
   it('waits for PUTs that hang past the first Ctrl-C; a second one ends it: exit 130, none counted', async () => {
     putDelayMs = 60_000;
-    let first = 0;
-    // The second signal a good while after the first: mon is still waiting for the PUTs then.
-    const run = await interrupted(args, env(), [() => received.length >= 4 && (first = Date.now()) > 0, () => Date.now() - first > 1_500]);
+    // The second signal once the first has reached the process (two pending at once would be one).
+    const run = await interrupted(args, env(), [() => received.length >= 4, (_stdout, pid) => delivered(pid, 'SIGINT')]);
     expect(run.sentAt).toHaveLength(2);
     expect(run.code).toBe(130);
     expect(received).toHaveLength(4);

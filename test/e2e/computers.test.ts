@@ -88,6 +88,52 @@ describe('computers against the sandbox', () => {
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(4);
   });
 
+  /** The exact text is the contract here: the sandbox's demo data is seeded the same every time. */
+  it('a table of a few computers in a pipe, and the notice of what was left out', async () => {
+    const run = await runMain(['computers', 'list', '--per-page', '4', '--fields', 'client_id,name,group,platform,flags'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatchInlineSnapshot(`
+      "CLIENT ID                             NAME                  GROUP               PLATFORM  FLAGS
+      079D7068-677B-49EB-8F73-5237627F5D27  Ben D'Amico (laptop)  Summit Engineering  mac
+      875EC35D-A9AF-4C57-BD62-D061A6D4C64E  NWC-LT-027            Northwind Clinic    windows   hidden
+      C5E335A6-787D-487C-A718-D14D3E1D3575  acme-srv-040          Acme Design         linux
+      391BB200-C675-42FD-A2FD-ED3352217C33  Nora D'Amico (desk)   Café Lumière        mac
+      "
+    `);
+    expect(run.stderr).toMatchInlineSnapshot(`
+      "showing 4 of 40 — add --all for every page
+      "
+    `);
+  });
+
+  it('a table with wide characters: columns aligned by the width a terminal gives them', async () => {
+    // Its own sandbox: the groups written here would change what the other cases read.
+    const own = await startSandbox({ port: 0 });
+    try {
+      const ownEnv = { MON_BASE_URL: own.url, MON_API_KEY: own.apiKey };
+      for (const name of ['東京オフィス', 'Zürich 👩‍💻 Labs']) expect((await runMain(['groups', 'find-or-create', '--name', name, '-q'], { env: ownEnv })).code).toBe(0);
+      const run = await runMain(['groups', 'list', '--fields', 'name,slug,visible_computer_count,hidden_computer_count', '--all'], { env: ownEnv });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatchInlineSnapshot(`
+        "NAME                     SLUG                   COMPUTERS  HIDDEN
+        Acme Design              acme-design            13         0
+        Atelier Hélène Dubois    atelier-helene-dubois  1          0
+        Blue Harbor Legal        blue-harbor-legal      4          0
+        Café Lumière             cafe-lumiere           3          0
+        Northwind Clinic         northwind-clinic       7          1
+        O'Brien & Sons Plumbing  o-brien-sons-plumbing  2          0
+        Old Office (retired)     old-office-retired     0          3
+        Staging – new hires      staging-new-hires      0          0
+        Summit Engineering       summit-engineering     6          0
+        Zürich 👩‍💻 Labs           zurich-labs            0          0
+        東京オフィス             item                   0          0
+        "
+      `);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('`--count` prints x-total only', async () => {
     const total = (await allComputers(sandbox)).length;
     const result = await runMain(['computers', 'list', '--count'], { env });

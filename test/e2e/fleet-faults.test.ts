@@ -4,7 +4,7 @@ import { apiError, hang, startFakeApi, type FakeApi } from '../helpers/fake-api.
 import { computer, fleetHandler, result, type Fleet } from '../helpers/fake-fleet.js';
 import { testClock } from '../helpers/clock.js';
 import { runMain } from '../helpers/run-main.js';
-import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
 
 /**
  * The fleet commands against a server with known data: Nagios lines and exit codes for each
@@ -88,7 +88,7 @@ describe('status --check and fleet failures against a server with known data', (
     ],
   ])('%s: the Nagios line and its exit code', async (_state, shape, args, code, line) => {
     api.handle(fleetHandler(fleetOf(shape)));
-    const run = await runMon(['status', '--check', ...args], { env });
+    const run = await runMain(['status', '--check', ...args], { env });
     expect(run.stdout).toBe(`${line}\n`);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(code);
@@ -140,7 +140,7 @@ describe('status --check and fleet failures against a server with known data', (
 
   it('UNKNOWN (3) on a 401, with the reason on the line', async () => {
     api.handle((_req, res) => apiError(res, 401, 'Unauthorized', 'no valid API key'));
-    const run = await runMon(['status', '--check'], { env });
+    const run = await runMain(['status', '--check'], { env });
     expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/^MON UNKNOWN - GET \/v2\.5\/groups: 401 Unauthorized: no valid API key — the API key or subdomain is not valid[^\n|]*\n$/);
     expect(run.stdout + run.stderr).not.toContain(KEY);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon } from '../helpers/run-mon.js';
+import { runMain } from '../helpers/run-main.js';
 import { readAll } from '../helpers/sandbox-http.js';
 
 type Item = Record<string, unknown>;
@@ -26,7 +26,7 @@ describe('the group column', () => {
   /** The rows of CSV or TSV output, header first. */
   const table = (stdout: string, separator: string) => stdout.trimEnd().split('\n').map((line) => line.split(separator));
   const mon = async (args: string[]) => {
-    const run = await runMon(args, { env });
+    const run = await runMain(args, { env });
     expect(run.stderr).not.toMatch(/^mon: /m);
     expect(run.code).toBe(0);
     return run.stdout;

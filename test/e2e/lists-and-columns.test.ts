@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon } from '../helpers/run-mon.js';
 import { runMain } from '../helpers/run-main.js';
 import { api } from '../helpers/sandbox-http.js';
 
@@ -29,7 +28,7 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
 
   describe('item 6: no silent truncation', () => {
     it('one page of many: the data on stdout, one line on stderr saying how many of how many', async () => {
-      const result = await runMon(['computers', 'list', '--fields', 'client_id', '-o', 'tsv', '--no-header'], { env });
+      const result = await runMain(['computers', 'list', '--fields', 'client_id', '-o', 'tsv', '--no-header'], { env });
       expect(result.code).toBe(0);
       expect(result.stdout.trimEnd().split('\n')).toHaveLength(50);
       expect(result.stdout).not.toContain('showing');
@@ -58,7 +57,7 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
       [['--page', '2', '--offset', '10'], '--page and --offset cannot be used together — both say where the list starts; keep one'],
       [['--count', '--limit', '5'], '--count and --limit cannot be used together — --count prints only the number of records; drop --limit'],
     ])('%j: exit 2, one line with the reason, no request', async (args, message) => {
-      const result = await runMon(['computers', 'list', ...args], { env });
+      const result = await runMain(['computers', 'list', ...args], { env });
       expect(result).toMatchObject({ code: 2, stdout: '', stderr: `mon: ${message}\n` });
       expect(sandbox.requests).toEqual([]);
     });

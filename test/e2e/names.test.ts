@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { runMain } from '../helpers/run-main.js';
 
@@ -95,7 +95,7 @@ describe('computers, groups, manufacturers and products by any of their names', 
   });
 
   it('an unknown computer is exit 4, naming what was looked for and how to list them', async () => {
-    const byUid = await runMon(['computers', 'get', 'c_nosuch'], { env });
+    const byUid = await runMain(['computers', 'get', 'c_nosuch'], { env });
     expect(byUid).toMatchObject({ code: 4, stdout: '' });
     expect(byUid.stderr).toBe("mon: <client-id>: no computer with uid 'c_nosuch' — list them with `mon computers list --fields client_id,uid,name`\n");
     const byId = await runMain(['notes', 'list', '--computer', 'NO-SUCH-CLIENT'], { env });
@@ -110,7 +110,7 @@ describe('computers, groups, manufacturers and products by any of their names', 
       expect(result.code).toBe(0);
       expect((JSON.parse(result.stdout) as Item[]).map((c) => c.uid)).toEqual(expected.map((c) => c.uid));
     }
-    const typo = await runMon(['computers', 'list', '--group', 'acme'], { env });
+    const typo = await runMain(['computers', 'list', '--group', 'acme'], { env });
     expect(typo).toMatchObject({ code: 4, stdout: '' });
     expect(typo.stderr).toBe("mon: --group: no group 'acme' (looked up by uid, slug and name) — list them with `mon groups list`\n");
     const unknownUid = await runMain(['computers', 'list', '--group', 'g_nosuch'], { env });

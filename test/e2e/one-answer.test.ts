@@ -3,7 +3,6 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { computer, fleetHandler, result, type Fleet } from '../helpers/fake-fleet.js';
 import { runMain } from '../helpers/run-main.js';
-import { runMon } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
 
 /**
@@ -50,12 +49,12 @@ describe('muted means one thing', () => {
     const muted = await runMain(['plugin', 'list', 'CLIENT-1', '--muted', '-o', 'ndjson'], { env });
     expect(muted.stderr).toBe('');
     expect(uids(muted.stdout)).toEqual(['pr_forever', 'pr_timed']);
-    const unmuted = await runMon(['plugin', 'list', 'CLIENT-1', '--unmuted', '-o', 'ndjson'], { env });
+    const unmuted = await runMain(['plugin', 'list', 'CLIENT-1', '--unmuted', '-o', 'ndjson'], { env });
     expect(uids(unmuted.stdout)).toEqual(['pr_open', 'pr_stale']);
   });
 
   it('alerts and alerts --muted draw the same line', async () => {
-    const alerts = await runMon(['alerts', '-o', 'ndjson'], { env });
+    const alerts = await runMain(['alerts', '-o', 'ndjson'], { env });
     expect(alerts.code).toBe(0);
     expect(uids(alerts.stdout)).toEqual(['pr_open', 'pr_stale']);
     const mutedAlerts = await runMain(['alerts', '--muted', '-o', 'ndjson'], { env });
@@ -69,7 +68,7 @@ describe('muted means one thing', () => {
 
     // --dry-run --verbose shows each PUT that would be sent, on stderr.
     const puts = (stderr: string) => [...stderr.matchAll(/PUT \S*plugin_results\/(pr_\w+)/g)].map((match) => match[1]).sort();
-    const mute = await runMon(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--dry-run', '--verbose'], { env });
+    const mute = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--dry-run', '--verbose'], { env });
     expect(mute.code).toBe(0);
     expect(puts(mute.stderr)).toEqual(['pr_open', 'pr_stale']);
     const unmute = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--dry-run', '--verbose'], { env });
@@ -85,8 +84,7 @@ describe('the same option and value mean the same in every command (sandbox)', (
   let env: Record<string, string>;
   let computers: Item[];
   let clientId: string;
-  // A real process where the test is about one item; the sweep runs in-process (run-main.ts says why).
-  const spawned = (...args: string[]) => runMon(args, { env });
+  // In-process: what an option means is under test, not the process (run-main.ts says why).
   const mon = (...args: string[]) => runMain(args, { env });
 
   beforeAll(async () => {
@@ -107,7 +105,7 @@ describe('the same option and value mean the same in every command (sandbox)', (
     [['plugin', 'mute', '--group', 'Acme Design', '--timed', '2h', '--timed', '3h'], /^mon: --timed: given twice \('2h', then '3h'\)/],
     [['notes', 'update', 'n_1', '--private', '--no-private'], /^mon: --private: given as --private and as --no-private — keep one of --private and --no-private\n$/],
   ])('a repeated option the API takes once is refused, naming it, before anything is sent: %j', async (args, message) => {
-    const result = await spawned(...args);
+    const result = await mon(...args);
     expect(result.stderr).toMatch(message);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -125,7 +123,7 @@ describe('the same option and value mean the same in every command (sandbox)', (
   });
 
   it('enumerated values are taken in any case and sent as the API spells them', async () => {
-    const lower = await spawned('alerts', '--status', 'alert', '-o', 'ndjson');
+    const lower = await mon('alerts', '--status', 'alert', '-o', 'ndjson');
     expect(lower.stderr).toBe('');
     expect(lower.code).toBe(0);
     const exact = await mon('alerts', '--status', 'Alert', '-o', 'ndjson');
@@ -141,7 +139,7 @@ describe('the same option and value mean the same in every command (sandbox)', (
 
   it('alerts takes the computer filters of computers list, --count and --all', async () => {
     const macs = new Set(computers.filter((c) => c.platform === 'mac').map((c) => c.client_id));
-    const result = await spawned('alerts', '--platform', 'mac', '--include-muted', '--status', 'OK', '-o', 'ndjson');
+    const result = await mon('alerts', '--platform', 'mac', '--include-muted', '--status', 'OK', '-o', 'ndjson');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const rows = lines(result.stdout);
@@ -149,7 +147,7 @@ describe('the same option and value mean the same in every command (sandbox)', (
     for (const row of rows) expect(macs.has((row.computer as Item).client_id)).toBe(true);
     expect(sandbox.requests.find((request) => request.path === '/v2.5/computers')?.query).toMatchObject({ platform: 'mac' });
 
-    const [count, all, plain] = await Promise.all([spawned('alerts', '--count'), mon('alerts', '--all', '-o', 'ndjson'), mon('alerts', '-o', 'ndjson')]);
+    const [count, all, plain] = await Promise.all([mon('alerts', '--count'), mon('alerts', '--all', '-o', 'ndjson'), mon('alerts', '-o', 'ndjson')]);
     expect(count.code).toBe(0);
     expect(count.stdout).toBe(`${lines(plain.stdout).length}\n`);
     expect(all.code).toBe(0);

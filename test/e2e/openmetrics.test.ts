@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { hasProgram } from '../helpers/programs.js';
+import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { labelValue, renderOpenMetrics } from '../../src/output/openmetrics.js';
 
@@ -87,10 +88,11 @@ describe('mon status -o openmetrics', () => {
 
   it('sends what status sends, no more', async () => {
     const before = sandbox.requests.length;
-    await runMon(['status', '-o', 'json'], { env: env(sandbox.url, sandbox.apiKey) });
+    // In-process: the requests are under test, not the process.
+    await runMain(['status', '-o', 'json'], { env: env(sandbox.url, sandbox.apiKey) });
     const json = sandbox.requests.slice(before).map((r) => `${r.method} ${r.path} ${JSON.stringify({ ...r.query, api_key: undefined })}`);
     const middle = sandbox.requests.length;
-    await runMon(['status', '-o', 'openmetrics'], { env: env(sandbox.url, sandbox.apiKey) });
+    await runMain(['status', '-o', 'openmetrics'], { env: env(sandbox.url, sandbox.apiKey) });
     const metrics = sandbox.requests.slice(middle).map((r) => `${r.method} ${r.path} ${JSON.stringify({ ...r.query, api_key: undefined })}`);
     expect(metrics).toEqual(json);
   });
@@ -99,9 +101,9 @@ describe('mon status -o openmetrics', () => {
     const dir = tempConfigDir();
     const profiles = { MON_CONFIG_DIR: dir, HOME: dir };
     for (const [name, one] of [['north', sandbox], ['south', other]] as const) {
-      expect((await runMon(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env: profiles, input: `${one.apiKey}\n` })).code).toBe(0);
+      expect((await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env: profiles, input: `${one.apiKey}\n` })).code).toBe(0);
     }
-    expect((await runMon(['profile', 'add', 'gone', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: profiles, input: 'sbx_live_gone_0000\n' })).code).toBe(0);
+    expect((await runMain(['profile', 'add', 'gone', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: profiles, input: 'sbx_live_gone_0000\n' })).code).toBe(0);
     const run = await runMon(['--all-profiles', 'status', '-o', 'openmetrics'], { env: { ...profiles, MON_RETRIES: '0' } });
     expect(run.code).toBe(9);
     expect(run.stderr).toMatch(/^mon: gone: /m);

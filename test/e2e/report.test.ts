@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { hasProgram } from '../helpers/programs.js';
+import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -58,7 +59,8 @@ describe('mon report', () => {
     const [first, second, status] = [
       await runMon(['report', '--title', 'Acme — November', '--footer', 'Northwind IT Services'], { env: env(sandbox) }),
       await runMon(['report', '--title', 'Acme — November', '--footer', 'Northwind IT Services'], { env: env(sandbox) }),
-      await runMon(['status', '-o', 'json'], { env: env(sandbox) }),
+      // What it is held against, in-process.
+      await runMain(['status', '-o', 'json'], { env: env(sandbox) }),
     ];
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -87,9 +89,10 @@ describe('mon report', () => {
   it.runIf(HAS_CHROMIUM)('renders in Chromium at A4 width: the counts are on the page and every chart drew bars with labels', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mon-report-'));
     const file = join(dir, 'report.html');
-    const run = await runMon(['report'], { env: env(sandbox) });
+    // The browser is under test here: mon runs in-process.
+    const run = await runMain(['report'], { env: env(sandbox) });
     writeFileSync(file, run.stdout);
-    const status = JSON.parse((await runMon(['status', '-o', 'json'], { env: env(sandbox) })).stdout);
+    const status = JSON.parse((await runMain(['status', '-o', 'json'], { env: env(sandbox) })).stdout);
     const { dom, png } = inChromium(file);
     const text = textOf(dom);
     expect(text).toContain(`${status.computers.total} computers`);
@@ -112,7 +115,7 @@ describe('mon report', () => {
     const config = tempConfigDir();
     const profiles = { MON_CONFIG_DIR: config, HOME: config };
     for (const [name, one] of [['acme', sandbox], ['northwind', other]] as const) {
-      expect((await runMon(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env: profiles, input: `${one.apiKey}\n` })).code).toBe(0);
+      expect((await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env: profiles, input: `${one.apiKey}\n` })).code).toBe(0);
     }
     const out = mkdtempSync(join(tmpdir(), 'mon-reports-'));
     const run = await runMon(['--all-profiles', 'report', '--output-dir', join(out, '2026-11'), '--since', '30d'], { env: profiles });

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/run-main.js';
 import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
 
 const KEY = 'sbx_live_demo_4f6c2a9e1b7d';
@@ -132,16 +133,17 @@ describe('sandboxes serving other data', () => {
   it('two demo accounts serve different data under their own keys, so --all-profiles shows two accounts', async () => {
     const configDir = tempConfigDir();
     const env = { MON_CONFIG_DIR: configDir, HOME: configDir };
-    const [north, south] = [await foregroundBanner(configDir, '--account', 'north'), await foregroundBanner(configDir, '--account', 'south')];
+    const [north, south] = await Promise.all([foregroundBanner(configDir, '--account', 'north'), foregroundBanner(configDir, '--account', 'south')]);
     expect(north.key).not.toBe(south.key);
     expect(north.key).not.toBe(KEY);
     expect(north.banner).toContain("demo account 'north'");
     for (const [name, one] of [['north', north], ['south', south]] as const) {
-      const added = await runMon(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env, input: `${one.key}\n` });
+      const added = await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env, input: `${one.key}\n` });
       expect(added.stderr).not.toContain(one.key);
       expect(added.code).toBe(0);
     }
-    const listed = await runMon(['--all-profiles', 'computers', 'list', '-o', 'json', '--fields', 'uid'], { env });
+    // The sandboxes are the processes under test: mon reads them in-process.
+    const listed = await runMain(['--all-profiles', 'computers', 'list', '-o', 'json', '--fields', 'uid'], { env });
     expect(listed.code).toBe(0);
     const rows = JSON.parse(listed.stdout) as { profile: string; uid: string }[];
     const uids = (profile: string) => new Set(rows.filter((row) => row.profile === profile).map((row) => row.uid));

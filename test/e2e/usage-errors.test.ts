@@ -29,7 +29,7 @@ describe('mon help <command> <verb> and commands left unfinished (#12 item 15)',
     [['notes'], 'mon: notes needs one of list, get, create, update or delete — e.g. `mon notes list`; `mon notes --help` says what each does\n'],
     [['completion'], 'mon: completion needs one of bash, zsh or fish — e.g. `mon completion bash`; `mon completion --help` says what each does\n'],
   ])('`mon %j` is one line saying what is wrong and what to type (exit 2)', async (args, line) => {
-    expect(await runMon(args)).toMatchObject({ code: 2, stdout: '', stderr: line });
+    expect(await runMain(args)).toMatchObject({ code: 2, stdout: '', stderr: line });
   });
 });
 
@@ -109,7 +109,7 @@ describe('errors with a hint (#12 item 17)', () => {
     [['notes', 'lsit'], "mon: notes has no command 'lsit' — did you mean `mon notes list`?\n"],
     [['--timeout', 'abc', 'groups', 'list'], "mon: --timeout: must be a number of seconds above 0 and at most 3600 (got 'abc') — `mon help options` describes the global options\n"],
   ])('`mon %j`: one line with its hint, exit 2, no request', async (args, line) => {
-    const result = await runMon(args, { env });
+    const result = await runMain(args, { env });
     expect(result).toMatchObject({ code: 2, stdout: '', stderr: line });
     expect(sandbox.requests).toEqual([]);
   });

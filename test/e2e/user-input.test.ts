@@ -138,7 +138,8 @@ describe('user input', () => {
       expect(api.requests).toEqual([]);
     });
 
-    it.each([
+    // Each waits for its deadline on the wall clock (a process's own): the three wait at once.
+    it.concurrent.each([
       [['plugin', 'mute', '--from', '-', '--ignore', '--yes']],
       [['notes', 'create', '--computer', 'c_1', '--body-file', '-']],
       [['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'example.com', '--api-key-stdin']],

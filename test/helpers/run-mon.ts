@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -76,7 +76,24 @@ export function runMon(args: readonly string[], options: RunOptions = {}): Promi
 /** A signal to send to a spawned mon once `when` holds (checked on each output chunk and every 10 ms). */
 export interface SignalStep {
   signal: NodeJS.Signals;
-  when: (stdout: string) => boolean;
+  /** Whether to send it now: what the process printed so far, and its id (see {@link delivered}). */
+  when: (stdout: string, pid: number) => boolean;
+}
+
+/**
+ * Whether every `signal` sent to process `pid` has been delivered to it (none pending in
+ * /proc/PID/status): a second signal sent after that is seen as a second one, never merged
+ * with the first, however busy the machine. Needs Linux's /proc.
+ */
+export function delivered(pid: number, signal: NodeJS.Signals): boolean {
+  const bit = 1n << BigInt(osConstants.signals[signal] - 1);
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return false; // gone: there is nobody to send another signal to
+  }
+  return ['SigPnd', 'ShdPnd'].every((field) => (BigInt(`0x${new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)![1]}`) & bit) === 0n);
 }
 
 /**
@@ -95,7 +112,7 @@ export function signalMon(args: readonly string[], env: Record<string, string>, 
     const sentAt: number[] = [];
     const check = () => {
       const step = steps[sentAt.length];
-      if (step && step.when(stdout)) {
+      if (step && step.when(stdout, child.pid!)) {
         sentAt.push(Date.now());
         child.kill(step.signal);
       }

@@ -287,9 +287,15 @@ describe('resetSandbox', () => {
 
 class Capture extends Writable {
   text = '';
+  private waiting: { part: string; resolve: () => void }[] = [];
   override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
     this.text += chunk.toString();
+    this.waiting = this.waiting.filter((w) => !(this.text.includes(w.part) && (w.resolve(), true)));
     done();
+  }
+  /** Resolves once `part` has been written. */
+  shows(part: string): Promise<void> {
+    return this.text.includes(part) ? Promise.resolve() : new Promise((resolve) => this.waiting.push({ part, resolve }));
   }
 }
 
@@ -299,7 +305,7 @@ describe('serveForeground', () => {
     const stderr = new Capture();
     const controller = new AbortController();
     const running = serveForeground({ stateFile: file, identity: {}, io: { stdout, stderr }, signal: controller.signal });
-    for (let i = 0; i < 200 && !stdout.text.includes('MON_API_KEY'); i++) await new Promise((r) => setTimeout(r, 10));
+    await stdout.shows('export MON_API_KEY=sbx_live_demo_4f6c2a9e1b7d\n');
 
     const lines = stdout.text.trim().split('\n');
     const exports = lines.filter((l) => !l.startsWith('#'));
