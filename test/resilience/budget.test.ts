@@ -211,6 +211,16 @@ describe('the shared rate budget, in one process', () => {
     expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
   });
 
+  it('a ledger written out of order, or with entries that are not times, is read sorted and clean', async () => {
+    const now = Date.now();
+    const budget = budgetWithLedger('50/60', JSON.stringify({ version: 1, sent: [now - 3, 'x', now - 9, null, now - 5, 0] }));
+    await budget.take(never);
+    const { sent } = JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] };
+    expect(sent.slice(0, 3)).toEqual([now - 9, now - 5, now - 3]);
+    expect(sent).toHaveLength(4);
+    expect([...sent].sort((x, y) => x - y)).toEqual(sent);
+  });
+
   it('a ledger that shrinks a little is written over the old one in place, the rest blank, and read back whole', async () => {
     // Three sends long out of the window, one still in it: the next write keeps two, a shorter text.
     const old = JSON.stringify({ version: 1, sent: [1_000_000, 1_000_001, 1_000_002, Date.now()] });
