@@ -59,6 +59,9 @@ export interface Output {
   };
 }
 
+/** The Output of one account of many: the fan-out's, which names the account. */
+export type AccountRunOutput = Output & { account: NonNullable<Output['account']> };
+
 /** How one account's run ended, for a verb that shows the accounts together (VerbSpec.acrossAccounts). */
 export interface AccountOutcome {
   profile: string;

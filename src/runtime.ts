@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { JqEngine } from './output/jq-engine.js';
-import type { Account, AccountList, Context, GlobalOptions, Io, Output, Target } from './context.js';
+import type { Account, AccountList, AccountRunOutput, Context, GlobalOptions, Io, Output, Target } from './context.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output/types.js';
 import { parseChoice } from './validate/choice.js';
 import { VERSION } from './version.js';
@@ -176,7 +176,7 @@ function count(given: [string, string] | undefined): number | undefined {
 
 /** One account of a read that spans many: where its output and its footnotes go. */
 export interface AccountRun {
-  output: Output & { account: NonNullable<Output['account']> };
+  output: AccountRunOutput;
   /** The whole command's footnotes (printed once every account has finished). */
   footnote(message: string): void;
   /** When the command started (epoch ms): MON_DEADLINE counts from then for every account. */

@@ -8,7 +8,7 @@
  * items together and in the API's order: the first account streams live, the next ones are held
  * until their turn. An account that fails does not stop the others.
  */
-import type { AccountOutcome, Context, Io, Output } from '../context.js';
+import type { AccountOutcome, AccountRunOutput, Context, Io } from '../context.js';
 import { AccountsFailedError, InterruptedError, UsageError, type MonError } from '../errors.js';
 import type { ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
@@ -158,7 +158,7 @@ class MergedOutput {
   }
 
   /** The Output of the account at `index`. */
-  account(index: number, profile: string, outcome: AccountOutcome): Output & { account: NonNullable<Output['account']> } {
+  account(index: number, profile: string, outcome: AccountOutcome): AccountRunOutput {
     const list = (opts: RenderOptions): ListRenderer => {
       if (!this.real) {
         this.real = this.open(opts);
