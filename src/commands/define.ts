@@ -16,7 +16,7 @@ export function defineCommands(parent: Command, specs: readonly CommandSpec[], r
     if (spec.aliases) resource.aliases([...spec.aliases]);
     // A resource without examples of its own shows the first example of each of its verbs.
     const examples = spec.examples ?? spec.verbs.filter((verb) => !verb.hidden).flatMap((verb) => verb.examples.slice(0, 1));
-    if (examples.length) resource.addHelpText('after', examplesText(examples));
+    if (examples.length) resource.addHelpText('after', () => examplesText(examples));
     for (const verb of spec.verbs) {
       resource.addCommand(verbCommand(verb, runVerb), { isDefault: verb.isDefault === true, hidden: verb.hidden === true });
     }
@@ -37,7 +37,8 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
     for (const option of forms) command.addOption(option);
     if (!spec.repeatable) onceOnly(command, forms, spec.once);
   }
-  command.addHelpText('after', examplesText(verb.examples));
+  // Written when help is shown, not for every command that only runs.
+  command.addHelpText('after', () => examplesText(verb.examples));
   command.action(async (...words: unknown[]) => {
     const self = words.at(-1) as Command;
     const args: Record<string, string | undefined> = {};
