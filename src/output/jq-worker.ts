@@ -199,8 +199,12 @@ async function run(): Promise<void> {
   console.error = () => undefined;
   // V8 compiles jq's hot functions a second time, optimised, on other threads: about 90 ms of
   // CPU at every start, for no gain measured even on a 17 MB input (scripts/bench). Liftoff's
-  // code alone is kept. The flag is the process's, and only this thread runs WebAssembly.
+  // code alone is kept: --liftoff-only does it on Node 22, and Node 24, which no longer takes that
+  // flag once running, waits as long before it optimises (the tier-up budget: 291 ms against
+  // 353 ms for `--jq length` over one page; both flags, 282 ms). The flags are the process's; the
+  // HTTP client's WebAssembly sets its own budget around the first request (src/api/undici.ts).
   setFlagsFromString('--liftoff-only');
+  setFlagsFromString('--wasm-tiering-budget=1000000000');
   const module = new wasm.Module(readFileSync(require.resolve('jq-wasm/jq.wasm')));
   const jq = await loadJq({
     instantiateWasm: (imports, done) => {
