@@ -65,7 +65,10 @@ export class Api {
   async raw(method: string, path: string, opts: { query?: Fields; form?: Fields; body?: string; headers?: Record<string, string> } = {}): Promise<Res> {
     const qs = encode(opts.query ?? {}).toString();
     const url = `${this.sandbox.url}${path}${qs ? `?${qs}` : ''}`;
-    const init: RequestInit = { method, headers: { ...opts.headers } };
+    // A connection each: one kept alive between two requests of a test would be closed by the
+    // server after its keep-alive timeout (5 s), which a loaded machine can pass while a test builds
+    // its next request (16 MB of form), and the next request would then be reset mid-send.
+    const init: RequestInit = { method, headers: { connection: 'close', ...opts.headers } };
     if (opts.form) {
       init.body = encode(opts.form).toString();
       (init.headers as Record<string, string>)['content-type'] = 'application/x-www-form-urlencoded';
