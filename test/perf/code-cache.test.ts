@@ -20,6 +20,12 @@ const cacheName = () => {
 /** How many runs took the cache and added to it: its first byte (1 for a fresh one). */
 const runsIn = (file: string) => readFileSync(file)[0];
 const asRoot = process.getuid?.() === 0;
+/**
+ * mon's files in a cache folder. Node 22 and later also keep a compile cache of their own in
+ * NODE_COMPILE_CACHE (a folder named after the Node version), for bin/mon's own small files:
+ * Node's doing, not mon's, and not what these tests hold.
+ */
+const monFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith('mon-')) : []);
 
 describe('the code cache of the bundle', () => {
   let api: FakeApi;
@@ -45,15 +51,16 @@ describe('the code cache of the bundle', () => {
     const dir = join(freshDir(), 'cache');
     expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
     const file = join(dir, cacheName());
-    expect(readdirSync(dir)).toEqual([cacheName()]);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(monFiles(dir)).toEqual([cacheName()]);
+    // The folder's mode is the default folder's test: Node 22 and later make a NODE_COMPILE_CACHE
+    // folder themselves, before mon does.
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(runsIn(file)).toBe(1);
     // Taken by the next run (V8 checks the flags it was made under: what a request changed is
     // back to the default), which adds what it compiled.
     expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
     expect(runsIn(file)).toBe(2);
-    expect(readdirSync(dir).filter((name) => name.endsWith('.partial'))).toEqual([]);
+    expect(monFiles(dir).filter((name) => name.endsWith('.partial'))).toEqual([]);
   });
 
   it('one that V8 rejects is ignored and replaced', async () => {
@@ -76,7 +83,7 @@ describe('the code cache of the bundle', () => {
     writeFileSync(file, planted);
     expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
     expect(readFileSync(file)).toEqual(planted);
-    expect(readdirSync(dir)).toEqual([cacheName()]);
+    expect(monFiles(dir)).toEqual([cacheName()]);
   });
 
   it.skipIf(!asRoot)('is neither read nor written in a folder of another user, nor from a file of another user', async () => {
@@ -84,7 +91,7 @@ describe('the code cache of the bundle', () => {
     chmodSync(theirs, 0o700);
     chownSync(theirs, 65534, 65534);
     expect((await list({ NODE_COMPILE_CACHE: theirs })).code).toBe(0);
-    expect(readdirSync(theirs)).toEqual([]);
+    expect(monFiles(theirs)).toEqual([]);
 
     const mine = freshDir();
     chmodSync(mine, 0o700);
@@ -103,7 +110,7 @@ describe('the code cache of the bundle', () => {
     expect((await list({ TMPDIR: tmp })).code).toBe(0);
     const dir = join(tmp, `mon-code-cache-${process.getuid?.() ?? ''}`.replace(/-$/, ''));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(readdirSync(dir)).toEqual([cacheName()]);
+    expect(monFiles(dir)).toEqual([cacheName()]);
   });
 
   it('NODE_DISABLE_COMPILE_CACHE=1 writes none', async () => {
@@ -120,6 +127,6 @@ describe('the code cache of the bundle', () => {
     const dir = join(freshDir(), 'cache');
     const run = spawnSync(process.execPath, [join(copy, 'bin', 'mon'), 'profile', 'list'], { env: { PATH: process.env.PATH ?? '', HOME: copy, MON_CONFIG_DIR: copy, NODE_COMPILE_CACHE: dir } });
     expect(run.status).toBe(0);
-    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    expect(monFiles(dir)).toEqual([]);
   });
 });
