@@ -1,10 +1,36 @@
 import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
+import { writeFileAtomic } from './files.js';
 import { checkShape, FIX_BY_HAND, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
-import { checkConfigFile, ensureConfigDir, removeStaleTemps } from './trust.js';
+import { checkConfigFile, ensureConfigDir } from './trust.js';
 
 export type { Profile } from './profiles.js';
+
+/** The two members of conf's class that its every write goes through (declared private in its types). */
+interface ConfWriting {
+  _write(value: unknown): void;
+  _serialize(value: unknown): string;
+  readonly path: string;
+}
+
+/**
+ * conf, with its file written by mon's one atomic writer (writeFileAtomic, config/files.ts)
+ * instead of conf's own: a profile write killed half-way then leaves the temporary that every
+ * state file of mon leaves, which that writer clears on its next write, and nothing of conf's.
+ * conf changes its file only through `_write` (set, delete, and the defaults it writes on first
+ * use): checked here, and test/resilience/config-trust.test.ts fails if a write bypasses it.
+ */
+class ProfileConf extends Conf<StoreShape> {}
+if (typeof (Conf.prototype as unknown as Partial<ConfWriting>)._write !== 'function') {
+  throw new Error('conf no longer writes through _write: this version of conf is not supported (see src/config/store.ts)');
+}
+Object.defineProperty(ProfileConf.prototype, '_write', {
+  value(this: ConfWriting, value: unknown) {
+    // Durable (fsync before the rename): a power cut must not leave an empty profile file.
+    writeFileAtomic(this.path, this._serialize(value), { durable: true });
+  },
+});
 
 /**
  * The only code that touches conf. Files 0600, folder 0700 (cli-contract.md, Behaviour); the
@@ -12,7 +38,7 @@ export type { Profile } from './profiles.js';
  * UsageError naming the path and what is wrong (exit 2).
  */
 export class ProfileStore implements ProfileReader {
-  private readonly conf: Conf<StoreShape>;
+  private readonly conf: ProfileConf;
   private readonly file: string;
 
   /** `warn` takes the one-time warning about a file others could read (silent with -q). */
@@ -24,7 +50,7 @@ export class ProfileStore implements ProfileReader {
     this.file = join(dir, 'config.json');
     checkConfigFile(this.file, warn);
     try {
-      this.conf = new Conf<StoreShape>({
+      this.conf = new ProfileConf({
         cwd: dir,
         configName: 'config',
         projectName: 'mon',
@@ -81,12 +107,8 @@ export class ProfileStore implements ProfileReader {
     });
   }
 
-  /**
-   * Every write: first the temporaries a killed write left (conf writes `config.json.tmp-…`,
-   * a full copy of every key), then the change; a folder that cannot be written is exit 2.
-   */
+  /** Every write: a folder that cannot be written is exit 2. */
   private write(change: () => void): void {
-    removeStaleTemps(this.file, /^config\.json\.tmp-\w+$/);
     try {
       change();
     } catch (error) {

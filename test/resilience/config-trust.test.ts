@@ -235,10 +235,12 @@ describe('odd paths: only regular files of a sane size are read', () => {
 });
 
 describe('temporary files of a killed write are removed on the next write', () => {
-  it('`profile add` removes a stale config.json.tmp-… (a full copy of every key), and leaves a fresh one alone', async () => {
+  // conf's file is written by mon's own atomic writer (src/config/store.ts), as every state file
+  // is: were a profile write to go around it (conf's own writer), the stale temporary would stay.
+  it('`profile add` removes a stale config.json.<pid>.<stamp>.tmp (a full copy of every key), and leaves a fresh one alone', async () => {
     const dir = tempConfigDir();
-    const stale = join(dir, 'config.json.tmp-1763900000abc123');
-    const fresh = join(dir, 'config.json.tmp-1763900001abc124');
+    const stale = join(dir, 'config.json.4242.mifx2v0a.tmp');
+    const fresh = join(dir, 'config.json.4243.mifx2v0b.tmp');
     writeFileSync(stale, JSON.stringify({ profiles: { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } } }), { mode: 0o600 });
     writeFileSync(fresh, '{}', { mode: 0o600 });
     const old = (Date.now() - 60_000) / 1000;
@@ -247,7 +249,8 @@ describe('temporary files of a killed write are removed on the next write', () =
     expect(result.code).toBe(0);
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.tmp-1763900001abc124']);
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.4243.mifx2v0b.tmp']);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toMatchObject({ defaultProfile: 'globex', profiles: { globex: { baseUrl: 'https://globex.example.com' } } });
   });
 });
 
