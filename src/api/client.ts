@@ -8,7 +8,6 @@ import { flattenParams, withExpand, type Params } from './encode.js';
 import { fillPath, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
 import { paginate, type Page, type Paging } from './paginate.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_MAX_RETRY_AFTER_MS, retrying, withAttempts, type RetryPolicy } from './retry.js';
-import { quoted } from '../output/escape.js';
 
 export type { ApiResponse, PreparedRequest } from './attempt.js';
 export type { Page, Paging } from './paginate.js';

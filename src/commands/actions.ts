@@ -56,7 +56,7 @@ function forPeople(route: RouteName, input: RequestInput, view: View, render: Re
 
 /** Render options from the global flags, the terminal and the environment. */
 export function renderOptions(ctx: Context, view: View): RenderOptions {
-  const { globals, io, env } = ctx;
+  const { globals, io } = ctx;
   // Across accounts every item has a `profile` too (src/fleet/accounts.ts).
   const keys = [...view.fields, ...view.columns.map((column) => column.key)];
   const known = [...new Set([...keys, ...sharedKeys(keys), ...(ctx.output.account ? ['profile'] : [])])];

@@ -6,7 +6,6 @@
  */
 import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
 import { GROUP_COLUMN } from '../output/columns.js';
 import { shortened } from '../output/escape.js';
 import { checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
@@ -87,7 +86,6 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { scope, filter } = selectionOf(bulk.selectors, { statuses: [], muted: 'any', uids });
   const client = await ctx.client();
   const selection = await openSelection(ctx, client, scope, filter);
-  const { isMuted } = await import('../plugin-result.js');
   const nowSec = Math.floor(ctx.now() / 1000);
   const plan = await planMute(action, selection.results(nowSec), nowSec);
   selection.checkNamed();

@@ -1,4 +1,3 @@
-import { UsageError } from '../errors.js';
 import { verb, type OptionSpec, type ResourceSpec } from '../spec/spec.js';
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { owner, refName } from './computers.js';

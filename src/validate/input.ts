@@ -1,7 +1,6 @@
 import { UsageError } from '../errors.js';
 import { PAGING_CONFLICTS, optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type Rule, type VerbSpec } from '../spec/spec.js';
 import { schemaFor } from './rules.js';
-import { quoted } from '../output/escape.js';
 import { parseChoice } from './choice.js';
 
 /**

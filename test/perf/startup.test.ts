@@ -3,7 +3,6 @@
 // and that the faster paths print exactly what the full ones do.
 import { execFile, spawn } from 'node:child_process';
 import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +16,7 @@ import { buildProgram, commandsFor } from '../../src/program.js';
 // @ts-expect-error plain ESM script without types
 import { buildOptions, JQ_WORKER_NAME, LAZY_PACKAGES, SEPARATE_FILES, separateBuildOptions, workerBuildOptions } from '../../scripts/esbuild.config.mjs';
 import { computersPage, startFakeApi } from '../helpers/fake-api.js';
-import { MON_BIN, runMon } from '../helpers/run-mon.js';
+import { MON_BIN } from '../helpers/run-mon.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);

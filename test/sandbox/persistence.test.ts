@@ -63,7 +63,7 @@ describe('stateFile', () => {
   });
 
   it('two sandboxes on one state file see each other\'s writes and never reuse a uid', async () => {
-    const [a, b, c] = [await start({ stateFile: file }), await start({ stateFile: file }), await start({ stateFile: file })];
+    const [a, b] = [await start({ stateFile: file }), await start({ stateFile: file })];
     try {
       const group = (await a.api.get('/v2.5/groups')).body[0].uid;
       const fromA = await a.api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': 'written by A' });

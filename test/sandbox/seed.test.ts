@@ -4,12 +4,6 @@ import { activeMute, isMissing } from '../../src/sandbox/render.js';
 import { seedState } from '../../src/sandbox/seed.js';
 import { NOW, NOW_SEC, DAY, start } from './helpers.js';
 
-/** CPU time of this process in ms (user + system), which other processes do not inflate. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
 describe('seedState', () => {
   it('is deterministic for a seed, a count and a clock', () => {
     const a = seedState({ seed: 1, computers: 40, nowMs: NOW });
