@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
@@ -123,9 +123,22 @@ function held(lockFile: string, heartbeatMs: number | undefined): HeldLock {
       if (released) return;
       released = true;
       if (timer) clearInterval(timer);
-      rmSync(lockFile, { force: true });
+      removeFile(lockFile);
     },
   };
+}
+
+/**
+ * Removes a file that may be gone already. unlink rather than rm: Node 20 and 22 implement
+ * rmSync in a module of their own (rimraf), loaded at the first call, and a lock is released at
+ * every request.
+ */
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** The process id written into a lock, or undefined. */
@@ -156,7 +169,7 @@ function breakIfStale(lockFile: string, options: LockOptions): void {
   const future = age < -1_000;
   if (age <= options.staleMs && !future) return;
   try {
-    rmSync(lockFile, { force: true });
+    removeFile(lockFile);
   } catch (error) {
     throw new LockTrouble(`the lock ${lockFile} could not be removed (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'broken');
   }
@@ -190,7 +203,7 @@ export function writeFileAtomic(file: string, text: string, options: { durable?:
     }
     renameSync(tmp, file);
   } catch (error) {
-    rmSync(tmp, { force: true });
+    removeFile(tmp);
     throw error;
   }
 }
