@@ -23,8 +23,10 @@ const STAMP = /^\/\/ mon build ([0-9a-f]{16,64})\n/;
 let saveWhenDone;
 
 /**
- * Call when the command is done: a cache made then holds the functions the run compiled, not
- * only the bundle's top level.
+ * Call when the command is done, or once a command of many requests has run its work once
+ * (bin/mon): a cache made then holds the functions the run compiled, not only the bundle's top
+ * level, and not yet what a long run's hot loops tell V8 to tier up early. Only the first call
+ * of a run writes.
  */
 exports.saveCodeCache = function saveCodeCache() {
   const save = saveWhenDone;

@@ -32,6 +32,12 @@ export interface MainDeps {
   beforeSending?: Promise<void>;
   /** The --jq engine bin/mon started as the process began, for the filter its command line gave. */
   jqEngine?: JqEngine;
+  /**
+   * Called once a command of many requests has run the code of its work once (its client starts
+   * its fifth request, src/api/client.ts): bin/mon writes its code cache then
+   * (bin/load-bundle.cjs), not after a long run's hot loops.
+   */
+  warmedUp?: () => void;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
@@ -291,6 +297,7 @@ export function createContext(
           budget: sharedBudget(dir, reached.apiKey, env, deps.clock, log, (hold) => ctx.rateWait?.hold(hold)),
           clock: deps.clock,
           log,
+          warmedUp: deps.warmedUp,
         });
         cleanups.push(() => made.close());
         // bin/mon keeps Node from acting on it (and from its warning); the client verifies anyway.

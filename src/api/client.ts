@@ -62,7 +62,16 @@ export interface ClientConfig {
   clock?: Clock;
   /** The most one response may be (MON_MAX_RESPONSE, response-cap.ts). */
   maxResponseBytes?: number;
+  /** Called as the request after the first WARM_AFTER starts (MainDeps.warmedUp). */
+  warmedUp?: () => void;
 }
+
+/**
+ * Requests after which a command has run the code of its work once: as the next one starts, a
+ * list has printed its first page (pages are fetched four ahead, paginate.ts), and a bulk mute
+ * has had its first answers, before any loop has run hot (MainDeps.warmedUp).
+ */
+const WARM_AFTER = 4;
 
 /** How one request is sent. */
 export interface SendOptions {
@@ -95,6 +104,8 @@ export class ApiClient {
   private readonly policy: RetryPolicy;
   /** Set by close(): pages fetched ahead that nobody will read stop retrying. */
   private closed = false;
+  /** Requests started, counted up to WARM_AFTER + 1 (warmedUp). */
+  private started = 0;
 
   constructor(private readonly config: ClientConfig) {
     this.base = parseBaseUrl(config.baseUrl, config.baseUrlSource);
@@ -165,6 +176,7 @@ export class ApiClient {
 
   /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of cli-contract.md. */
   async send(prepared: PreparedRequest, options: SendOptions = {}): Promise<ApiResponse> {
+    if (this.started <= WARM_AFTER && ++this.started === WARM_AFTER + 1) this.config.warmedUp?.();
     const { response, attempt: last, mayHaveActed } = await retrying({
       method: prepared.method,
       route: prepared.route,
