@@ -7,7 +7,7 @@ import { checkConfigFile, ensureConfigDir } from './trust.js';
 
 export type { Profile } from './profiles.js';
 
-/** The two members of conf's class that its every write goes through (declared private in its types). */
+/** What of conf's class its every write goes through: `_write` and `_serialize` are declared private in its types. */
 interface ConfWriting {
   _write(value: unknown): void;
   _serialize(value: unknown): string;
