@@ -2,10 +2,11 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that must have their modules to themselves: they mock a module (vi.mock) or change the
- * process's time zone, which would leak into, or be defeated by, a module another file loaded.
+ * Files that must have their modules to themselves: they mock a module (vi.mock), change the
+ * process's time zone, which would leak into, or be defeated by, a module another file loaded,
+ * or change V8's flags (the --jq worker's), which are the process's.
  */
-const ISOLATED = ['test/unit/output-lazy.test.ts', 'test/unit/output-format.test.ts', 'test/unit/output-render.test.ts'];
+const ISOLATED = ['test/unit/output-lazy.test.ts', 'test/unit/output-format.test.ts', 'test/unit/output-render.test.ts', 'test/unit/jq-engine.test.ts'];
 
 export default defineConfig({
   test: {

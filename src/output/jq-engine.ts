@@ -6,7 +6,7 @@
  * overlap with mon's; src/output/jq.ts takes that engine over, or starts one itself.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { CONTROL_SLOTS, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
+import { CONTROL, CONTROL_SLOTS, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
 
 /** The ring of results shared with the worker: the most the filter's output holds at once. */
 export const RING_BYTES = 1 << 20;
@@ -28,11 +28,21 @@ export interface JqEngine {
   readonly input: MessagePort;
   /** Hands the worker's events to `listener`: first those that came before it, then each as it comes. */
   listen(listener: (event: EngineEvent) => void): void;
+  /** The main thread has loaded its code: the worker may now change V8's flags (CONTROL.MAIN_LOADED). */
+  mainLoaded(): void;
 }
 
-/** Starts the worker for `expression`; `workerFile` is dist/jq-worker.cjs. */
-export function startJqEngine(expression: string, workerFile: string): JqEngine {
+/**
+ * Starts the worker for `expression`; `workerFile` is dist/jq-worker.cjs. `mainLoading`: the
+ * main thread has yet to load its code and says when it has (bin/mon, before the bundle).
+ */
+export function startJqEngine(expression: string, workerFile: string, mainLoading = false): JqEngine {
   const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
+  const mainLoaded = () => {
+    Atomics.store(control, CONTROL.MAIN_LOADED, 1);
+    Atomics.notify(control, CONTROL.MAIN_LOADED);
+  };
+  if (!mainLoading) mainLoaded();
   const ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES));
   const { port1, port2 } = new MessageChannel();
   const data: JqWorkerData = { expression, control: control.buffer as SharedArrayBuffer, ring: ring.buffer as SharedArrayBuffer, input: port2 };
@@ -63,5 +73,6 @@ export function startJqEngine(expression: string, workerFile: string): JqEngine 
       listener = next;
       for (const event of early.splice(0)) next(event);
     },
+    mainLoaded,
   };
 }

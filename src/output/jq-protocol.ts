@@ -8,10 +8,16 @@ export const CONTROL = {
   INPUT_POSTED: 1,
   /** Bytes of input posted and not yet read by jq: the main thread's back-pressure. */
   INPUT_BYTES: 2,
+  /**
+   * 1 once the main thread has loaded its code (bin/mon's bundle): until then the worker does
+   * not change V8's flags, since V8 refuses a code cache made under other flags, and the main
+   * thread's cache would be compiled again from source (src/output/jq-worker.ts).
+   */
+  MAIN_LOADED: 3,
 } as const;
 
 /** Slots of the control array. */
-export const CONTROL_SLOTS = 3;
+export const CONTROL_SLOTS = 4;
 
 export interface JqWorkerData {
   expression: string;

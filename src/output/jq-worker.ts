@@ -24,6 +24,9 @@ const state = new Int32Array(control);
 const bytes = new Uint8Array(ring);
 const decoder = new TextDecoder();
 
+/** The longest the flags wait for the main thread to load its code (CONTROL.MAIN_LOADED). */
+const MAIN_LOAD_WAIT_MS = 1000;
+
 /** `-r -c`: strings raw, everything else compact JSON, one a line. `--`: the filter is never an option. */
 const FLAGS = ['-r', '-c', '--'];
 
@@ -203,13 +206,18 @@ async function run(): Promise<void> {
   // flag once running, waits as long before it optimises (the tier-up budget: 291 ms against
   // 353 ms for `--jq length` over one page; both flags, 282 ms). The flags are the process's; the
   // HTTP client's WebAssembly sets its own budget around the first request (src/api/undici.ts).
-  // Once a flag changes, V8 refuses Node's built-in code cache for every module compiled after,
-  // which are then compiled from their source: jq's start-up asks WebCrypto for a random seed, so
-  // WebCrypto is loaded before (--jq over one page: 6 ms less on Node 22, 7-14 ms on Node 24).
+  // Once a flag changes, V8 refuses a code cache made under the old flags, in either thread, and
+  // compiles from source: Node's own for every module loaded after (jq's start-up asks WebCrypto
+  // for a random seed, so WebCrypto is loaded before: --jq over one page 6 ms less on Node 22,
+  // 7-14 ms on Node 24), and the main thread's for mon's bundle, if it is not loaded yet, which is
+  // why the flags wait for it (on Node 24 the worker was first, and the bundle compiled anew at
+  // every --jq run). The wait is bounded: past it the bundle only compiles slower.
   globalThis.crypto.getRandomValues(new Uint8Array(1));
+  const jqWasm = readFileSync(require.resolve('jq-wasm/jq.wasm'));
+  Atomics.wait(state, CONTROL.MAIN_LOADED, 0, MAIN_LOAD_WAIT_MS);
   setFlagsFromString('--liftoff-only');
   setFlagsFromString('--wasm-tiering-budget=1000000000');
-  const module = new wasm.Module(readFileSync(require.resolve('jq-wasm/jq.wasm')));
+  const module = new wasm.Module(jqWasm);
   const jq = await loadJq({
     instantiateWasm: (imports, done) => {
       wrapImports(imports as Record<string, Record<string, unknown>>);

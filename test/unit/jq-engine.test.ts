@@ -1,0 +1,70 @@
+// The --jq worker changes V8's flags (src/output/jq-worker.ts), which are the whole process's,
+// and V8 takes a code cache only under the flags it was made with. bin/mon starts the worker
+// before it loads the bundle from its code cache: the worker must leave the flags alone until
+// the main thread says it has loaded (CONTROL.MAIN_LOADED), or the bundle compiles anew.
+import { spawnSync } from 'node:child_process';
+import { Script } from 'node:vm';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { startJqEngine, type EngineEvent, type JqEngine } from '../../src/output/jq-engine.js';
+
+const workerFile = fileURLToPath(new URL('../../dist/jq-worker.cjs', import.meta.url));
+
+/**
+ * Two scripts and their code caches, made by another process under the flags this one started
+ * with. Each is checked once: V8 checks a cache's flags only when it compiles the source, and a
+ * source compiled once in a process is found again without a check.
+ */
+function cachesFromAnotherProcess(): { source: string; cache: Buffer }[] {
+  const sources = [1, 2].map((n) => `function answer${n}(a) { return [a, ${n}].map((x) => x * 2).join(' '); } answer${n}(1);`);
+  const make = `const { Script } = require('node:vm'); process.stdout.write(JSON.stringify(${JSON.stringify(sources)}.map((s) => new Script(s).createCachedData().toString('base64'))));`;
+  const made = spawnSync(process.execPath, [...process.execArgv, '-e', make], { encoding: 'utf8' });
+  expect(made.status, made.stderr).toBe(0);
+  return (JSON.parse(made.stdout) as string[]).map((cache, i) => ({ source: sources[i]!, cache: Buffer.from(cache, 'base64') }));
+}
+
+/** Whether V8 takes the cache for its source under the flags of this moment. */
+const takes = ({ source, cache }: { source: string; cache: Buffer }) => !new Script(source, { cachedData: cache }).cachedDataRejected;
+
+/** Resolves with the events so far once the worker says 'ready' (or fails). */
+function whenReady(engine: JqEngine, events: EngineEvent[]): Promise<EngineEvent[]> {
+  return new Promise((resolve) => {
+    engine.listen((event) => {
+      events.push(event);
+      if (event.kind !== 'message' || event.message.type !== 'warn') resolve(events);
+    });
+  });
+}
+
+describe('the --jq engine, started before the main thread has loaded', () => {
+  it('changes no V8 flag until the main thread has loaded its code, then compiles the filter', async () => {
+    const [before, after] = cachesFromAnotherProcess();
+    const engine = startJqEngine('length', workerFile, true);
+    const events: EngineEvent[] = [];
+    const ready = whenReady(engine, events);
+    try {
+      // Long enough for the worker to reach its flags (about 0.1 s), shorter than its bound (1 s).
+      await sleep(600);
+      expect(events).toEqual([]);
+      expect(takes(before!), 'the flags are still those the process started with').toBe(true);
+      engine.mainLoaded();
+      expect(await ready).toEqual([{ kind: 'message', message: { type: 'ready' } }]);
+      // The test can tell: now that the worker has set its flags, such a cache is refused.
+      expect(takes(after!)).toBe(false);
+    } finally {
+      await engine.worker.terminate();
+    }
+  });
+
+  it('goes on by itself after a bounded wait when the main thread never says so', async () => {
+    const engine = startJqEngine('.', workerFile, true);
+    const started = Date.now();
+    try {
+      expect(await whenReady(engine, [])).toEqual([{ kind: 'message', message: { type: 'ready' } }]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await engine.worker.terminate();
+    }
+  });
+});
