@@ -80,6 +80,36 @@ const lazyAssert = {
   },
 };
 
+/** Node's default --max-http-header-size (16 KiB on Node 20, 22 and 24): test/api/undici-layout.test.ts checks it. */
+export const NODE_MAX_HEADER_SIZE = 16_384;
+
+/**
+ * undici requires node:http when it loads, and with it Node's HTTP client and server: nine
+ * built-in modules, about 7 M instructions of every request, for two values a request of mon's
+ * never needs from there:
+ * - lib/core/util.js compares a body's constructor with IncomingMessage before destroying it (a
+ *   request a Node server received, piped on by a proxy); mon's bodies are strings, never that;
+ * - lib/dispatcher/client.js reads http.maxHeaderSize when it loads, the default of its
+ *   maxHeaderSize option: Node's --max-http-header-size, 16 KiB unless that option is given.
+ * Here undici gets a stand-in: an IncomingMessage no object is made by, and that size, read from
+ * node:http only when the option is given (command line or NODE_OPTIONS). undici's own layout:
+ * test/api/undici-layout.test.ts checks the two files and what they read.
+ */
+const lazyHttp = {
+  name: 'lazy-http',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?http$/ }, (args) => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'http', namespace: 'lazy-http' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-http' }, () => ({
+      loader: 'js',
+      contents: `const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\\s+/)].some((arg) => arg.startsWith('--max-http-header-size'));
+module.exports = {
+  IncomingMessage: class NotAnIncomingMessage {},
+  get maxHeaderSize() { return given ? require('node:http').maxHeaderSize : ${NODE_MAX_HEADER_SIZE}; },
+};`,
+    }));
+  },
+};
+
 /** The imports of SEPARATE_FILES, left to a require() of their file in dist/ (beside the bundle). */
 const separateFiles = {
   name: 'separate-files',
@@ -129,7 +159,7 @@ export function buildOptions({ outfile, version }) {
     supported: { 'dynamic-import': false },
     // __MON_DIST__: the bundle's folder, where src/output/jq.ts finds the worker.
     define: { __MON_VERSION__: JSON.stringify(version), __MON_DIST__: '__dirname' },
-    plugins: [lazyChildProcess, lazyHttp2Client, lazyAssert, separateFiles],
+    plugins: [lazyChildProcess, lazyHttp2Client, lazyAssert, lazyHttp, separateFiles],
     // src/output/jq.ts finds the worker through import.meta.url only when the sources run.
     logOverride: { 'empty-import-meta': 'silent' },
   };

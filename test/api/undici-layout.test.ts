@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script without types
-import { buildOptions } from '../../scripts/esbuild.config.mjs';
+import { buildOptions, NODE_MAX_HEADER_SIZE } from '../../scripts/esbuild.config.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(join(root, 'package.json'));
@@ -63,6 +63,25 @@ describe("undici's layout, as mon relies on it", () => {
     }
   });
 
+  it('undici reads two values of node:http, which the build\'s stand-in gives without loading it', () => {
+    const { readdirSync } = require('node:fs') as typeof import('node:fs');
+    const files = (readdirSync(join(undiciRoot, 'lib'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js'));
+    const users = files.filter((file) => /require\('(node:)?http'\)/.test(source(join('lib', file))));
+    // Besides these two, only fetch() and the mocks, which mon's bundle leaves out (see below).
+    expect(users.sort()).toEqual(['core/util.js', 'dispatcher/client.js', 'mock/mock-utils.js', 'web/fetch/index.js']);
+    // util.js: IncomingMessage, only compared with a body's constructor (the stand-in's is one no object has).
+    const util = source('lib/core/util.js');
+    expect(util).toContain("const { IncomingMessage } = require('node:http')");
+    expect(util.match(/\bIncomingMessage\b/g)).toHaveLength(2);
+    expect(util).toContain('.constructor === IncomingMessage');
+    // client.js: http.maxHeaderSize alone, the default of its maxHeaderSize option.
+    const client = source('lib/dispatcher/client.js');
+    expect(client).toContain("const http = require('node:http')");
+    expect(client.match(/\bhttp\.\w+/g)!.every((use) => use === 'http.maxHeaderSize')).toBe(true);
+    // The stand-in's size is Node's default (this process runs without --max-http-header-size).
+    expect(require('node:http').maxHeaderSize).toBe(NODE_MAX_HEADER_SIZE);
+  });
+
   it('the bundle holds the agent and request() but neither undici’s cookies (which read globalThis.Headers) nor its HTTP/2 client at load', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mon-undici-layout-'));
     try {
@@ -77,6 +96,9 @@ describe("undici's layout, as mon relies on it", () => {
       expect(inputs.some((file) => file.startsWith('lazy-h2:'))).toBe(true);
       // And undici's node:assert is the stand-in that loads it only when an assertion fails.
       expect(inputs).toContain('lazy-assert:assert');
+      // Its node:http is the stand-in too; the two other files that read node:http are left out.
+      expect(inputs).toContain('lazy-http:http');
+      for (const file of ['web/fetch/index.js', 'mock/mock-utils.js']) expect(inputs).not.toContain(`node_modules/undici/lib/${file}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -143,11 +143,12 @@ describe('the bundle', () => {
       expect(api.requests).toHaveLength(1);
       expect(evaluated.sort()).toEqual(['undici', 'zod']);
       expect(external).toEqual([]);
-      expect(builtins).toContain('http');
+      expect(builtins).toContain('net');
       expect(builtins).not.toContain('child_process');
-      // undici's HTTP/2 client waits for its first use; nothing reads globalThis.Headers or fetch,
-      // whose first read makes Node compile and run its own internal copy of undici.
-      for (const name of ['http2', 'tls', 'internal/deps/undici/undici']) expect(builtins, name).not.toContain(name);
+      // undici's HTTP/2 client waits for its first use, and node:http (Node's own HTTP client and
+      // server) is not loaded at all; nothing reads globalThis.Headers or fetch, whose first read
+      // makes Node compile and run its own internal copy of undici.
+      for (const name of ['http', 'http2', 'tls', 'internal/deps/undici/undici']) expect(builtins, name).not.toContain(name);
       // A table needs cli-table3 as well, --jq jq-wasm: the probe sees what a command loads later on.
       expect((await probe(bundle, ['computers', 'list'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir })).evaluated).toContain('cli-table3');
       // --jq: jq-wasm is loaded by the worker thread, never by the main one.
@@ -155,6 +156,24 @@ describe('the bundle', () => {
       expect(jq.code).toBe(0);
       expect(jq.external).toEqual([]);
       expect(jq.builtins).toContain('worker_threads');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('bin/mon, loading the bundle and sending a request, loads neither node:module nor node:http', async () => {
+    const api = await startFakeApi(computersPage(5));
+    const dir = mkdtempSync(join(tmpdir(), 'mon-perf-config-'));
+    const record = join(dir, 'builtins.json');
+    const preload = join(dir, 'record.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.moduleLoadList)));`);
+    try {
+      const env = { PATH: process.env.PATH ?? '', HOME: dir, TMPDIR: dir, MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: 'k_perf' };
+      const { stdout } = await run(process.execPath, ['--require', preload, MON_BIN, 'computers', 'list', '--json'], { env });
+      expect(JSON.parse(stdout)).toHaveLength(5);
+      const builtins = (JSON.parse(readFileSync(record, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+      expect(builtins).toContain('net');
+      for (const name of ['module', 'http']) expect(builtins, name).not.toContain(name);
     } finally {
       await api.close();
     }
