@@ -17,6 +17,8 @@ export default defineConfig({
     maxWorkers: Math.max(4, 2 * availableParallelism()),
     // e2e tests spawn bin/mon, which runs the bundle in dist/: the set-up rebuilds it when stale.
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Removes the folders the helpers made for a file once its tests are done.
+    setupFiles: ['test/helpers/cleanup.ts'],
     // Commands run in-process print local times in the test process's zone: pin it, as the
     // spawned ones pin theirs with TZ in their environment.
     env: { TZ: 'UTC' },

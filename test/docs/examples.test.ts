@@ -1,10 +1,9 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runMon } from '../helpers/run-mon.js';
+import { runMon, tempDir } from '../helpers/run-mon.js';
 import { examplesOf, problems, runExample, transcriptsOf, type Example } from './examples.js';
 
 /**
@@ -25,7 +24,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  dir = mkdtempSync(join(tmpdir(), 'mon-docs-'));
+  dir = tempDir('mon-docs-');
   env = { MON_CONFIG_DIR: join(dir, 'config') };
   for (const name of ['acme', 'northwind']) {
     const saved = await runMon(['profile', 'add', name, '--base-url', sandbox.url, '--api-key-stdin'], { env, input: sandbox.apiKey });

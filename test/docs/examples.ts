@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { MON_BIN } from '../helpers/run-mon.js';
+import { MON_BIN, tempDir } from '../helpers/run-mon.js';
 
 /**
  * The shell examples of a Markdown file: every ```sh block whose first command starts with
@@ -64,7 +63,7 @@ export function runExample(example: Example, dir: string, env: Record<string, st
   } catch {
     // made by an earlier example
   }
-  const log = join(mkdtempSync(join(tmpdir(), 'mon-example-')), 'log');
+  const log = join(tempDir('mon-example-'), 'log');
   writeFileSync(log, '');
   const prelude = `mon() { command mon "$@"; local code=$?; printf '%s\\t%s\\n' "$code" "$*" >> ${JSON.stringify(log)}; return $code; }\n`;
   return new Promise((resolve, reject) => {

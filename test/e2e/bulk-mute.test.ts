@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
@@ -7,6 +6,7 @@ import { apiError, json, startFakeApi, type FakeApi } from '../helpers/fake-api.
 import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
 import { readAll } from '../helpers/sandbox-http.js';
+import { tempDir } from '../helpers/run-mon.js';
 
 type Item = Record<string, unknown>;
 
@@ -148,7 +148,7 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
 
   it('--from FILE with the ndjson of mon alerts mutes what alerts listed', async () => {
     const alerts = await runMain(['alerts', '--group', String(groups[1]!.name), '-o', 'ndjson'], { env });
-    const file = join(mkdtempSync(join(tmpdir(), 'mon-from-')), 'alerts.ndjson');
+    const file = join(tempDir('mon-from-'), 'alerts.ndjson');
     writeFileSync(file, alerts.stdout);
     sandbox.requests.length = 0;
     await bulk(['mute', '--from', file, '--timed', '2h']);

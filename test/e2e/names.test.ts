@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, tempConfigDir, tempDir } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { runMain } from '../helpers/run-main.js';
 
@@ -37,7 +36,7 @@ describe('computers, groups, manufacturers and products by any of their names', 
   afterAll(() => sandbox.close());
 
   it("the README's loop over missing computers works as printed: client ids from the list name the computers of new notes", async () => {
-    const bin = mkdtempSync(join(tmpdir(), 'mon-bin-'));
+    const bin = tempDir('mon-bin-');
     symlinkSync(MON_BIN, join(bin, 'mon'));
     const script = `mon computers list --status missing --all -o tsv --no-header --fields client_id |
   while read -r id; do mon notes create --computer "$id" --body "Checked by the night run"; done`;

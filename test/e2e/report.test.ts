@@ -5,14 +5,13 @@
  * text and charts are read from what the browser drew.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { hasProgram } from '../helpers/programs.js';
 import { runMain } from '../helpers/run-main.js';
-import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { runMon, tempConfigDir, tempDir } from '../helpers/run-mon.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = hasProgram('chromium', [CHROMIUM, '--version'], 'apt-get install -y chromium');
@@ -20,7 +19,7 @@ const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disabl
 
 /** Renders the file in Chromium: the DOM as the browser holds it, and a screenshot at A4 width (794 px at 96 dpi). */
 function inChromium(file: string): { dom: string; png: string } {
-  const profile = mkdtempSync(join(tmpdir(), 'mon-chromium-'));
+  const profile = tempDir('mon-chromium-');
   const png = join(profile, 'page.png');
   const run = (extra: string[]) => execFileSync(CHROMIUM, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, ...extra, `file://${file}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
   const dom = run(['--dump-dom', '--virtual-time-budget=2000']);
@@ -87,7 +86,7 @@ describe('mon report', () => {
   });
 
   it.runIf(HAS_CHROMIUM)('renders in Chromium at A4 width: the counts are on the page and every chart drew bars with labels', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mon-report-'));
+    const dir = tempDir('mon-report-');
     const file = join(dir, 'report.html');
     // The browser is under test here: mon runs in-process.
     const run = await runMain(['report'], { env: env(sandbox) });
@@ -117,7 +116,7 @@ describe('mon report', () => {
     for (const [name, one] of [['acme', sandbox], ['northwind', other]] as const) {
       expect((await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env: profiles, input: `${one.apiKey}\n` })).code).toBe(0);
     }
-    const out = mkdtempSync(join(tmpdir(), 'mon-reports-'));
+    const out = tempDir('mon-reports-');
     const run = await runMon(['--all-profiles', 'report', '--output-dir', join(out, '2026-11'), '--since', '30d'], { env: profiles });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
@@ -135,7 +134,7 @@ describe('mon report', () => {
   });
 
   it('embeds a logo as data, and refuses a file that is not an image or is too large (exit 2, nothing sent)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mon-logo-'));
+    const dir = tempDir('mon-logo-');
     const png = join(dir, 'logo.png');
     writeFileSync(png, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'));
     const withLogo = await runMon(['report', '--logo', png], { env: env(sandbox) });

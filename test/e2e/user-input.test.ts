@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
-import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, runMon, tempConfigDir, tempDir } from '../helpers/run-mon.js';
 
 /**
  * Every read of user input (`--from FILE|-`, `--body-file FILE|-`, `--api-key-stdin`) ends
@@ -77,7 +76,7 @@ describe('user input', () => {
   afterAll(() => api.close());
   beforeEach(() => {
     api.requests.length = 0;
-    dir = mkdtempSync(join(tmpdir(), 'mon-input-'));
+    dir = tempDir('mon-input-');
   });
 
   /** A named pipe nobody writes to. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,12 +27,29 @@ export interface RunOptions {
   gid?: number;
 }
 
-/** A fresh, empty config folder, so no test ever touches the real home. */
-export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'mon-test-'));
+/** The folders tempDir() made and nobody removed yet. */
+const made: string[] = [];
+/** bin/mon in a copy anyone may read (readableCopy), in one of them. */
+let copy: string | undefined;
+
+/** A fresh, empty folder in the temporary folder, removed once the test file is done. */
+export function tempDir(prefix = 'mon-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
-let copy: string | undefined;
+/** A fresh, empty config folder, so no test ever touches the real home. */
+export function tempConfigDir(): string {
+  return tempDir();
+}
+
+/** Removes every folder tempDir() made: after each test file (test/helpers/cleanup.ts), so that runs leave none behind. */
+export function removeTempConfigDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  copy = undefined;
+}
+
 
 /** bin/mon of a copy of bin/, dist/ and package.json that every user may read (made once). */
 function readableCopy(): string {

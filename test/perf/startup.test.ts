@@ -16,7 +16,7 @@ import { buildProgram, commandsFor } from '../../src/program.js';
 // @ts-expect-error plain ESM script without types
 import { buildOptions, JQ_WORKER_NAME, LAZY_PACKAGES, SEPARATE_FILES, separateBuildOptions, workerBuildOptions } from '../../scripts/esbuild.config.mjs';
 import { computersPage, startFakeApi } from '../helpers/fake-api.js';
-import { MON_BIN } from '../helpers/run-mon.js';
+import { MON_BIN, tempDir } from '../helpers/run-mon.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -105,7 +105,7 @@ describe('the bundle', () => {
     for (const { file } of SEPARATE_FILES as { file: string }[]) expect(readFileSync(bundle, 'utf8')).toContain(`require("./${file}")`);
     const api = await startFakeApi(computersPage(5));
     try {
-      const { code, external, evaluated } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mon-perf-config-')) });
+      const { code, external, evaluated } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: tempDir('mon-perf-config-') });
       expect(code).toBe(0);
       expect(external).toEqual([]);
       expect(evaluated).not.toContain('src/sandbox/server.ts');
@@ -113,7 +113,7 @@ describe('the bundle', () => {
       await api.close();
     }
     // --sandbox reads the sandbox's file, and it runs.
-    const sandboxRun = await probe(bundle, ['--sandbox', 'groups', 'list', '--count'], { MON_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mon-perf-config-')) });
+    const sandboxRun = await probe(bundle, ['--sandbox', 'groups', 'list', '--count'], { MON_CONFIG_DIR: tempDir('mon-perf-config-') });
     expect(sandboxRun.code).toBe(0);
     expect(sandboxRun.evaluated).toContain('src/sandbox/server.ts');
   });
@@ -137,7 +137,7 @@ describe('the bundle', () => {
   it('one request evaluates undici and zod only, and no child_process', async () => {
     const api = await startFakeApi(computersPage(50));
     try {
-      const dir = mkdtempSync(join(tmpdir(), 'mon-perf-config-'));
+      const dir = tempDir('mon-perf-config-');
       const { code, evaluated, builtins, external } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir });
       expect(code).toBe(0);
       expect(api.requests).toHaveLength(1);
@@ -163,7 +163,7 @@ describe('the bundle', () => {
 
   it('bin/mon, loading the bundle and sending a request, loads neither node:module nor node:http', async () => {
     const api = await startFakeApi(computersPage(5));
-    const dir = mkdtempSync(join(tmpdir(), 'mon-perf-config-'));
+    const dir = tempDir('mon-perf-config-');
     const record = join(dir, 'builtins.json');
     const preload = join(dir, 'record.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.moduleLoadList)));`);
@@ -182,7 +182,7 @@ describe('the bundle', () => {
   it('a command that only reads a saved profile reads config.json without conf; one that saves it loads conf', async () => {
     const api = await startFakeApi(computersPage(5));
     try {
-      const dir = mkdtempSync(join(tmpdir(), 'mon-perf-config-'));
+      const dir = tempDir('mon-perf-config-');
       chmodSync(dir, 0o700);
       writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'acme', profiles: { acme: { baseUrl: api.url, apiKey: 'k_perf' } } }), { mode: 0o600 });
       for (const argv of [['computers', 'list', '--json'], ['profile', 'list'], ['profile', 'show'], ['--profiles', 'acme', 'computers', 'list']]) {
@@ -240,7 +240,7 @@ describe('commands built for the command line', () => {
 
 /** A copy of bin/ beside package.json, with only the dist/ files named: what a run needs shows. */
 function copyOfMon(distFiles: string[]): { bin: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'mon-bin-'));
+  const dir = tempDir('mon-bin-');
   mkdirSync(join(dir, 'bin'));
   mkdirSync(join(dir, 'dist'));
   for (const file of readdirSync(join(root, 'bin'))) copyFileSync(join(root, 'bin', file), join(dir, 'bin', file));

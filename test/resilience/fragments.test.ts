@@ -1,10 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runMain } from '../helpers/run-main.js';
-import { tempConfigDir } from '../helpers/run-mon.js';
+import { tempConfigDir, tempDir } from '../helpers/run-mon.js';
 import { expectOneLine } from './support.js';
 
 /**
@@ -34,7 +33,7 @@ describe('pieces of the key', () => {
   afterAll(() => api.close());
   beforeEach(() => {
     api.requests.length = 0;
-    dir = mkdtempSync(join(tmpdir(), 'mon-fragments-'));
+    dir = tempDir('mon-fragments-');
   });
 
   it.each([
@@ -92,7 +91,7 @@ describe('long values in messages', () => {
   afterAll(() => api.close());
 
   it('a uid of 300 characters in --from is refused by its length, not printed back', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'mon-long-')), 'uids');
+    const file = join(tempDir('mon-long-'), 'uids');
     writeFileSync(file, `pr_${'a'.repeat(297)}\n`);
     const result = await runMain(['plugin', 'mute', '--from', file, '--ignore', '--yes'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
     expect(result.code).toBe(2);
@@ -102,7 +101,7 @@ describe('long values in messages', () => {
   });
 
   it('an unknown uid of 203 characters: its first characters and its length in the "no plugin result" line', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'mon-long-')), 'uids');
+    const file = join(tempDir('mon-long-'), 'uids');
     writeFileSync(file, `pr_${'a'.repeat(200)}\n`);
     const result = await runMain(['plugin', 'mute', '--from', file, '--ignore', '--yes'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
     expect(result.code).toBe(4);

@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { MonResult } from '../helpers/run-mon.js';
+import { tempDir, type MonResult } from '../helpers/run-mon.js';
 
 /**
  * A key with characters that change when URL-encoded (+ / =), so a leak in any encoding
@@ -34,7 +33,7 @@ export function expectOneLine(result: Pick<MonResult, 'stderr'>): void {
  * the test) when openssl is missing: nothing is skipped.
  */
 export function selfSignedCert(): { key: string; cert: string; certFile: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'mon-tls-'));
+  const dir = tempDir('mon-tls-');
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
   execFileSync(

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { staleInputs } from '../helpers/global-setup.js';
+import { tempDir } from '../helpers/run-mon.js';
 
 /** A checkout with a bundle built at `builtAt` and one source file changed at `changedAt` (seconds). */
 function checkout(builtAt: number | undefined, changed: Record<string, number>): string {
-  const base = mkdtempSync(join(tmpdir(), 'mon-setup-'));
+  const base = tempDir('mon-setup-');
   for (const [file, at] of Object.entries(changed)) {
     mkdirSync(join(base, file, '..'), { recursive: true });
     writeFileSync(join(base, file), '');
