@@ -49,7 +49,7 @@ const BIG = 10_000;
 const HUGE = 50_000;
 const SMALL = 1_000;
 /** Callgrind runs of each program with --instructions, of which the median counts. */
-const INSTRUCTION_SAMPLES = 3;
+const INSTRUCTION_SAMPLES = 5;
 
 /** Ratios the targets allow; `of` names the row the ratio is taken against. */
 const TARGETS = {
@@ -235,7 +235,7 @@ async function startupRows(node, exec, mon) {
   let instructions;
   if (flags.instructions) {
     // Not spawnSync: the sandbox answering the request runs in this process. The median of
-    // three: V8 seeds its string hashes at random in every process, and the seed's set-up alone
+    // five: V8 seeds its string hashes at random in every process, and the seed's set-up alone
     // varies by up to 10 M instructions from one run to the next (detail::sprp under
     // HashSeed::InitializeRoots in callgrind's output), in mon and its floor alike.
     const count = async (args) => {
