@@ -64,21 +64,27 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_
 };
 
 /**
+ * A plugin that hands undici, where it requires the built-in module `builtin`, a stand-in module
+ * whose source is `contents` (its namespace, `lazy-<builtin>`, names it in the build's inputs).
+ */
+function undiciStandIn(builtin, contents) {
+  const namespace = `lazy-${builtin}`;
+  return {
+    name: namespace,
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^(node:)?${builtin}$`) }, (args) => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: builtin, namespace } : undefined));
+      build.onLoad({ filter: /.*/, namespace }, () => ({ loader: 'js', contents }));
+    },
+  };
+}
+
+/**
  * undici checks its invariants with `assert(value)` from node:assert, which costs a request about
  * 19 M instructions to load (Node 22: node:assert and six internal modules of its own) although
  * no assertion fails. Here undici gets a function that loads node:assert only when one does.
  * undici calls assert as a plain function only: test/api/undici-layout.test.ts fails otherwise.
  */
-const lazyAssert = {
-  name: 'lazy-assert',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?assert$/ }, (args) => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'lazy-assert' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
-      loader: 'js',
-      contents: `module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };`,
-    }));
-  },
-};
+const lazyAssert = undiciStandIn('assert', `module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };`);
 
 /** Node's default --max-http-header-size (16 KiB on Node 20, 22 and 24): test/api/undici-layout.test.ts checks it. */
 export const NODE_MAX_HEADER_SIZE = 16_384;
@@ -95,20 +101,14 @@ export const NODE_MAX_HEADER_SIZE = 16_384;
  * node:http only when the option is given (command line or NODE_OPTIONS). undici's own layout:
  * test/api/undici-layout.test.ts checks the two files and what they read.
  */
-const lazyHttp = {
-  name: 'lazy-http',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?http$/ }, (args) => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'http', namespace: 'lazy-http' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-http' }, () => ({
-      loader: 'js',
-      contents: `const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\\s+/)].some((arg) => arg.startsWith('--max-http-header-size'));
+const lazyHttp = undiciStandIn(
+  'http',
+  `const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\\s+/)].some((arg) => arg.startsWith('--max-http-header-size'));
 module.exports = {
   IncomingMessage: class NotAnIncomingMessage {},
   get maxHeaderSize() { return given ? require('node:http').maxHeaderSize : ${NODE_MAX_HEADER_SIZE}; },
 };`,
-    }));
-  },
-};
+);
 
 /** The imports of SEPARATE_FILES, left to a require() of their file in dist/ (beside the bundle). */
 const separateFiles = {
