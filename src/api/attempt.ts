@@ -258,6 +258,17 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
       'final',
     );
   }
+  // An answer that is not HTTP/1.1 (a port that speaks another protocol, a proxy that mangles the
+  // answer), or headers past Node's limit: another attempt meets the same answer.
+  if (code.startsWith('HPE_') || (error as Error | undefined)?.name === 'HTTPParserError') {
+    return new AttemptFailed(
+      new NetworkError(`${host} did not answer in HTTP/1.1 (${redact(message, settings.apiKey)})`, `check the scheme and port of the base URL (from ${settings.baseUrlSource})`),
+      'final',
+    );
+  }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+    return new AttemptFailed(new NetworkError(`${host} answered with headers larger than Node takes (16 KB, or --max-http-header-size)`, 'a proxy between may add them'), 'final');
+  }
   // A name the resolver says does not exist will not exist a second later (cli-contract.md:
   // not retried); EAI_AGAIN is the resolver failing for now, and is.
   if (code === 'ENOTFOUND') {

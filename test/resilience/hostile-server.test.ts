@@ -213,6 +213,28 @@ describe('TLS', () => {
     expect(connections).toBe(1);
   });
 
+  it.each([
+    ['another protocol on the port (an SSH banner)', 'SSH-2.0-OpenSSH_9.6\r\n', /^mon: 127\.0\.0\.1:\d+ did not answer in HTTP\/1\.1 \(Response does not match the HTTP\/1\.1 protocol[^)]*\)\) — check the scheme and port of the base URL \(from MON_BASE_URL\)\n$/],
+    ['headers past Node\'s limit', `HTTP/1.1 200 OK\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`, /^mon: 127\.0\.0\.1:\d+ answered with headers larger than Node takes \(16 KB, or --max-http-header-size\) — a proxy between may add them\n$/],
+  ])('an answer that is not HTTP/1.1 mon can read (%s): exit 8 at once, one line, no retry', async (_what, answer, message) => {
+    let asked = 0;
+    const odd = createTcpServer((socket) => {
+      asked++;
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end(answer));
+    });
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    try {
+      const result = await runMon(['groups', 'get', 'g_1'], { env: { MON_BASE_URL: `http://127.0.0.1:${(odd.address() as AddressInfo).port}`, MON_API_KEY: KEY } });
+      expect(result.code).toBe(8);
+      expect(result.stderr).toMatch(message);
+      expectNoKey(result);
+      expect(asked).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => odd.close(() => resolve()));
+    }
+  });
+
   it('NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored for mon\'s requests, and said once', async () => {
     const tls = selfSignedCert();
     const api = await startFakeApi(ok, { tls });
