@@ -18,6 +18,7 @@
  * them (at most PAGE_CONCURRENCY ahead), so a slow reader holds a few pages, not the list.
  */
 import { ServerError } from '../errors.js';
+import { toJson } from '../output/json.js';
 
 export interface Paging {
   /** First page to ask for (1 unless given). */
@@ -220,7 +221,7 @@ function fingerprint(items: readonly Record<string, unknown>[]): string | undefi
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (const item of items) {
-    const key = typeof item.uid === 'string' ? item.uid : typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : JSON.stringify(item);
+    const key = typeof item.uid === 'string' ? item.uid : typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : toJson(item);
     for (let i = 0; i <= key.length; i++) {
       // The end of each key counts too (as 0): ['ab', 'c'] and ['a', 'bc'] differ.
       const code = i < key.length ? key.charCodeAt(i) : 0;

@@ -8,6 +8,7 @@ import { keyFingerprint } from '../api/budget.js';
 import { parseTime } from '../api/time.js';
 import { FIELD_KINDS, hasField, readField } from '../output/forms.js';
 import type { Column } from '../output/types.js';
+import { toJson } from '../output/json.js';
 
 type Item = Record<string, unknown>;
 
@@ -58,7 +59,7 @@ export function normalise(value: unknown, key: string): Kept {
   if (typeof value === 'string') return value.length > LONGEST_KEPT_TEXT ? `#${keyFingerprint(value)}${value.length}` : value;
   if (Array.isArray(value)) return value.map((one) => normalise(one, key));
   if (typeof value === 'object' && typeof (value as Item).uid === 'string') return (value as Item).uid as string;
-  return normalise(JSON.stringify(value), key);
+  return normalise(toJson(value), key);
 }
 
 /**
@@ -102,7 +103,7 @@ export class Comparison {
 
   /** The keys whose values differ. */
   differing(before: readonly Kept[], after: readonly Kept[]): string[] {
-    return this.keys.filter((_, i) => JSON.stringify(before[i] ?? null) !== JSON.stringify(after[i] ?? null));
+    return this.keys.filter((_, i) => toJson(before[i] ?? null) !== toJson(after[i] ?? null));
   }
 
   /**

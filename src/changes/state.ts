@@ -11,6 +11,7 @@ import { checkConfigFile, checkPrivateFolder, ensureConfigDir } from '../config/
 import type { Account } from '../context.js';
 import { StateFileError, UsageError } from '../errors.js';
 import type { Kept } from './compare.js';
+import { toJson } from '../output/json.js';
 
 const FORMAT = 'mon-changes';
 const VERSION = 1;
@@ -128,7 +129,7 @@ export class ChangeStates {
     const index = new Map<string, number>();
     const items: Record<string, number> = {};
     for (const [uid, kept] of state.items) {
-      const key = JSON.stringify(kept);
+      const key = toJson(kept);
       let at = index.get(key);
       if (at === undefined) {
         at = values.push(kept) - 1;
@@ -137,7 +138,7 @@ export class ChangeStates {
       items[uid] = at;
     }
     const rows = state.rows && { keys: state.rows.keys, cells: Object.fromEntries(state.rows.rows) };
-    const text = JSON.stringify({ format: FORMAT, version: VERSION, account: this.account.label, name, command: state.command, saved_at: new Date(state.savedAt).toISOString(), fields: state.fields, values, items, ...(rows ? { rows } : {}) });
+    const text = toJson({ format: FORMAT, version: VERSION, account: this.account.label, name, command: state.command, saved_at: new Date(state.savedAt).toISOString(), fields: state.fields, values, items, ...(rows ? { rows } : {}) });
     writeFileAtomic(file, `${text}\n`, { durable: true });
   }
 

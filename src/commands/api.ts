@@ -11,6 +11,7 @@ import { MAX_INT32 } from '../validate/when.js';
 import { confirmDeletion, showDryRun } from './actions.js';
 import { verb } from '../spec/spec.js';
 import { quoted } from '../output/escape.js';
+import { toJson } from '../output/json.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */
@@ -53,10 +54,10 @@ async function printBody(ctx: Context, data: unknown): Promise<void> {
   const pick = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? pickFields(value as Record<string, unknown>, fields) : value);
   if (output === 'ndjson') {
     const items = Array.isArray(data) ? data : [data];
-    ctx.io.stdout.write(items.map((item) => `${JSON.stringify(pick(item))}\n`).join(''));
+    ctx.io.stdout.write(items.map((item) => `${toJson(pick(item))}\n`).join(''));
     return;
   }
-  ctx.io.stdout.write(`${JSON.stringify(Array.isArray(data) ? data.map(pick) : pick(data), null, ctx.globals.jq === undefined ? 2 : undefined)}\n`);
+  ctx.io.stdout.write(`${toJson(Array.isArray(data) ? data.map(pick) : pick(data), ctx.globals.jq === undefined ? 2 : undefined)}\n`);
 }
 
 /**

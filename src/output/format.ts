@@ -5,6 +5,7 @@
 import { NUMERIC, parseTime } from '../api/time.js';
 import { terminalSafe } from './escape.js';
 import type { ValueKind } from './types.js';
+import { toJson } from './json.js';
 
 /** Colouring hooks, built from chalk by the table renderer only when colour is on. */
 export interface Palette {
@@ -120,7 +121,7 @@ export function formatPercent(value: unknown): string {
 function text(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return toJson(value);
   return String(value);
 }
 

@@ -6,6 +6,7 @@ import { pickFields, resolveColumns, type ResolvedColumn } from './columns.js';
 import { formatCell, plainValue, toCsvRow, toTsvRow } from './format.js';
 import { loadTableKit, type TableKit } from './table.js';
 import type { ListRenderer, RenderOptions } from './types.js';
+import { toJson } from './json.js';
 
 export type { ListRenderer } from './types.js';
 
@@ -24,7 +25,7 @@ function jsonList(opts: RenderOptions): ListRenderer {
     push(items) {
       if (items.length === 0) return;
       const page = opts.fields ? items.map((item) => pickFields(item, opts.fields, opts.columns)) : items;
-      const text = JSON.stringify(page, null, opts.compact ? undefined : 2);
+      const text = toJson(page, opts.compact ? undefined : 2);
       opts.out.write((first ? open : between) + text.slice(cut, -cut));
       first = false;
     },
@@ -38,7 +39,7 @@ function ndjsonList(opts: RenderOptions): ListRenderer {
   return {
     push(items) {
       if (items.length === 0) return;
-      opts.out.write(items.map((item) => JSON.stringify(pickFields(item, opts.fields, opts.columns)) + '\n').join(''));
+      opts.out.write(items.map((item) => toJson(pickFields(item, opts.fields, opts.columns)) + '\n').join(''));
     },
     end() {},
   };
@@ -124,10 +125,10 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
 export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
   switch (opts.format) {
     case 'json':
-      opts.out.write(JSON.stringify(pickFields(obj, opts.fields, opts.columns), null, opts.compact ? undefined : 2) + '\n');
+      opts.out.write(toJson(pickFields(obj, opts.fields, opts.columns), opts.compact ? undefined : 2) + '\n');
       return;
     case 'ndjson':
-      opts.out.write(JSON.stringify(pickFields(obj, opts.fields, opts.columns)) + '\n');
+      opts.out.write(toJson(pickFields(obj, opts.fields, opts.columns)) + '\n');
       return;
     case 'csv':
     case 'tsv': {

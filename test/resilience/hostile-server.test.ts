@@ -86,6 +86,34 @@ describe('hostile answers', () => {
     });
   });
 
+  describe('an answer nested deeper than the stack allows (JSON.parse takes it; JSON.stringify recurses)', () => {
+    const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const nested: Handler = (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const item = { uid: 'g_1', name: 'Acme', slug: 'acme' };
+      res.end(req.path.endsWith('/groups') ? `[${JSON.stringify(item).slice(0, -1)},"extra":${deep(100_000)}}]` : deep(100_000));
+    };
+    it.each([
+      [['groups', 'list', '--json']],
+      [['groups', 'list', '-o', 'ndjson']],
+      [['groups', 'list', '--all', '--json']],
+      [['api', 'GET', '/groups']],
+      [['api', 'GET', '/groups', '--paginate']],
+      [['api', 'GET', '/computers/c_1']],
+    ])('mon %j: exit 7, one line that says so, not a crash', async (args) => {
+      api.handle(nested);
+      const result = await run(args);
+      expect(result.code).toBe(7);
+      expect(result.stderr).toBe('mon: an answer nests objects or arrays too deeply to handle as JSON — the service or a proxy answered wrongly\n');
+    });
+    it('a table of the same answer prints (it shows the documented fields only)', async () => {
+      api.handle(nested);
+      const result = await run(['groups', 'list']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Acme');
+    });
+  });
+
   describe('the size of one response is capped', () => {
     /** Peak resident memory of a child, read from outside it (/proc/<pid>/status VmHWM), in MB. */
     async function runWatched(args: string[], extra: Record<string, string>): Promise<{ code: number | null; stderr: string; peakMb: number }> {
