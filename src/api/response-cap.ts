@@ -38,9 +38,10 @@ export class TooLarge extends Error {
 }
 
 /**
- * Reads a body to its end as UTF-8 text, never holding more than `cap` bytes: a Content-Length
- * over the cap is refused before reading, and a body that passes it (chunked, without end) is
- * left at once. `received` is told every chunk's size, for messages about bodies cut short.
+ * Reads a body to its end as UTF-8 text (without a leading byte order mark), never holding more
+ * than `cap` bytes: a Content-Length over the cap is refused before reading, and a body that
+ * passes it (chunked, without end) is left at once. `received` is told every chunk's size, for
+ * messages about bodies cut short.
  */
 export async function readCapped(
   body: AsyncIterable<unknown>,
@@ -59,5 +60,8 @@ export async function readCapped(
     if (total > cap) throw new TooLarge(cap);
     chunks.push(bytes);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  const text = Buffer.concat(chunks, total).toString('utf8');
+  // A byte order mark before the JSON (some servers and proxies add one): RFC 8259 lets a parser
+  // ignore it, and JSON.parse would not.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

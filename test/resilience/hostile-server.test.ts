@@ -86,6 +86,16 @@ describe('hostile answers', () => {
     });
   });
 
+  it('JSON after a byte order mark (some servers and proxies add one) is read as JSON', async () => {
+    api.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(`\uFEFF${JSON.stringify(group)}`);
+    });
+    const result = await run(['groups', 'get', 'g_1', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(group);
+  });
+
   describe('an answer nested deeper than the stack allows (JSON.parse takes it; JSON.stringify recurses)', () => {
     const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     const nested: Handler = (req, res) => {
