@@ -66,7 +66,12 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
 
   // A global option given twice is refused as a verb option is; --expand combines its keys.
   const lists: Record<string, string> = { '--fields': 'give one comma-separated list: --fields uid,name', '--profiles': 'give one comma-separated list: --profiles acme,northwind' };
-  for (const option of program.options) if (option.long !== '--expand') onceOnly(program, [option], lists[option.long ?? '']);
+  // --json is short for -o json: the two are one option, given once (`-o csv --json` is refused as `-o csv -o json` is).
+  const json = program.options.find((option) => option.long === '--json')!;
+  for (const option of program.options) {
+    if (option.long === '--expand' || option === json) continue;
+    onceOnly(program, option.long === '--output' ? [option, json] : [option], lists[option.long ?? '']);
+  }
 
   // The root's own help: the commands first, on one screen (src/help.ts); every other
   // command's help is commander's.

@@ -102,6 +102,9 @@ describe('the same option and value mean the same in every command (sandbox)', (
     [['computers', 'list', '--group', 'Acme Design', '--group', 'Northwind Clinic'], /^mon: --group: given twice \('Acme Design', then 'Northwind Clinic'\); it takes one value — .*`mon alerts --group A --group B` takes several\n$/],
     [['computers', 'list', '--status', 'missing', '--status', 'hidden'], /^mon: --status: given twice \('missing', then 'hidden'\); it takes one value — /],
     [['-o', 'json', 'computers', 'list', '-o', 'csv'], /^mon: --output: given twice \('json', then 'csv'\)/],
+    // --json is short for -o json: with -o as well, the output is given twice, whichever comes first.
+    [['computers', 'list', '-o', 'csv', '--json'], /^mon: --output: given twice \('csv', then --json\); it takes one value — /],
+    [['--json', 'computers', 'list', '-o', 'table'], /^mon: --output: given twice \(--json, then 'table'\)/],
     [['plugin', 'mute', '--group', 'Acme Design', '--timed', '2h', '--timed', '3h'], /^mon: --timed: given twice \('2h', then '3h'\)/],
     [['notes', 'update', 'n_1', '--private', '--no-private'], /^mon: --private: given as --private and as --no-private — keep one of --private and --no-private\n$/],
   ])('a repeated option the API takes once is refused, naming it, before anything is sent: %j', async (args, message) => {
