@@ -30,6 +30,8 @@ export interface JqEngine {
   listen(listener: (event: EngineEvent) => void): void;
   /** The main thread has loaded its code: the worker may now change V8's flags (CONTROL.MAIN_LOADED). */
   mainLoaded(): void;
+  /** Whether the worker has V8's flags changed now (CONTROL.FLAGS_CHANGED). */
+  flagsChanged(): boolean;
 }
 
 /**
@@ -74,5 +76,6 @@ export function startJqEngine(expression: string, workerFile: string, mainLoadin
       for (const event of early.splice(0)) next(event);
     },
     mainLoaded,
+    flagsChanged: () => Atomics.load(control, CONTROL.FLAGS_CHANGED) === 1,
   };
 }

@@ -11,13 +11,18 @@ export const CONTROL = {
   /**
    * 1 once the main thread has loaded its code (bin/mon's bundle): until then the worker does
    * not change V8's flags, since V8 refuses a code cache made under other flags, and the main
-   * thread's cache would be compiled again from source (src/output/jq-worker.ts).
+   * thread's bundle would be compiled again from source (src/output/jq-worker.ts).
    */
   MAIN_LOADED: 3,
+  /**
+   * 1 while the worker has V8's flags changed (from before jq is compiled until jq is done): a
+   * code cache made meanwhile is one V8 refuses under the usual flags, so bin/mon writes none.
+   */
+  FLAGS_CHANGED: 4,
 } as const;
 
 /** Slots of the control array. */
-export const CONTROL_SLOTS = 4;
+export const CONTROL_SLOTS = 5;
 
 export interface JqWorkerData {
   expression: string;

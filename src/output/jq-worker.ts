@@ -14,10 +14,10 @@
  * - writing fd 2 passes jq's messages on line by line, and stops at the first error.
  */
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import { CONTROL, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
+import { baselineOnly } from '../tiering.js';
 
 const { expression, control, ring, input } = workerData as JqWorkerData;
 const state = new Int32Array(control);
@@ -200,23 +200,21 @@ function wrapImports(imports: Record<string, Record<string, unknown>>): void {
 async function run(): Promise<void> {
   // jq-wasm prints emscripten's abort messages with console.error: the main thread says it instead.
   console.error = () => undefined;
-  // V8 compiles jq's hot functions a second time, optimised, on other threads: about 90 ms of
-  // CPU at every start, for no gain measured even on a 17 MB input (scripts/bench). Liftoff's
-  // code alone is kept: --liftoff-only does it on Node 22, and Node 24, which no longer takes that
-  // flag once running, waits as long before it optimises (the tier-up budget: 291 ms against
-  // 353 ms for `--jq length` over one page; both flags, 282 ms). The flags are the process's; the
-  // HTTP client's WebAssembly sets its own budget around the first request (src/api/undici.ts).
-  // Once a flag changes, V8 refuses a code cache made under the old flags, in either thread, and
-  // compiles from source: Node's own for every module loaded after (jq's start-up asks WebCrypto
-  // for a random seed, so WebCrypto is loaded before: --jq over one page 6 ms less on Node 22,
-  // 7-14 ms on Node 24), and the main thread's for mon's bundle, if it is not loaded yet, which is
-  // why the flags wait for it (on Node 24 the worker was first, and the bundle compiled anew at
-  // every --jq run). The wait is bounded: past it the bundle only compiles slower.
+  // V8 would compile jq's hot functions a second time, optimised, on other threads: about 90 ms
+  // of CPU at every start, for no gain measured even on a 17 MB input (scripts/bench). Flags set
+  // before jq's module is compiled keep Liftoff's code (src/tiering.ts); they are put back once jq
+  // is done (put back as soon as jq was instantiated, Node 22 tiered jq up after all: 150 ms more
+  // CPU over one page). V8's flags are the process's, and
+  // while one differs V8 refuses a code cache made under the usual ones, in either thread: Node's
+  // own for the modules loaded meanwhile (WebCrypto, which jq's start-up asks for a random seed,
+  // is loaded before: --jq over one page 6 ms less on Node 22, 7-14 ms on Node 24), and the main
+  // thread's for mon's bundle, which is why the budget waits until the bundle is loaded (bounded:
+  // past the wait the bundle only compiles slower).
   globalThis.crypto.getRandomValues(new Uint8Array(1));
   const jqWasm = readFileSync(require.resolve('jq-wasm/jq.wasm'));
   Atomics.wait(state, CONTROL.MAIN_LOADED, 0, MAIN_LOAD_WAIT_MS);
-  setFlagsFromString('--liftoff-only');
-  setFlagsFromString('--wasm-tiering-budget=1000000000');
+  Atomics.store(state, CONTROL.FLAGS_CHANGED, 1);
+  const restoreFlags = baselineOnly();
   const module = new wasm.Module(jqWasm);
   const jq = await loadJq({
     instantiateWasm: (imports, done) => {
@@ -227,16 +225,25 @@ async function run(): Promise<void> {
       });
     },
   });
-  let exitCode: number;
+  let outcome: { exitCode: number } | { error: unknown };
   try {
     // The input is ours (fd_read above); jq-wasm's own is left empty.
-    exitCode = jq.raw('', expression, FLAGS).exitCode;
+    outcome = { exitCode: jq.raw('', expression, FLAGS).exitCode };
   } catch (error) {
+    outcome = { error };
+  }
+  // jq is done: the flags are put back before the main thread hears so, as bin/mon then writes
+  // its code cache (not while they are changed: CONTROL.FLAGS_CHANGED).
+  restoreFlags();
+  Atomics.store(state, CONTROL.FLAGS_CHANGED, 0);
+  if ('error' in outcome) {
+    const { error } = outcome;
     if (error instanceof Stop) return;
     // emscripten aborts when jq's memory (256 MB at most) cannot grow any more.
     post({ type: 'failed', message: String((error as Error | undefined)?.message ?? error), memory: /Aborted|memory/i.test(String(error)) });
     return;
   }
+  const { exitCode } = outcome;
   if (!compiled) {
     post({ type: 'refused', stderr: errText, exitCode });
     return;

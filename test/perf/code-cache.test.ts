@@ -93,6 +93,17 @@ describe('the code cache of the bundle', () => {
     expect(runsIn(file)).toBe(2);
   });
 
+  it('a --jq run writes it too (its worker put back the flag it raised), and the next run takes it', async () => {
+    const dir = join(freshDir(), 'cache');
+    const file = join(dir, cacheName());
+    const jq = await runMon(['computers', 'list', '--jq', 'length'], { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir } });
+    expect(jq.code).toBe(0);
+    expect(jq.stdout).toBe('20\n');
+    expect(runsIn(file)).toBe(1);
+    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+    expect(runsIn(file)).toBe(2);
+  });
+
   it('one that V8 rejects is ignored and replaced', async () => {
     const dir = freshDir();
     chmodSync(dir, 0o700);

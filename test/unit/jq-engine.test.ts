@@ -1,13 +1,16 @@
-// The --jq worker changes V8's flags (src/output/jq-worker.ts), which are the whole process's,
-// and V8 takes a code cache only under the flags it was made with. bin/mon starts the worker
-// before it loads the bundle from its code cache: the worker must leave the flags alone until
-// the main thread says it has loaded (CONTROL.MAIN_LOADED), or the bundle compiles anew.
+// The --jq worker changes V8's WebAssembly flags while jq is compiled and runs (src/tiering.ts),
+// and V8's flags are the whole process's: V8 takes a code cache only under the flags it was made
+// with. bin/mon starts the worker before it loads the bundle from its code cache, so the worker
+// must leave the flags alone until the main thread says it has loaded (CONTROL.MAIN_LOADED); it
+// says while they are changed (CONTROL.FLAGS_CHANGED), when bin/mon writes no cache; and it puts
+// them back once jq is done, so that the cache written at the end is one the next run takes.
 import { spawnSync } from 'node:child_process';
 import { Script } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { startJqEngine, type EngineEvent, type JqEngine } from '../../src/output/jq-engine.js';
+import { CONTROL } from '../../src/output/jq-protocol.js';
 
 const workerFile = fileURLToPath(new URL('../../dist/jq-worker.cjs', import.meta.url));
 
@@ -17,7 +20,7 @@ const workerFile = fileURLToPath(new URL('../../dist/jq-worker.cjs', import.meta
  * source compiled once in a process is found again without a check.
  */
 function cachesFromAnotherProcess(): { source: string; cache: Buffer }[] {
-  const sources = [1, 2].map((n) => `function answer${n}(a) { return [a, ${n}].map((x) => x * 2).join(' '); } answer${n}(1);`);
+  const sources = [1, 2, 3].map((n) => `function answer${n}(a) { return [a, ${n}].map((x) => x * 2).join(' '); } answer${n}(1);`);
   const make = `const { Script } = require('node:vm'); process.stdout.write(JSON.stringify(${JSON.stringify(sources)}.map((s) => new Script(s).createCachedData().toString('base64'))));`;
   const made = spawnSync(process.execPath, [...process.execArgv, '-e', make], { encoding: 'utf8' });
   expect(made.status, made.stderr).toBe(0);
@@ -37,9 +40,18 @@ function whenReady(engine: JqEngine, events: EngineEvent[]): Promise<EngineEvent
   });
 }
 
+/** Ends jq's input, as src/output/jq.ts does, and resolves with the worker's next message. */
+function endInput(engine: JqEngine): Promise<EngineEvent> {
+  const next = new Promise<EngineEvent>((resolve) => engine.listen(resolve));
+  engine.input.postMessage(null);
+  Atomics.add(engine.control, CONTROL.INPUT_POSTED, 1);
+  Atomics.notify(engine.control, CONTROL.INPUT_POSTED);
+  return next;
+}
+
 describe('the --jq engine, started before the main thread has loaded', () => {
-  it('changes no V8 flag until the main thread has loaded its code, then compiles the filter', async () => {
-    const [before, after] = cachesFromAnotherProcess();
+  it('compiles nothing until the main thread has loaded its code; changes V8\'s flags while jq runs, says so, and puts them back', async () => {
+    const [before, during, after] = cachesFromAnotherProcess();
     const engine = startJqEngine('length', workerFile, true);
     const events: EngineEvent[] = [];
     const ready = whenReady(engine, events);
@@ -47,11 +59,15 @@ describe('the --jq engine, started before the main thread has loaded', () => {
       // Long enough for the worker to reach its flags (about 0.1 s), shorter than its bound (1 s).
       await sleep(600);
       expect(events).toEqual([]);
+      expect(engine.flagsChanged()).toBe(false);
       expect(takes(before!), 'the flags are still those the process started with').toBe(true);
       engine.mainLoaded();
       expect(await ready).toEqual([{ kind: 'message', message: { type: 'ready' } }]);
-      // The test can tell: now that the worker has set its flags, such a cache is refused.
-      expect(takes(after!)).toBe(false);
+      expect(engine.flagsChanged()).toBe(true);
+      expect(takes(during!), 'while jq runs, a cache of the usual flags is refused').toBe(false);
+      expect(await endInput(engine)).toEqual({ kind: 'message', message: { type: 'done', exitCode: 0 } });
+      expect(engine.flagsChanged()).toBe(false);
+      expect(takes(after!), 'once jq is done, the flags are those the process started with').toBe(true);
     } finally {
       await engine.worker.terminate();
     }
