@@ -24,8 +24,10 @@ export interface JqEngine {
   readonly control: Int32Array;
   /** The results, written by the worker. */
   readonly ring: Uint8Array;
-  /** Where the input goes, chunk by chunk. */
+  /** Where the input goes, chunk by chunk (through send()). */
   readonly input: MessagePort;
+  /** Hands the worker one chunk of input (UTF-8, transferred), or null for its end, and wakes it. */
+  send(chunk: Uint8Array<ArrayBuffer> | null): void;
   /** Hands the worker's events to `listener`: first those that came before it, then each as it comes. */
   listen(listener: (event: EngineEvent) => void): void;
   /** The main thread has loaded its code: the worker may now change V8's flags (CONTROL.MAIN_LOADED). */
@@ -74,6 +76,12 @@ export function startJqEngine(expression: string, workerFile: string, mainLoadin
     listen(next) {
       listener = next;
       for (const event of early.splice(0)) next(event);
+    },
+    send(chunk) {
+      if (chunk === null) port1.postMessage(null);
+      else port1.postMessage(chunk, [chunk.buffer]);
+      Atomics.add(control, CONTROL.INPUT_POSTED, 1);
+      Atomics.notify(control, CONTROL.INPUT_POSTED);
     },
     mainLoaded,
     flagsChanged: () => Atomics.load(control, CONTROL.FLAGS_CHANGED) === 1,

@@ -204,12 +204,12 @@ async function run(): Promise<void> {
   // of CPU at every start, for no gain measured even on a 17 MB input (scripts/bench). Flags set
   // before jq's module is compiled keep Liftoff's code (src/tiering.ts); they are put back once jq
   // is done (put back as soon as jq was instantiated, Node 22 tiered jq up after all: 150 ms more
-  // CPU over one page). V8's flags are the process's, and
-  // while one differs V8 refuses a code cache made under the usual ones, in either thread: Node's
-  // own for the modules loaded meanwhile (WebCrypto, which jq's start-up asks for a random seed,
-  // is loaded before: --jq over one page 6 ms less on Node 22, 7-14 ms on Node 24), and the main
-  // thread's for mon's bundle, which is why the budget waits until the bundle is loaded (bounded:
-  // past the wait the bundle only compiles slower).
+  // CPU over one page). V8's flags are the process's, and while one differs V8 refuses a code
+  // cache made under the usual ones, in either thread: Node's own for the modules loaded meanwhile
+  // (WebCrypto, which jq's start-up asks for a random seed, is loaded before: --jq over one page
+  // 6 ms less on Node 22, 7-14 ms on Node 24), and the main thread's for mon's bundle, which is
+  // why the flags wait until the bundle is loaded (bounded: past the wait the bundle only
+  // compiles slower).
   globalThis.crypto.getRandomValues(new Uint8Array(1));
   const jqWasm = readFileSync(require.resolve('jq-wasm/jq.wasm'));
   Atomics.wait(state, CONTROL.MAIN_LOADED, 0, MAIN_LOAD_WAIT_MS);

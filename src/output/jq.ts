@@ -76,6 +76,7 @@ export class JqSink extends EventEmitter implements Sink {
   private readonly control: Int32Array;
   private readonly ring: Uint8Array;
   private readonly input: MessagePort;
+  private readonly engine: JqEngine;
   private readonly decoder = new TextDecoder();
   private readonly encoder = new TextEncoder();
   private readonly finished: Promise<void>;
@@ -107,6 +108,7 @@ export class JqSink extends EventEmitter implements Sink {
     this.ready.catch(() => undefined);
     this.finished.catch(() => undefined);
     const engine = options.engine?.expression === expression ? options.engine : startJqEngine(expression, workerFile());
+    this.engine = engine;
     ({ worker: this.worker, control: this.control, ring: this.ring, input: this.input } = engine);
     engine.listen((event) => {
       if (event.kind === 'message') this.receive(event.message);
@@ -158,7 +160,7 @@ export class JqSink extends EventEmitter implements Sink {
     if (this.failure) throw this.failure;
     for (const chunk of this.pending.splice(0)) this.send(chunk);
     this.inputEnded = true;
-    this.input.postMessage(null);
+    this.engine.send(null);
     this.posted();
     await this.finished;
   }
@@ -182,14 +184,12 @@ export class JqSink extends EventEmitter implements Sink {
     if (text === '' || this.inputEnded) return;
     const bytes = this.encoder.encode(text);
     Atomics.add(this.control, CONTROL.INPUT_BYTES, bytes.length);
-    this.input.postMessage(bytes, [bytes.buffer]);
+    this.engine.send(bytes);
     this.posted();
   }
 
-  /** Wakes the worker for the chunk just posted; results are taken from the ring from now on. */
+  /** Input has gone to the worker: results are taken from the ring from now on. */
   private posted(): void {
-    Atomics.add(this.control, CONTROL.INPUT_POSTED, 1);
-    Atomics.notify(this.control, CONTROL.INPUT_POSTED);
     this.poll ??= setInterval(() => this.pump(), POLL_MS).unref();
   }
 

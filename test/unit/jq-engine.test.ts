@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { startJqEngine, type EngineEvent, type JqEngine } from '../../src/output/jq-engine.js';
-import { CONTROL } from '../../src/output/jq-protocol.js';
 
 const workerFile = fileURLToPath(new URL('../../dist/jq-worker.cjs', import.meta.url));
 
@@ -40,12 +39,10 @@ function whenReady(engine: JqEngine, events: EngineEvent[]): Promise<EngineEvent
   });
 }
 
-/** Ends jq's input, as src/output/jq.ts does, and resolves with the worker's next message. */
+/** Ends jq's input, and resolves with the worker's next message. */
 function endInput(engine: JqEngine): Promise<EngineEvent> {
   const next = new Promise<EngineEvent>((resolve) => engine.listen(resolve));
-  engine.input.postMessage(null);
-  Atomics.add(engine.control, CONTROL.INPUT_POSTED, 1);
-  Atomics.notify(engine.control, CONTROL.INPUT_POSTED);
+  engine.send(null);
   return next;
 }
 
