@@ -7,7 +7,10 @@
  *    per_page asked for.
  * 2. The totals the server sends are a promise: x-total records (counted from the first record
  *    asked for), else x-total-pages pages. The pages up to the promised end are fetched a few at
- *    a time, yielded in order; past it, x-next-page is followed while it names a later page.
+ *    a time, yielded in order; past it, x-next-page is followed while it names a later page and
+ *    the page's own x-total, when sent, has records left: a list that grew while it was read
+ *    says so there. Once every record it counts is read the list ends, whatever x-next-page
+ *    says: a server that always names a next page is not read until MON_DEADLINE.
  * 3. Without totals, pages are followed one at a time while x-next-page names a page, or,
  *    without x-next-page either, while pages come back full. An empty page then ends the list.
  * 4. A page that breaks the promise is a ServerError (exit 7, a partial read), never the end:
@@ -94,7 +97,7 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
   }
   size = pageSize(first, asked ?? DEFAULT_PER_PAGE, paging.offset ?? (firstPage - 1) * (asked ?? DEFAULT_PER_PAGE), paging.offset === undefined);
   const promise = promiseOf(first, size, firstPage, paging.offset);
-  const walk = new Walk(promise, size, paging.offset !== undefined, name);
+  const walk = new Walk(promise, size, paging.offset ?? (firstPage - 1) * size, paging.offset !== undefined, name);
   walk.check(first);
   yield take(first);
   if ((paging.all !== true && paging.limit === undefined) || remaining <= 0 || !walk.goesOn(first)) return;
@@ -161,6 +164,8 @@ class Walk {
   constructor(
     private readonly promise: Promised,
     private readonly size: number,
+    /** Records ahead of the first page read (its offset), which x-total counts too. */
+    private readonly before: number,
     private readonly byOffset: boolean,
     /** The list, as errors name it (its path). */
     private readonly name: string,
@@ -190,6 +195,8 @@ class Walk {
   goesOn(page: Page): boolean {
     if (!Array.isArray(page.data) || page.items.length === 0) return false;
     if (this.owed(page)) return true;
+    // Rule 2: every record the page's own x-total counts is read (a list that grew says so here).
+    if (page.total !== undefined && this.before + this.read >= page.total) return false;
     const next = page.headers['x-next-page']?.trim();
     if (this.promise.records !== undefined || this.promise.lastPage !== undefined) {
       // The promise is kept: only a later page that x-next-page names is read on.

@@ -202,6 +202,39 @@ describe('the paginator against servers that page differently', () => {
     expect(asked.map((q) => q.page)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  /**
+   * Full pages of new items, x-next-page always naming the next, x-total as `totalOf(page)` says;
+   * without end, but for the test's sake empty past page 20.
+   */
+  const withoutEnd = (totalOf: (page: number) => number | undefined) => {
+    const asked: number[] = [];
+    const fetch: FetchPage = async (query) => {
+      const page = query.page ?? 1;
+      asked.push(page);
+      const size = query.per_page ?? 50;
+      const total = totalOf(page);
+      const items = Array.from({ length: page > 20 ? 0 : size }, (_, i) => ({ n: (page - 1) * size + i + 1 }));
+      return { data: items, headers: { 'x-per-page': String(size), 'x-next-page': String(page + 1), ...(total === undefined ? {} : { 'x-total': String(total) }) } };
+    };
+    return { fetch, asked };
+  };
+
+  it('ends once every record x-total counts is read, though x-next-page names yet another page', async () => {
+    const { fetch, asked } = withoutEnd(() => 250);
+    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 300) });
+    expect(asked).toEqual([1, 2, 3]);
+    // With an offset, x-total counts the records before it as well.
+    const offset = withoutEnd(() => 250);
+    expect(await outcome(offset.fetch, { page: 2, all: true, perPage: 100 })).toEqual({ read: numbers(101, 300) });
+    expect(offset.asked).toEqual([2, 3]);
+  });
+
+  it("reads on past the first page's x-total while later pages count more (a list that grew while it was read)", async () => {
+    const { fetch, asked } = withoutEnd((page) => (page === 1 ? 250 : 420));
+    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 500) });
+    expect(asked).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it.each<[string, Behaviour, Parameters<typeof paginate>[1], number, RegExp]>([
     ['page 2 answers [] before the 3 pages x-total promised', { total: 250, body: (page, items) => (page === 2 ? [] : items) }, { all: true }, 100, /page 2 came back empty, with 100 of the 250 records x-total announced read/],
     ['page 2 answers [] and only x-total-pages promised 3', { total: 250, send: { total: false }, body: (page, items) => (page === 2 ? [] : items) }, { all: true }, 100, /page 2 came back empty, before page 3/],

@@ -216,6 +216,23 @@ describe('hostile answers', () => {
     });
   });
 
+  it('a list whose x-next-page always names another page ends with the records its x-total counts', async () => {
+    // Full pages of new computers for any page asked, x-total fixed at 250, a next page always named.
+    api.handle((req, res) => {
+      const page = Number(req.query.get('page'));
+      const size = Number(req.query.get('per_page'));
+      const computers = Array.from({ length: size }, (_, i) => ({ uid: `c_${(page - 1) * size + i + 1}`, name: 'mac' }));
+      json(res, 200, computers, { 'x-total': '250', 'x-per-page': String(size), 'x-page': String(page), 'x-next-page': String(page + 1) });
+    });
+    // MON_DEADLINE bounds what a walk without this end would do: read until it passes (exit 8).
+    const result = await runMon(['computers', 'list', '--all', '-o', 'ndjson', '--fields', 'uid'], { env: { ...env, MON_DEADLINE: '5' } });
+    expect(result.code).toBe(0);
+    expect(api.requests.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
+    const uids = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { uid: string }).uid);
+    expect(uids).toHaveLength(300);
+    expect(uids.at(-1)).toBe('c_300');
+  });
+
   it('Retry-After: 0 still waits a minimum between attempts', async () => {
     api.handle((_req, res) => apiError(res, 429, 'Too many', '', { 'retry-after': '0' }));
     const result = await run(['groups', 'get', 'g_1', '--retries', '3']);
