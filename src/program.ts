@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import { defineCommands, onceOnly, type VerbRunner } from './commands/define.js';
+import { defineCommands, type VerbRunner } from './commands/define.js';
+import { onceOnly } from './once-only.js';
 import { isResource, type CommandSpec } from './spec/spec.js';
 import { OUTPUT_FORMATS } from './output/types.js';
 import { globalFlags, HELP_WIDTH, optionsText, rootHelp, topicNamed, topicText } from './help.js';

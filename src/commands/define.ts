@@ -1,5 +1,5 @@
 import { Argument, Command, Option } from 'commander';
-import { UsageError } from '../errors.js';
+import { onceOnly } from '../once-only.js';
 import { isResource, optionKey, optionsOf, type CommandSpec, type OptionSpec, type ParsedInput, type VerbSpec } from '../spec/spec.js';
 
 /** Runs a verb once commander has parsed its words (program.ts supplies it). */
@@ -64,32 +64,6 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
     await runVerb(verb, { command, args, opts, rest }, self);
   });
   return command;
-}
-
-/**
- * Refuses an option given twice where commander would keep the last in silence: one with a
- * value (`--group A --group B`), or a flag with its negation (`--private --no-private`). One
- * line naming the option and both values, exit 2, nothing sent. `options` are the forms of one
- * option (a flag and its --no- form); every verb option that is not repeatable and every
- * global option gets this, while repeatable ones combine their values.
- */
-export function onceOnly(command: Command, options: readonly Option[], hint?: string): void {
-  const valued = options.some((option) => option.required || option.optional);
-  if (!valued && options.length < 2) return;
-  const label = options[0]!.long ?? options[0]!.flags;
-  let first: { flag: string; value: unknown } | undefined;
-  for (const option of options) {
-    const flag = option.long ?? option.flags;
-    command.on(`option:${option.name()}`, (value: unknown) => {
-      // The same flag twice says the same thing twice: nothing is lost.
-      if (first && (valued || first.flag !== flag)) {
-        if (!valued) throw new UsageError(`${label}: given as ${first.flag} and as ${flag}`, `keep one of ${first.flag} and ${flag}`);
-        const shown = (given: { flag: string; value: unknown }) => (typeof given.value === 'string' ? `'${given.value}'` : given.flag);
-        throw new UsageError(`${label}: given twice (${shown(first)}, then ${shown({ flag, value })}); it takes one value`, hint ?? `give ${label} once, or run the command once per value`);
-      }
-      first ??= { flag, value };
-    });
-  }
 }
 
 function commanderOptions(spec: OptionSpec): Option[] {

@@ -1,4 +1,5 @@
 import type { Command, Option } from 'commander';
+import { formsHeldOnce } from '../once-only.js';
 import { TOPIC_NAMES } from '../spec/topics.js';
 
 /**
@@ -32,6 +33,13 @@ export interface OptionNode {
   /** The placeholder shown in help: 'status' for '--status <status>'. */
   valueName?: string;
   source: ValueSource;
+  /**
+   * The flags that count as this option given, when mon takes it once and refuses it again (an
+   * option with a value, a flag with its --no- form, -o with --json: src/once-only.ts,
+   * onceOnly): a shell need not offer them once one is on the line. Undefined for an option that
+   * may come again (a repeatable one such as --group or --expand, a lone flag).
+   */
+  once?: readonly string[];
 }
 
 export interface ArgNode {
@@ -96,7 +104,8 @@ export function readCommand(command: Command, path: readonly string[], inherited
   const seen = new Set(inherited.map(flagsKey));
   const options: OptionNode[] = [];
   for (const option of [...help.visibleOptions(command), ...(defaultCommand ? help.visibleOptions(defaultCommand) : [])]) {
-    const node = readOption(option, path);
+    const once = formsHeldOnce(command, option) ?? (defaultCommand && formsHeldOnce(defaultCommand, option));
+    const node = { ...readOption(option, path), ...(once ? { once: once.flatMap((form) => [form.short, form.long].filter((flag) => flag !== undefined)) } : {}) };
     if (seen.has(flagsKey(node))) continue;
     seen.add(flagsKey(node));
     options.push(node);

@@ -114,10 +114,12 @@ function optionSpecs(option: OptionNode): string[] {
   const description = `[${escapeBrackets(option.description)}]`;
   const name = option.valueName ?? 'value';
   const action = option.value === 'none' ? '' : `${option.value === 'optional' ? '::' : ':'}${escapeColon(name)}:${valueAction(option.source)}`;
-  // Every option may be repeated: commander takes the last value (or all, for repeatable ones).
+  // One that mon takes once is offered until it, or a form of it, is on the line (mon refuses
+  // it again); a repeatable one (`*`) is offered again.
+  const times = option.once ? `(${option.once.join(' ')})` : '*';
   return [
-    ...(option.short ? [quote(`*${option.short}${option.value === 'none' ? '' : '+'}${description}${action}`)] : []),
-    ...(option.long ? [quote(`*${option.long}${option.value === 'none' ? '' : '='}${description}${action}`)] : []),
+    ...(option.short ? [quote(`${times}${option.short}${option.value === 'none' ? '' : '+'}${description}${action}`)] : []),
+    ...(option.long ? [quote(`${times}${option.long}${option.value === 'none' ? '' : '='}${description}${action}`)] : []),
   ];
 }
 

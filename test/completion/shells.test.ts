@@ -165,6 +165,13 @@ describe.concurrent.each(SHELLS)('%s completion', (shell, complete) => {
     expect(await complete(line)).toEqual(sorted(asTyped));
   });
 
+  it('offers a repeatable option again; zsh, which can tell, no option that mon refuses twice', async () => {
+    // bash and fish offer every option of the command wherever it stands.
+    expect(await complete('mon computers list --per-page 10 --per')).toEqual(shell === 'zsh' ? [] : ['--per-page']);
+    expect(await complete('mon -o csv --js')).toEqual(shell === 'zsh' ? [] : ['--json']);
+    expect(await complete('mon computers list --platform mac --plat')).toEqual(['--platform']);
+  });
+
   it('offers no profile names and no error when there is no config', async () => {
     expect(await complete('mon --profile ', { MON_CONFIG_DIR: join(work, 'no-config-here') })).toEqual([]);
   });

@@ -57,6 +57,24 @@ describe('the completion model read from the commander tree', () => {
     }
   });
 
+  it('knows which options mon takes once, and the forms that count as one given', () => {
+    expect(findOption('', '--output')!.once).toEqual(['-o', '--output', '--json']);
+    expect(findOption('', '--json')!.once).toEqual(['-o', '--output', '--json']);
+    expect(findOption('computers list', '--per-page')!.once).toEqual(['--per-page']);
+    expect(findOption('groups update', '--show-contact-menu')!.once).toEqual(['--show-contact-menu', '--no-show-contact-menu']);
+    expect(findOption('groups update', '--no-show-contact-menu')!.once).toEqual(['--show-contact-menu', '--no-show-contact-menu']);
+    // Repeatable, and lone flags: they may come again.
+    for (const [path, label] of [['', '--expand'], ['computers list', '--platform'], ['alerts', '--group'], ['api', '--field'], ['computers list', '--all']]) {
+      expect(findOption(path!, label!), `${path} ${label}`).toBeDefined();
+      expect(findOption(path!, label!)!.once, `${path} ${label}`).toBeUndefined();
+    }
+    // zsh offers an option again only where mon takes it again (`*`).
+    const zsh = zshScript(tree);
+    expect(zsh).toContain(`'(-o --output --json)--json[short for -o json]'`);
+    expect(zsh).toMatch(/'\*--expand=\[/);
+    expect(zsh).not.toMatch(/'\*--per-page=/);
+  });
+
   it('does not repeat an option a parent already has (every -h, --help)', () => {
     const counts = walk(tree).filter((node: CommandNode) => node.options.some((option) => option.long === '--help'));
     expect(counts.map((node) => node.path.join(' '))).toEqual(['']);
