@@ -8,8 +8,10 @@
  * It works on the text stdout would get, as a Sink between the renderers and stdout, so every
  * command that prints JSON gets --jq from this one place. One jq run reads everything the
  * command prints, as `mon … | jq` would:
- * - with -o json, the whole document (one array for a list, every page with --all) is kept
- *   and given to jq once the command has succeeded;
+ * - with -o json, the document (one array for a list, every page with --all) goes to jq as it
+ *   is written, so that jq parses the pages while the next ones come, and jq's results are held
+ *   (in the ring: jq waits while it is full) until the command has succeeded; a command that
+ *   fails prints nothing through the filter, as before a document is whole jq yields nothing;
  * - with -o ndjson, each page's lines go to jq as they are written: the filter runs once per
  *   item, and memory stays at a page.
  * Results are printed as jq yields them, as gh prints them: one per line, strings raw (`jq -r`),
@@ -86,6 +88,8 @@ export class JqSink extends EventEmitter implements Sink {
   private readPos = 0;
   /** stdout asked to wait: results stay in the ring (the worker waits when it is full). */
   private outBlocked = false;
+  /** -o json until the command has succeeded (end()): results stay in the ring. */
+  private outputHeld: boolean;
   /** A writer was told to wait ('drain' is owed). */
   private drainOwed = false;
   /** jq is done or failed; the outcome is given once the ring is empty. */
@@ -102,6 +106,7 @@ export class JqSink extends EventEmitter implements Sink {
     private readonly options: JqOptions,
   ) {
     super();
+    this.outputHeld = options.mode === 'json';
     this.ready = new Promise((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.finished = new Promise((resolve, reject) => (this.settleFinished = { resolve, reject }));
     // Awaited later (by the first request, end() or refusal()); never an unhandled rejection.
@@ -128,7 +133,10 @@ export class JqSink extends EventEmitter implements Sink {
   }
 
   get writableNeedDrain(): boolean {
-    const need = this.failure === undefined && (this.outBlocked || this.options.out.writableNeedDrain === true || Atomics.load(this.control, CONTROL.INPUT_BYTES) > INPUT_HIGH_BYTES);
+    // -o json sends its document on as it comes (no more than the renderer would hold): while
+    // its results are held, a list waiting on jq's input could wait on a full ring for ever.
+    const inputFull = this.options.mode === 'ndjson' && Atomics.load(this.control, CONTROL.INPUT_BYTES) > INPUT_HIGH_BYTES;
+    const need = this.failure === undefined && (this.outBlocked || this.options.out.writableNeedDrain === true || inputFull);
     if (need) this.drainOwed = true;
     return need;
   }
@@ -136,8 +144,8 @@ export class JqSink extends EventEmitter implements Sink {
   write(chunk: string): boolean {
     if (this.failure) throw this.failure;
     if (this.options.mode === 'json') {
-      // The whole document first: the filter sees it once, whole (`length`, `map(…)`).
-      this.pending.push(chunk);
+      // One document, which jq takes whole (`length`, `map(…)`) and parses as it comes.
+      this.send(chunk);
       return true;
     }
     // ndjson: every complete line is one item; a renderer writes a page of them at once.
@@ -153,15 +161,19 @@ export class JqSink extends EventEmitter implements Sink {
   }
 
   /**
-   * Call once the command has succeeded: the rest of the input goes to jq (with -o json, all of
-   * it), and this settles when jq has printed its last result.
+   * Call once the command has succeeded: the rest of the input goes to jq, what jq has yielded is
+   * printed (with -o json, held until now), and this settles when jq has printed its last result.
    */
   async end(): Promise<void> {
-    if (this.failure) throw this.failure;
-    for (const chunk of this.pending.splice(0)) this.send(chunk);
-    this.inputEnded = true;
-    this.engine.send(null);
-    this.posted();
+    this.outputHeld = false;
+    if (this.failure === undefined) {
+      for (const chunk of this.pending.splice(0)) this.send(chunk);
+      this.inputEnded = true;
+      this.engine.send(null);
+      this.posted();
+    }
+    // A jq error already met is said after the results jq printed before it, as jq does.
+    this.pump();
     await this.finished;
   }
 
@@ -215,9 +227,9 @@ export class JqSink extends EventEmitter implements Sink {
     }
   }
 
-  /** Moves what the ring holds to stdout, unless stdout asked to wait. */
+  /** Moves what the ring holds to stdout, unless stdout asked to wait or the results are held. */
   private pump(): void {
-    while (!this.outBlocked && !this.settled) {
+    while (!this.outBlocked && !this.outputHeld && !this.settled) {
       const used = Atomics.load(this.control, CONTROL.RING_USED);
       if (used === 0) break;
       const take = Math.min(used, RING_BYTES - this.readPos);

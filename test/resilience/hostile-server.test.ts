@@ -233,6 +233,17 @@ describe('hostile answers', () => {
     expect(uids.at(-1)).toBe('c_300');
   });
 
+  it('--all --jq prints nothing when a later page fails: jq had the first pages, not the answer', async () => {
+    api.handle((req, res) => {
+      if (req.query.get('page') !== '1') return apiError(res, 500, 'Internal Server Error');
+      json(res, 200, [{ uid: 'c_1', name: 'mac' }], { 'x-total': '2', 'x-per-page': '1', 'x-next-page': '2' });
+    });
+    const result = await run(['computers', 'list', '--all', '--jq', '.[].uid'], { env: { ...env, MON_RETRIES: '0' } });
+    expect(result.code).toBe(7);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/500/);
+  });
+
   it('Retry-After: 0 still waits a minimum between attempts', async () => {
     api.handle((_req, res) => apiError(res, 429, 'Too many', '', { 'retry-after': '0' }));
     const result = await run(['groups', 'get', 'g_1', '--retries', '3']);
