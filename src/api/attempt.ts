@@ -1,6 +1,7 @@
 import { AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError, type MonError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import { deadlineError } from './deadline.js';
+import { failedAtProxy, type Proxy } from './proxy.js';
 import { encodeForm } from './encode.js';
 import type { HttpMethod, RouteName } from './endpoints.js';
 import { shortened } from '../output/escape.js';
@@ -55,6 +56,8 @@ export interface AttemptSettings {
   host: string;
   /** Where the base URL came from ("profile acme", "--base-url"), for messages. */
   baseUrlSource: string;
+  /** The proxy the environment names for the base URL's scheme, and where the base URL points, for messages. */
+  proxy?: { proxy: Proxy; target: { hostname: string; port: number } };
   timeoutMs: number;
   /** The most one response may be (MON_MAX_RESPONSE): reading stops there. Default 32 MiB. */
   maxResponseBytes?: number;
@@ -271,15 +274,35 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
   }
   // A name the resolver says does not exist will not exist a second later (cli-contract.md:
   // not retried); EAI_AGAIN is the resolver failing for now, and is.
+  const proxy = settings.proxy?.proxy;
+  const throughProxy = proxy ? `the proxy ${proxy.where} (from ${proxy.source})` : 'the proxy';
+  const target = settings.proxy?.target.hostname ?? host;
+  // The proxy answered the CONNECT that opens the tunnel with something else than 200: asking
+  // again meets the same answer.
+  const refused = /^Proxy response \((\d+)\)/.exec(message)?.[1];
+  if (refused !== undefined) {
+    const hint = refused === '407' ? `the proxy asks for a user and password: give them in ${proxy?.source ?? 'HTTPS_PROXY'} as http://user:password@host:port` : `ask the proxy's administrator to let ${target} through, or add ${target} to NO_PROXY to connect directly`;
+    return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${throughProxy} refused the tunnel to it (${refused})`, hint), 'final');
+  }
+  if (code === 'UND_ERR_PRX_CONN') {
+    return new AttemptFailed(
+      new NetworkError(`cannot reach ${host}: ${throughProxy} closed the connection instead of opening a tunnel to it (CONNECT)`, `check that the proxy tunnels HTTPS, or add ${target} to NO_PROXY to connect directly`),
+      'unsent',
+    );
+  }
+  // The proxy is named when the name or address that failed is the proxy's, not the API's host.
+  const atProxy = settings.proxy !== undefined && failedAtProxy(settings.proxy.proxy, settings.proxy.target, error as { hostname?: string; address?: string; port?: number });
+  const unreachable = atProxy ? `the proxy ${proxy!.where} (from ${proxy!.source})` : host;
   if (code === 'ENOTFOUND') {
-    return new AttemptFailed(new NetworkError(`cannot reach ${host}: host not found`, `check the host name of the base URL (from ${settings.baseUrlSource})`), 'final');
+    return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: host not found`, atProxy ? `check the host name in ${proxy!.source}` : `check the host name of the base URL (from ${settings.baseUrlSource})`), 'final');
   }
   const unsent = code === 'ECONNREFUSED' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
   const reason =
     code === 'ECONNREFUSED' ? 'connection refused'
     : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' ? 'connection reset'
     : code || message || 'network error';
-  return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${redact(reason, settings.apiKey)}`), unsent ? 'unsent' : 'transient');
+  const hint = atProxy ? `check ${proxy!.source}, or add ${settings.proxy!.target.hostname} to NO_PROXY to connect directly` : undefined;
+  return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: ${redact(reason, settings.apiKey)}`, hint), unsent ? 'unsent' : 'transient');
 }
 
 /** Retry-After in seconds or as an HTTP date (RFC 9110), in ms from `now`. */

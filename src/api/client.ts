@@ -1,7 +1,8 @@
 import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
-import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type PreparedRequest } from './attempt.js';
+import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
+import { proxiesFrom } from './proxy.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
@@ -102,6 +103,8 @@ export class ApiClient {
   /** Epoch ms by which every request of this command has ended. */
   private readonly deadline: number;
   private readonly policy: RetryPolicy;
+  /** The proxy the environment names for the base URL's scheme (NO_PROXY may still bypass it), for messages. */
+  private readonly proxy: AttemptSettings['proxy'];
   /** Set by close(): pages fetched ahead that nobody will read stop retrying. */
   private closed = false;
   /** Requests started, counted up to WARM_AFTER + 1 (warmedUp). */
@@ -118,6 +121,10 @@ export class ApiClient {
       maxRetryAfterMs: config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     };
     const { env } = config;
+    // A proxy undici cannot use is exit 2 here, before anything is sent (src/api/proxy.ts).
+    const proxy = proxiesFrom(env)[this.base.protocol as 'http:' | 'https:'];
+    const target = { hostname: this.base.hostname.replace(/^\[|\]$/g, ''), port: Number(this.base.port) || (this.base.protocol === 'https:' ? 443 : 80) };
+    this.proxy = proxy && { proxy, target };
     this.dispatcher = new EnvHttpProxyAgent({
       httpProxy: env.HTTP_PROXY ?? env.http_proxy,
       httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
@@ -246,6 +253,7 @@ export class ApiClient {
           userAgent: this.config.userAgent,
           host: this.base.host,
           baseUrlSource: this.config.baseUrlSource,
+          proxy: this.proxy,
           timeoutMs: this.config.timeoutMs,
           maxResponseBytes: this.config.maxResponseBytes,
           deadlineMs: this.deadlineMs,

@@ -38,9 +38,32 @@ function requestOnBaseline(this: Dispatcher, ...args: Parameters<Dispatcher['req
   }
 }
 
+/** A proxy closed the connection before it answered the CONNECT that opens a tunnel: nothing was sent. */
+export class ProxyTunnelError extends Error {
+  readonly code = 'UND_ERR_PRX_CONN';
+  constructor(cause: unknown) {
+    super('the proxy closed the connection instead of opening a tunnel (CONNECT)', { cause });
+  }
+}
+
+/**
+ * A proxy that closes the connection before it answers the CONNECT (one that does not tunnel, or
+ * refuses the API's host) makes undici 7's client connect again at once, without end, whatever
+ * the request's timeout or signal: the failure comes back as UND_ERR_SOCKET, which the client
+ * takes for a connection that dropped (nodejs/undici#3897; fixed in undici 8, which needs Node
+ * 22.19). connect() is used by the proxy agent alone, so its failure is turned into one that
+ * fails the request (test/api/undici-layout.test.ts says when undici no longer needs this).
+ */
+function connectTunnel(this: Dispatcher, ...args: Parameters<Dispatcher['connect']>): ReturnType<Dispatcher['connect']> {
+  if (args.length > 1) return connect.apply(this, args);
+  return (connect.apply(this, args) as Promise<unknown>).catch((error: unknown) => {
+    throw (error as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET' ? new ProxyTunnelError(error) : error;
+  }) as ReturnType<Dispatcher['connect']>;
+}
+
 // What undici's index does for every dispatcher (Object.assign(Dispatcher.prototype, api)), for
 // the two methods used: request() by mon, connect() by the proxy agent (a CONNECT tunnel).
-Object.assign(Dispatcher.prototype, { request: requestOnBaseline, connect });
+Object.assign(Dispatcher.prototype, { request: requestOnBaseline, connect: connectTunnel });
 
 export { EnvHttpProxyAgent };
 export type { Dispatcher };

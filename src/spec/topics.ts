@@ -42,7 +42,7 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   { name: 'MON_MAX_RESPONSE', meaning: 'the most one response may be: bytes, or with K, M or G, from 1K to 4G (default 32M)' },
   { name: 'MON_RATE_LIMIT', meaning: "<requests>/<seconds>, the client's own budget, shared by every mon process of the user and key (default 400/60, the API's limit); lower it when other tools use the same key, e.g. 200/60. A wait of more than a second shows on a terminal (--verbose says it once in a pipe)" },
   { name: 'MON_COMPLETION_TTL', meaning: "seconds the names Tab offers (groups, computers, plugins, note and expiration uids) are kept before a Tab refreshes them in the background (default 300); a Tab never waits for the API, it offers the names it has" },
-  { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxies, as every Node tool reads them' },
+  { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxies, as every Node tool reads them (also in lower case): http://[user:password@]host:port, https://… or socks5://…; anything else is exit 2' },
   { name: 'NODE_EXTRA_CA_CERTS', meaning: 'PEM file of a private CA or a TLS-inspecting proxy; certificates are always verified (NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored, and mon says so)' },
   { name: 'NO_COLOR, FORCE_COLOR', meaning: 'colour (by default only ever on a terminal)' },
   { name: 'NODE_COMPILE_CACHE', meaning: "folder of mon's start-up code cache (default: mon-code-cache-<uid> in the temporary folder, 0700); Node 22 and later keep their own compile cache there too" },

@@ -41,6 +41,14 @@ describe("undici's layout, as mon relies on it", () => {
     expect(proxyAgent).not.toMatch(/\.(request|stream|pipeline|upgrade)\(/);
   });
 
+  it("a tunnel the proxy closes fails as UND_ERR_SOCKET, which the client takes for a dropped connection and connects again for (src/api/undici.ts, connectTunnel)", () => {
+    const client = source('lib/dispatcher/client.js');
+    expect(client).toContain("err.code !== 'UND_ERR_SOCKET'");
+    // undici 8 wraps that failure itself (ProxyConnectionError, nodejs/undici#3897): with such an
+    // undici, connectTunnel can go.
+    expect(source('lib/dispatcher/proxy-agent.js')).not.toContain('new ProxyConnectionError(');
+  });
+
   it('client.js requires its HTTP/2 client once, as a function called for HTTP/2 connections only', () => {
     const client = source('lib/dispatcher/client.js');
     expect(client.match(/require\('\.\/client-h2\.js'\)/g), "require('./client-h2.js') in lib/dispatcher/client.js").toHaveLength(1);

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
+import { runMon } from '../helpers/run-mon.js';
 
 /**
  * A forward proxy on loopback that records what it is asked: a tunnel (CONNECT host:port, what
@@ -57,5 +58,81 @@ describe('proxies from the environment', () => {
     const result = await runMain(['groups', 'list', '--json'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
     expect(result).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(seen).toHaveLength(0);
+  });
+});
+
+/**
+ * Proxies that fail, with mon spawned as a script runs it: each failure names the proxy and the
+ * variable it came from, ends within the retries, and never shows the proxy's password.
+ */
+describe('a proxy that fails', () => {
+  const KEY = 'k_proxy_test_123456';
+  const PASSWORD = 'pr0xy-s3cret';
+  /** How the proxy answers a CONNECT: closing the connection, or a status line of its own. */
+  let answer: 'close' | string = 'close';
+  let connects = 0;
+  const proxy = createServer((_req, res) => {
+    res.writeHead(404);
+    res.end();
+  });
+  proxy.on('connect', (_req: IncomingMessage, client: Socket) => {
+    connects++;
+    if (answer === 'close') client.end();
+    else client.end(`HTTP/1.1 ${answer}\r\n\r\n`);
+  });
+  let proxyUrl: string;
+  let port: number;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    port = (proxy.address() as AddressInfo).port;
+    proxyUrl = `http://mon:${PASSWORD}@127.0.0.1:${port}`;
+  });
+  afterAll(() => proxy.close());
+
+  const run = (env: Record<string, string>) => runMon(['groups', 'list'], { env: { MON_BASE_URL: 'https://acme.example.com', MON_API_KEY: KEY, MON_RETRIES: '1', ...env }, timeoutMs: 20_000 });
+
+  it('one that closes the connection instead of opening the tunnel: exit 8 after the retries, not a loop without end', async () => {
+    answer = 'close';
+    connects = 0;
+    const result = await run({ HTTPS_PROXY: proxyUrl });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toBe(
+      `mon: cannot reach acme.example.com: the proxy 127.0.0.1:${port} (from HTTPS_PROXY) closed the connection instead of opening a tunnel to it (CONNECT) (after 2 attempts) — check that the proxy tunnels HTTPS, or add acme.example.com to NO_PROXY to connect directly\n`,
+    );
+    // One CONNECT an attempt (undici 7 alone asks again at once, for ever).
+    expect(connects).toBe(2);
+  });
+
+  it.each([
+    ['407 Proxy Authentication Required', /refused the tunnel to it \(407\) — the proxy asks for a user and password: give them in HTTPS_PROXY as http:\/\/user:password@host:port\n$/],
+    ['403 Forbidden', /refused the tunnel to it \(403\) — ask the proxy's administrator to let acme.example.com through, or add acme.example.com to NO_PROXY to connect directly\n$/],
+  ])('one that answers the tunnel %s: exit 8 at once, saying so', async (status, message) => {
+    answer = status;
+    connects = 0;
+    const result = await run({ HTTPS_PROXY: proxyUrl });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toMatch(new RegExp(`^mon: cannot reach acme.example.com: the proxy 127.0.0.1:${port} \\(from HTTPS_PROXY\\) `));
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain(PASSWORD);
+    expect(connects).toBe(1);
+  });
+
+  it('one that refuses connections is named, not the API host', async () => {
+    const closed = createTcpServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const result = await run({ https_proxy: `http://mon:${PASSWORD}@127.0.0.1:${closedPort}` });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toMatch(new RegExp(`^mon: cannot reach the proxy 127.0.0.1:${closedPort} \\(from https_proxy\\): connection refused \\(after 2 attempts\\) — check https_proxy, or add acme.example.com to NO_PROXY to connect directly\n$`));
+  });
+
+  it.each(['notaurl://mon:SECRET@proxy', 'proxy.corp:8080', 'http://'])('HTTPS_PROXY=%s, which no proxy is: exit 2 naming it, nothing sent, no password shown', async (value) => {
+    connects = 0;
+    const result = await run({ HTTPS_PROXY: value });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^mon: HTTPS_PROXY: must be a proxy's URL, http:\/\/, https:\/\/ or socks5:\/\/ and a host \(got '[^']*'\) — fix or unset HTTPS_PROXY\n$/);
+    expect(result.stderr).not.toContain('SECRET');
   });
 });

@@ -1,0 +1,61 @@
+/**
+ * The proxies the environment names (HTTPS_PROXY and HTTP_PROXY, else their lower-case forms),
+ * which undici's EnvHttpProxyAgent uses as every Node tool does (cli-contract.md). Read here so
+ * that one undici cannot use is exit 2 naming the variable before anything is sent, not a stack,
+ * and so that a proxy that cannot be reached is named as the proxy, not as the API's host.
+ */
+import { UsageError } from '../errors.js';
+import { quoted } from '../output/escape.js';
+
+export interface Proxy {
+  /** The variable it came from (HTTPS_PROXY, https_proxy…). */
+  source: string;
+  /** The value as given, which undici is handed. */
+  url: string;
+  /** The host name or address, without the brackets of an IPv6 address. */
+  hostname: string;
+  port: number;
+  /** host:port, for messages (never the user and password). */
+  where: string;
+}
+
+/** What undici's ProxyAgent takes, with the port each means when none is given. */
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'socks:': 1080, 'socks5:': 1080 };
+
+/** The proxy for each scheme of the API's URL; an empty variable names none, as undici reads it. */
+export function proxiesFrom(env: Record<string, string | undefined>): { 'http:'?: Proxy; 'https:'?: Proxy } {
+  return { 'http:': proxyNamed(env, 'HTTP_PROXY'), 'https:': proxyNamed(env, 'HTTPS_PROXY') };
+}
+
+function proxyNamed(env: Record<string, string | undefined>, name: string): Proxy | undefined {
+  const source = env[name] !== undefined ? name : name.toLowerCase();
+  const url = env[source];
+  if (!url) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Said below.
+  }
+  if (!parsed || DEFAULT_PORTS[parsed.protocol] === undefined || parsed.hostname === '') {
+    throw new UsageError(`${source}: must be a proxy's URL, http://, https:// or socks5:// and a host (got ${quoted(withoutCredentials(url))})`, `fix or unset ${source}`);
+  }
+  const port = parsed.port === '' ? DEFAULT_PORTS[parsed.protocol]! : Number(parsed.port);
+  return { source, url, hostname: parsed.hostname.replace(/^\[|\]$/g, ''), port, where: `${parsed.hostname}:${port}` };
+}
+
+/** A proxy's URL with its user and password (`http://user:secret@host`) left out, for messages. */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([^/@]*\/\/)?[^/@]*@/, (_all, scheme: string | undefined) => `${scheme ?? ''}***@`);
+}
+
+/**
+ * Whether a connection failure is the proxy's: the name that could not be resolved, or the port
+ * (and address) that refused, are the proxy's and not the API's. When the two share a name, or a
+ * port and an address, nothing tells them apart and the API's host is named, as without a proxy.
+ */
+export function failedAtProxy(proxy: Proxy, target: { hostname: string; port: number }, error: { hostname?: string; address?: string; port?: number }): boolean {
+  if (error.hostname !== undefined) return error.hostname === proxy.hostname && proxy.hostname !== target.hostname;
+  if (error.port !== proxy.port) return false;
+  return proxy.port !== target.port || (error.address === proxy.hostname && proxy.hostname !== target.hostname);
+}
