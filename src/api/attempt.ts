@@ -6,7 +6,7 @@ import { encodeForm } from './encode.js';
 import type { HttpMethod, RouteName } from './endpoints.js';
 import { shortened } from '../output/escape.js';
 import { redact, REDACTED } from './redact.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLarge } from './response-cap.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLarge, Unreadable } from './response-cap.js';
 import { ApiErrorBody } from './schemas/common.js';
 import { checkResponse } from './schemas/index.js';
 import type { Dispatcher } from './undici.js';
@@ -123,7 +123,7 @@ export async function attempt(settings: AttemptSettings, prepared: PreparedReque
       signal: AbortSignal.any([signal, timeout]),
     });
     status = response.statusCode;
-    const text = await readCapped(response.body, settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, response.headers['content-length'], (bytes) => (received += bytes));
+    const text = await readCapped(response.body, settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, response.headers, (bytes) => (received += bytes));
     log?.(`${prepared.method} ${shownUrl} ${status} (${clock.now() - started} ms)`);
     return { status, headers: flatHeaders(response.headers), data: text };
   } catch (error) {
@@ -134,6 +134,10 @@ export async function attempt(settings: AttemptSettings, prepared: PreparedReque
         new ServerError(`${prepared.method} ${prepared.url.pathname}: ${error.message}, the most one response may be; reading stopped`, 'raise MON_MAX_RESPONSE (bytes, or with K, M or G) if the account really needs more'),
         'final',
       );
+    }
+    if (error instanceof Unreadable) {
+      log?.(`${prepared.method} ${shownUrl} ${status}, ${error.message} (${clock.now() - started} ms)`);
+      throw new AttemptFailed(new ServerError(`${prepared.method} ${prepared.url.pathname}: the server answered ${status} with ${error.message}`, 'the service, or a proxy between, changed the answer'), 'final');
     }
     log?.(`${prepared.method} ${shownUrl} ${status === undefined ? 'failed' : `${status}, body cut off`} (${clock.now() - started} ms)`);
     if (signal.aborted) throw interrupted(signal);

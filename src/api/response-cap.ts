@@ -38,17 +38,30 @@ export class TooLarge extends Error {
 }
 
 /**
- * Reads a body to its end as UTF-8 text (without a leading byte order mark), never holding more
- * than `cap` bytes: a Content-Length over the cap is refused before reading, and a body that
- * passes it (chunked, without end) is left at once. `received` is told every chunk's size, for
- * messages about bodies cut short.
+ * Raised by {@link readCapped} for a body it cannot turn into text: an encoding or charset it
+ * does not read, or one that does not decode. Another attempt would get the same answer.
  */
-export async function readCapped(
-  body: AsyncIterable<unknown>,
-  cap: number,
-  contentLength: string | string[] | undefined,
-  received: (bytes: number) => void = () => undefined,
-): Promise<string> {
+export class Unreadable extends Error {}
+
+/** What the response's headers say of its body. */
+export interface BodyHeaders {
+  'content-length'?: string | string[];
+  'content-encoding'?: string | string[];
+  'content-type'?: string | string[];
+}
+
+/**
+ * Reads a body to its end as text, never holding more than `cap` bytes: a Content-Length over the
+ * cap is refused before reading, and a body that passes it (chunked, without end) is left at once.
+ * `received` is told every chunk's size, for messages about bodies cut short.
+ *
+ * mon asks for no compression and JSON is UTF-8 (RFC 8259), but some proxies compress anyway or
+ * convert: a Content-Encoding that node:zlib reads (gzip, deflate, br, zstd where Node has it) is
+ * decoded, to at most `cap` bytes again (a small body that inflates without end is stopped), and
+ * a charset that Content-Type declares is honoured. A byte order mark before the JSON is left out.
+ */
+export async function readCapped(body: AsyncIterable<unknown>, cap: number, headers: BodyHeaders, received: (bytes: number) => void = () => undefined): Promise<string> {
+  const contentLength = headers['content-length'];
   const declared = typeof contentLength === 'string' && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
   if (declared !== undefined && declared > cap) throw new TooLarge(cap);
   const chunks: Buffer[] = [];
@@ -60,8 +73,67 @@ export async function readCapped(
     if (total > cap) throw new TooLarge(cap);
     chunks.push(bytes);
   }
-  const text = Buffer.concat(chunks, total).toString('utf8');
+  const bytes = await decoded(Buffer.concat(chunks, total), one(headers['content-encoding']), cap);
+  const text = textOf(bytes, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(one(headers['content-type']) ?? '')?.[1]);
   // A byte order mark before the JSON (some servers and proxies add one): RFC 8259 lets a parser
   // ignore it, and JSON.parse would not.
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The most codings one body may carry (`gzip, br`), as undici's own decompressor allows. */
+const MAX_CODINGS = 5;
+
+/** The body without its Content-Encoding, decoded by node:zlib (loaded only for such a body). */
+async function decoded(bytes: Buffer, encoding: string | undefined, cap: number): Promise<Buffer> {
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) return bytes;
+  if (codings.length > MAX_CODINGS) throw new Unreadable(`${codings.length} content encodings, more than the ${MAX_CODINGS} mon decodes`);
+  const zlib = await import('node:zlib');
+  const options = { maxOutputLength: cap };
+  const decoders: Record<string, ((input: Buffer) => Buffer) | undefined> = {
+    gzip: (input) => zlib.gunzipSync(input, options),
+    'x-gzip': (input) => zlib.gunzipSync(input, options),
+    // "deflate" is zlib's format; some servers send the raw stream, which browsers read too.
+    deflate: (input) => {
+      try {
+        return zlib.inflateSync(input, options);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+        return zlib.inflateRawSync(input, options);
+      }
+    },
+    br: (input) => zlib.brotliDecompressSync(input, options),
+    zstd: 'zstdDecompressSync' in zlib ? (input) => (zlib as unknown as { zstdDecompressSync: (b: Buffer, o: object) => Buffer }).zstdDecompressSync(input, options) : undefined,
+  };
+  let out = bytes;
+  for (const coding of codings.reverse()) {
+    const decode = decoders[coding];
+    if (!decode) throw new Unreadable(`content encoding '${coding.slice(0, 40)}', which mon does not decode`);
+    try {
+      out = decode(out);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge(cap);
+      throw new Unreadable(`a body that says it is ${coding} and does not decode as ${coding}`);
+    }
+  }
+  return out;
+}
+
+/** The body as text, in the charset Content-Type names (UTF-8 when it names none). */
+function textOf(bytes: Buffer, charset: string | undefined): string {
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return bytes.toString('utf8');
+  let decoder: InstanceType<typeof TextDecoder>;
+  try {
+    decoder = new TextDecoder(charset);
+  } catch {
+    throw new Unreadable(`charset '${charset.slice(0, 40)}', which mon does not read`);
+  }
+  return decoder.decode(bytes);
 }

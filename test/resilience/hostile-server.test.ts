@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock, type TestClock } from '../helpers/clock.js';
@@ -231,6 +232,52 @@ describe('hostile answers', () => {
     const uids = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { uid: string }).uid);
     expect(uids).toHaveLength(300);
     expect(uids.at(-1)).toBe('c_300');
+  });
+
+  describe('an answer compressed or in another charset, though mon asks for neither (a proxy between)', () => {
+    const groups = [{ uid: 'g_1', name: 'Hélène', slug: 'helene' }];
+    const text = JSON.stringify(groups);
+    const answer =
+      (headers: Record<string, string>, body: Buffer): Handler =>
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', ...headers });
+        res.end(body);
+      };
+
+    it.each([
+      ['gzip', { 'content-encoding': 'gzip' }, gzipSync(text)],
+      ['br', { 'content-encoding': 'br' }, brotliCompressSync(text)],
+      ['deflate', { 'content-encoding': 'deflate' }, deflateSync(text)],
+      ['deflate, raw as some servers send it', { 'content-encoding': 'deflate' }, deflateRawSync(text)],
+      ['gzip, then br', { 'content-encoding': 'gzip, br' }, brotliCompressSync(gzipSync(text))],
+      ['ISO-8859-1', { 'content-type': 'application/json; charset=ISO-8859-1' }, Buffer.from(text, 'latin1')],
+      ['UTF-16', { 'content-type': 'application/json; charset="utf-16le"' }, Buffer.from(text, 'utf16le')],
+    ] as const)('%s is read as what it says it is', async (_name, headers, body) => {
+      api.handle(answer(headers, body));
+      const result = await run(['groups', 'list', '--json']);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(groups);
+    });
+
+    it.each([
+      ['an encoding mon does not decode', { 'content-encoding': 'compress' }, Buffer.from(text), "content encoding 'compress', which mon does not decode"],
+      ['gzip that is not gzip', { 'content-encoding': 'gzip' }, Buffer.from(text), 'a body that says it is gzip and does not decode as gzip'],
+      ['a charset mon does not read', { 'content-type': 'application/json; charset=x-unknown' }, Buffer.from(text), "charset 'x-unknown', which mon does not read"],
+    ] as const)('%s: exit 7 at once, saying so', async (_name, headers, body, said) => {
+      api.handle(answer(headers, body));
+      const result = await run(['groups', 'list']);
+      expect(result.code).toBe(7);
+      expect(result.stderr).toBe(`mon: GET /v2.5/groups: the server answered 200 with ${said} — the service, or a proxy between, changed the answer\n`);
+      expect(api.requests).toHaveLength(1);
+    });
+
+    it('a small gzip that inflates past MON_MAX_RESPONSE is stopped there', async () => {
+      // 16 MB of spaces is 16 KB of gzip.
+      api.handle(answer({ 'content-encoding': 'gzip' }, gzipSync(Buffer.alloc(16 * 1024 * 1024, ' '))));
+      const result = await run(['groups', 'list'], { env: { ...env, MON_MAX_RESPONSE: '1M' } });
+      expect(result.code).toBe(7);
+      expect(result.stderr).toMatch(/^mon: GET \/v2\.5\/groups: the answer is larger than 1 MiB, the most one response may be; reading stopped/);
+    });
   });
 
   it('--all --jq prints nothing when a later page fails: jq had the first pages, not the answer', async () => {
