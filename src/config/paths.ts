@@ -1,5 +1,7 @@
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
+import { UsageError } from '../errors.js';
 import { stateFileName, type SandboxIdentity } from './sandbox-identity.js';
 import { ensureConfigDir } from './trust.js';
 
@@ -11,7 +13,19 @@ import { ensureConfigDir } from './trust.js';
 export function configDir(env: Record<string, string | undefined>): string {
   const override = env.MON_CONFIG_DIR;
   if (override) return override;
-  return envPaths('mon', { suffix: 'nodejs' }).config;
+  const found = envPaths('mon', { suffix: 'nodejs' }).config;
+  if (isAbsolute(found)) return found;
+  // An empty HOME (or a relative XDG_CONFIG_HOME) makes that path relative: it would be found from
+  // the current folder, which a cron job or a service may have anywhere. It is found from the
+  // home folder the system gives this user instead.
+  let home: string;
+  try {
+    home = userInfo().homedir;
+  } catch {
+    home = '';
+  }
+  if (!isAbsolute(home)) throw new UsageError(`no home folder to keep mon's config in: HOME is empty and the system names none for this user (the path would be ${found}, in the current folder)`, 'set HOME, or MON_CONFIG_DIR to a folder of your own');
+  return resolve(home, found);
 }
 
 /**

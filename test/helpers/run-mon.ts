@@ -25,6 +25,8 @@ export interface RunOptions {
    */
   uid?: number;
   gid?: number;
+  /** The folder mon runs in (this process's own unless given). */
+  cwd?: string;
 }
 
 /** The folders tempDir() made and nobody removed yet. */
@@ -75,7 +77,7 @@ export function runMon(args: readonly string[], options: RunOptions = {}): Promi
   }
   return new Promise((resolve, reject) => {
     const bin = options.uid === undefined ? MON_BIN : readableCopy();
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.gid });
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.gid, cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

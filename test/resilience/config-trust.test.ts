@@ -28,6 +28,26 @@ function configFile(dir: string, profiles: Record<string, unknown>, mode = 0o600
   return file;
 }
 
+describe('the config folder when HOME is empty (a cron job or a service may run so)', () => {
+  it('is found from the home folder the system gives the user, never from the current folder', async () => {
+    expect(isRoot).toBe(true);
+    const api = await startFakeApi((_req, res) => json(res, 200, []));
+    try {
+      // A folder nobody may write in, as a cron job's current folder may be.
+      const cwd = tempConfigDir();
+      chmodSync(cwd, 0o777);
+      // nobody's home is /nonexistent: mon says it cannot use the folder there, as for any
+      // HOME it cannot use, and leaves the current folder alone.
+      const result = await runMon(['groups', 'list'], { env: { HOME: '', MON_CONFIG_DIR: undefined, MON_BASE_URL: api.url, MON_API_KEY: KEY }, uid: NOBODY, gid: NOBODY, cwd });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^mon: config folder \/nonexistent\/\.config\/mon-nodejs cannot be read/);
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('a config folder or file that is not the user\'s own is refused (as ssh does)', () => {
   let api: FakeApi;
   beforeAll(async () => {
