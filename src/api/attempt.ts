@@ -276,37 +276,35 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
   if (code === 'UND_ERR_HEADERS_OVERFLOW') {
     return new AttemptFailed(new NetworkError(`${host} answered with headers larger than Node takes (16 KB, or --max-http-header-size)`, 'a proxy between may add them'), 'final');
   }
-  // A name the resolver says does not exist will not exist a second later (cli-contract.md:
-  // not retried); EAI_AGAIN is the resolver failing for now, and is.
+  // A proxy (src/api/proxy.ts) is named by the variable it came from, never with its password.
   const proxy = settings.proxy?.proxy;
-  const throughProxy = proxy ? `the proxy ${proxy.where} (from ${proxy.source})` : 'the proxy';
+  const theProxy = proxy ? `the proxy ${proxy.where} (from ${proxy.source})` : 'the proxy';
   const target = settings.proxy?.target.hostname ?? host;
-  // The proxy answered the CONNECT that opens the tunnel with something else than 200: asking
-  // again meets the same answer.
+  const direct = `add ${target} to NO_PROXY to connect directly`;
+  // The proxy answered the CONNECT that opens the tunnel with another status than 200 (undici's
+  // message, test/api/undici-layout.test.ts): asking again meets the same answer.
   const refused = /^Proxy response \((\d+)\)/.exec(message)?.[1];
   if (refused !== undefined) {
-    const hint = refused === '407' ? `the proxy asks for a user and password: give them in ${proxy?.source ?? 'HTTPS_PROXY'} as http://user:password@host:port` : `ask the proxy's administrator to let ${target} through, or add ${target} to NO_PROXY to connect directly`;
-    return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${throughProxy} refused the tunnel to it (${refused})`, hint), 'final');
+    const hint = refused === '407' ? `the proxy asks for a user and password: give them in ${proxy?.source ?? 'HTTPS_PROXY'} as http://user:password@host:port` : `ask the proxy's administrator to let ${target} through, or ${direct}`;
+    return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${theProxy} refused the tunnel to it (${refused})`, hint), 'final');
   }
   if (code === 'UND_ERR_PRX_CONN') {
-    return new AttemptFailed(
-      new NetworkError(`cannot reach ${host}: ${throughProxy} closed the connection instead of opening a tunnel to it (CONNECT)`, `check that the proxy tunnels HTTPS, or add ${target} to NO_PROXY to connect directly`),
-      'unsent',
-    );
+    return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${theProxy} closed the connection instead of opening a tunnel to it (CONNECT)`, `check that the proxy tunnels HTTPS, or ${direct}`), 'unsent');
   }
-  // The proxy is named when the name or address that failed is the proxy's, not the API's host.
+  // The proxy, not the API's host, when the name or address that failed is the proxy's.
   const atProxy = settings.proxy !== undefined && failedAtProxy(settings.proxy.proxy, settings.proxy.target, error as { hostname?: string; address?: string; port?: number });
-  const unreachable = atProxy ? `the proxy ${proxy!.where} (from ${proxy!.source})` : host;
+  const unreachable = atProxy ? theProxy : host;
+  // A name the resolver says does not exist will not exist a second later (cli-contract.md:
+  // not retried); EAI_AGAIN is the resolver failing for now, and is.
   if (code === 'ENOTFOUND') {
-    return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: host not found`, atProxy ? `check the host name in ${proxy!.source}` : `check the host name of the base URL (from ${settings.baseUrlSource})`), 'final');
+    return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: host not found`, atProxy ? `check the host name in ${proxy?.source}` : `check the host name of the base URL (from ${settings.baseUrlSource})`), 'final');
   }
   const unsent = code === 'ECONNREFUSED' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH';
   const reason =
     code === 'ECONNREFUSED' ? 'connection refused'
     : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' ? 'connection reset'
     : code || message || 'network error';
-  const hint = atProxy ? `check ${proxy!.source}, or add ${settings.proxy!.target.hostname} to NO_PROXY to connect directly` : undefined;
-  return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: ${redact(reason, settings.apiKey)}`, hint), unsent ? 'unsent' : 'transient');
+  return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: ${redact(reason, settings.apiKey)}`, atProxy ? `check ${proxy?.source}, or ${direct}` : undefined), unsent ? 'unsent' : 'transient');
 }
 
 /** Retry-After in seconds or as an HTTP date (RFC 9110), in ms from `now`. */

@@ -45,7 +45,7 @@ function proxyNamed(env: Record<string, string | undefined>, name: string): Prox
 }
 
 /** A proxy's URL with its user and password (`http://user:secret@host`) left out, for messages. */
-export function withoutCredentials(url: string): string {
+function withoutCredentials(url: string): string {
   return url.replace(/^([^/@]*\/\/)?[^/@]*@/, (_all, scheme: string | undefined) => `${scheme ?? ''}***@`);
 }
 

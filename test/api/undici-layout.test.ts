@@ -46,7 +46,10 @@ describe("undici's layout, as mon relies on it", () => {
     expect(client).toContain("err.code !== 'UND_ERR_SOCKET'");
     // undici 8 wraps that failure itself (ProxyConnectionError, nodejs/undici#3897): with such an
     // undici, connectTunnel can go.
-    expect(source('lib/dispatcher/proxy-agent.js')).not.toContain('new ProxyConnectionError(');
+    const proxyAgent = source('lib/dispatcher/proxy-agent.js');
+    expect(proxyAgent).not.toContain('new ProxyConnectionError(');
+    // A tunnel refused with a status is told by this message (src/api/attempt.ts, networkError).
+    expect(proxyAgent).toContain('`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`');
   });
 
   it('client.js requires its HTTP/2 client once, as a function called for HTTP/2 connections only', () => {
