@@ -20,7 +20,9 @@ const heldOnce = new WeakMap<Command, (readonly Option[])[]>();
 export function onceOnly(command: Command, options: readonly Option[], hint?: string): void {
   const valued = options.some((option) => option.required || option.optional);
   if (!valued && options.length < 2) return;
-  heldOnce.set(command, [...(heldOnce.get(command) ?? []), options]);
+  let held = heldOnce.get(command);
+  if (!held) heldOnce.set(command, (held = []));
+  held.push(options);
   const label = options[0]!.long ?? options[0]!.flags;
   let first: { flag: string; value: unknown } | undefined;
   for (const option of options) {

@@ -2,7 +2,7 @@ import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
-import { proxiesFrom } from './proxy.js';
+import { endpointOf, proxiesFrom } from './proxy.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
@@ -121,13 +121,14 @@ export class ApiClient {
       maxRetryAfterMs: config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     };
     const { env } = config;
-    // A proxy undici cannot use is exit 2 here, before anything is sent (src/api/proxy.ts).
-    const proxy = proxiesFrom(env)[this.base.protocol as 'http:' | 'https:'];
-    const target = { hostname: this.base.hostname.replace(/^\[|\]$/g, ''), port: Number(this.base.port) || (this.base.protocol === 'https:' ? 443 : 80) };
-    this.proxy = proxy && { proxy, target };
+    // A proxy undici cannot use is exit 2 here, before anything is sent (src/api/proxy.ts). undici
+    // is handed these, so that it never reads the variables itself ('' for none).
+    const proxies = proxiesFrom(env);
+    const proxy = proxies[this.base.protocol as 'http:' | 'https:'];
+    this.proxy = proxy && { proxy, target: endpointOf(this.base) };
     this.dispatcher = new EnvHttpProxyAgent({
-      httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-      httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+      httpProxy: proxies['http:']?.url ?? '',
+      httpsProxy: proxies['https:']?.url ?? '',
       noProxy: env.NO_PROXY ?? env.no_proxy,
       // Certificates are verified whatever NODE_TLS_REJECT_UNAUTHORIZED says (README, Security):
       // Node's default follows that variable; an explicit option does not.

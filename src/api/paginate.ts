@@ -96,8 +96,10 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
     return;
   }
   size = pageSize(first, asked ?? DEFAULT_PER_PAGE, paging.offset ?? (firstPage - 1) * (asked ?? DEFAULT_PER_PAGE), paging.offset === undefined);
-  const promise = promiseOf(first, size, firstPage, paging.offset);
-  const walk = new Walk(promise, size, paging.offset ?? (firstPage - 1) * size, paging.offset !== undefined, name);
+  // The records ahead of the first page, which x-total counts too.
+  const before = paging.offset ?? (firstPage - 1) * size;
+  const promise = promiseOf(first, size, firstPage, before, paging.offset !== undefined);
+  const walk = new Walk(promise, size, before, paging.offset !== undefined, name);
   walk.check(first);
   yield take(first);
   if ((paging.all !== true && paging.limit === undefined) || remaining <= 0 || !walk.goesOn(first)) return;
@@ -145,13 +147,13 @@ interface Promised {
 }
 
 /** Rule 2: the promise of the first page (with an offset, x-total-pages alone promises nothing). */
-function promiseOf(first: Page, size: number, firstPage: number, offset?: number): Promised {
+function promiseOf(first: Page, size: number, firstPage: number, before: number, byOffset: boolean): Promised {
   if (first.total !== undefined) {
-    const records = Math.max(0, first.total - (offset ?? (firstPage - 1) * size));
+    const records = Math.max(0, first.total - before);
     return { records, lastPage: firstPage - 1 + Math.max(1, Math.ceil(records / size)) };
   }
   const totalPages = numberHeader(first.headers['x-total-pages']);
-  return offset === undefined && totalPages !== undefined ? { lastPage: totalPages } : {};
+  return !byOffset && totalPages !== undefined ? { lastPage: totalPages } : {};
 }
 
 /** The walk's account of what was read against the promise: rules 2 to 4. */

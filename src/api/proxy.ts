@@ -22,6 +22,16 @@ export interface Proxy {
 /** What undici's ProxyAgent takes, with the port each means when none is given. */
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'socks:': 1080, 'socks5:': 1080 };
 
+/** A host name as URL gives it, without the brackets of an IPv6 address. */
+function bare(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, '');
+}
+
+/** Where a URL points: its host and port (the scheme's when it names none), as a failed connection names them. */
+export function endpointOf(url: URL): { hostname: string; port: number } {
+  return { hostname: bare(url.hostname), port: Number(url.port) || DEFAULT_PORTS[url.protocol]! };
+}
+
 /** The proxy for each scheme of the API's URL; an empty variable names none, as undici reads it. */
 export function proxiesFrom(env: Record<string, string | undefined>): { 'http:'?: Proxy; 'https:'?: Proxy } {
   return { 'http:': proxyNamed(env, 'HTTP_PROXY'), 'https:': proxyNamed(env, 'HTTPS_PROXY') };
@@ -41,7 +51,7 @@ function proxyNamed(env: Record<string, string | undefined>, name: string): Prox
     throw new UsageError(`${source}: must be a proxy's URL, http://, https:// or socks5:// and a host (got ${quoted(withoutCredentials(url))})`, `fix or unset ${source}`);
   }
   const port = parsed.port === '' ? DEFAULT_PORTS[parsed.protocol]! : Number(parsed.port);
-  return { source, url, hostname: parsed.hostname.replace(/^\[|\]$/g, ''), port, where: `${parsed.hostname}:${port}` };
+  return { source, url, hostname: bare(parsed.hostname), port, where: `${parsed.hostname}:${port}` };
 }
 
 /** A proxy's URL with its user and password (`http://user:secret@host`) left out, for messages. */

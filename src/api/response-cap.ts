@@ -73,7 +73,9 @@ export async function readCapped(body: AsyncIterable<unknown>, cap: number, head
     if (total > cap) throw new TooLarge(cap);
     chunks.push(bytes);
   }
-  const bytes = await decoded(Buffer.concat(chunks, total), one(headers['content-encoding']), cap);
+  const raw = Buffer.concat(chunks, total);
+  const codings = codingsOf(one(headers['content-encoding']));
+  const bytes = codings.length === 0 ? raw : await decoded(raw, codings, cap);
   const text = textOf(bytes, /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(one(headers['content-type']) ?? '')?.[1]);
   // A byte order mark before the JSON (some servers and proxies add one): RFC 8259 lets a parser
   // ignore it, and JSON.parse would not.
@@ -87,13 +89,16 @@ function one(value: string | string[] | undefined): string | undefined {
 /** The most codings one body may carry (`gzip, br`), as undici's own decompressor allows. */
 const MAX_CODINGS = 5;
 
-/** The body without its Content-Encoding, decoded by node:zlib (loaded only for such a body). */
-async function decoded(bytes: Buffer, encoding: string | undefined, cap: number): Promise<Buffer> {
-  const codings = (encoding ?? '')
+/** The codings of a Content-Encoding, in the order they were applied (identity left out). */
+function codingsOf(encoding: string | undefined): string[] {
+  return (encoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
-  if (codings.length === 0) return bytes;
+}
+
+/** The body without its codings, decoded by node:zlib (loaded only for such a body). */
+async function decoded(bytes: Buffer, codings: string[], cap: number): Promise<Buffer> {
   if (codings.length > MAX_CODINGS) throw new Unreadable(`${codings.length} content encodings, more than the ${MAX_CODINGS} mon decodes`);
   const zlib = await import('node:zlib');
   const options = { maxOutputLength: cap };

@@ -36,6 +36,7 @@ describe('the --jq sink with -o json', () => {
     sink.write('{"n":2}]\n');
     // The document is whole: jq yields its results, which wait for the command's success.
     await until(() => Atomics.load(engine.control, CONTROL.RING_USED) > 0);
+    // The main thread takes results from the ring every few ms (POLL_MS): a while of that, and still nothing.
     await sleep(50);
     expect(printed()).toBe('');
     await sink.end();
@@ -54,10 +55,11 @@ describe('the --jq sink with -o json', () => {
   });
 
   it('a jq error met before the command ended is said after the results jq printed before it', async () => {
-    const { sink, printed } = sinkFor('.[0], error("stop")');
+    const { sink, engine, printed } = sinkFor('.[0], error("stop")');
     await sink.ready;
     sink.write('["first"]\n');
-    await sleep(200);
+    // jq has yielded its first result (held), and meets its error right after.
+    await until(() => Atomics.load(engine.control, CONTROL.RING_USED) > 0);
     await expect(sink.end()).rejects.toThrow('--jq: stop');
     expect(printed()).toBe('first\n');
   });
