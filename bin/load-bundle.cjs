@@ -26,12 +26,15 @@ let saveWhenDone;
  * Call when the command is done, or once a command of many requests has run its work once
  * (bin/mon): a cache made then holds the functions the run compiled, not only the bundle's top
  * level, and not yet what a long run's hot loops tell V8 to tier up early. Only the first call
- * of a run writes.
+ * of a run writes. `late`: the run is past that point without having written (a long `--all
+ * --jq`, whose worker had V8's flags changed then), so what V8 decided in its hot loops is in
+ * what it compiled: such a cache is written only where none was taken (a later one-request run
+ * took about 10 M instructions more with one made at the end of `--all --jq`).
  */
-exports.saveCodeCache = function saveCodeCache() {
+exports.saveCodeCache = function saveCodeCache({ late = false } = {}) {
   const save = saveWhenDone;
   saveWhenDone = undefined;
-  save?.();
+  save?.(late);
 };
 
 /** The bundle's exports. */
@@ -58,7 +61,8 @@ exports.loadBundle = function loadBundle(file, env = process.env) {
   // compiles as usual, and this run writes a new one.
   const taken = runs > 0 && !script.cachedDataRejected;
   if (cacheFile && (!taken || runs < RUNS_PER_CACHE)) {
-    saveWhenDone = () => {
+    saveWhenDone = (late) => {
+      if (late && taken) return;
       writeWhole(cacheFile, Buffer.concat([Buffer.of(taken ? runs + 1 : 1), script.createCachedData()]));
       pruneQuietly(path.dirname(cacheFile), cacheFile);
     };

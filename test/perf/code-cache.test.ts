@@ -104,6 +104,31 @@ describe('the code cache of the bundle', () => {
     expect(runsIn(file)).toBe(2);
   });
 
+  it('a --jq run of many requests, whose worker had the flags changed when its work had run once, writes one only where there is none', async () => {
+    const dir = join(freshDir(), 'cache');
+    const file = join(dir, cacheName());
+    const env = { MON_BASE_URL: api.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir };
+    // Ten pages of two: the fifth request is the point where a cache is written, and jq is still
+    // reading then, with V8's flags changed, so the run can only write at its end.
+    const allJq = () => runMon(['computers', 'list', '--all', '--per-page', '2', '--jq', 'length'], { env });
+    const first = await allJq();
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('20\n');
+    // No cache yet: one made at the end is still better than compiling the bundle every run.
+    expect(runsIn(file)).toBe(1);
+    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+    expect(runsIn(file)).toBe(2);
+    const written = readFileSync(file);
+    // A cache taken: the late run leaves it as it was (it would add its hot loops' decisions to it).
+    const second = await allJq();
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe('20\n');
+    expect(readFileSync(file).equals(written)).toBe(true);
+    // A one-request run still adds to it.
+    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+    expect(runsIn(file)).toBe(3);
+  });
+
   it('one that V8 rejects is ignored and replaced', async () => {
     const dir = freshDir();
     chmodSync(dir, 0o700);
