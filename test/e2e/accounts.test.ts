@@ -357,6 +357,34 @@ describe('MON_DEADLINE across accounts', () => {
   });
 });
 
+describe('items as received across accounts', () => {
+  let servers: FakeApi[] = [];
+  afterAll(() => Promise.all(servers.map((server) => server.close())));
+
+  it('an item with a `__proto__` key keeps it as a key, after `profile`, as other items keep theirs', async () => {
+    // JSON.parse makes `__proto__` an own key: copied by setting keys, it would change the copy's prototype instead.
+    const body = '[{"uid":"c_1","__proto__":{"hidden":true},"computer_name":"odd"},{"uid":"c_2","computer_name":"plain","profile":"theirs"}]';
+    const answer = () =>
+      startFakeApi((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-total': '2', 'x-total-pages': '1', 'x-page': '1', 'x-per-page': '50' });
+        res.end(body);
+      });
+    servers = [await answer(), await answer()];
+    const dir = tempConfigDir();
+    for (const [i, name] of ['first', 'second'].entries()) {
+      await runMain(['profile', 'add', name, '--base-url', servers[i]!.url, '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: `k_${name}_0000000000000000` });
+    }
+    const result = await runMain(['--profiles', 'first,second', 'computers', 'list', '-o', 'ndjson'], { env: { MON_CONFIG_DIR: dir } });
+    expect(result.code).toBe(0);
+    // A `profile` key of the item's own wins, in the first place (as `{ profile, ...item }` has it).
+    expect(result.stdout).toBe(
+      ['first', 'second']
+        .flatMap((name) => [`{"profile":"${name}","uid":"c_1","__proto__":{"hidden":true},"computer_name":"odd"}`, '{"profile":"theirs","uid":"c_2","computer_name":"plain"}'])
+        .join('\n') + '\n',
+    );
+  });
+});
+
 describe('ndjson across accounts', () => {
   let servers: FakeApi[] = [];
   afterAll(() => Promise.all(servers.map((server) => server.close())));
