@@ -2,7 +2,7 @@ import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
-import { endpointOf, proxiesFrom } from './proxy.js';
+import { endpointOf, proxiesFrom, quietSocksWarnings } from './proxy.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
@@ -126,6 +126,8 @@ export class ApiClient {
     const proxies = proxiesFrom(env);
     const proxy = proxies[this.base.protocol as 'http:' | 'https:'];
     this.proxy = proxy && { proxy, target: endpointOf(this.base) };
+    const socks = proxies['http:']?.socks === true || proxies['https:']?.socks === true;
+    if (socks) quietSocksWarnings();
     this.dispatcher = new EnvHttpProxyAgent({
       httpProxy: proxies['http:']?.url ?? '',
       httpsProxy: proxies['https:']?.url ?? '',
@@ -134,7 +136,10 @@ export class ApiClient {
       // Node's default follows that variable; an explicit option does not.
       connect: { timeout: config.timeoutMs, rejectUnauthorized: true },
       requestTls: { rejectUnauthorized: true },
-      proxyTls: { rejectUnauthorized: true },
+      // Not beside a SOCKS5 proxy: undici's SOCKS5 agent speaks TLS to the proxy whenever proxyTls
+      // is given, which no SOCKS5 proxy answers. An https:// proxy beside it is still verified:
+      // bin/mon has taken NODE_TLS_REJECT_UNAUTHORIZED out of the environment Node reads.
+      ...(socks ? {} : { proxyTls: { rejectUnauthorized: true } }),
       headersTimeout: config.timeoutMs,
       bodyTimeout: config.timeoutMs,
     });

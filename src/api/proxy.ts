@@ -17,6 +17,8 @@ export interface Proxy {
   port: number;
   /** host:port, for messages (never the user and password). */
   where: string;
+  /** A SOCKS5 proxy (socks5://, socks://): a plain TCP connection to it, never TLS. */
+  socks: boolean;
 }
 
 /** What undici's ProxyAgent takes, with the port each means when none is given. */
@@ -51,7 +53,7 @@ function proxyNamed(env: Record<string, string | undefined>, name: string): Prox
     throw new UsageError(`${source}: must be a proxy's URL, http://, https:// or socks5:// and a host (got ${quoted(withoutCredentials(url))})`, `fix or unset ${source}`);
   }
   const port = parsed.port === '' ? DEFAULT_PORTS[parsed.protocol]! : Number(parsed.port);
-  return { source, url, hostname: bare(parsed.hostname), port, where: `${parsed.hostname}:${port}` };
+  return { source, url, hostname: bare(parsed.hostname), port, where: `${parsed.hostname}:${port}`, socks: parsed.protocol.startsWith('socks') };
 }
 
 /** A proxy's URL with its user and password (`http://user:secret@host`) left out, for messages. */
@@ -68,4 +70,33 @@ export function failedAtProxy(proxy: Proxy, target: { hostname: string; port: nu
   if (error.hostname !== undefined) return error.hostname === proxy.hostname && proxy.hostname !== target.hostname;
   if (error.port !== proxy.port) return false;
   return proxy.port !== target.port || (error.address === proxy.hostname && proxy.hostname !== target.hostname);
+}
+
+/**
+ * What undici's SOCKS5 agent makes Node warn about, once a process each: that its SOCKS5 support
+ * is experimental, and, for an https:// API whose host is an IP address, that it names that
+ * address as the TLS server name (DEP0123; Node ignores it).
+ */
+const SOCKS_WARNINGS = [
+  { type: 'ExperimentalWarning', starts: 'SOCKS5 proxy support is experimental' },
+  { type: 'DeprecationWarning', code: 'DEP0123' },
+];
+let socksWarningsQuiet = false;
+
+/**
+ * Drops the warnings undici's SOCKS5 agent causes (SOCKS_WARNINGS): two lines on stderr at every
+ * run of a cron job that goes through a SOCKS proxy, about undici's code, and nothing its user can
+ * act on. Every other warning is printed as Node prints it. Called when a SOCKS5 proxy is used.
+ */
+export function quietSocksWarnings(): void {
+  if (socksWarningsQuiet) return;
+  socksWarningsQuiet = true;
+  const emit = process.emitWarning.bind(process) as (warning: string | Error, ...rest: unknown[]) => void;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    // emitWarning(warning, type, code) or emitWarning(warning, { type, code }).
+    const options = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as { type?: string; code?: string }) : { type: rest[0] as string | undefined, code: rest[1] as string | undefined };
+    const text = typeof warning === 'string' ? warning : warning.message;
+    const undicis = SOCKS_WARNINGS.some((known) => known.type === options.type && (known.code === undefined || known.code === options.code) && (known.starts === undefined || text.startsWith(known.starts)));
+    if (!undicis) emit(warning, ...rest);
+  }) as typeof process.emitWarning;
 }

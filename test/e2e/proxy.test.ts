@@ -3,6 +3,8 @@ import { connect, createServer as createTcpServer, type AddressInfo, type Socket
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
+import { json, startFakeApi } from '../helpers/fake-api.js';
+import { selfSignedCert } from '../resilience/support.js';
 
 /**
  * A forward proxy on loopback that records what it is asked: a tunnel (CONNECT host:port, what
@@ -65,6 +67,81 @@ describe('proxies from the environment', () => {
  * Proxies that fail, with mon spawned as a script runs it: each failure names the proxy and the
  * variable it came from, ends within the retries, and never shows the proxy's password.
  */
+/**
+ * A SOCKS5 proxy on loopback (RFC 1928, no authentication, CONNECT only) that records where it
+ * is asked to connect, and pipes the connection there.
+ */
+function startSocks5(seen: string[]): Promise<{ url: string; close: () => void }> {
+  const server = createTcpServer((client) => {
+    client.on('error', () => undefined);
+    client.once('data', (greeting) => {
+      if (greeting[0] !== 5) return client.destroy();
+      client.write(Buffer.from([5, 0]));
+      client.once('data', (request) => {
+        // VER CMD RSV ATYP: IPv4 (1) or a domain name (3), then the port.
+        const [version, command, , type] = request;
+        if (version !== 5 || command !== 1 || (type !== 1 && type !== 3)) return client.destroy();
+        const host = type === 1 ? [...request.subarray(4, 8)].join('.') : request.subarray(5, 5 + request[4]!).toString();
+        const port = request.readUInt16BE(request.length - 2);
+        seen.push(`${host}:${port}`);
+        const upstream = connect(port, host, () => {
+          client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        upstream.on('error', () => client.destroy());
+      });
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })));
+}
+
+describe('a SOCKS5 proxy', () => {
+  const seen: string[] = [];
+  const api = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-total': '1', 'x-total-pages': '1' });
+    res.end('[{"uid":"g_1","name":"Office"}]');
+  });
+  let socks: { url: string; close: () => void };
+  let apiUrl: string;
+
+  beforeAll(async () => {
+    socks = await startSocks5(seen);
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    socks.close();
+    api.close();
+  });
+
+  it('carries the requests, and stderr stays empty (undici says its SOCKS5 support is experimental: not the user\'s concern)', async () => {
+    const result = await runMon(['groups', 'list', '-o', 'csv', '--fields', 'uid,name'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: socks.url, NO_PROXY: '' } });
+    expect(result.stderr).toBe('');
+    expect(result).toMatchObject({ code: 0, stdout: 'uid,name\ng_1,Office\n' });
+    expect(seen).toEqual([apiUrl.replace('http://', '')]);
+  });
+
+  it('an https:// API through it: its certificate is verified (refused untrusted, even with NODE_TLS_REJECT_UNAUTHORIZED=0), and taken when trusted', async () => {
+    const tls = selfSignedCert();
+    const api = await startFakeApi((_req, res) => json(res, 200, [{ uid: 'g_1', name: 'Office' }], { 'x-total': '1', 'x-total-pages': '1' }), { tls });
+    try {
+      seen.length = 0;
+      const env = { MON_BASE_URL: api.url, MON_API_KEY: 'k_proxy_test_123456', HTTPS_PROXY: socks.url, NO_PROXY: '', MON_RETRIES: '0' };
+      const refused = await runMon(['groups', 'list', '--json'], { env: { ...env, NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
+      expect(refused.code).toBe(8);
+      expect(refused.stderr).toMatch(/the certificate of 127\.0\.0\.1:\d+ is not trusted/);
+      expect(api.requests).toHaveLength(0);
+      const trusted = await runMon(['groups', 'list', '-o', 'csv', '--fields', 'uid,name'], { env: { ...env, NODE_EXTRA_CA_CERTS: tls.certFile } });
+      expect(trusted).toMatchObject({ code: 0, stdout: 'uid,name\ng_1,Office\n', stderr: '' });
+      expect(api.requests).toHaveLength(1);
+      expect(seen).toEqual([api.url.replace('https://', ''), api.url.replace('https://', '')]);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('a proxy that fails', () => {
   const KEY = 'k_proxy_test_123456';
   const PASSWORD = 'pr0xy-s3cret';
