@@ -288,6 +288,11 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
     const hint = refused === '407' ? `the proxy asks for a user and password: give them in ${proxy?.source ?? 'HTTPS_PROXY'} as http://user:password@host:port` : `ask the proxy's administrator to let ${target} through, or ${direct}`;
     return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${theProxy} refused the tunnel to it (${refused})`, hint), 'final');
   }
+  const socks = socksFailure(code, message);
+  if (socks !== undefined) {
+    const hint = socks.kind === 'auth' ? `give a user and password in ${proxy?.source ?? 'the proxy variable'} as socks5://user:password@host:port` : socks.kind === 'protocol' ? `check that ${proxy?.source ?? 'the proxy variable'} names a SOCKS5 proxy and its port` : `check the proxy, or ${direct}`;
+    return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${theProxy} ${socks.said}`, hint), socks.kind === 'unreached' ? 'unsent' : 'final');
+  }
   if (code === 'UND_ERR_PRX_CONN') {
     return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${theProxy} closed the connection instead of opening a tunnel to it (CONNECT)`, `check that the proxy tunnels HTTPS, or ${direct}`), 'unsent');
   }
@@ -305,6 +310,24 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
     : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' ? 'connection reset'
     : code || message || 'network error';
   return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: ${redact(reason, settings.apiKey)}`, atProxy ? `check ${proxy?.source}, or ${direct}` : undefined), unsent ? 'unsent' : 'transient');
+}
+
+/**
+ * What a SOCKS5 proxy's failure means, from undici's code (UND_ERR_SOCKS5_*; a proxy that asks
+ * for a password mon was not given is UND_ERR_INVALID_ARG): `auth` and `protocol` are final,
+ * `unreached` (the proxy could not connect onwards: nothing reached the API) is tried again,
+ * except where the proxy says it will never connect there (not allowed, no such command).
+ */
+function socksFailure(code: string, message: string): { kind: 'auth' | 'protocol' | 'refused' | 'unreached'; said: string } | undefined {
+  if (code === 'UND_ERR_INVALID_ARG' && /^Username and password required/.test(message)) return { kind: 'auth', said: 'asks for a user and password' };
+  if (!code.startsWith('UND_ERR_SOCKS5')) return undefined;
+  if (code.startsWith('UND_ERR_SOCKS5_AUTH')) return { kind: 'auth', said: 'refused the authentication' };
+  const reply = /^UND_ERR_SOCKS5_REPLY_(\d+)$/.exec(code)?.[1];
+  // undici's text for the proxy's reply code (RFC 1928): "SOCKS5 connection failed: Connection refused".
+  const why = message.replace(/^SOCKS5 connection failed: /, '').toLowerCase();
+  if (reply === '2' || reply === '7' || reply === '8') return { kind: 'refused', said: `refused the connection to it (${why})` };
+  if (reply !== undefined) return { kind: 'unreached', said: `could not connect to it (${why})` };
+  return { kind: 'protocol', said: 'did not answer as a SOCKS5 proxy' };
 }
 
 /** Retry-After in seconds or as an HTTP date (RFC 9110), in ms from `now`. */

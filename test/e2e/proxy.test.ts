@@ -142,6 +142,45 @@ describe('a SOCKS5 proxy', () => {
   });
 });
 
+describe('a SOCKS5 proxy that fails', () => {
+  /** A SOCKS5 proxy that answers the greeting, then the connect request, with these bytes; it counts the connections. */
+  const failing = (greeting: number[], reply?: number[] | string) =>
+    new Promise<{ url: string; close: () => void; connections: () => number }>((resolve) => {
+      let connections = 0;
+      const server = createTcpServer((client) => {
+        connections++;
+        client.on('error', () => undefined);
+        client.once('data', () => {
+          client.write(Buffer.from(greeting));
+          if (reply !== undefined) client.once('data', () => client.write(typeof reply === 'string' ? reply : Buffer.from(reply)));
+        });
+      });
+      server.listen(0, '127.0.0.1', () => resolve({ url: `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close(), connections: () => connections }));
+    });
+
+  it.each([
+    ['asks for a password mon was not given', [5, 2], undefined, /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) asks for a user and password — give a user and password in HTTP_PROXY as socks5:\/\/user:password@host:port\n$/, 1],
+    ['refuses every way to authenticate', [5, 0xff], undefined, /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) refused the authentication — /, 1],
+    ['cannot connect onwards (reply 5): tried again', [5, 0], [5, 5, 0, 1, 0, 0, 0, 0, 0, 0], /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) could not connect to it \(connection refused\) \(after 2 attempts\) — check the proxy, or add 127\.0\.0\.1 to NO_PROXY/, 2],
+    ['does not allow the API (reply 2)', [5, 0], [5, 2, 0, 1, 0, 0, 0, 0, 0, 0], /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) refused the connection to it \(connection not allowed by ruleset\) — /, 1],
+    ['answers as something else', [5, 0], 'HTTP/1.1 400 Bad Request\r\n\r\n', /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) did not answer as a SOCKS5 proxy — check that HTTP_PROXY names a SOCKS5 proxy and its port\n$/, 1],
+  ] as const)('one that %s: exit 8, one line naming it', async (_what, greeting, reply, said, attempts) => {
+    const socks = await failing([...greeting], typeof reply === 'string' || reply === undefined ? reply : [...reply]);
+    try {
+      const result = await runMon(['groups', 'list'], { env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: socks.url, NO_PROXY: '', MON_RETRIES: '1' }, timeoutMs: 15_000 });
+      expect(result.code).toBe(8);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^mon: cannot reach 127\.0\.0\.1:9: /);
+      expect(result.stderr).toMatch(said);
+      expect(result.stderr.split('\n')).toHaveLength(2);
+      // Final failures are not tried again; a proxy that could not connect onwards is (MON_RETRIES=1).
+      expect(socks.connections()).toBe(attempts);
+    } finally {
+      socks.close();
+    }
+  });
+});
+
 describe('a proxy that fails', () => {
   const KEY = 'k_proxy_test_123456';
   const PASSWORD = 'pr0xy-s3cret';
