@@ -10,7 +10,7 @@
  */
 import type { AccountOutcome, AccountRunOutput, Context, Io } from '../context.js';
 import { AccountsFailedError, InterruptedError, UsageError, type MonError } from '../errors.js';
-import type { ListRenderer, RenderOptions } from '../output/types.js';
+import type { Lead, ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
 import type { Invocation, ParsedInput, VerbOutcome, VerbSpec } from '../spec/spec.js';
 import type { Command } from 'commander';
@@ -134,9 +134,10 @@ async function accountNames(ctx: Context): Promise<string[]> {
   return list.names;
 }
 
-/** One account's share: its pages in order, held until its turn. */
+/** One account's share: its pages in order, held until its turn, printed with its profile first. */
 interface Slot {
-  pages: Row[][];
+  lead: Lead;
+  pages: (readonly Row[])[];
   done: boolean;
 }
 
@@ -154,7 +155,7 @@ class MergedOutput {
   private failure: { error: unknown } | undefined;
 
   constructor(profiles: readonly string[]) {
-    this.slots = profiles.map(() => ({ pages: [], done: false }));
+    this.slots = profiles.map((profile) => ({ lead: { key: PROFILE_KEY, value: profile }, pages: [], done: false }));
   }
 
   /** The Output of the account at `index`. */
@@ -168,7 +169,7 @@ class MergedOutput {
       return {
         push: (items) => {
           if (items.length === 0) return;
-          this.slots[index]!.pages.push(items.map((item) => ({ [PROFILE_KEY]: profile, ...item })));
+          this.slots[index]!.pages.push(items);
           this.flush();
         },
         // An account's end is its run's end (finish), which also comes when it fails.
@@ -216,18 +217,18 @@ class MergedOutput {
     while (this.turn < this.slots.length) {
       const slot = this.slots[this.turn]!;
       const pages = slot.pages.splice(0);
-      if (pages.length > 0) this.write(pages);
+      if (pages.length > 0) this.write(pages, slot.lead);
       if (!slot.done) return;
       this.turn++;
     }
   }
 
-  private write(pages: Row[][]): void {
+  private write(pages: (readonly Row[])[], lead: Lead): void {
     const real = this.real!;
     this.writes = this.writes.then(async () => {
       const renderer = await real;
       // A page at a time: never one account's lines in the middle of another's page.
-      for (const page of pages) renderer.push(page);
+      for (const page of pages) renderer.push(page, lead);
     }).catch((error: unknown) => {
       this.failure ??= { error };
     });

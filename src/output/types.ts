@@ -38,9 +38,19 @@ export interface Sink {
   write(chunk: string): unknown;
 }
 
+/**
+ * A key put first in every item of a page, with the same value, as `{ [key]: value, ...item }`
+ * puts it (a key of the item's own keeps the item's value): the account's `profile` of a read
+ * across accounts.
+ */
+export interface Lead {
+  key: string;
+  value: string;
+}
+
 /** Streams a list: pages are pushed as they arrive. */
 export interface ListRenderer {
-  push(items: readonly Record<string, unknown>[]): void;
+  push(items: readonly Record<string, unknown>[], lead?: Lead): void;
   end(): void;
 }
 

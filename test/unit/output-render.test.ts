@@ -316,3 +316,27 @@ describe('renderObject', () => {
 it('OUTPUT_FORMATS lists the six formats', () => {
   expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv', 'openmetrics']);
 });
+
+describe('a lead key (the profile of a read across accounts)', () => {
+  const lead = { key: 'profile', value: 'north "α"' };
+  // Keys that order or collide differently: the lead's own, array indices, __proto__ (an own key
+  // when JSON.parse makes the item), and any other.
+  const key = fc.oneof(fc.constantFrom('profile', '0', '7', '12', '__proto__', 'uid', 'name'), fc.string({ maxLength: 4 }));
+  // Items as they come off the wire: through JSON text.
+  const item = fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }).map((dict) => JSON.parse(JSON.stringify(dict)) as Record<string, unknown>);
+  const copied = (pages: Record<string, unknown>[][]) => pages.map((page) => page.map((it) => ({ [lead.key]: lead.value, ...it })));
+  const leadColumns: Column[] = [{ key: 'profile' }, ...columns];
+
+  it.each(OUTPUT_FORMATS.filter((format) => format !== 'openmetrics'))('%s: prints each item as its copy with the key first prints, byte for byte', async (format) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(item, { maxLength: 4 }), { maxLength: 3 }), fc.constantFrom<string[] | undefined>(undefined, ['profile', 'uid', '0']), async (pages, fields) => {
+        const over = { columns: leadColumns, fields };
+        const withLead = options(format, over);
+        const list = await createListRenderer(withLead);
+        for (const page of pages) list.push(page, lead);
+        list.end();
+        expect(withLead.out.text()).toBe((await renderList(copied(pages), format, over)).text());
+      }),
+    );
+  });
+});
