@@ -36,11 +36,21 @@ export interface JqEngine {
   flagsChanged(): boolean;
 }
 
-/**
- * Starts the worker for `expression`; `workerFile` is dist/jq-worker.cjs. `mainLoading`: the
- * main thread has yet to load its code and says when it has (bin/mon, before the bundle).
- */
-export function startJqEngine(expression: string, workerFile: string, mainLoading = false): JqEngine {
+export interface EngineOptions {
+  /** The main thread has yet to load its code and says when it has (bin/mon, before the bundle). */
+  mainLoading?: boolean;
+  /**
+   * Every page comes (`--all`): V8 may optimise jq as it runs. Over one page that costs more than
+   * it buys, so jq keeps V8's baseline code there (src/tiering.ts); over 10,000 computers
+   * (`--all --jq length`) it takes 5-9% less CPU on Node 22 and the same on Node 24, in the same
+   * time. And with V8's flags left alone, such a run writes its code cache when its work has run
+   * once, like any command of many requests (bin/load-bundle.cjs), not at its end.
+   */
+  longInput?: boolean;
+}
+
+/** Starts the worker for `expression`; `workerFile` is dist/jq-worker.cjs. */
+export function startJqEngine(expression: string, workerFile: string, { mainLoading = false, longInput = false }: EngineOptions = {}): JqEngine {
   const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
   const mainLoaded = () => {
     Atomics.store(control, CONTROL.MAIN_LOADED, 1);
@@ -49,7 +59,7 @@ export function startJqEngine(expression: string, workerFile: string, mainLoadin
   if (!mainLoading) mainLoaded();
   const ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES));
   const { port1, port2 } = new MessageChannel();
-  const data: JqWorkerData = { expression, control: control.buffer as SharedArrayBuffer, ring: ring.buffer as SharedArrayBuffer, input: port2 };
+  const data: JqWorkerData = { expression, control: control.buffer as SharedArrayBuffer, ring: ring.buffer as SharedArrayBuffer, input: port2, optimised: longInput };
   const worker = new Worker(workerFile, {
     workerData: data,
     transferList: [port2],

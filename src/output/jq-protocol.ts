@@ -32,6 +32,8 @@ export interface JqWorkerData {
   ring: SharedArrayBuffer;
   /** The main thread posts input chunks here (Uint8Array), then null at the end. */
   input: unknown;
+  /** V8 may optimise jq (a long input): the worker leaves V8's flags as they are. */
+  optimised: boolean;
 }
 
 /** What the worker tells the main thread, in this order: ready, then warnings, then one end. */

@@ -19,7 +19,7 @@ import { loadJq } from 'jq-wasm';
 import { CONTROL, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
 import { baselineOnly } from '../tiering.js';
 
-const { expression, control, ring, input } = workerData as JqWorkerData;
+const { expression, control, ring, input, optimised } = workerData as JqWorkerData;
 const state = new Int32Array(control);
 const bytes = new Uint8Array(ring);
 const decoder = new TextDecoder();
@@ -210,11 +210,16 @@ async function run(): Promise<void> {
   // 6 ms less on Node 22, 7-14 ms on Node 24), and the main thread's for mon's bundle, which is
   // why the flags wait until the bundle is loaded (bounded: past the wait the bundle only
   // compiles slower).
+  // A long input (`--all`, EngineOptions.longInput) leaves the flags alone: there, V8's
+  // optimised jq pays for its compiling.
   globalThis.crypto.getRandomValues(new Uint8Array(1));
   const jqWasm = readFileSync(require.resolve('jq-wasm/jq.wasm'));
-  Atomics.wait(state, CONTROL.MAIN_LOADED, 0, MAIN_LOAD_WAIT_MS);
-  Atomics.store(state, CONTROL.FLAGS_CHANGED, 1);
-  const restoreFlags = baselineOnly();
+  let restoreFlags: () => void = () => undefined;
+  if (!optimised) {
+    Atomics.wait(state, CONTROL.MAIN_LOADED, 0, MAIN_LOAD_WAIT_MS);
+    Atomics.store(state, CONTROL.FLAGS_CHANGED, 1);
+    restoreFlags = baselineOnly();
+  }
   const module = new wasm.Module(jqWasm);
   const jq = await loadJq({
     instantiateWasm: (imports, done) => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computersPage, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { computersPage, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runMon } from '../helpers/run-mon.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -107,26 +107,59 @@ describe('the code cache of the bundle', () => {
   it('a --jq run of many requests, whose worker had the flags changed when its work had run once, writes one only where there is none', async () => {
     const dir = join(freshDir(), 'cache');
     const file = join(dir, cacheName());
-    const env = { MON_BASE_URL: api.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir };
-    // Ten pages of two: the fifth request is the point where a cache is written, and jq is still
-    // reading then, with V8's flags changed, so the run can only write at its end.
-    const allJq = () => runMon(['computers', 'list', '--all', '--per-page', '2', '--jq', 'length'], { env });
-    const first = await allJq();
-    expect(first.code).toBe(0);
-    expect(first.stdout).toBe('20\n');
-    // No cache yet: one made at the end is still better than compiling the bundle every run.
+    // `alerts` reads every page of computers (five of 100, after the groups) with no --all on its
+    // command line, so its jq worker keeps V8's flags changed while jq reads (EngineOptions): at
+    // the fifth request, the point where a cache is written, the run can only write at its end.
+    const pages = computersPage(450);
+    const account = await startFakeApi((req, res, index) => (req.path === '/v2.5/groups' ? json(res, 200, [], { 'x-total': '0', 'x-total-pages': '0' }) : pages(req, res, index)));
+    try {
+      const env = { MON_BASE_URL: account.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir };
+      const alertsJq = () => runMon(['alerts', '--jq', 'length'], { env });
+      const first = await alertsJq();
+      expect(first.code).toBe(0);
+      expect(first.stdout).toBe('0\n');
+      expect(account.requests.length).toBeGreaterThan(5);
+      // No cache yet: one made at the end is still better than compiling the bundle every run.
+      expect(runsIn(file)).toBe(1);
+      expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+      expect(runsIn(file)).toBe(2);
+      const written = readFileSync(file);
+      // A cache taken: the late run leaves it as it was (it would add its hot loops' decisions to it).
+      const second = await alertsJq();
+      expect(second.code).toBe(0);
+      expect(second.stdout).toBe('0\n');
+      expect(readFileSync(file).equals(written)).toBe(true);
+      // A one-request run still adds to it.
+      expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+      expect(runsIn(file)).toBe(3);
+    } finally {
+      await account.close();
+    }
+  });
+
+  it('an --all --jq run, whose worker leaves the flags alone, writes it once its work has run once, as other runs of many requests do', async () => {
+    const dir = join(freshDir(), 'cache');
+    const file = join(dir, cacheName());
+    const pages = computersPage(20);
+    let writtenBeforePage6 = false;
+    const paced = await startFakeApi(async (req, res, index) => {
+      if (Number(req.query.get('page')) > 5) {
+        for (let waited = 0; !existsSync(file) && waited < 10_000; waited += 20) await new Promise((done) => setTimeout(done, 20));
+        if (req.query.get('page') === '6') writtenBeforePage6 = existsSync(file);
+      }
+      return pages(req, res, index);
+    });
+    try {
+      const result = await runMon(['computers', 'list', '--all', '--per-page', '2', '--jq', 'length'], { env: { MON_BASE_URL: paced.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir } });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('20\n');
+    } finally {
+      await paced.close();
+    }
+    expect(writtenBeforePage6).toBe(true);
     expect(runsIn(file)).toBe(1);
     expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
     expect(runsIn(file)).toBe(2);
-    const written = readFileSync(file);
-    // A cache taken: the late run leaves it as it was (it would add its hot loops' decisions to it).
-    const second = await allJq();
-    expect(second.code).toBe(0);
-    expect(second.stdout).toBe('20\n');
-    expect(readFileSync(file).equals(written)).toBe(true);
-    // A one-request run still adds to it.
-    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
-    expect(runsIn(file)).toBe(3);
   });
 
   it('one that V8 rejects is ignored and replaced', async () => {

@@ -49,7 +49,7 @@ function endInput(engine: JqEngine): Promise<EngineEvent> {
 describe('the --jq engine, started before the main thread has loaded', () => {
   it('compiles nothing until the main thread has loaded its code; changes V8\'s flags while jq runs, says so, and puts them back', async () => {
     const [before, during, after] = cachesFromAnotherProcess();
-    const engine = startJqEngine('length', workerFile, true);
+    const engine = startJqEngine('length', workerFile, { mainLoading: true });
     const events: EngineEvent[] = [];
     const ready = whenReady(engine, events);
     try {
@@ -70,8 +70,24 @@ describe('the --jq engine, started before the main thread has loaded', () => {
     }
   });
 
+  it('for a long input (--all), leaves V8\'s flags alone: ready without waiting for the main thread, and caches of the usual flags taken while jq runs', async () => {
+    const [during, after] = cachesFromAnotherProcess();
+    const engine = startJqEngine('length', workerFile, { mainLoading: true, longInput: true });
+    const started = Date.now();
+    try {
+      expect(await whenReady(engine, [])).toEqual([{ kind: 'message', message: { type: 'ready' } }]);
+      expect(Date.now() - started, 'no wait for the main thread').toBeLessThan(1000);
+      expect(engine.flagsChanged()).toBe(false);
+      expect(takes(during!)).toBe(true);
+      expect(await endInput(engine)).toEqual({ kind: 'message', message: { type: 'done', exitCode: 0 } });
+      expect(takes(after!)).toBe(true);
+    } finally {
+      await engine.worker.terminate();
+    }
+  });
+
   it('goes on by itself after a bounded wait when the main thread never says so', async () => {
-    const engine = startJqEngine('.', workerFile, true);
+    const engine = startJqEngine('.', workerFile, { mainLoading: true });
     const started = Date.now();
     try {
       expect(await whenReady(engine, [])).toEqual([{ kind: 'message', message: { type: 'ready' } }]);
