@@ -310,6 +310,67 @@ describe('the shared rate budget, in one process', () => {
     for (const bad of ['400', '0/60', '5/0', 'x/60', '5/60s', '-1/60']) expect(() => parseLimit(bad)).toThrow(/MON_RATE_LIMIT: must be/);
   });
 
+  it('a process that keeps sending takes slots ahead: fewer ledger writes than requests, at most 8 ahead, none by a command of two', async () => {
+    const clock = testClock();
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '1000/60' }, clock);
+    const ledger = () => (JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent;
+    await budget.take(never);
+    clock.advance(5);
+    await budget.take(never);
+    expect(ledger()).toHaveLength(2);
+    for (let i = 0; i < 38; i++) {
+      clock.advance(5);
+      await budget.take(never);
+    }
+    // 40 requests, one every 5 ms: each write's time is one entry or more.
+    const sent = ledger();
+    const writes = new Set(sent).size;
+    expect(writes).toBeLessThan(12);
+    expect(sent.length).toBeGreaterThanOrEqual(40);
+    expect(sent.length).toBeLessThanOrEqual(40 + 8);
+  });
+
+  it('a slot taken ahead is used only while fresh (half the slack): an older one is dropped for a new write', async () => {
+    const clock = testClock();
+    // A minute's window: a slack of one second.
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '1000/60' }, clock);
+    const ledger = () => (JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent;
+    // A millisecond apart: the third write takes one ahead (the fourth request's), the fourth
+    // write (the fifth request's) three.
+    for (let i = 0; i < 5; i++) {
+      await budget.take(never);
+      clock.advance(1);
+    }
+    const stamp = clock.now() - 1;
+    expect(ledger().filter((t) => t === stamp)).toHaveLength(4);
+    // Still fresh: no write.
+    clock.advance(499);
+    await budget.take(never);
+    expect(ledger()).toHaveLength(8);
+    // Past half the slack: the two left are dropped, and a write admits the request.
+    clock.advance(2);
+    await budget.take(never);
+    expect(ledger()).toContain(stamp + 502);
+  });
+
+  it('property: with slots taken ahead, whatever the request times, no window ever sees more requests than the limit', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 12 }), fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 60 }), async (requests, steps) => {
+        const clock = testClock(1_000_000);
+        const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: `${requests}/1` }, clock);
+        // When each request reaches the server: when its slot is handed over.
+        const used: number[] = [];
+        for (const step of steps) {
+          clock.advance(step);
+          await budget.take(never);
+          used.push(clock.now());
+        }
+        expect(busiest(used, 1_000)).toBeLessThanOrEqual(requests);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('property: whatever the request times, no window ever admits more than the limit', () => {
     fc.assert(
       fc.property(
