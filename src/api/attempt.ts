@@ -141,7 +141,9 @@ export async function attempt(settings: AttemptSettings, prepared: PreparedReque
     }
     log?.(`${prepared.method} ${shownUrl} ${status === undefined ? 'failed' : `${status}, body cut off`} (${clock.now() - started} ms)`);
     if (signal.aborted) throw interrupted(signal);
-    if (timeout.aborted) {
+    // undici's SOCKS5 handshake keeps its own 5 s past the request's timeout: a proxy that went
+    // quiet is named as the proxy, not as the API's host that never answered.
+    if (timeout.aborted && !isSocksFailure(error)) {
       throw new AttemptFailed(byDeadline ? deadlineError(settings.deadlineMs) : timeoutError(settings, status !== undefined), 'final');
     }
     if (status !== undefined) {
@@ -314,12 +316,15 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
 
 /**
  * What a SOCKS5 proxy's failure means, from undici's code (UND_ERR_SOCKS5_*; a proxy that asks
- * for a password mon was not given is UND_ERR_INVALID_ARG): `auth` and `protocol` are final,
- * `unreached` (the proxy could not connect onwards: nothing reached the API) is tried again,
- * except where the proxy says it will never connect there (not allowed, no such command).
+ * for a password mon was not given is UND_ERR_INVALID_ARG): `auth`, `protocol`, `refused` (the
+ * proxy will never connect there: not allowed, no such command) and `silent` (the handshake ran
+ * out of time) are final; `unreached` (the proxy could not connect onwards: nothing reached the
+ * API) is tried again.
  */
-function socksFailure(code: string, message: string): { kind: 'auth' | 'protocol' | 'refused' | 'unreached'; said: string } | undefined {
+function socksFailure(code: string, message: string): { kind: 'auth' | 'protocol' | 'refused' | 'unreached' | 'silent'; said: string } | undefined {
   if (code === 'UND_ERR_INVALID_ARG' && /^Username and password required/.test(message)) return { kind: 'auth', said: 'asks for a user and password' };
+  // undici's own limit on the handshake, an Error without a code: final, as a timeout is.
+  if (code === '' && /^SOCKS5 (authentication|connection) timeout$/.test(message)) return { kind: 'silent', said: 'did not finish the SOCKS5 handshake within 5 s' };
   if (!code.startsWith('UND_ERR_SOCKS5')) return undefined;
   if (code.startsWith('UND_ERR_SOCKS5_AUTH')) return { kind: 'auth', said: 'refused the authentication' };
   const reply = /^UND_ERR_SOCKS5_REPLY_(\d+)$/.exec(code)?.[1];
@@ -328,6 +333,11 @@ function socksFailure(code: string, message: string): { kind: 'auth' | 'protocol
   if (reply === '2' || reply === '7' || reply === '8') return { kind: 'refused', said: `refused the connection to it (${why})` };
   if (reply !== undefined) return { kind: 'unreached', said: `could not connect to it (${why})` };
   return { kind: 'protocol', said: 'did not answer as a SOCKS5 proxy' };
+}
+
+function isSocksFailure(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return socksFailure(typeof code === 'string' ? code : '', typeof message === 'string' ? message : '') !== undefined;
 }
 
 /** Retry-After in seconds or as an HTTP date (RFC 9110), in ms from `now`. */
