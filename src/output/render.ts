@@ -29,7 +29,8 @@ function jsonList(opts: RenderOptions): ListRenderer {
   return {
     push(items, lead) {
       if (items.length === 0) return;
-      const page = opts.fields ? led(items, lead).map((item) => pickFields(item, opts.fields, opts.columns)) : led(items, lead);
+      const copies = led(items, lead);
+      const page = opts.fields ? copies.map((item) => pickFields(item, opts.fields, opts.columns)) : copies;
       const text = toJson(page, opts.compact ? undefined : 2);
       opts.out.write((first ? open : between) + text.slice(cut, -cut));
       first = false;
