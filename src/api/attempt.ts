@@ -292,7 +292,8 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
   }
   const socks = socksFailure(code, message);
   if (socks !== undefined) {
-    const hint = socks.kind === 'auth' ? `give a user and password in ${proxy?.source ?? 'the proxy variable'} as socks5://user:password@host:port` : socks.kind === 'protocol' ? `check that ${proxy?.source ?? 'the proxy variable'} names a SOCKS5 proxy and its port` : `check the proxy, or ${direct}`;
+    const variable = proxy?.source ?? 'the proxy variable';
+    const hint = socks.kind === 'auth' ? `give a user and password in ${variable} as socks5://user:password@host:port` : socks.kind === 'protocol' ? `check that ${variable} names a SOCKS5 proxy and its port` : `check the proxy, or ${direct}`;
     return new AttemptFailed(new NetworkError(`cannot reach ${host}: ${theProxy} ${socks.said}`, hint), socks.kind === 'unreached' ? 'unsent' : 'final');
   }
   if (code === 'UND_ERR_PRX_CONN') {

@@ -38,6 +38,12 @@ describe('the code cache of the bundle', () => {
   const list = (env: Record<string, string>) =>
     runMon(['computers', 'list', '--json'], { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_cache_test', ...env } });
 
+  /** A one-request run in `dir` takes the cache and adds what it compiled: the file then counts `runs`. */
+  const nextRunAdds = async (dir: string, file: string, runs: number) => {
+    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
+    expect(runsIn(file)).toBe(runs);
+  };
+
   beforeAll(async () => {
     api = await startFakeApi(computersPage(20));
   });
@@ -58,8 +64,7 @@ describe('the code cache of the bundle', () => {
     expect(runsIn(file)).toBe(1);
     // Taken by the next run (V8 checks the flags it was made under: what a request changed is
     // back to the default), which adds what it compiled.
-    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
-    expect(runsIn(file)).toBe(2);
+    await nextRunAdds(dir, file, 2);
     expect(monFiles(dir).filter((name) => name.endsWith('.partial'))).toEqual([]);
   });
 
@@ -93,8 +98,7 @@ describe('the code cache of the bundle', () => {
     expect(writtenBeforePage6).toBe(true);
     expect(runsIn(file)).toBe(1);
     // Taken by the next run: V8 refuses a cache made under other flags, and this one would then be 1 again.
-    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
-    expect(runsIn(file)).toBe(2);
+    await nextRunAdds(dir, file, 2);
   });
 
   it('a --jq run writes it too (its worker put back the flag it raised), and the next run takes it', async () => {
@@ -104,8 +108,7 @@ describe('the code cache of the bundle', () => {
     expect(jq.code).toBe(0);
     expect(jq.stdout).toBe('20\n');
     expect(runsIn(file)).toBe(1);
-    expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
-    expect(runsIn(file)).toBe(2);
+    await nextRunAdds(dir, file, 2);
   });
 
   it('a --jq run of many requests, whose worker had the flags changed when its work had run once, writes one only where there is none', async () => {
@@ -125,8 +128,7 @@ describe('the code cache of the bundle', () => {
       expect(account.requests.length).toBeGreaterThan(5);
       // No cache yet: one made at the end is still better than compiling the bundle every run.
       expect(runsIn(file)).toBe(1);
-      expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
-      expect(runsIn(file)).toBe(2);
+      await nextRunAdds(dir, file, 2);
       const written = readFileSync(file);
       // A cache taken: the late run leaves it as it was (it would add its hot loops' decisions to it).
       const second = await alertsJq();
@@ -134,8 +136,7 @@ describe('the code cache of the bundle', () => {
       expect(second.stdout).toBe('0\n');
       expect(readFileSync(file).equals(written)).toBe(true);
       // A one-request run still adds to it.
-      expect((await list({ NODE_COMPILE_CACHE: dir })).code).toBe(0);
-      expect(runsIn(file)).toBe(3);
+      await nextRunAdds(dir, file, 3);
     } finally {
       await account.close();
     }
