@@ -112,7 +112,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     // `status --check` follows the Nagios plugin convention instead (cli-contract.md, Exit
     // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
     const { nagiosText } = await import('./fleet/check.js');
-    io.stdout.write(`${scrub(`MON UNKNOWN - ${nagiosText(reasonOf(failure))}`, deps)}\n`);
+    io.stdout.write(`MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`);
     return 3;
   } finally {
     for (const cleanup of cleanups.reverse()) {
@@ -168,7 +168,8 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
     engine: deps.jqEngine,
     mode: globals.output === 'ndjson' ? 'ndjson' : 'json',
     out: deps.io.stdout,
-    warn: (text) => deps.io.stderr.write(text),
+    // jq's `debug` and `stderr` lines quote the data, which a server may have filled with the key.
+    warn: (text) => deps.io.stderr.write(scrub(text, deps)),
     signal: deps.signal,
     deadlineMs: deadlineFromEnv(deps.env),
   });
@@ -184,7 +185,7 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
  */
 function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: string): number {
   // One account of many (--profiles): its line names the profile, `mon: acme: …`.
-  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(longRunsCut(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `)), deps))}\n`);
+  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(longRunsCut(scrub(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `), deps)))}\n`);
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // A missing verb that missingVerb() did not catch: commander printed the resource's help

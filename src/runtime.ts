@@ -3,7 +3,7 @@ import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
 import { forgetTrustedFolders } from './config/trust.js';
 import type { Command } from 'commander';
 import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
-import { redact } from './api/redact.js';
+import { keyFlaw, redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
@@ -230,7 +230,7 @@ export function createContext(
     program,
     // Messages may quote a server's names or the user's input: one line each, escaped.
     notice: (message) => {
-      if (!globals.quiet) io.stderr.write(`${terminalSafe(scrub(longRunsCut(named(message)), deps))}\n`);
+      if (!globals.quiet) io.stderr.write(`${terminalSafe(longRunsCut(scrub(named(message), deps)))}\n`);
     },
     footnote: (message) => {
       if (account) account.footnote(named(message));
@@ -304,6 +304,11 @@ export function createContext(
         if (env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
           ctx.notice('mon: warning: NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: mon always verifies certificates — to trust a private CA, point NODE_EXTRA_CA_CERTS at its certificate file');
         }
+        // Node's own debug lines for its HTTP client print each request's URL, key and all, and
+        // are written by Node before mon could clean them (the switch is read as Node starts).
+        if (/undici|fetch|\*/i.test(env.NODE_DEBUG ?? '')) {
+          ctx.notice(`mon: warning: NODE_DEBUG=${env.NODE_DEBUG} makes Node print every request's URL on stderr with the API key in it — unset it, or use --verbose, which redacts the key`);
+        }
         return made;
       })();
       return client;
@@ -331,6 +336,8 @@ const NO_ACCOUNT_HINT = 'run `mon profile add <name> --subdomain <subdomain> --d
 export async function chooseTarget(globals: GlobalOptions, env: Record<string, string | undefined>, profiles: () => Promise<ProfileReader>): Promise<Target> {
   if (globals.sandbox) return { account: { key: '@sandbox', label: '--sandbox' }, endpoint: 'sandbox' };
   const envKey = env.MON_API_KEY || undefined;
+  const flaw = envKey === undefined ? undefined : keyFlaw(envKey);
+  if (flaw) throw new UsageError(`MON_API_KEY ${flaw}`, 'set it to the key alone, e.g. MON_API_KEY="$(cat key-file)"');
   const urlSource = env.MON_BASE_URL && globals.baseUrl === env.MON_BASE_URL ? 'MON_BASE_URL' : '--base-url';
   if (globals.baseUrl && envKey && !globals.profile) {
     return { account: accountOfUrl(globals.baseUrl), endpoint: { baseUrl: globals.baseUrl, baseUrlSource: urlSource, apiKey: envKey } };

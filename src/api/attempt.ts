@@ -78,13 +78,16 @@ const TLS_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** The request as --dry-run prints it: method, URL and form fields, key redacted. */
-export function describe(prepared: PreparedRequest): { method: string; url: string; form: [string, string][] } {
+/**
+ * The request as --dry-run and --verbose print it: method, URL and form fields, with the key
+ * redacted wherever it is, even where the user typed it (a path, a field), as --verbose says it.
+ */
+export function describe(prepared: PreparedRequest, apiKey?: string): { method: string; url: string; form: [string, string][] } {
   const url = new URL(prepared.url);
-  const form = [...prepared.form];
+  const form = prepared.form.map(([name, value]): [string, string] => [redact(name, apiKey), redact(value, apiKey)]);
   if (prepared.method === 'GET') url.searchParams.append('api_key', REDACTED);
   else form.push(['api_key', REDACTED]);
-  return { method: prepared.method, url: redact(url.toString()).replace(/%5B/g, '[').replace(/%5D/g, ']'), form };
+  return { method: prepared.method, url: redact(url.toString(), apiKey).replace(/%5B/g, '[').replace(/%5D/g, ']'), form };
 }
 
 /**
@@ -110,7 +113,7 @@ export async function attempt(settings: AttemptSettings, prepared: PreparedReque
   const timeout = AbortSignal.timeout(Math.min(timeoutMs, leftMs));
   const started = clock.now();
   // As --dry-run shows it: the key's place marked [REDACTED], so a reader sees it was sent.
-  const shownUrl = redact(describe(prepared).url, apiKey);
+  const shownUrl = describe(prepared, apiKey).url;
   let status: number | undefined;
   let received = 0;
   try {
@@ -171,7 +174,7 @@ export function settle(prepared: PreparedRequest, response: ApiResponse, apiKey:
   const where = `${prepared.method} ${prepared.url.pathname}`;
   if (status >= 300 && status < 400) {
     throw new ServerError(
-      `${where}: the server answered ${status} with a redirect${headers.location ? ` to ${shortened(clean(headers.location), SERVER_TEXT_MAX)}` : ''}; redirects are not followed so the key never travels to another host`,
+      `${where}: the server answered ${status} with a redirect${headers.location ? ` to ${shortened(headers.location, SERVER_TEXT_MAX, clean)}` : ''}; redirects are not followed so the key never travels to another host`,
       'check the base URL of the profile (mon profile show)',
     );
   }
@@ -189,11 +192,11 @@ export function settle(prepared: PreparedRequest, response: ApiResponse, apiKey:
   } catch {
     if (status < 300 || status >= 500) {
       const kind = headers['content-type']?.split(';')[0] ?? 'no content type';
-      const gist = printable(text).slice(0, 60);
+      const gist = clean(printable(text.slice(0, 1000))).slice(0, 60);
       const html = /html/i.test(kind) || /^\s*</.test(text);
       const truncated = !html && /^\s*[[{]/.test(text);
       throw new ServerError(
-        `${where}: the server answered ${status} with ${truncated ? 'JSON that breaks off (truncated response)' : `a body that is not JSON (${kind}${gist ? `: ${clean(gist)}` : ''})`}`,
+        `${where}: the server answered ${status} with ${truncated ? 'JSON that breaks off (truncated response)' : `a body that is not JSON (${kind}${gist ? `: ${gist}` : ''})`}`,
         html ? 'an HTML page usually comes from a proxy, a captive portal or a wrong base URL: check it with `mon profile show`' : 'the service or a proxy failed mid-answer; try again later',
       );
     }
@@ -201,7 +204,7 @@ export function settle(prepared: PreparedRequest, response: ApiResponse, apiKey:
   }
   if (status >= 200 && status < 300) {
     const mismatch = prepared.route ? checkResponse(prepared.route, data) : undefined;
-    if (mismatch) throw new ServerError(`${where}: the response does not have the documented shape (${shortened(clean(mismatch), SERVER_TEXT_MAX)})`);
+    if (mismatch) throw new ServerError(`${where}: the response does not have the documented shape (${shortened(mismatch, SERVER_TEXT_MAX, clean)})`);
     return { status, headers, data };
   }
   throw statusError(where, status, data, headers, clean, now);
@@ -212,7 +215,7 @@ function statusError(where: string, status: number, data: unknown, headers: Reco
   const entries = parsed.success ? parsed.data : [];
   const said = entries
     .map((entry) => {
-      const text = shortened([entry.title, entry.details].filter(Boolean).join(': ') || entry.code || '', SERVER_TEXT_MAX);
+      const text = shortened([entry.title, entry.details].filter(Boolean).join(': ') || entry.code || '', SERVER_TEXT_MAX, clean);
       return entry.attribute ? `${entry.attribute}: ${text}` : text;
     })
     .filter(Boolean)

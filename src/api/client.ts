@@ -1,7 +1,7 @@
 import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
-import { parseBaseUrl } from './base-url.js';
+import { isLoopbackHost, parseBaseUrl } from './base-url.js';
 import { endpointOf, proxiesFrom, quietSocksWarnings } from './proxy.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -124,6 +124,12 @@ export class ApiClient {
     // A proxy undici cannot use is exit 2 here, before anything is sent (src/api/proxy.ts). undici
     // is handed these, so that it never reads the variables itself ('' for none).
     const proxies = proxiesFrom(env);
+    // Plain http is let through only to a loopback host (base-url.ts), because the key then never
+    // leaves the machine: a proxy on another host would carry it there in clear (and reach its
+    // own loopback, not this one's), so such a proxy is passed by, as Go's clients pass by one
+    // for localhost. A proxy on this machine is still used.
+    const httpProxy = proxies['http:'];
+    if (this.base.protocol === 'http:' && httpProxy && !isLoopbackHost(httpProxy.hostname)) delete proxies['http:'];
     const proxy = proxies[this.base.protocol as 'http:' | 'https:'];
     this.proxy = proxy && { proxy, target: endpointOf(this.base) };
     const socks = proxies['http:']?.socks === true || proxies['https:']?.socks === true;
@@ -180,7 +186,7 @@ export class ApiClient {
 
   /** The request as --dry-run prints it: method, URL and form fields, key redacted. */
   describe(prepared: PreparedRequest): { method: string; url: string; form: [string, string][] } {
-    return describe(prepared);
+    return describe(prepared, this.config.apiKey);
   }
 
   async call(route: RouteName, input: RequestInput = {}): Promise<ApiResponse> {

@@ -1,61 +1,104 @@
 export const REDACTED = '[REDACTED]';
 
 /**
+ * What is wrong with a key mon is given, if anything: empty, or holding white space or a control
+ * character, which no account's key does (a key pasted with a line break, a CR from an env file
+ * saved on Windows). Refused rather than sent, also because a message that squeezes white space
+ * would split such a key where redaction could no longer find it.
+ */
+export function keyFlaw(key: string): string | undefined {
+  if (key === '') return 'is empty';
+  if (/[\s\x00-\x1f\x7f]/.test(key)) return 'contains white space or a control character';
+  return undefined;
+}
+
+/**
  * The shortest piece of a key that is taken for the key: any run of this many characters of it,
  * anywhere in a text, is replaced. A message that quotes the start of a line holding the key, or
  * a key cut by a width, gives nothing away (README, Security).
  */
 export const FRAGMENT_MIN = 8;
 
-/** Every FRAGMENT_MIN-character piece of each key seen, made once per key. */
+/** Every FRAGMENT_MIN-character piece of a form of a key (a shorter form whole), made once per form. */
 const piecesOf = new Map<string, Set<string>>();
 
-function pieces(secret: string): Set<string> {
-  let set = piecesOf.get(secret);
+function pieces(form: string): Set<string> {
+  let set = piecesOf.get(form);
   if (!set) {
+    const size = Math.min(FRAGMENT_MIN, form.length);
     set = new Set();
-    for (let i = 0; i + FRAGMENT_MIN <= secret.length; i++) set.add(secret.slice(i, i + FRAGMENT_MIN));
-    piecesOf.set(secret, set);
+    for (let i = 0; i + size <= form.length; i++) set.add(form.slice(i, i + size));
+    piecesOf.set(form, set);
   }
   return set;
 }
 
-/** `text` with every run made of FRAGMENT_MIN-character pieces of `secret` replaced by one REDACTED. */
-function redactPieces(text: string, secret: string): string {
-  const set = pieces(secret);
-  let out = '';
-  // Where the text not yet copied starts, and where the run being covered ends.
-  let copied = 0;
-  let coveredTo = -1;
-  let runStart = -1;
-  for (let i = 0; i + FRAGMENT_MIN <= text.length; i++) {
-    if (!set.has(text.slice(i, i + FRAGMENT_MIN))) continue;
-    if (i > coveredTo) {
-      if (runStart !== -1) {
-        out += text.slice(copied, runStart) + REDACTED;
-        copied = coveredTo;
-      }
-      runStart = i;
+/**
+ * `text` with every run of characters covered by pieces of any of `forms` replaced by one
+ * REDACTED. The pieces are all looked for in the text as given, so that one form's replacement
+ * cannot hide the rest of another (a key echoed in lower-case hex shares its digits with the
+ * upper-case form).
+ */
+function redactPieces(text: string, forms: readonly string[]): string {
+  const covered = new Uint8Array(text.length);
+  let any = false;
+  for (const form of forms) {
+    const set = pieces(form);
+    const size = Math.min(FRAGMENT_MIN, form.length);
+    for (let i = 0; i + size <= text.length; i++) {
+      if (!set.has(text.slice(i, i + size))) continue;
+      covered.fill(1, i, i + size);
+      any = true;
     }
-    coveredTo = i + FRAGMENT_MIN;
   }
-  if (runStart === -1) return text;
-  return out + text.slice(copied, runStart) + REDACTED + text.slice(coveredTo);
+  if (!any) return text;
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    let j = i;
+    while (j < text.length && covered[j] === covered[i]) j++;
+    out += covered[i] ? REDACTED : text.slice(i, j);
+    i = j;
+  }
+  return out;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** The forms a server may echo a key in, made once per key (`forms`). */
+const formsOf = new Map<string, string[]>();
+
+/**
+ * The key as it is, URL-encoded (upper- and lower-case hex, `%20` or `+` for a space),
+ * HTML-escaped, and in base64 and base64url: a server's error text may quote it in any of them.
+ */
+function forms(secret: string): string[] {
+  let list = formsOf.get(secret);
+  if (!list) {
+    const encoded = [encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)];
+    const base64 = Buffer.from(secret, 'utf8').toString('base64');
+    list = [
+      ...new Set([
+        secret,
+        ...encoded,
+        ...encoded.map((form) => form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())),
+        secret.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!),
+        base64.replace(/=+$/, ''),
+        base64.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'),
+      ]),
+    ].filter((form) => form.length > 0);
+    formsOf.set(secret, list);
+  }
+  return list;
 }
 
 /**
  * Removes the API key from any text that may reach a person: URLs, form bodies, error messages
- * (undici's errors can carry the URL). The raw key and its URL-encoded forms are replaced, and so
- * is any part of them of FRAGMENT_MIN characters or more, and any api_key parameter whatever its value.
+ * (undici's errors can carry the URL). Every form of the key a server may echo (`forms`) is
+ * replaced, and so is any part of one of FRAGMENT_MIN characters or more, and any api_key
+ * parameter whatever its value. A text is cleaned before it is cut to a length, never after.
  */
 export function redact(text: string, apiKey?: string): string {
   // The value ends where a URL, a form or a sentence around it would end it.
-  let out = text.replace(/(api_key=)[^&\s"';,)]*/g, `$1${REDACTED}`);
-  if (apiKey) {
-    for (const form of new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])) {
-      if (form.length >= FRAGMENT_MIN) out = redactPieces(out, form);
-      else if (form.length > 0) out = out.split(form).join(REDACTED);
-    }
-  }
-  return out;
+  const out = text.replace(/(api_key=)[^&\s"';,)]*/g, `$1${REDACTED}`);
+  return apiKey ? redactPieces(out, forms(apiKey)) : out;
 }

@@ -67,8 +67,10 @@ async function printBody(ctx: Context, data: unknown): Promise<void> {
 async function printHead(ctx: Context, status: number, headers: Record<string, string>): Promise<void> {
   const { STATUS_CODES } = await import('node:http');
   const lines = [`HTTP/1.1 ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
-  // A header never carries the key today; a Link or Location header built from the request URL could.
-  ctx.io.stdout.write(`${redact(lines.join('\n'))}\n\n`);
+  // A Link or Location header built from the request URL could carry the key, and a server may
+  // echo it in a header of its own.
+  const { endpoint } = await ctx.target();
+  ctx.io.stdout.write(`${redact(lines.join('\n'), endpoint === 'sandbox' ? undefined : endpoint.apiKey)}\n\n`);
 }
 
 /**

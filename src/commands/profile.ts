@@ -1,4 +1,5 @@
 import { parseBaseUrl } from '../api/base-url.js';
+import { keyFlaw } from '../api/redact.js';
 import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
@@ -63,7 +64,8 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   } else {
     throw new UsageError('no terminal to ask for the API key on', 'pipe it in with --api-key-stdin, e.g. `printf %s "$KEY" | mon profile add acme … --api-key-stdin`');
   }
-  if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
+  const flaw = keyFlaw(key);
+  if (flaw) throw new UsageError(`the API key ${flaw}`);
   return key;
 }
 

@@ -18,6 +18,17 @@ export interface StoreShape {
 
 export const FIX_BY_HAND = 'fix the file by hand, or move it away and add your profiles again';
 
+/**
+ * The error for a config file that is not JSON. V8's message can quote the text around the fault
+ * (`Unexpected token 'k', ..."apiKey":k3yS3C"... is not valid JSON`), and the file holds the
+ * keys, which no redaction knows yet: only the part before the first quote is kept, with the
+ * position when V8 gives one.
+ */
+export function notJson(file: string, error: unknown): UsageError {
+  const said = (error as Error).message.split('\n')[0]!.split('"')[0]!.replace(/[,\s]+$/, '');
+  return new UsageError(`config file ${file} is not valid JSON (${said})`, FIX_BY_HAND);
+}
+
 /** What a command that only reads the saved profiles needs of them. */
 export interface ProfileReader {
   readonly path: string;
@@ -50,7 +61,7 @@ export function readProfiles(dir: string, warn?: (message: string) => void): Pro
       // conf reads an empty file as no settings at all.
       store = { profiles: {}, ...(text.trim() === '' ? {} : (JSON.parse(text) as Partial<StoreShape>)) };
     } catch (error) {
-      throw new UsageError(`config file ${path} is not valid JSON (${(error as Error).message.split('\n')[0]})`, FIX_BY_HAND);
+      throw notJson(path, error);
     }
   }
   checkShape(path, store);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from './files.js';
-import { checkShape, FIX_BY_HAND, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
+import { checkShape, notJson, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
 import { checkConfigFile, ensureConfigDir } from './trust.js';
 
 export type { Profile } from './profiles.js';
@@ -61,7 +61,7 @@ export class ProfileStore implements ProfileReader {
       });
     } catch (error) {
       if (error instanceof SyntaxError) {
-        throw new UsageError(`config file ${this.file} is not valid JSON (${error.message.split('\n')[0]})`, FIX_BY_HAND);
+        throw notJson(this.file, error);
       }
       throw this.fsError('read', error);
     }

@@ -53,9 +53,14 @@ export function quoted(value: string, max = QUOTE_MAX): string {
   return value.length <= max ? `'${value}'` : `'${head(value)}…' ${length(value)}`;
 }
 
-/** {@link quoted} without the quotes: for a value a message shows bare (a server's error title). */
-export function shortened(value: string, max = QUOTE_MAX): string {
-  return value.length <= max ? value : `${head(value)}… ${length(value)}`;
+/**
+ * {@link quoted} without the quotes: for a value a message shows bare (a server's error title).
+ * `clean` (the key's redaction) runs before the cut, never after it: a cut could leave a piece of
+ * a key too short to be known. It runs over the part that is kept and a margin, so a 1 MB title
+ * costs what a short one does.
+ */
+export function shortened(value: string, max = QUOTE_MAX, clean: (text: string) => string = (text) => text): string {
+  return value.length <= max ? clean(value) : `${head(clean(value.slice(0, QUOTE_HEAD + max)))}… ${length(value)}`;
 }
 
 /** The longest run without white space a line on stderr shows whole (a URL with its query fits). */
