@@ -3,7 +3,7 @@ import { withExpand } from '../api/encode.js';
 import { routeOf, type RouteName } from '../api/endpoints.js';
 import { leftAfter, MAX_PER_PAGE, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { terminalSafe } from '../output/escape.js';
 import { sharedKeys } from '../output/columns.js';
@@ -260,15 +260,6 @@ export async function confirmAction(ctx: Context, confirmation: Confirmation): P
 }
 
 async function askYesNo(ctx: Context, question: string): Promise<boolean> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr as NodeJS.WritableStream, terminal: true });
-  try {
-    const answer = await rl.question(question, { signal: ctx.signal });
-    return /^y(es)?$/i.test(answer.trim());
-  } catch (error) {
-    if (ctx.signal.aborted) throw InterruptedError.of(ctx.signal);
-    throw error;
-  } finally {
-    rl.close();
-  }
+  const { askLine } = await import('../io/prompt.js');
+  return /^y(es)?$/i.test((await askLine(ctx, question)).trim());
 }

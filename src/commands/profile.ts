@@ -42,7 +42,7 @@ const API_KEY_MAX_BYTES = 4 << 10;
 
 /** Reads the key: from stdin with --api-key-stdin, else from a hidden prompt on a terminal. */
 async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
-  const { stdin, stderr } = ctx.io;
+  const { stdin } = ctx.io;
   let key: string;
   if (fromStdin) {
     const { readUserInput } = await import('../io/user-input.js');
@@ -50,17 +50,8 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
     key = text.trim();
   } else if (stdin.isTTY) {
     // Loaded here, not at the top: every command line loads this file.
-    const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline/promises'), import('node:stream')]);
-    stderr.write('API key (Settings > API in the dashboard; input hidden): ');
-    // The typed characters go to a sink that drops them: nothing is echoed.
-    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-    const rl = createInterface({ input: stdin, output: silent, terminal: true });
-    try {
-      key = (await rl.question('', { signal: ctx.signal })).trim();
-    } finally {
-      rl.close();
-      stderr.write('\n');
-    }
+    const { askLine } = await import('../io/prompt.js');
+    key = (await askLine(ctx, 'API key (Settings > API in the dashboard; input hidden): ', { hidden: true })).trim();
   } else {
     throw new UsageError('no terminal to ask for the API key on', 'pipe it in with --api-key-stdin, e.g. `printf %s "$KEY" | mon profile add acme … --api-key-stdin`');
   }

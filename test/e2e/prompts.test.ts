@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/run-main.js';
+import { tempConfigDir } from '../helpers/run-mon.js';
+import { onTerminal } from '../helpers/terminal.js';
+
+/**
+ * The questions mon asks on a terminal (src/io/prompt.ts), answered with Ctrl-C and Ctrl-D: the
+ * terminal is in raw mode while mon reads, so both come as keys. Ctrl-C is the interrupt it would
+ * have been (exit 130), Ctrl-D an empty answer; neither is an "unexpected error", and nothing is
+ * changed. bin/mon on a pseudo-terminal, as a person would run it.
+ */
+describe('questions on a terminal', () => {
+  const withProfile = async () => {
+    const dir = tempConfigDir();
+    const added = await runMain(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: 'k_prompt_test_123456' });
+    expect(added.code).toBe(0);
+    return dir;
+  };
+  const profiles = async (dir: string) => (await runMain(['profile', 'list', '-o', 'csv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } })).stdout;
+
+  it.each([
+    ['Ctrl-C', '\x03', 130, 'mon: interrupted'],
+    ['Ctrl-D', '\x04', 2, 'mon: not deleted: the deletion was not confirmed'],
+  ])('a y/N question answered with %s: the profile kept', async (_name, key, code, said) => {
+    const dir = await withProfile();
+    const { code: exit, screen } = await onTerminal(['profile', 'remove', 'acme'], { MON_CONFIG_DIR: dir }, key);
+    expect(exit).toBe(code);
+    expect(screen).toContain(said);
+    expect(screen).not.toMatch(/unexpected error|Aborted|at .*\.js/);
+    expect(await profiles(dir)).toBe('name\nacme\n');
+  });
+
+  it.each([
+    ['Ctrl-C', '\x03', 130, 'mon: interrupted'],
+    ['Ctrl-D', '\x04', 2, 'mon: the API key is empty'],
+  ])("profile add's hidden key prompt answered with %s: nothing saved", async (_name, key, code, said) => {
+    const dir = tempConfigDir();
+    const { code: exit, screen } = await onTerminal(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9'], { MON_CONFIG_DIR: dir }, key, 'input hidden): ');
+    expect(exit).toBe(code);
+    expect(screen).toContain(said);
+    expect(screen).not.toMatch(/unexpected error|Aborted|at .*\.js/);
+    expect(await profiles(dir)).toBe('name\n');
+  });
+});
