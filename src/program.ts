@@ -42,7 +42,7 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .option('--expand <key>', 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--timeout <seconds>', 'per-request timeout in seconds (env MON_TIMEOUT; default 30)')
     .option('--retries <n>', 'retries for 429 and transient failures, 0..10 (env MON_RETRIES; default 5)')
-    .option('--dry-run', 'print the request that would be sent (key redacted) and send nothing (a bulk mute sends its reads and prints its plan)')
+    .option('--dry-run', 'print the request that would be sent (key redacted) and send nothing (a bulk mute sends its reads and prints its plan; profile, changes forget and sandbox reset change nothing and say what they would)')
     .option('-y, --yes', 'confirm deletes and bulk mutes; without a terminal they are refused without it')
     .option('-q, --quiet', 'only data on stdout, no notices on stderr')
     .option('-v, --verbose', 'each request and its status on stderr (key redacted)')

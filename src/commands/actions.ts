@@ -119,6 +119,17 @@ export async function showDryRun(ctx: Context, prepared: PreparedRequest | reado
 }
 
 /**
+ * --dry-run for a verb that changes this machine, not the account (profiles, --changes state,
+ * the sandbox's data): nothing is changed, and the notice says what would have been. True when
+ * the verb must stop there.
+ */
+export function dryRunLocally(ctx: Context, wouldDo: string): boolean {
+  if (!ctx.globals.dryRun) return false;
+  ctx.notice(`dry run: nothing was changed (this would ${wouldDo})`);
+  return true;
+}
+
+/**
  * A list verb: --count prints x-total; otherwise pages stream into the renderer as they come
  * (ndjson lines appear while later pages are still on their way).
  */

@@ -4,7 +4,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, printCount, renderOptions, type View } from './actions.js';
+import { confirmDeletion, dryRunLocally, printCount, renderOptions, type View } from './actions.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../output/escape.js';
 
@@ -91,6 +91,7 @@ export const profile: ResourceSpec = {
         if (subdomain && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i.test(subdomain)) throw new UsageError(`--subdomain: ${quoted(subdomain)} is not a DNS label`);
         if (domain && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain)) throw new UsageError(`--domain: ${quoted(domain)} is not a domain name`);
         const baseUrl = parseBaseUrl(base ?? `https://${subdomain}.${domain}`, '--base-url').href.replace(/\/$/, '');
+        if (dryRunLocally(ctx, `save profile ${name} (${baseUrl})${opts.default ? ' as the default' : ''}`)) return;
         const apiKey = await readKey(ctx, opts.apiKeyStdin === true);
         const store = await ctx.profileStore();
         const existed = store.get(name) !== undefined;
@@ -126,6 +127,7 @@ export const profile: ResourceSpec = {
         const store = await ctx.profileStore();
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
+        if (dryRunLocally(ctx, `make ${name} the default profile`)) return;
         store.use(name);
         ctx.notice(`Default profile: ${name}.`);
       },
@@ -154,6 +156,7 @@ export const profile: ResourceSpec = {
         const store = await ctx.profileStore();
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
+        if (dryRunLocally(ctx, `remove profile ${name} and its saved key`)) return;
         await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);
         store.remove(name);
         ctx.notice(`Removed profile ${name}.`);

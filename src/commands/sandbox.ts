@@ -2,6 +2,7 @@ import { sandboxStateFile } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { DEMO_ACCOUNT_NAME } from '../config/sandbox-identity.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
+import { dryRunLocally } from './actions.js';
 
 /** Which demo data: the options `serve` and `reset` share. */
 const DATA_OPTIONS = [
@@ -68,10 +69,12 @@ export const sandbox: ResourceSpec = {
           if (opts.account !== undefined || opts.computers !== undefined || opts.seed !== undefined) {
             throw new UsageError('--all resets every sandbox state: give it alone, or name one with --account, --computers and --seed');
           }
+          if (dryRunLocally(ctx, 'remove every sandbox state')) return;
           const count = await resetEverySandbox(ctx.configDir);
           ctx.notice(count > 0 ? `Sandbox reset: ${count} state${count === 1 ? '' : 's'} removed; the demo data is restored on the next start.` : 'Sandbox already fresh: nothing to reset.');
           return;
         }
+        if (dryRunLocally(ctx, "forget every change made in the sandbox's data")) return;
         const existed = await resetSandbox(sandboxStateFile(ctx.configDir, { account: opts.account, computers: opts.computers, seed: opts.seed }));
         ctx.notice(existed ? 'Sandbox reset: the demo data is restored on its next start.' : 'Sandbox already fresh: nothing to reset.');
       },

@@ -107,3 +107,28 @@ describe('profiles', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('--dry-run of what changes this machine, not the account', () => {
+  it.each([
+    [['profile', 'add', 'other', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin', '--default'], 'save profile other (http://127.0.0.1:9) as the default'],
+    [['profile', 'use', 'second'], 'make second the default profile'],
+    [['profile', 'remove', 'first', '--yes'], 'remove profile first and its saved key'],
+    [['changes', 'forget', 'morning'], "forget the state saved under 'morning'"],
+    [['sandbox', 'reset'], "forget every change made in the sandbox's data"],
+    [['sandbox', 'reset', '--all'], 'remove every sandbox state'],
+  ])('%j: nothing changed, and the notice says what would have been', async (args, wouldDo) => {
+    const dir = tempConfigDir();
+    const mon = (line: string[], input?: string) => runMain(line, { env: { MON_CONFIG_DIR: dir }, input });
+    for (const name of ['first', 'second']) expect((await mon(['profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], 'k_dry_run_123456')).code).toBe(0);
+    // A --changes state and a sandbox state with a change in it, for forget and reset to find.
+    expect((await mon(['--sandbox', 'computers', 'list', '--changes', 'morning', '-q'])).code).toBe(0);
+    expect((await mon(['--sandbox', 'notes', 'create', '--group', 'Acme Design', '--body', 'kept by --dry-run'])).code).toBe(0);
+    const before = await Promise.all([mon(['profile', 'list', '--json']), mon(['--sandbox', 'changes', 'list', '--json']), mon(['--sandbox', 'notes', 'list', '--all', '--json'])]);
+
+    const result = await mon(['--dry-run', ...args]);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: `dry run: nothing was changed (this would ${wouldDo})\n` });
+
+    const after = await Promise.all([mon(['profile', 'list', '--json']), mon(['--sandbox', 'changes', 'list', '--json']), mon(['--sandbox', 'notes', 'list', '--all', '--json'])]);
+    expect(after.map((one) => one.stdout)).toEqual(before.map((one) => one.stdout));
+  });
+});
