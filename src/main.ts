@@ -6,7 +6,7 @@ import type { JqSink } from './output/jq.js';
 import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
 import { hasChecks, needsResolving, optionsOf, type VerbOutcome, type VerbSpec } from './spec/spec.js';
-import { explain, missingVerb } from './usage.js';
+import { explain, missingVerb, optionTakenAsValue } from './usage.js';
 import { beginRun, createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
 
 export type { MainDeps } from './runtime.js';
@@ -30,6 +30,8 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   const program = buildProgram(
     { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
     async (verb, input, command) => {
+      const taken = optionTakenAsValue(program, argv);
+      if (taken) throw taken;
       const raw = command.optsWithGlobals();
       // -o as typed: commander's default would hide that it was not given (--jq implies json).
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;

@@ -157,6 +157,30 @@ function unknownCommand(command: Command, word: string): UsageError {
   );
 }
 
+/**
+ * An option that needs a value and took another option of the command line as it
+ * (`groups find-or-create --name --build-installers`): commander hands a value the next word
+ * whatever it is, so the request would go with `name=--build-installers`. A value that only looks
+ * like an option is given attached (`--name=--build-installers`), which this leaves alone.
+ */
+export function optionTakenAsValue(program: Command, argv: readonly string[]): UsageError | undefined {
+  const command = commandOf(program, argv);
+  const options = optionsFor(command);
+  const isOption = (word: string) => options.some((option) => option.long === word.split('=')[0] || option.short === word);
+  for (let i = 0; i < argv.length - 1; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    const option = word.startsWith('-') ? options.find((candidate) => candidate.long === word || candidate.short === word) : undefined;
+    if (!option?.required) continue;
+    const value = argv[++i]!;
+    if (isOption(value)) {
+      const label = option.long ?? word;
+      return new UsageError(`${label} needs a value, and ${quoted(value)} is an option`, `give ${label} its value, or write ${label}=${value} for a value that starts with '-'`);
+    }
+  }
+  return undefined;
+}
+
 /** An option with an optional value (`--timed [when]`) that took the next word of argv. */
 function optionalValueTaken(command: Command, argv: readonly string[]): { flag: string; value: string } | undefined {
   for (const option of command.options.filter((candidate) => candidate.optional)) {

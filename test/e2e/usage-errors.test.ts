@@ -175,3 +175,34 @@ describe('errors with a hint (#12 item 17)', () => {
     expect(sandbox.requests).toEqual([]);
   });
 });
+
+describe("an option's value that is another option of the command", () => {
+  it.each([
+    [['groups', 'find-or-create', '--name', '--build-installers'], '--name', '--build-installers'],
+    [['computers', 'update', 'C1', '--custom-name', '--beacon-reporting'], '--custom-name', '--beacon-reporting'],
+    [['computers', 'list', '--serial-number', '--count'], '--serial-number', '--count'],
+    [['computers', 'list', '--group', '--all'], '--group', '--all'],
+    [['computers', 'list', '--group', '--status=missing'], '--group', '--status=missing'],
+  ])('%j: exit 2 naming both, nothing sent', async (args, option, value) => {
+    const requests: string[] = [];
+    const { startFakeApi } = await import('../helpers/fake-api.js');
+    const api = await startFakeApi((req) => void requests.push(req.path));
+    try {
+      const result = await runMain(args, { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_option_value_123456' } });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `mon: ${option} needs a value, and '${value}' is an option — give ${option} its value, or write ${option}=${value} for a value that starts with '-'\n`,
+      });
+      expect(requests).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a value given attached (--name=--x) is taken as it is', async () => {
+    const result = await runMain(['--dry-run', 'groups', 'find-or-create', '--name=--build-installers'], { env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'k_option_value_123456' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('group[name]=--build-installers');
+  });
+});
