@@ -192,15 +192,16 @@ export function parseBoolean(value: string): boolean | undefined {
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** YYYY-MM-DD to epoch seconds at 00:00 UTC; undefined when not a real calendar date. */
+/** YYYY-MM-DD to epoch seconds at 00:00 UTC; undefined when not a real calendar date (any year, 0050 too). */
 export function parseDate(value: string): number | undefined {
   const m = DATE_RE.exec(value.trim());
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const back = new Date(ms);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return undefined;
-  return ms / 1000;
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const at = new Date(0);
+  at.setUTCFullYear(y, mo - 1, d);
+  if (at.getUTCFullYear() !== y || at.getUTCMonth() !== mo - 1 || at.getUTCDate() !== d) return undefined;
+  return at.getTime() / 1000;
 }
 
 /** Epoch seconds given as digits, or a YYYY-MM-DD date (the samples send both). */

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { Rule } from '../spec/spec.js';
 import { parseRange } from './range.js';
 import { characters } from './text.js';
-import { MAX_EPOCH_SECONDS, MAX_INT32, dayToEpoch, parseDate, parseDuration, parseWhen } from './when.js';
+import { ISO_TIME, MAX_EPOCH_SECONDS, MAX_INT32, dayToEpoch, daysIn, parseDate, parseDuration, parseWhen } from './when.js';
 import { quoted } from '../output/escape.js';
 
 /** What each uid prefix names (api-v2.5, uid prefixes). */
@@ -76,14 +76,14 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
         z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
       );
     case 'when':
-      return parsedBy((v) => parseWhen(v, nowMs), 'is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds').check(
+      return parsedBy((v) => parseWhen(v, nowMs), (v) => whenProblem(v, 'is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds')).check(
         z.refine((s: number) => s > nowMs / 1000, {
           error: (issue) => `must lie in the future: read as ${isoSeconds(issue.input as number)}, and now is ${isoSeconds(Math.floor(nowMs / 1000))} — give a duration such as 2h, or a later time`,
         }),
         z.refine((s: number) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
       );
     case 'since':
-      return parsedBy((v) => parseWhen(v, nowMs, -1), 'is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds');
+      return parsedBy((v) => parseWhen(v, nowMs, -1), (v) => whenProblem(v, 'is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds'));
     case 'duration':
       return parsedBy((v) => parseDuration(v) || undefined, 'is not a duration such as 30d, 2w or 12h');
     case 'range':
@@ -128,9 +128,26 @@ function isoSeconds(seconds: number): string {
 function dateProblem(text: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return `${quoted(text)} is not a date of the form YYYY-MM-DD — e.g. 2026-03-31`;
-  const [year, month] = [Number(match[1]), Number(match[2])];
-  if (month < 1 || month > 12) return `${quoted(text)} has no month ${match[2]} — the month is 01 to 12`;
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const name = new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
-  return `${quoted(text)} does not exist: ${name} ${year} has ${days} days — the form is right, check the day`;
+  return dayProblem(text, Number(match[1]), Number(match[2])) ?? `${quoted(text)} is not a date of the form YYYY-MM-DD — e.g. 2026-03-31`;
+}
+
+/** What is wrong with a date of the right form whose month or day does not exist. */
+function dayProblem(text: string, year: number, month: number): string | undefined {
+  if (month < 1 || month > 12) return `${quoted(text)} has no month ${String(month).padStart(2, '0')} — the month is 01 to 12`;
+  const name = new Date(Date.UTC(2000, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+  return `${quoted(text)} does not exist: ${name} ${String(year).padStart(4, '0')} has ${daysIn(year, month)} days — the form is right, check the day`;
+}
+
+/**
+ * Why WHEN of --timed or --since was not read: a time of the right form that does not exist
+ * (2030-02-31, 25:00) says so; anything else is named with the forms taken (`forms`).
+ */
+function whenProblem(text: string, forms: string): string {
+  const match = ISO_TIME.exec(text.trim());
+  if (match) {
+    const [year, month] = match[1]!.split('-').map(Number) as [number, number];
+    if (parseDate(match[1]!) === undefined) return dayProblem(text, year, month)!;
+    return `${quoted(text)} is not a time of day that exists — hours are 00 to 23, minutes and seconds 00 to 59`;
+  }
+  return `${quoted(text)} ${forms}`;
 }

@@ -193,3 +193,22 @@ describe('plugin mute --ticket without a ticket integration', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+describe('--timed with a date, in the time zone of the machine', () => {
+  it('a date alone is its local midnight, as the same date at 00:00 is (TZ=America/New_York: 05:00 UTC)', async () => {
+    const env = { TZ: 'America/New_York' };
+    const [day, midnight] = await Promise.all([
+      runMon(['--sandbox', '--dry-run', 'plugin', 'mute', 'pr_1', '--timed', '2030-01-01'], { env }),
+      runMon(['--sandbox', '--dry-run', 'plugin', 'mute', 'pr_1', '--timed', '2030-01-01T00:00'], { env }),
+    ]);
+    for (const result of [day, midnight]) {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`plugin_result[mute_until]=${Date.UTC(2030, 0, 1, 5) / 1000}\n`);
+    }
+  });
+
+  it('a day that does not exist is exit 2 naming it, not the next month', async () => {
+    const result = await runMon(['--sandbox', 'plugin', 'mute', 'pr_1', '--timed', '2030-02-31']);
+    expect(result).toMatchObject({ code: 2, stdout: '', stderr: "mon: --timed: '2030-02-31' does not exist: February 2030 has 28 days — the form is right, check the day\n" });
+  });
+});

@@ -4,7 +4,7 @@ import type { OptionSpec, VerbSpec } from '../../src/spec/spec.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput } from '../../src/validate/input.js';
 import { schemaFor } from '../../src/validate/rules.js';
-import { MAX_EPOCH_SECONDS, parseDate } from '../../src/validate/when.js';
+import { MAX_EPOCH_SECONDS, dayToEpoch, daysIn, isoTimeMs, parseDate } from '../../src/validate/when.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 /** Characters of every width: ASCII, accents, CJK, emoji (two UTF-16 units, one character). */
@@ -129,5 +129,75 @@ describe('validators (property)', () => {
         expect(rejection(verb, { status: value })).toBe(`--status: '${value}' is not one of OK, Warning, Alert`);
       }),
     );
+  });
+});
+
+describe('times of --timed and --since (isoTimeMs)', () => {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const moment = fc.record({
+    year: fc.integer({ min: 1970, max: 2037 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 31 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.integer({ min: 0, max: 59 }),
+    second: fc.integer({ min: 0, max: 59 }),
+  });
+
+  it('a time without an offset is local time, a date alone its local midnight; a day that does not exist is no time (never another day)', () => {
+    fc.assert(
+      fc.property(moment, ({ year, month, day, hour, minute, second }) => {
+        const date = `${year}-${pad(month)}-${pad(day)}`;
+        const text = `${date}T${pad(hour)}:${pad(minute)}:${pad(second)}`;
+        const local = new Date(year, month - 1, day, hour, minute, second);
+        if (local.getDate() !== day) {
+          expect(isoTimeMs(text)).toBeUndefined();
+          expect(isoTimeMs(date)).toBeUndefined();
+          expect(parseDate(date)).toBeUndefined();
+          return;
+        }
+        expect(isoTimeMs(text)).toBe(local.getTime());
+        expect(isoTimeMs(date)).toBe(isoTimeMs(`${date}T00:00`));
+      }),
+    );
+  });
+
+  it('an offset is honoured: Z, +hh:mm and -hhmm name the same instant as UTC', () => {
+    fc.assert(
+      fc.property(moment, fc.integer({ min: -14 * 60, max: 14 * 60 }), ({ year, month, day, hour, minute }, offset) => {
+        fc.pre(day <= daysIn(year, month));
+        const text = `${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}`;
+        const utc = Date.UTC(year, month - 1, day, hour, minute);
+        const sign = offset < 0 ? '-' : '+';
+        const abs = Math.abs(offset);
+        expect(isoTimeMs(`${text}Z`)).toBe(utc);
+        expect(isoTimeMs(`${text}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`)).toBe(utc - offset * 60_000);
+        expect(isoTimeMs(`${text}${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`)).toBe(utc - offset * 60_000);
+      }),
+    );
+  });
+
+  it.each(['2030-02-29', '2030-02-31T10:00', '2030-04-31', '2030-13-01', '2030-00-10', '2030-01-01T24:00', '2030-01-01T10:60', '2030-01-01T10:00:60', '2030-01-01T10:00+24:00'])(
+    '%s is no time',
+    (text) => expect(isoTimeMs(text)).toBeUndefined(),
+  );
+
+  it('the years 0000 to 0099 are those years, not 1900 to 1999 (Date.UTC would move them)', () => {
+    expect(parseDate('0000-02-29')).toEqual({ year: 0, month: 2, day: 29 });
+    expect(parseDate('0070-01-01')).toEqual({ year: 70, month: 1, day: 1 });
+    expect(dayToEpoch({ year: 70, month: 1, day: 1 }, false)).toBeUndefined();
+    expect(daysIn(1900, 2)).toBe(28);
+    expect(daysIn(2000, 2)).toBe(29);
+  });
+
+  it.each([
+    ['--timed', '2030-02-31', "'2030-02-31' does not exist: February 2030 has 28 days — the form is right, check the day"],
+    ['--timed', '2030-01-01T25:00', "'2030-01-01T25:00' is not a time of day that exists — hours are 00 to 23, minutes and seconds 00 to 59"],
+    ['--since', '2026-02-30', "'2026-02-30' does not exist: February 2026 has 28 days — the form is right, check the day"],
+    ['--since', '0000-13-01', "'0000-13-01' has no month 13 — the month is 01 to 12"],
+  ])('%s %s: %s', (option, value, message) => {
+    const rule = option === '--timed' ? ({ type: 'when' } as const) : ({ type: 'since' } as const);
+    const parsed = schemaFor(rule, NOW).safeParse(value);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe(message);
   });
 });
