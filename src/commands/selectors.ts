@@ -11,7 +11,7 @@ import { apiParams } from '../spec/params.js';
 import { optionKey, type OptionSpec, type OptionValues } from '../spec/spec.js';
 
 /** Selects the computers of a group; shared by alerts, status and the bulk mutes. */
-export const GROUP_OPTION = { flags: '--group <group>', description: 'only computers of this group: uid, slug or name (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true } as const satisfies OptionSpec;
+export const GROUP_OPTION = { flags: '--group <group>', description: 'only computers of this group: uid, slug or name (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true, names: 'group' } as const satisfies OptionSpec;
 
 const PLATFORMS = ['mac', 'linux', 'windows'] as const;
 
@@ -40,7 +40,7 @@ export function selectorOptions(statusDefault: string) {
     { flags: '--include-hidden', description: 'also service plugins (visible false), which the dashboard hides' },
     { flags: '--plugin <name>', description: 'only this plugin, by name or slug, any case (repeatable)', rule: { type: 'text', max: 255, nonEmpty: true }, repeatable: true },
     GROUP_OPTION,
-    { flags: '--computer <computer>', description: 'only this computer: client_id or c_ uid (repeatable)', rule: { type: 'text', max: 191, nonEmpty: true }, repeatable: true },
+    { flags: '--computer <computer>', description: 'only this computer: client_id or c_ uid (repeatable)', rule: { type: 'text', max: 191, nonEmpty: true }, repeatable: true, names: 'computer' },
     { flags: '--missing', description: 'only results of missing computers' },
     { flags: '--since <when>', description: 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds', rule: { type: 'since' } },
     ...COMPUTER_FILTERS,

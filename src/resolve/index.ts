@@ -1,9 +1,8 @@
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
 import type { RouteName } from '../api/endpoints.js';
-import { optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec/spec.js';
+import { KIND_PREFIX, optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec/spec.js';
 import type { Context } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import { UID_KINDS } from '../validate/rules.js';
 import { quoted, shortened } from '../output/escape.js';
 
 /**
@@ -39,22 +38,22 @@ interface Catalogue {
 }
 
 const CATALOGUES: Record<'group' | 'manufacturer' | 'product', Catalogue> = {
-  group: { noun: 'group', prefix: 'g_', get: 'groups.get', list: 'groups.list', command: 'mon groups list' },
+  group: { noun: 'group', prefix: KIND_PREFIX.group, get: 'groups.get', list: 'groups.list', command: 'mon groups list' },
   manufacturer: {
     noun: 'expiration manufacturer',
-    prefix: 'em_',
+    prefix: KIND_PREFIX.manufacturer,
     get: 'expirationManufacturers.get',
     list: 'expirationManufacturers.list',
     command: 'mon manufacturers list',
   },
-  product: { noun: 'expiration product', prefix: 'ep_', get: 'expirationProducts.get', list: 'expirationProducts.list', command: 'mon products list' },
+  product: { noun: 'expiration product', prefix: KIND_PREFIX.product, get: 'expirationProducts.get', list: 'expirationProducts.list', command: 'mon products list' },
 };
 
 const COMPUTER_HINT = 'list them with `mon computers list --fields client_id,uid,name`';
 
 /** The uid prefix of each kind: a value with it is taken for a uid. */
 export function uidPrefix(kind: ResolveKind): string {
-  return kind === 'computer' || kind === 'client-id' ? 'c_' : CATALOGUES[kind].prefix;
+  return KIND_PREFIX[kind];
 }
 
 /** Looks things up through one client; `label` names the option in messages (`--group`). */
@@ -209,8 +208,6 @@ export async function resolveInput<I extends { args: Record<string, string | und
       wanted.push({ kind: option.resolve, value, label: optionLabel(option), set: (v) => (opts[key] = v), filter: verb.list === true });
     }
   }
-  // Every value is checked before the first lookup is sent: no request for a bad command line.
-  for (const { kind, value, label } of wanted) notOtherKind(kind, value, label);
   const resolver = new Resolver(ctx);
   try {
     for (const { kind, value, label, set, filter } of wanted) {
@@ -224,20 +221,3 @@ export async function resolveInput<I extends { args: Record<string, string | und
   return { input: { ...input, args, opts } };
 }
 
-/** A value with the uid prefix of another kind ('g_1' for a computer) is a mistake, not a name: exit 2. */
-function notOtherKind(kind: ResolveKind, value: string, label: string): void {
-  // As in a path (src/api/endpoints.ts, fillPath): '.' and '..' would name the folder or its parent.
-  if (value === '.' || value === '..') throw new UsageError(`${label}: ${quoted(value)} cannot name an item`);
-  const own = uidPrefix(kind);
-  // em_ and ep_ both start with e_: the longest prefix that matches is the one meant.
-  const prefix = Object.keys(UID_KINDS)
-    .filter((p) => value.startsWith(p))
-    .sort((x, y) => y.length - x.length)[0];
-  const wanted = UID_KINDS[own]!;
-  if (prefix === own && /[\s/?#]/.test(value)) throw new UsageError(`${label}: ${quoted(value)} is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
-  if (prefix === undefined || prefix === own) return;
-  const ways = own === 'c_' ? 'client id or c_ uid' : `uid (${own}…), slug or name`;
-  throw new UsageError(`${label}: ${quoted(value)} is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`, `give the ${wanted}'s ${ways}`);
-}
-
-const article = (noun: string): string => (/^[aeiou]/.test(noun) ? 'an' : 'a');

@@ -36,6 +36,9 @@ export type Rule =
  */
 export type ResolveKind = 'computer' | 'client-id' | 'group' | 'manufacturer' | 'product';
 
+/** The uid prefix of each kind (api-v2.5, uid prefixes): a value with it is taken for a uid. */
+export const KIND_PREFIX: Record<ResolveKind, string> = { computer: 'c_', 'client-id': 'c_', group: 'g_', manufacturer: 'em_', product: 'ep_' };
+
 export interface OptionSpec {
   /** commander syntax: '-s, --status <status>', '--all', '--platform <platform>' */
   flags: string;
@@ -54,6 +57,11 @@ export interface OptionSpec {
   optionalValue?: boolean;
   /** Names a computer, group, manufacturer or product: looked up into what the API needs. */
   resolve?: ResolveKind;
+  /**
+   * Names an item of this kind that the verb looks up itself (the fleet selectors, src/fleet):
+   * as with `resolve`, a uid of another kind ('c_1' for a group) is exit 2 when the input is checked.
+   */
+  names?: ResolveKind;
   /**
    * The API parameter the value is sent as: a query key of a read ('group_id') or an attribute
    * of a write's resource body ('custom_name' of computer[custom_name]). Options without one
@@ -213,8 +221,8 @@ export function hasChecks(verb: VerbSpec): boolean {
   return (
     verb.constraints !== undefined ||
     verb.partial === true ||
-    (verb.args ?? []).some((arg) => arg.rule !== undefined) ||
-    optionsOf(verb).some((option) => option.rule !== undefined || option.choices !== undefined)
+    (verb.args ?? []).some((arg) => arg.rule !== undefined || arg.resolve !== undefined) ||
+    optionsOf(verb).some((option) => option.rule !== undefined || option.choices !== undefined || option.resolve !== undefined || option.names !== undefined)
   );
 }
 

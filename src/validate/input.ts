@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
-import { PAGING_CONFLICTS, optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type Rule, type VerbSpec } from '../spec/spec.js';
-import { schemaFor } from './rules.js';
+import { KIND_PREFIX, PAGING_CONFLICTS, optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type ResolveKind, type Rule, type VerbSpec } from '../spec/spec.js';
+import { UID_KINDS, article, schemaFor } from './rules.js';
+import { quoted } from '../output/escape.js';
 import { parseChoice } from './choice.js';
 
 /**
@@ -15,6 +16,7 @@ export function checkInput(verb: VerbSpec, input: ParsedInput, nowMs: number): P
   for (const arg of verb.args ?? []) {
     const value = args[arg.name];
     if (value !== undefined && arg.rule) args[arg.name] = check(`<${arg.name}>`, value, arg.rule, nowMs) as string;
+    if (value !== undefined && arg.resolve) notAnotherKind(arg.resolve, value, `<${arg.name}>`);
   }
   for (const spec of optionsOf(verb)) {
     const key = optionKey(spec);
@@ -23,6 +25,8 @@ export function checkInput(verb: VerbSpec, input: ParsedInput, nowMs: number): P
     // A repeatable option also takes a comma-separated list (--platform mac,linux), as users type it.
     const values = Array.isArray(value) ? value.flatMap((one: string) => (spec.choices ? one.split(',').map((part) => part.trim()) : [one])) : undefined;
     opts[key] = values ? values.map((one: string) => checkOne(spec, one, nowMs)) : checkOne(spec, value as string, nowMs);
+    const kind = spec.resolve ?? spec.names;
+    if (kind) for (const one of values ?? [value as string]) notAnotherKind(kind, one, optionLabel(spec));
   }
   checkConstraints(verb, opts);
   if (verb.partial && optionsOf(verb).every((spec) => opts[optionKey(spec)] === undefined)) throw nothingToUpdate(verb, input.command);
@@ -80,4 +84,24 @@ function nothingToUpdate(verb: VerbSpec, command: string): UsageError {
   if (options.length > 7) return new UsageError('nothing to update: give at least one attribute option', `\`mon ${command} --help\` lists them`);
   const labels = options.map((spec) => (spec.negatable ? optionLabel(spec).replace(/^--/, '--[no-]') : optionLabel(spec)));
   return new UsageError(`nothing to update: give ${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`);
+}
+
+/**
+ * A value with the uid prefix of another kind ('g_1' for a computer, 'c_1' for a group) is a
+ * mistake, not a name: exit 2 before anything is sent, in the endpoint commands and the fleet
+ * selectors alike.
+ */
+function notAnotherKind(kind: ResolveKind, value: string, label: string): void {
+  // As in a path (src/api/endpoints.ts, fillPath): '.' and '..' would name the folder or its parent.
+  if (value === '.' || value === '..') throw new UsageError(`${label}: ${quoted(value)} cannot name an item`);
+  const own = KIND_PREFIX[kind];
+  // em_ and ep_ both start with e_: the longest prefix that matches is the one meant.
+  const prefix = Object.keys(UID_KINDS)
+    .filter((p) => value.startsWith(p))
+    .sort((x, y) => y.length - x.length)[0];
+  const wanted = UID_KINDS[own]!;
+  if (prefix === own && /[\s/?#]/.test(value)) throw new UsageError(`${label}: ${quoted(value)} is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
+  if (prefix === undefined || prefix === own) return;
+  const ways = own === 'c_' ? 'client id or c_ uid' : `uid (${own}…), slug or name`;
+  throw new UsageError(`${label}: ${quoted(value)} is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`, `give the ${wanted}'s ${ways}`);
 }

@@ -17,6 +17,11 @@ export const UID_KINDS: Record<string, string> = {
   u_: 'user',
 };
 
+/** 'an expiration', 'an item', but 'a user': the article of a kind of item, as a message says it. */
+export function article(noun: string): string {
+  return /^[aeio]/.test(noun) ? 'an' : 'a';
+}
+
 /**
  * The zod schema of a rule. Each one parses the text a user typed into the value sent to the
  * API, and fails with a message that states the rule (the caller prefixes the option's name).
@@ -46,11 +51,9 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
     }
     case 'uid': {
       const kind = UID_KINDS[rule.prefix] ?? 'item';
-      // 'an expiration uid', 'an item uid', but 'a user uid'
-      const article = /^[aeio]/.test(kind) ? 'an' : 'a';
       return z.string().check(
         z.refine((v) => v.startsWith(rule.prefix) && v.length > rule.prefix.length && !/[\s/?#]/.test(v), {
-          error: (issue) => `${quoted(String(issue.input))} is not ${article} ${kind} uid (they start with ${rule.prefix})`,
+          error: (issue) => `${quoted(String(issue.input))} is not ${article(kind)} ${kind} uid (they start with ${rule.prefix})`,
         }),
         // ids sent in a body have a limit (191 in expirations and notes, api-v2.5 Limits); over it the API answers 500
         z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})` }),

@@ -206,3 +206,25 @@ describe("an option's value that is another option of the command", () => {
     expect(result.stdout).toContain('group[name]=--build-installers');
   });
 });
+
+describe('a uid of another kind, in the fleet selectors as in the endpoint commands', () => {
+  it.each([
+    [['alerts', '--group', 'c_1'], "--group: 'c_1' is a computer uid, not a group — give the group's uid (g_…), slug or name"],
+    [['status', '--group', 'Acme', '--group', 'ep_1'], "--group: 'ep_1' is an expiration product uid, not a group — give the group's uid (g_…), slug or name"],
+    [['report', '--group', 'n_1'], "--group: 'n_1' is a note uid, not a group — give the group's uid (g_…), slug or name"],
+    [['plugin', 'mute', '--group', 'c_1', '--timed', '--yes'], "--group: 'c_1' is a computer uid, not a group — give the group's uid (g_…), slug or name"],
+    [['alerts', '--computer', 'u_1'], "--computer: 'u_1' is a user uid, not a computer — give the computer's client id or c_ uid"],
+    [['computers', 'list', '--group', 'c_1'], "--group: 'c_1' is a computer uid, not a group — give the group's uid (g_…), slug or name"],
+  ])('%j: exit 2, nothing sent', async (args, message) => {
+    const requests: string[] = [];
+    const { startFakeApi } = await import('../helpers/fake-api.js');
+    const api = await startFakeApi((req) => void requests.push(req.path));
+    try {
+      const result = await runMain(args, { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_other_kind_123456' } });
+      expect(result).toEqual({ code: 2, stdout: '', stderr: `mon: ${message}\n` });
+      expect(requests).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+});
