@@ -27,7 +27,7 @@ export function muteEnd(result: Item): number | undefined {
 }
 
 /** What the payload says, whatever it is worth now: muted true (or "true", as a form-encoded payload spells it). */
-export function mutedFlag(result: Item): boolean {
+function mutedFlag(result: Item): boolean {
   return result.muted === true || result.muted === 'true';
 }
 

@@ -7,7 +7,7 @@
 import { keyFingerprint } from '../api/budget.js';
 import { parseTime } from '../api/time.js';
 import { FIELD_KINDS, hasField, readField } from '../output/forms.js';
-import type { Column } from '../output/types.js';
+import type { Column, Reading } from '../output/types.js';
 import { toJson } from '../output/json.js';
 
 type Item = Record<string, unknown>;
@@ -70,6 +70,8 @@ export class Comparison {
   readonly keys: readonly string[];
   /** The columns whose cells a state keeps to show a gone row (every column but the uid). */
   readonly shownKeys: readonly string[];
+  /** Computed cells are kept as a machine reads them: the same whatever the time zone of a later run. */
+  private readonly reading: Reading;
 
   constructor(
     private readonly fields: readonly CompareField[],
@@ -77,6 +79,7 @@ export class Comparison {
     private readonly nowSec: number,
   ) {
     this.keys = fields.map(fieldKey);
+    this.reading = { nowMs: nowSec * 1000, machine: true };
     this.shownKeys = columns.map((column) => column.key).filter((key) => key !== 'uid');
   }
 
@@ -85,7 +88,7 @@ export class Comparison {
     return this.columns
       .filter((column) => column.key !== 'uid')
       .map((column) => {
-        const value = column.get ? column.get(item) : readField(item, column.key);
+        const value = column.get ? column.get(item, this.reading) : readField(item, column.key);
         if (typeof value === 'string' && value.length > LONGEST_SHOWN_TEXT) return `${value.slice(0, LONGEST_SHOWN_TEXT - 1)}…`;
         return normalise(value, column.key);
       });
@@ -97,7 +100,7 @@ export class Comparison {
       const key = fieldKey(field);
       if (typeof field !== 'string') return normalise(field.get(item, this.nowSec), key);
       if (hasField(item, key)) return normalise(readField(item, key), key);
-      return normalise(this.columns.find((column) => column.key === key)?.get?.(item), key);
+      return normalise(this.columns.find((column) => column.key === key)?.get?.(item, this.reading), key);
     });
   }
 
@@ -194,10 +197,10 @@ export function shown(difference: Difference): Item {
 export function changeColumns(columns: readonly Column[]): Column[] {
   const asLastShown = (column: Column): Column => ({
     ...column,
-    get: (row) => {
+    get: (row, reading) => {
       const last = row[LAST_ROW] as Item | undefined;
       if (last && column.key in last) return last[column.key];
-      return column.get ? column.get(row) : readField(row, column.key);
+      return column.get ? column.get(row, reading) : readField(row, column.key);
     },
   });
   return [{ key: 'change' }, { key: 'changed', kind: 'list' }, ...(columns.some((column) => column.key === 'uid') ? [] : [{ key: 'uid' }]), ...columns.map(asLastShown)];

@@ -3,8 +3,9 @@ import type { DerivedField } from '../changes/compare.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { MuteAction } from '../fleet/mute.js';
-import { localMinute } from '../output/format.js';
-import { isMuted, matchesResult, muteEnd, mutedFlag, PLUGIN_STATUSES } from '../plugin-result.js';
+import { localMinute, toIsoUtc } from '../output/format.js';
+import type { Reading } from '../output/types.js';
+import { isMuted, matchesResult, muteEnd, PLUGIN_STATUSES } from '../plugin-result.js';
 import { changeSpecOf, objectCommand, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
@@ -26,20 +27,25 @@ export function longLocal(seconds: number): string {
   return `${WEEKDAYS[d.getDay()]} ${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 }
 
-/** The mute column: "until 2026-11-23 14:00", "ticket #123", "forever", or '' when not muted. */
-export function muteSummary(row: Record<string, unknown>): string {
-  if (!mutedFlag(row)) return '';
+/**
+ * The mute column: "until 2026-11-23 14:00" (local time in a table, `until 2026-11-23T13:00:00Z`
+ * for a machine), "ticket #123", "forever", or '' when no mute is in force: a timed mute whose end
+ * has passed is none, as every filter and count says (isMuted), whatever the payload's flag.
+ */
+export function muteSummary(row: Record<string, unknown>, { nowMs, machine }: Reading): string {
+  if (!isMuted(row, Math.floor(nowMs / 1000))) return '';
   const until = muteEnd(row);
+  const end = (seconds: number) => `until ${machine ? toIsoUtc(seconds * 1000) : localMinute(seconds * 1000)}`;
   switch (row.mute_type) {
     case 'timed_mute':
-      return until === undefined ? 'timed' : `until ${localMinute(until * 1000)}`;
+      return until === undefined ? 'timed' : end(until);
     case 'ticket_muted':
       return row.ticket_number === undefined || row.ticket_number === null ? 'ticket' : `ticket #${String(row.ticket_number)}`;
     case 'muted_forever':
       return 'forever';
     default:
       // A mute type the reference does not list: its own description says most.
-      if (until !== undefined) return `until ${localMinute(until * 1000)}`;
+      if (until !== undefined) return end(until);
       return typeof row.mute_description === 'string' && row.mute_description !== '' ? row.mute_description : 'muted';
   }
 }

@@ -1,6 +1,6 @@
 import { terminalSafe } from './escape.js';
 import { FIELD_KINDS, hasField, readField } from './forms.js';
-import type { Column, ValueKind } from './types.js';
+import type { Column, Reading, ValueKind } from './types.js';
 
 /** A column with its defaults filled in. */
 export interface ResolvedColumn {
@@ -8,7 +8,7 @@ export interface ResolvedColumn {
   header: string;
   kind: ValueKind;
   maxWidth: number | undefined;
-  value: (row: Record<string, unknown>) => unknown;
+  value: (row: Record<string, unknown>, reading: Reading) => unknown;
 }
 
 /** `last_report` -> `LAST REPORT`. A key may come from the server: shown escaped. */
@@ -78,13 +78,14 @@ export function pickFields(
   obj: Record<string, unknown>,
   fields?: readonly string[],
   columns: readonly Column[] = [],
+  reading: Reading = { nowMs: Date.now(), machine: true },
 ): Record<string, unknown> {
   if (!fields) return obj;
   const picked: Record<string, unknown> = {};
   for (const key of fields) {
     if (hasField(obj, key)) picked[key] = readField(obj, key);
     else {
-      const computed = (columns.find((column) => column.key === key) ?? SHARED_COLUMNS.find((column) => column.key === key))?.get?.(obj);
+      const computed = (columns.find((column) => column.key === key) ?? SHARED_COLUMNS.find((column) => column.key === key))?.get?.(obj, reading);
       if (computed !== undefined) picked[key] = computed;
     }
   }

@@ -5,7 +5,7 @@
 import { pickFields, resolveColumns, type ResolvedColumn } from './columns.js';
 import { formatCell, plainValue, toCsvRow, toTsvRow } from './format.js';
 import { loadTableKit, type TableKit } from './table.js';
-import type { Lead, ListRenderer, RenderOptions } from './types.js';
+import type { Lead, ListRenderer, Reading, RenderOptions } from './types.js';
 import { toJson } from './json.js';
 
 export type { ListRenderer } from './types.js';
@@ -21,6 +21,11 @@ function led(items: readonly Row[], lead: Lead | undefined): readonly Row[] {
  * One JSON array, written page by page, byte-identical to `JSON.stringify(all, null, 2)`
  * plus a newline, without holding more than the page at hand.
  */
+/** How csv, tsv and JSON read a derived column: for a machine, at the command's clock. */
+function machineReading(opts: RenderOptions): Reading {
+  return { nowMs: opts.now(), machine: true };
+}
+
 function jsonList(opts: RenderOptions): ListRenderer {
   let first = true;
   // Each page is stringified as an array of its own, whose brackets are cut: what is between them
@@ -30,7 +35,7 @@ function jsonList(opts: RenderOptions): ListRenderer {
     push(items, lead) {
       if (items.length === 0) return;
       const copies = led(items, lead);
-      const page = opts.fields ? copies.map((item) => pickFields(item, opts.fields, opts.columns)) : copies;
+      const page = opts.fields ? copies.map((item) => pickFields(item, opts.fields, opts.columns, machineReading(opts))) : copies;
       const text = toJson(page, opts.compact ? undefined : 2);
       opts.out.write((first ? open : between) + text.slice(cut, -cut));
       first = false;
@@ -48,7 +53,8 @@ function ndjsonList(opts: RenderOptions): ListRenderer {
       // The lead is written into each line rather than copied into each item: across accounts,
       // copying every item cost about a tenth of `--all-profiles … -o ndjson`.
       const spliced = lead !== undefined && opts.fields === undefined;
-      const line = spliced ? ledLine(lead) : (item: Row) => toJson(pickFields(item, opts.fields, opts.columns));
+      const reading = machineReading(opts);
+      const line = spliced ? ledLine(lead) : (item: Row) => toJson(pickFields(item, opts.fields, opts.columns, reading));
       opts.out.write((spliced ? items : led(items, lead)).map((item) => line(item) + '\n').join(''));
     },
     end() {},
@@ -89,7 +95,8 @@ function delimitedList(
   return {
     push(items, lead) {
       if (items.length === 0) return;
-      const lines = led(items, lead).map((item) => toRow(cols.map((c) => plainValue(c.value(item), c.kind))) + '\n');
+      const reading = machineReading(opts);
+      const lines = led(items, lead).map((item) => toRow(cols.map((c) => plainValue(c.value(item, reading), c.kind))) + '\n');
       opts.out.write(writeHeader() + lines.join(''));
     },
     end() {
@@ -100,8 +107,9 @@ function delimitedList(
 }
 
 function cells(row: Row, cols: readonly ResolvedColumn[], opts: RenderOptions, kit: TableKit): string[] {
+  const reading = { nowMs: opts.now(), machine: false };
   return cols.map((c) =>
-    formatCell(c.value(row), c.kind, { tty: opts.tty, now: opts.now, maxWidth: c.maxWidth, cut: kit.cut, palette: kit.palette }),
+    formatCell(c.value(row, reading), c.kind, { tty: opts.tty, now: opts.now, maxWidth: c.maxWidth, cut: kit.cut, palette: kit.palette }),
   );
 }
 
@@ -149,10 +157,10 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
 export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
   switch (opts.format) {
     case 'json':
-      opts.out.write(toJson(pickFields(obj, opts.fields, opts.columns), opts.compact ? undefined : 2) + '\n');
+      opts.out.write(toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts)), opts.compact ? undefined : 2) + '\n');
       return;
     case 'ndjson':
-      opts.out.write(toJson(pickFields(obj, opts.fields, opts.columns)) + '\n');
+      opts.out.write(toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts))) + '\n');
       return;
     case 'csv':
     case 'tsv': {

@@ -19,6 +19,16 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<OutputFormat, string>> = {
 /** How a table cell is shown to people. JSON never uses it; csv/tsv only use `time` (ISO 8601 UTC). */
 export type ValueKind = 'text' | 'time' | 'bytes' | 'bool' | 'status' | 'percent' | 'list';
 
+/**
+ * What a derived column may depend on besides its row: the clock (a timed mute that has ended is
+ * no mute), and who reads it: a machine (csv, tsv, JSON: times in ISO 8601 UTC) or a person (a
+ * table: local time).
+ */
+export interface Reading {
+  nowMs: number;
+  machine: boolean;
+}
+
 /** One column of a resource's table/csv/tsv output. */
 export interface Column {
   /** Field name in the API object; also what `--fields` names. */
@@ -28,7 +38,7 @@ export interface Column {
   /** Default `'text'`. */
   kind?: ValueKind;
   /** Derived value (e.g. flags). Default: `row[key]`. */
-  get?: (row: Record<string, unknown>) => unknown;
+  get?: (row: Record<string, unknown>, reading: Reading) => unknown;
   /** Truncate with `…` beyond this many characters, on a TTY only. */
   maxWidth?: number;
 }

@@ -112,7 +112,8 @@ describe('plugin list against the sandbox', () => {
     expect(result.code).toBe(0);
     const [header, first] = result.stdout.split('\n');
     expect(header).toBe('uid,mute,last_run');
-    expect(first).toBe(`${shown()[0]!.uid as string},until ${new Date((shown()[0]!.mute_until as number) * 1000).toISOString().slice(0, 16).replace('T', ' ')},${new Date((shown()[0]!.last_run as number) * 1000).toISOString().replace('.000Z', 'Z')}`);
+    const iso = (seconds: unknown) => new Date((seconds as number) * 1000).toISOString().replace('.000Z', 'Z');
+    expect(first).toBe(`${shown()[0]!.uid as string},until ${iso(shown()[0]!.mute_until)},${iso(shown()[0]!.last_run)}`);
   });
 
   it('the aliases plugins and plugin-results name the same command', async () => {
@@ -167,6 +168,39 @@ describe('plugin list with muted_until instead of mute_until', () => {
   it('shows the end of the mute from either spelling', async () => {
     const out = await runMain(['plugin', 'list', 'CID-1', '-o', 'tsv', '--no-header'], { env: { MON_BASE_URL: fake.url, MON_API_KEY: 'k_test_1234567890', TZ: 'UTC' } });
     expect(out).toMatchObject({ code: 0, stderr: '' });
-    expect(out.stdout).toBe('pr_1\tWarning\tDisk Space\t2026-09-21T14:13:20Z\tuntil 2027-01-15 08:00\n');
+    expect(out.stdout).toBe('pr_1\tWarning\tDisk Space\t2026-09-21T14:13:20Z\tuntil 2027-01-15T08:00:00Z\n');
+  });
+});
+
+/**
+ * The mute column says what every filter and count says (src/plugin-result.ts, isMuted): a timed
+ * mute whose end has passed is no mute, whatever the payload's flag; and a machine reads its end
+ * in UTC, the same in every time zone.
+ */
+describe('the mute column: one answer with the filters, and the same in every time zone', () => {
+  let fake: FakeApi;
+  const now = Math.floor(Date.now() / 1000);
+  const results = [
+    { uid: 'pr_ended', name: 'Ended', status: 'Alert', last_run: now - 60, muted: true, mute_type: 'timed_mute', mute_until: now - 3600, visible: true },
+    { uid: 'pr_timed', name: 'Timed', status: 'Alert', last_run: now - 60, muted: true, mute_type: 'timed_mute', mute_until: 2_000_000_000, visible: true },
+  ];
+  beforeAll(async () => {
+    fake = await startFakeApi((request, response) => {
+      if (request.path.endsWith('/computers/CID-1')) return json(response, 200, { uid: 'c_1', client_id: 'CID-1', plugin_results: results });
+      return json(response, 200, [{ uid: 'c_1', client_id: 'CID-1', name: 'One', status: 'online', plugin_results: results }], { 'x-total': '1', 'x-total-pages': '1' });
+    });
+  });
+  afterAll(() => fake.close());
+  const env = (tz: string) => ({ MON_BASE_URL: fake.url, MON_API_KEY: 'k_test_1234567890', TZ: tz });
+
+  it.each(['UTC', 'Asia/Tokyo', 'America/Los_Angeles'])('TZ=%s: an ended timed mute is shown as none, in plugin list --unmuted and in alerts; csv gives the end in UTC', async (tz) => {
+    const unmuted = await runMain(['plugin', 'list', 'CID-1', '--unmuted', '-o', 'csv', '--fields', 'uid,mute'], { env: env(tz) });
+    expect(unmuted).toEqual({ code: 0, stdout: 'uid,mute\npr_ended,\n', stderr: '' });
+    const alerts = await runMain(['alerts', '-o', 'csv', '--fields', 'plugin,mute'], { env: env(tz) });
+    expect(alerts).toMatchObject({ code: 0, stdout: 'plugin,mute\nEnded,\n' });
+    const every = await runMain(['plugin', 'list', 'CID-1', '-o', 'csv', '--fields', 'uid,mute'], { env: env(tz) });
+    expect(every.stdout).toBe('uid,mute\npr_ended,\npr_timed,until 2033-05-18T03:33:20Z\n');
+    const json = await runMain(['plugin', 'list', 'CID-1', '--json', '--fields', 'uid,mute'], { env: env(tz) });
+    expect(JSON.parse(json.stdout)).toEqual([{ uid: 'pr_ended', mute: '' }, { uid: 'pr_timed', mute: 'until 2033-05-18T03:33:20Z' }]);
   });
 });
