@@ -37,6 +37,20 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
       const globals = resolveGlobals(raw, deps.env);
       parsedGlobals = globals;
+      if (deps.endAtDeadline) {
+        // An unreadable MON_DEADLINE is said by what reads it (the client, --jq), as before.
+        const { deadlineFromEnv, deadlineError } = await import('./api/deadline.js');
+        let deadlineMs: number | undefined;
+        try {
+          deadlineMs = deadlineFromEnv(deps.env);
+        } catch {
+          deadlineMs = undefined;
+        }
+        if (deadlineMs !== undefined) {
+          const { message, hint } = deadlineError(deadlineMs);
+          deps.endAtDeadline(deadlineMs, `mon: ${message} (standard output was not read) — ${hint}\n`);
+        }
+      }
       onlyWhereOpenMetrics(verb, input.command, globals);
       filter = await jqOutput(verb, input.command, globals, deps, cleanups);
       const jq = globals.dryRun ? undefined : filter;

@@ -38,6 +38,12 @@ export interface MainDeps {
    * (bin/load-bundle.cjs), not after a long run's hot loops.
    */
   warmedUp?: () => void;
+  /**
+   * bin/mon's last word on MON_DEADLINE: past `deadlineMs` and a grace, the process ends with 8,
+   * `line` on stderr, whatever still holds it (a reader that stopped reading, so stdout never
+   * drains and no wait of mon's own can end). The command's own deadline errors come first.
+   */
+  endAtDeadline?: (deadlineMs: number, line: string) => void;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */

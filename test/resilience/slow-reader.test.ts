@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { json, startFakeApi, type FakeApi, type Handler } from '../helpers/fake-api.js';
-import { tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
 import { KEY } from './support.js';
 
 /**
@@ -89,5 +90,46 @@ describe('a long --all into a reader that pauses', () => {
       .map((line) => (JSON.parse(line) as { uid: string }).uid);
     expect(uids).toEqual(Array.from({ length: TOTAL }, (_, i) => `c_${i + 1}`));
     expect(api.requests).toHaveLength(30);
+  });
+});
+
+/**
+ * `mon … | reader-that-never-reads` under MON_DEADLINE: bin/mon itself, its stdout a pipe nobody
+ * reads. Whatever holds the process, a write mid-run or the last flush after the answer, it ends
+ * at the deadline (and a grace) with exit 8 and a line that says why: a cron job never hangs,
+ * and an answer that has not reached its reader is no success.
+ */
+describe('a reader that never reads, under MON_DEADLINE', () => {
+  let api: FakeApi;
+  beforeAll(async () => {
+    api = await startFakeApi(bigPages);
+  });
+  afterAll(() => api.close());
+
+  it.each([
+    ['--all -o ndjson (stuck mid-run)', ['computers', 'list', '--all', '-o', 'ndjson'], /^mon: the command did not finish within its deadline of 1 s \(standard output was not read\) — /],
+    ['--all as a table (stuck after the answer)', ['computers', 'list', '--all', '--fields', 'uid,description'], /^mon: the command did not finish within its deadline of 1 s \(standard output was not read\) — /],
+    ['mon api --paginate', ['api', 'GET', '/computers', '--paginate'], /^mon: the command did not finish within its deadline of 1 s \(standard output was not read\) — /],
+    ["--all --jq '.[]' (the filter's own deadline)", ['computers', 'list', '--all', '--jq', '.[]'], /^mon: the command did not finish within its deadline of 1 s — /],
+  ])('%s: exit 8 within the deadline and its grace', async (_name, args, line) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [MON_BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_DEADLINE: '1' },
+    });
+    // stdout is never read: its pipe fills and stays full.
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.on('exit', (exitCode) => {
+        clearTimeout(kill);
+        resolve(exitCode);
+      });
+    });
+    expect(code).toBe(8);
+    expect(stderr).toMatch(line);
+    expect(stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
