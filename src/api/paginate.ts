@@ -10,18 +10,23 @@
  *    a time, yielded in order; past it, x-next-page is followed while it names a later page and
  *    the page's own x-total, when sent, has records left: a list that grew while it was read
  *    says so there. Once every record it counts is read the list ends, whatever x-next-page
- *    says: a server that always names a next page is not read until MON_DEADLINE.
+ *    says, unless a page already holds more than it counts (rule 4).
  * 3. Without totals, pages are followed one at a time while x-next-page names a page, or,
  *    without x-next-page either, while pages come back full. An empty page then ends the list.
  * 4. A page that breaks the promise is a ServerError (exit 7, a partial read), never the end:
- *    an empty, short or non-list page before the promised end, and a page that repeats one read
- *    before (a server that ignores `page`, a loop) whatever the headers say.
+ *    an empty, short or non-list page before the promised end, a page that brings the records
+ *    read past its own x-total while more follow (`x-total: 10` over full pages), an x-total
+ *    that is no count of records (`-1`, `500 records`), without totals an x-next-page that
+ *    names the page itself or an earlier one, and a page that repeats one read before (a
+ *    server that ignores `page`, a
+ *    loop) whatever the headers say.
  *
  * Pages are yielded as they come and the next ones are asked for only as the reader takes
  * them (at most PAGE_CONCURRENCY ahead), so a slow reader holds a few pages, not the list.
  */
 import { ServerError } from '../errors.js';
 import { toJson } from '../output/json.js';
+import { quoted } from '../output/escape.js';
 
 export interface Paging {
   /** First page to ask for (1 unless given). */
@@ -78,7 +83,7 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
   const get = async (n: number, skip = (n - firstPage) * size): Promise<Page> => {
     const query: PageQuery = paging.offset === undefined ? { page: n, per_page: asked } : { per_page: asked, offset: paging.offset + skip };
     const { data, headers } = await fetch(query);
-    const total = numberHeader(headers['x-total']);
+    const total = recordCount(headers['x-total'], name, n);
     const items = Array.isArray(data) ? (data as Record<string, unknown>[]) : [];
     return { number: n, items, headers, data, ...(total === undefined ? {} : { total }) };
   };
@@ -187,6 +192,19 @@ class Walk {
     if (again !== undefined) throw this.broken(page, `holds the same items as page ${again} (the server does not serve the page asked for)`);
     if (key !== undefined) this.seen.set(key, page.number);
     this.read += page.items.length;
+    // More records than the page's own x-total counts, and yet more to come: the count is wrong,
+    // and ending at it would pass a partial read for the whole list. (More records on a last
+    // page is a list that moved while it was read: a record read twice, nothing left out.)
+    if (page.total !== undefined && page.items.length > 0 && this.before + this.read > page.total && hasNext(page, this.size)) {
+      throw this.broken(page, `brings the records read to ${(this.before + this.read).toLocaleString('en')}, more than the ${page.total.toLocaleString('en')} its x-total counts, and more follow`);
+    }
+    // Without totals x-next-page is the one guide (rule 3): one that names this page or an earlier
+    // one would walk back into pages already read, with fresh items for ever.
+    const next = numberHeader(page.headers['x-next-page']);
+    const here = this.byOffset ? numberHeader(page.headers['x-page']) : page.number;
+    if (this.promise.records === undefined && this.promise.lastPage === undefined && next !== undefined && here !== undefined && next <= here) {
+      throw this.broken(page, `names page ${next} as the next one (x-next-page)`);
+    }
     if (!this.owed(page)) return;
     if (!isList) throw this.broken(page, `is not a list, ${this.promised()}`);
     if (page.items.length === 0) throw this.broken(page, `came back empty, ${this.promised()}`);
@@ -287,8 +305,27 @@ function serverPerPage(page: Page): number | undefined {
   return perPage !== undefined && Number.isInteger(perPage) && perPage > 0 ? perPage : undefined;
 }
 
+/**
+ * A number a pagination header holds. A header sent twice arrives joined ("500, 500"): the same
+ * number each time is that number.
+ */
 function numberHeader(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : undefined;
+  const numbers = new Set(value.split(',').map((part) => Number(part)));
+  const [n] = numbers;
+  return numbers.size === 1 && Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * x-total: the promise the whole walk is held to (rule 2). Sent but not a count of records
+ * (`-1`, `500 records`, two different numbers) it promises nothing that can be checked, and read
+ * as absent it would let a short read pass for the whole list: a ServerError (exit 7).
+ */
+function recordCount(value: string | undefined, name: string, page: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = numberHeader(value);
+  if (n === undefined || !Number.isInteger(n) || n < 0) {
+    throw new ServerError(`${name}: page ${page} says x-total ${quoted(value)}, which is not a count of records: the list cannot be known whole`, 'the server pages the list wrongly; try again');
+  }
+  return n;
 }

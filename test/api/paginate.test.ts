@@ -143,6 +143,10 @@ interface Behaviour {
   cycle?: number;
   /** The body of a page it answers otherwise. */
   body?: (page: number, items: unknown[]) => unknown;
+  /** x-total as it says it, when not the number of items. */
+  totalSaid?: string;
+  /** x-next-page as it says it on each page, when not the page after. */
+  nextSaid?: (page: number) => string;
 }
 
 /** A server that pages as `b` says: page numbers by its own page size, like the sandbox. */
@@ -159,9 +163,9 @@ function server(b: Behaviour) {
     const items = Array.from({ length: Math.max(0, Math.min(size, b.total - start)) }, (_, i) => ({ n: start + i + 1 }));
     const headers: Record<string, string> = { 'x-page': String(page) };
     if (send.perPage) headers['x-per-page'] = String(size);
-    if (send.total) headers['x-total'] = String(b.total);
+    if (send.total) headers['x-total'] = b.totalSaid ?? String(b.total);
     if (send.totalPages) headers['x-total-pages'] = String(b.totalPagesAsAsked ? Math.ceil(b.total / wanted) : pages);
-    if (send.next) headers['x-next-page'] = start + size < b.total ? String(page + 1) : '';
+    if (send.next) headers['x-next-page'] = b.nextSaid ? b.nextSaid(page) : start + size < b.total ? String(page + 1) : '';
     return { data: b.body ? b.body(page, items) : items, headers };
   };
   return { fetch, asked };
@@ -203,8 +207,9 @@ describe('the paginator against servers that page differently', () => {
   });
 
   /**
-   * Full pages of new items, x-next-page always naming the next, x-total as `totalOf(page)` says;
-   * without end, but for the test's sake empty past page 20.
+   * Pages of new items, x-next-page always naming the next, x-total as `totalOf(page)` says and
+   * each page holding no more than that count (full pages without it); without end, but for the
+   * test's sake empty past page 20.
    */
   const withoutEnd = (totalOf: (page: number) => number | undefined) => {
     const asked: number[] = [];
@@ -213,7 +218,8 @@ describe('the paginator against servers that page differently', () => {
       asked.push(page);
       const size = query.per_page ?? 50;
       const total = totalOf(page);
-      const items = Array.from({ length: page > 20 ? 0 : size }, (_, i) => ({ n: (page - 1) * size + i + 1 }));
+      const length = page > 20 ? 0 : Math.max(0, Math.min(size, (total ?? Infinity) - (page - 1) * size));
+      const items = Array.from({ length }, (_, i) => ({ n: (page - 1) * size + i + 1 }));
       return { data: items, headers: { 'x-per-page': String(size), 'x-next-page': String(page + 1), ...(total === undefined ? {} : { 'x-total': String(total) }) } };
     };
     return { fetch, asked };
@@ -221,17 +227,17 @@ describe('the paginator against servers that page differently', () => {
 
   it('ends once every record x-total counts is read, though x-next-page names yet another page', async () => {
     const { fetch, asked } = withoutEnd(() => 250);
-    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 300) });
+    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 250) });
     expect(asked).toEqual([1, 2, 3]);
     // With an offset, x-total counts the records before it as well.
     const offset = withoutEnd(() => 250);
-    expect(await outcome(offset.fetch, { page: 2, all: true, perPage: 100 })).toEqual({ read: numbers(101, 300) });
+    expect(await outcome(offset.fetch, { page: 2, all: true, perPage: 100 })).toEqual({ read: numbers(101, 250) });
     expect(offset.asked).toEqual([2, 3]);
   });
 
   it("reads on past the first page's x-total while later pages count more (a list that grew while it was read)", async () => {
     const { fetch, asked } = withoutEnd((page) => (page === 1 ? 250 : 420));
-    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 500) });
+    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 420) });
     expect(asked).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -249,12 +255,26 @@ describe('the paginator against servers that page differently', () => {
     ['it serves pages 1, 2, 3, 1, 2, 3… and x-next-page always names another', { total: 2500, cycle: 3, send: { total: false, totalPages: false }, body: (_page, items) => items }, { all: true }, 300, /page 4 holds the same items as page 1/],
     ['--limit: page 2 answers [] before the limit', { total: 250, body: (page, items) => (page === 2 ? [] : items) }, { limit: 150, perPage: 100 }, 100, /page 2 came back empty/],
     ['--offset: the second page answers [] before x-total', { total: 250, body: (page, items) => (page === 3 ? [] : items) }, { all: true, offset: 120, perPage: 100 }, 100, /page 2 came back empty, with 100 of the 130/],
+    ['x-total is 0 over full pages', { total: 205, totalSaid: '0' }, { all: true }, 0, /page 1 brings the records read to 100, more than the 0 its x-total counts/],
+    ['x-total is 10 over full pages', { total: 205, totalSaid: '10' }, { all: true }, 0, /page 1 brings the records read to 100, more than the 10 its x-total counts/],
+    ['x-total is -1', { total: 205, totalSaid: '-1' }, { all: true }, 0, /page 1 says x-total '-1', which is not a count of records/],
+    ["x-total is '500 records'", { total: 500, totalSaid: '500 records' }, { all: true }, 0, /page 1 says x-total '500 records', which is not a count of records/],
+    ['x-total is sent twice with two numbers', { total: 500, totalSaid: '500, 600' }, { all: true }, 0, /page 1 says x-total '500, 600'/],
+    ['x-total is sent twice (500, 500) and page 2 answers []', { total: 500, totalSaid: '500, 500', body: (page, items) => (page === 2 ? [] : items) }, { all: true }, 100, /page 2 came back empty, with 100 of the 500/],
+    ['without totals, x-next-page goes back to page 1 after page 2', { total: 5000, send: { total: false, totalPages: false }, nextSaid: (page) => (page === 1 ? '2' : '1') }, { all: true }, 100, /page 2 names page 1 as the next one \(x-next-page\)/],
+    ['without totals, x-next-page names the page itself', { total: 5000, send: { total: false, totalPages: false }, nextSaid: (page) => String(page) }, { all: true }, 0, /page 1 names page 1 as the next one/],
+    ['--count reads one item a page: x-total 0 over it', { total: 5, totalSaid: '0' }, { perPage: 1 }, 0, /page 1 brings the records read to 1, more than the 0/],
   ])('fails with exit 7 when %s, after the pages before it', async (_name, behaviour, paging, read, message) => {
     const { fetch } = server(behaviour);
     const result = await outcome(fetch, paging);
     expect(result).toMatchObject({ exitCode: 7, message: expect.stringMatching(message) });
     expect(result.message).toMatch(/^GET \/v2\.5\/computers: /);
     expect(result.read).toEqual(numbers(1 + (paging.offset ?? 0), read + (paging.offset ?? 0)));
+  });
+
+  it('x-total sent twice with the same number is that number', async () => {
+    const { fetch } = server({ total: 250, totalSaid: '250, 250' });
+    expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 250) });
   });
 
   it('a page past the end (--page 9 of 3) is empty, not a failure', async () => {
