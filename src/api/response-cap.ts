@@ -10,14 +10,21 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 const UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
 
-/** MON_MAX_RESPONSE: bytes, or with K, M or G (1024-based), from 1K to 4G; unset: the default. */
+/**
+ * The most MON_MAX_RESPONSE may raise the cap to: an answer is read as text, and V8 holds no
+ * string of 512 MiB or more (2^29 - 24 characters). Past that, a body was a fatal error of V8
+ * (a native stack, exit 133), or a whole body reported as one that broke off.
+ */
+export const MAX_RESPONSE_CAP = 500 * 1024 ** 2;
+
+/** MON_MAX_RESPONSE: bytes, or with K, M or G (1024-based), from 1K to 500M; unset: the default. */
 export function maxResponseFromEnv(env: Record<string, string | undefined>): number {
   const text = env.MON_MAX_RESPONSE?.trim();
   if (!text) return DEFAULT_MAX_RESPONSE_BYTES;
   const match = /^(\d+)([KMG]?)i?B?$/i.exec(text);
   const bytes = match ? Number(match[1]) * UNITS[match[2]!.toUpperCase()]! : Number.NaN;
-  if (!(bytes >= 1024 && bytes <= 4 * 1024 ** 3)) {
-    throw new UsageError(`MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 4G (got ${quoted(text)})`);
+  if (!(bytes >= 1024 && bytes <= MAX_RESPONSE_CAP)) {
+    throw new UsageError(`MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 500M, the most an answer read as text may be (got ${quoted(text)})`);
   }
   return bytes;
 }

@@ -39,7 +39,7 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
     name: 'MON_DEADLINE',
     meaning: 'seconds the whole command may take, waits and retries included (default 3600); when it passes, mon stops and exits 8, also when it is held by a reader that stopped reading its output (an answer that has not reached its reader is no success). It also bounds a --jq filter, and, only when it is set, reading --from, --body-file and --api-key-stdin (counted from the start of the read; unset, mon waits, since a person may be typing), and the wait for another run with the same --changes NAME (exit 1)',
   },
-  { name: 'MON_MAX_RESPONSE', meaning: 'the most one response may be: bytes, or with K, M or G, from 1K to 4G (default 32M)' },
+  { name: 'MON_MAX_RESPONSE', meaning: 'the most one response may be: bytes, or with K, M or G, from 1K to 500M (default 32M)' },
   { name: 'MON_RATE_LIMIT', meaning: "<requests>/<seconds>, the client's own budget, shared by every mon process of the user and key (default 400/60, the API's limit); lower it when other tools use the same key, e.g. 200/60. A wait of more than a second shows on a terminal (--verbose says it once in a pipe)" },
   { name: 'MON_COMPLETION_TTL', meaning: "seconds the names Tab offers (groups, computers, plugins, note and expiration uids) are kept before a Tab refreshes them in the background (default 300); a Tab never waits for the API, it offers the names it has" },
   { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxies, as every Node tool reads them (also in lower case): http://[user:password@]host:port, https://… or socks5://…; anything else is exit 2' },
