@@ -3,7 +3,7 @@ import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
 import { forgetTrustedFolders } from './config/trust.js';
 import type { Command } from 'commander';
 import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
-import { keyFlaw, redact } from './api/redact.js';
+import { keyFlaw, MIN_SECRET, redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
@@ -63,7 +63,7 @@ export function beginRun(): void {
  * whatever raised it: every error line, notice and --verbose line goes through here.
  */
 export function scrub(text: string, deps: Pick<MainDeps, 'env'>): string {
-  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET);
   return secrets.reduce((out, secret) => redact(out, secret), redact(text));
 }
 

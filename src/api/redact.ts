@@ -19,6 +19,9 @@ export function keyFlaw(key: string): string | undefined {
  */
 export const FRAGMENT_MIN = 8;
 
+/** The shortest key looked for in texts at all; scrub (src/runtime.ts) passes no shorter one. */
+export const MIN_SECRET = 4;
+
 /** Every FRAGMENT_MIN-character piece of a form of a key (a shorter form whole), made once per form. */
 const piecesOf = new Map<string, Set<string>>();
 
@@ -100,5 +103,6 @@ function forms(secret: string): string[] {
 export function redact(text: string, apiKey?: string): string {
   // The value ends where a URL, a form or a sentence around it would end it.
   const out = text.replace(/(api_key=)[^&\s"';,)]*/g, `$1${REDACTED}`);
-  return apiKey ? redactPieces(out, forms(apiKey)) : out;
+  // A key of 1 to 3 characters is no secret worth a message cut to pieces ('api_[REDACTED]ey').
+  return apiKey && apiKey.length >= MIN_SECRET ? redactPieces(out, forms(apiKey)) : out;
 }

@@ -37,6 +37,10 @@ function checkPath(path: string): string {
   }
   const version = /^\/*(v\d+(?:\.\d+)*)(?:[/?#]|$)/.exec(path)?.[1];
   if (version !== undefined && version !== 'v2.5') throw new UsageError(`<path>: mon speaks API v2.5 only, not ${version}`);
+  // As -F api_key: a key typed into a command line is in shell history and `ps`, and the request
+  // would carry two.
+  const query = path.includes('?') ? new URLSearchParams(path.slice(path.indexOf('?') + 1).split('#')[0]) : undefined;
+  if (query?.has('api_key')) throw new UsageError('<path>: api_key is added from the profile or MON_API_KEY; do not put it in the query string');
   return path;
 }
 

@@ -228,6 +228,10 @@ export const status = verb({
     }
     if (opts.check === true && ctx.globals.output === 'openmetrics') throw new UsageError('--check: prints one Nagios line, -o openmetrics the metrics: choose one', 'a monitor runs `mon status --check`, a scraper `mon status -o openmetrics`');
     if (opts.check === true && ctx.globals.jq !== undefined) throw new UsageError('--check: prints one Nagios line, not JSON, so it does not go with --jq', 'use `mon status --jq …` for the counts as JSON');
+    const output = ctx.globals.output;
+    if (opts.check === true && output !== 'table') throw new UsageError(`--check: prints one Nagios line, so -o ${output} does not apply`, `a monitor runs \`mon status --check\`; for the counts, \`mon status -o ${output}\``);
+    // One nested report (counts by platform, by group, the top plugins), not rows of a table.
+    if (output === 'csv' || output === 'tsv') throw new UsageError(`-o ${output}: \`mon status\` prints one report of nested counts, not rows`, 'use -o json (or --jq) for the counts, -o openmetrics for Prometheus, or the table');
     return runStatus(ctx, {
       scope: { groups: opts.group },
       withinSec: opts.within ?? 30 * 86_400,

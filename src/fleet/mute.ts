@@ -215,7 +215,8 @@ export function failureOf(action: MuteAction, outcomes: readonly SentOutcome[]):
   const reason = failed.find((o) => (o.exitCode ?? 1) === code)?.reason;
   return new PartialFailureError(
     `${failed.length} of ${outcomes.length} plugin results not ${pastTense(action)} (${reason}): ${failed.map((o) => o.uid).join(', ')}`,
-    `the others are ${pastTense(action)}; run the same command again to retry the failed ones`,
+    // When every one failed, there are no others.
+    `${failed.length === outcomes.length ? 'none is' : 'the others are'} ${pastTense(action)}; run the same command again to retry the failed ones`,
     code,
   );
 }

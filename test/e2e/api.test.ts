@@ -33,6 +33,12 @@ describe('api against the sandbox', () => {
     expect(sandbox.requests[0]!.query).toEqual({ per_page: '2', page: '2', api_key: sandbox.apiKey });
   });
 
+  it('api_key in the query string of the path is refused, as -F api_key is: exit 2, nothing sent', async () => {
+    const result = await runMain(['api', 'GET', '/computers?per_page=1&api_key=zzz'], { env });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'mon: <path>: api_key is added from the profile or MON_API_KEY; do not put it in the query string — `mon api --help` shows its options\n' });
+    expect(sandbox.requests).toEqual([]);
+  });
+
   it('a method the path does not take (405) is a rejected request: exit 5, one line', async () => {
     const result = await runMain(['api', 'POST', '/users', '-F', 'x=1'], { env });
     expect(result.code).toBe(5);

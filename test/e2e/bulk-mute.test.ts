@@ -274,6 +274,19 @@ describe('plugin mute with selectors when some PUTs fail', () => {
     expect(lines[2]).toMatch(/^mon: 2 of 6 plugin results not muted \(.*500.*\): pr_disk_2, pr_disk_5 — the others are muted; run the same command again to retry the failed ones$/);
     expect(result.stderr).not.toContain(KEY);
   });
+
+  it('when every PUT fails, the hint does not speak of others that were muted', async () => {
+    const before = new Set(failing);
+    for (let n = 1; n <= 6; n++) failing.add(`pr_disk_${n}`);
+    try {
+      const result = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+      expect(result.code).toBe(7);
+      expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/^mon: 6 of 6 plugin results not muted \(.*500.*\): .* — none is muted; run the same command again to retry the failed ones$/);
+    } finally {
+      failing.clear();
+      for (const uid of before) failing.add(uid);
+    }
+  });
 });
 
 describe('plugin mute --ticket on an account without a ticket system', () => {

@@ -152,8 +152,17 @@ describe('mon status against the sandbox', () => {
   it.each([
     [['--warning-alerts', '3'], '--warning-alerts: thresholds apply only with --check'],
     [['--within', 'soon'], "--within: 'soon' is not a duration such as 30d, 2w or 12h"],
+    [['-o', 'csv'], '-o csv: `mon status` prints one report of nested counts, not rows'],
+    [['-o', 'tsv'], '-o tsv: `mon status` prints one report of nested counts, not rows'],
   ])('%j is refused before anything is sent', async (args, message) => {
     const result = await runMain(['status', ...args], { env });
     expectRefusedBeforeSending(result, message, sandbox.requests);
+  });
+
+  it('--check with -o json: UNKNOWN (exit 3), as every mistake under --check, nothing sent', async () => {
+    const result = await runMain(['status', '--check', '-o', 'json'], { env });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('MON UNKNOWN - --check: prints one Nagios line, so -o json does not apply — a monitor runs `mon status --check`; for the counts, `mon status -o json`\n');
+    expect(sandbox.requests).toEqual([]);
   });
 });

@@ -257,3 +257,16 @@ function text(res: ServerResponse, status: number, body: string, type = 'text/pl
   res.writeHead(status, { 'content-type': type });
   res.end(body);
 }
+
+describe('a key too short to be a secret', () => {
+  it("a key of one character does not cut the server's message to pieces", async () => {
+    const api = await startFakeApi((_req, res) => apiError(res, 401, 'invalid api_key: check the key'));
+    try {
+      const result = await runMain(['groups', 'list'], { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k' } });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain('invalid api_key: check the key');
+    } finally {
+      await api.close();
+    }
+  });
+});
