@@ -46,7 +46,10 @@ export const report = verb({
       throw new UsageError('report: one file per account across accounts: give --output-dir DIR', 'e.g. mon --all-profiles report --output-dir reports');
     }
     if (ctx.globals.output !== 'table') throw new UsageError(`-o ${ctx.globals.output}: \`mon report\` writes HTML`, 'drop -o; for figures use `mon status -o json` or -o openmetrics');
+    if (ctx.globals.fields !== undefined) throw new UsageError('--fields: `mon report` writes its own HTML, whose sections are fixed', 'drop --fields; for chosen figures use `mon status -o json --fields …`');
     const logo = opts.logo === undefined ? undefined : await logoData(opts.logo);
+    // A folder that cannot take the report is exit 2 before the reads, not after them.
+    if (opts.outputDir !== undefined && !ctx.globals.dryRun) await outputDirReady(opts.outputDir);
     const client = await ctx.client();
     const { plannedStatusRequests } = await import('../fleet/status.js');
     const { showDryRun } = await import('./actions.js');
@@ -82,7 +85,9 @@ async function logoData(file: string): Promise<string> {
   const { readFile, stat } = await import('node:fs/promises');
   let bytes: Buffer;
   try {
-    if ((await stat(file)).size > LOGO_MAX_BYTES) throw new UsageError(`--logo ${basename(file)}: larger than 1 MiB`, 'use a smaller image: it is embedded in every report');
+    const about = await stat(file);
+    if (!about.isFile()) throw new UsageError(`--logo ${basename(file)}: not a file`, 'give a PNG, JPEG, GIF, WebP or SVG file');
+    if (about.size > LOGO_MAX_BYTES) throw new UsageError(`--logo ${basename(file)}: larger than 1 MiB`, 'use a smaller image: it is embedded in every report');
     bytes = await readFile(file);
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -91,6 +96,19 @@ async function logoData(file: string): Promise<string> {
   const type = IMAGE_TYPES.find(([, is]) => is(bytes))?.[0];
   if (!type) throw new UsageError(`--logo ${basename(file)}: not a PNG, JPEG, GIF, WebP or SVG image`, 'give an image file');
   return `data:${type};base64,${bytes.toString('base64')}`;
+}
+
+/** --output-dir made (with its parents) and writable, or a UsageError saying why not. */
+async function outputDirReady(dir: string): Promise<void> {
+  const { accessSync, constants, mkdirSync } = await import('node:fs');
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
+    throw new UsageError(`--output-dir: cannot write in ${dir} (${code === 'EEXIST' || code === 'ENOTDIR' ? 'not a folder' : code})`, 'give a folder you may write in');
+  }
 }
 
 /** DIR/<account>.html, written whole or not at all. */

@@ -12,7 +12,14 @@ import { ensureConfigDir } from './trust.js';
  */
 export function configDir(env: Record<string, string | undefined>): string {
   const override = env.MON_CONFIG_DIR;
-  if (override) return override;
+  if (override) {
+    // Quoted in a crontab or a unit file, ~ is not expanded: it would be a folder named '~'.
+    if (override === '~' || override.startsWith('~/')) {
+      throw new UsageError(`MON_CONFIG_DIR: '${override}' starts with ~, which no shell expanded here`, 'give the full path, e.g. MON_CONFIG_DIR="$HOME/.config/mon"');
+    }
+    // A relative folder is made absolute once, from the folder mon starts in, for every message.
+    return resolve(override);
+  }
   const found = envPaths('mon', { suffix: 'nodejs' }).config;
   if (isAbsolute(found)) return found;
   // An empty HOME (or a relative XDG_CONFIG_HOME) makes that path relative: it would be found from

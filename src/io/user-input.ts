@@ -89,7 +89,13 @@ export async function readUserInput(ctx: Context, input: UserInput): Promise<str
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new UsageError(`${input.option}: cannot read ${name} (${code})`, input.hint);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  // Bytes that are not UTF-8 would be sent as U+FFFD in their place: a note or a key changed unseen.
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${input.option}: ${name} is not UTF-8 text (${byteSize(bytes.length)} read); nothing was sent`, `save it as UTF-8 (e.g. iconv -t UTF-8); ${input.hint}`);
+  }
 }
 
 /**

@@ -146,11 +146,21 @@ describe('mon report', () => {
     const big = join(dir, 'big.png');
     writeFileSync(big, Buffer.alloc(1024 * 1024 + 1));
     const requests = sandbox.requests.length;
-    for (const [file, message] of [[text, /^mon: --logo logo\.txt: not a PNG, JPEG, GIF, WebP or SVG image/], [big, /^mon: --logo big\.png: larger than 1 MiB/]] as const) {
+    for (const [file, message] of [[text, /^mon: --logo logo\.txt: not a PNG, JPEG, GIF, WebP or SVG image/], [big, /^mon: --logo big\.png: larger than 1 MiB/], [dir, /^mon: --logo mon-logo-\w+: not a file/]] as const) {
       const run = await runMon(['report', '--logo', file], { env: env(sandbox) });
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(message);
     }
+    expect(sandbox.requests.length).toBe(requests);
+  });
+
+  it.each([
+    [['--output-dir', '/etc/passwd'], 'mon: --output-dir: cannot write in /etc/passwd (not a folder) — give a folder you may write in\n'],
+    [['--fields', 'computers'], 'mon: --fields: `mon report` writes its own HTML, whose sections are fixed — drop --fields; for chosen figures use `mon status -o json --fields …`\n'],
+  ])('%j: exit 2 before anything is read', async (args, line) => {
+    const requests = sandbox.requests.length;
+    const run = await runMain(['report', ...args], { env: env(sandbox) });
+    expect(run).toEqual({ code: 2, stdout: '', stderr: line });
     expect(sandbox.requests.length).toBe(requests);
   });
 });

@@ -86,6 +86,27 @@ describe('user input', () => {
     return path;
   };
 
+  it.each([
+    ['--body-file', ['notes', 'create', '--computer', 'c_1', '--body-file', '@']],
+    ['--from', ['plugin', 'mute', '--from', '@', '--ignore', '--yes']],
+  ])('%s with bytes that are not UTF-8: exit 2, nothing sent (not U+FFFD in their place)', async (option, args) => {
+    const path = join(dir, 'latin1.txt');
+    writeFileSync(path, Buffer.from([0x70, 0x72, 0x5f, 0xe9, 0x0a]));
+    const result = await runMon(args.map((arg) => (arg === '@' ? path : arg)), { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`mon: ${option}: '${path}' is not UTF-8 text (5 bytes read); nothing was sent — save it as UTF-8 (e.g. iconv -t UTF-8); ${option === '--from' ? 'give one plugin result uid (pr_…) a line, or the lines of `mon alerts -o ndjson`' : 'give a file of the note text, or - for standard input'}\n`);
+    expect(api.requests).toEqual([]);
+  });
+
+  it("MON_CONFIG_DIR='~/x' (a ~ no shell expanded) is exit 2; a relative folder is taken from the current one", async () => {
+    const tilde = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: '~/x' } });
+    expect(tilde).toMatchObject({ code: 2, stdout: '', stderr: `mon: MON_CONFIG_DIR: '~/x' starts with ~, which no shell expanded here — give the full path, e.g. MON_CONFIG_DIR="$HOME/.config/mon"\n` });
+    const added = await runMon(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: { MON_CONFIG_DIR: 'relative-config' }, input: KEY, cwd: dir });
+    expect(added.code).toBe(0);
+    const shown = await runMon(['profile', 'show', '--json'], { env: { MON_CONFIG_DIR: 'relative-config' }, cwd: dir });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'acme', config_file: join(dir, 'relative-config', 'config.json') });
+  });
+
   describe('a named pipe with no writer', () => {
     it.each([
       ['SIGINT', 130, ['plugin', 'mute', '--from', '@', '--ignore', '--yes']],
