@@ -1,5 +1,5 @@
 import { UsageError } from './errors.js';
-import { configDir, PROFILE_NAME, sandboxStateFile } from './config/paths.js';
+import { configDir, PROFILE_NAME, sandboxStateError, sandboxStateFile } from './config/paths.js';
 import { forgetTrustedFolders } from './config/trust.js';
 import type { Command } from 'commander';
 import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
@@ -384,7 +384,7 @@ async function startInProcessSandbox(ctx: Context): Promise<{ baseUrl: string; b
   const { startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({ stateFile: sandboxStateFile(ctx.configDir) }).catch((error: Error) => {
     // A corrupt state file: the sandbox's message names it and the way out.
-    throw new UsageError(error.message.split('\n')[0] ?? 'the sandbox could not start');
+    throw sandboxStateError(error, ctx.configDir) ?? new UsageError(error.message.split('\n')[0] ?? 'the sandbox could not start');
   });
   ctx.onExit(() => sandbox.close());
   return { baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.apiKey };

@@ -1,4 +1,4 @@
-import { sandboxStateFile } from '../config/paths.js';
+import { sandboxStateError, sandboxStateFile } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { DEMO_ACCOUNT_NAME } from '../config/sandbox-identity.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
@@ -17,6 +17,8 @@ const DATA_OPTIONS = [
 
 /** A port that cannot be listened on is the user's to change (exit 2), not a bug. */
 function listenError(error: NodeJS.ErrnoException, port: number | undefined, host: string): UsageError | undefined {
+  // EACCES of the state file, not of the port: the same code from another call.
+  if (error.syscall !== 'listen') return undefined;
   const hint = `choose another with --port <n>, or --port 0 for any free port`;
   if (error.code === 'EADDRINUSE') return new UsageError(`--port ${port ?? 0}: port ${port ?? 0} on ${host} is already in use`, hint);
   if (error.code === 'EACCES') return new UsageError(`--port ${port ?? 0}: not allowed to listen on port ${port ?? 0} (ports below 1024 need privileges)`, hint);
@@ -53,7 +55,7 @@ export const sandbox: ResourceSpec = {
           io: ctx.io as never,
           signal: ctx.signal,
         }).catch((error: NodeJS.ErrnoException) => {
-          throw listenError(error, opts.port, opts.host ?? '127.0.0.1') ?? error;
+          throw listenError(error, opts.port, opts.host ?? '127.0.0.1') ?? sandboxStateError(error, ctx.configDir) ?? error;
         });
       },
     }),

@@ -49,3 +49,13 @@ export function sandboxStateFile(configDir: string, identity: SandboxIdentity = 
  * digit. `profile add` accepts nothing else, and the completion scripts print nothing else.
  */
 export const PROFILE_NAME = /^[A-Za-z0-9][\w.-]*$/;
+
+/**
+ * A sandbox that could not read or write its state in the config folder (EACCES, EROFS, ENOSPC):
+ * exit 2 naming the folder, as for the config file; undefined for any other failure.
+ */
+export function sandboxStateError(error: unknown, configDir: string): UsageError | undefined {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || syscall === 'listen') return undefined;
+  return new UsageError(`cannot keep the sandbox's state in ${configDir} (${code})`, `check that you can write ${configDir} (ls -ld ${configDir})`);
+}

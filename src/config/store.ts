@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
@@ -63,7 +64,9 @@ export class ProfileStore implements ProfileReader {
       if (error instanceof SyntaxError) {
         throw notJson(this.file, error);
       }
-      throw this.fsError('read', error);
+      // conf writes the file when it finds none: only a file that is there and cannot be read
+      // failed the read.
+      throw this.fsError(unreadable(this.file) ? 'read' : 'write', error);
     }
     checkShape(this.file, this.conf.store);
   }
@@ -121,5 +124,15 @@ export class ProfileStore implements ProfileReader {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
     return new UsageError(`cannot ${verb} config file ${this.file} (${code})`, `check that you can ${verb} ${this.dir} (ls -ld ${this.dir})`);
+  }
+}
+
+/** Whether `file` is there and this user may not read it. */
+function unreadable(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
 }

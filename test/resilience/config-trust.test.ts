@@ -209,6 +209,29 @@ describe('config problems are exit 2 with the path and what is wrong', () => {
     expect(result.stderr).toBe(`mon: cannot write config file ${join(dir, 'config.json')} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n`);
     expect((JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { defaultProfile: string }).defaultProfile).toBe('acme');
   });
+
+  /** A config folder of NOBODY's that NOBODY may not write in, with no file in it yet. */
+  const readOnlyEmptyFolder = () => {
+    const dir = tempConfigDir();
+    chownSync(dir, NOBODY, NOBODY);
+    chmodSync(dir, 0o500);
+    return dir;
+  };
+
+  it('a first `profile add` into a folder that cannot be written: said as a write, not a read', async () => {
+    const dir = readOnlyEmptyFolder();
+    const result = await runMon(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY, uid: NOBODY, gid: NOBODY });
+    expect(result).toMatchObject({ code: 2, stdout: '', stderr: `mon: cannot write config file ${join(dir, 'config.json')} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n` });
+  });
+
+  it.each([
+    ['--sandbox groups list', ['--sandbox', 'groups', 'list']],
+    ['sandbox serve (not a port it may not listen on)', ['sandbox', 'serve']],
+  ])("%s with a folder that cannot take the sandbox's state: one line naming the folder", async (_name, args) => {
+    const dir = readOnlyEmptyFolder();
+    const result = await runMon(args, { env: { MON_CONFIG_DIR: dir }, uid: NOBODY, gid: NOBODY, timeoutMs: 10_000 });
+    expect(result).toMatchObject({ code: 2, stdout: '', stderr: `mon: cannot keep the sandbox's state in ${dir} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n` });
+  });
 });
 
 describe('odd paths: only regular files of a sane size are read', () => {
