@@ -86,7 +86,7 @@ const formats: Topic = {
     { kind: 'table', head: ['Format', 'What it prints'], rows: OUTPUT_FORMATS.map((format) => [format, FORMAT_DESCRIPTIONS[format]]) },
     {
       kind: 'text',
-      text: "A list read without --all or --limit that stops before the last record says so on stderr, after the data (`showing 50 of 312 - add --all for every page`). Control characters in the server's text are shown escaped in table, csv and tsv; json and ndjson carry them in JSON's own escapes. Values from a fixed list (formats, statuses, platforms) are taken in any case: `-o JSON`, `--status Missing`. `--count` prints only the number of items on every list.",
+      text: "A list read without --all or --limit that stops before the last record says so on stderr, after the data (`showing 50 of 312 - add --all for every page`). Control characters in the server's text are shown escaped in table, csv and tsv, but for line breaks and tabs: csv keeps them inside a quoted field (RFC 4180, as spreadsheets read a cell of several lines), tsv turns them into spaces (a record stays one line); json and ndjson carry them in JSON's own escapes. Values from a fixed list (formats, statuses, platforms) are taken in any case: `-o JSON`, `--status Missing`. `--count` prints only the number of items on every list.",
     },
     { kind: 'heading', text: '--fields' },
     {
