@@ -276,7 +276,7 @@ export function createContext(
         const { endpoint } = await ctx.target();
         const reached = endpoint === 'sandbox' ? await startInProcessSandbox(ctx) : endpoint;
         knownSecrets.add(reached.apiKey);
-        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }, { createWaitNotice }] = await Promise.all([
+        const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { RATE_LIMIT, sharedBudget }, { ensureConfigDir }, { createWaitNotice }] = await Promise.all([
           import('./api/client.js'),
           import('./api/budget.js'),
           import('./config/trust.js'),
@@ -312,6 +312,11 @@ export function createContext(
         }
         // Node's own debug lines for its HTTP client print each request's URL, key and all, and
         // are written by Node before mon could clean them (the switch is read as Node starts).
+        // A budget raised past the API's own (benchmarks, a sandbox) sent to the service itself.
+        const limit = made.rateLimit;
+        if (limit && limit.requests / limit.windowMs > RATE_LIMIT.requests / RATE_LIMIT.windowMs && !made.loopback) {
+          ctx.notice(`mon: warning: MON_RATE_LIMIT=${env.MON_RATE_LIMIT} lets mon send more than the API's ${RATE_LIMIT.requests} requests a minute: expect 429 answers (exit 6)`);
+        }
         if (/undici|fetch|\*/i.test(env.NODE_DEBUG ?? '')) {
           ctx.notice(`mon: warning: NODE_DEBUG=${env.NODE_DEBUG} makes Node print every request's URL on stderr with the API key in it — unset it, or use --verbose, which redacts the key`);
         }

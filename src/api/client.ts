@@ -156,6 +156,11 @@ export class ApiClient {
     return this.config.budget?.limit;
   }
 
+  /** Whether requests stay on this machine: a loopback base URL (the sandbox). */
+  get loopback(): boolean {
+    return isLoopbackHost(this.base.hostname.replace(/^\[|\]$/g, ''));
+  }
+
   /** The base URL requests go to (never carries the key). */
   get baseUrl(): string {
     return this.base.href.replace(/\/$/, '');

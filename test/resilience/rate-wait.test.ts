@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBudget } from '../../src/api/budget.js';
 import { main } from '../../src/main.js';
+import { runMain } from '../helpers/run-main.js';
 import { createMeter, createProgress, createWaitNotice, type RateHold } from '../../src/output/progress.js';
 import { computersPage, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { testClock } from '../helpers/clock.js';
@@ -142,5 +143,19 @@ describe('a command held by the budget', () => {
     expect(verbose.stderr).toMatch(/rate budget: waiting [56] s for a free request \(1 request per 5 s, shared by every mon using this key\)/);
     const quiet = await run([], false);
     expect(quiet.stderr).toBe('');
+  });
+});
+
+describe('MON_RATE_LIMIT raised past the API', () => {
+  it.each([
+    ['500/60 to the service: a warning', 'https://acme.example.com', '500/60', true],
+    ['40/5 (480 a minute) to the service: a warning', 'https://acme.example.com', '40/5', true],
+    ['400/60 to the service: none', 'https://acme.example.com', '400/60', false],
+    ['100000/60 to a sandbox on loopback: none', 'http://127.0.0.1:9', '100000/60', false],
+  ])('%s', async (_name, baseUrl, limit, warned) => {
+    const result = await runMain(['--dry-run', 'groups', 'list'], { env: { MON_BASE_URL: baseUrl, MON_API_KEY: 'k_rate_limit_123456', MON_RATE_LIMIT: limit } });
+    expect(result.code).toBe(0);
+    const warning = `mon: warning: MON_RATE_LIMIT=${limit} lets mon send more than the API's 400 requests a minute: expect 429 answers (exit 6)\n`;
+    expect(result.stderr).toBe(`${warned ? warning : ''}dry run: nothing was sent\n`);
   });
 });
