@@ -100,6 +100,8 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
   // An empty key would be sent as `expand[]=`, which asks for nothing the API knows.
   if (raw.expand?.some((key) => key.trim() === '')) throw new UsageError("--expand: give a key to expand (got '')", 'e.g. --expand group or --expand plugin_results');
   if (raw.output !== undefined) raw = { ...raw, output: parseChoice('-o/--output', raw.output, OUTPUT_FORMATS, 'e.g. -o json, or -o csv for a spreadsheet') };
+  // Empty, it would quietly stand for no URL at all, and MON_BASE_URL or the profile's be used.
+  if (raw.baseUrl !== undefined && raw.baseUrl.trim() === '') throw new UsageError("--base-url: give a URL (got '')", 'e.g. --base-url https://acme.monitoring.example.com');
   const accounts = accountList(raw, env);
   return {
     // A list of accounts names each profile itself: MON_PROFILE does not apply.

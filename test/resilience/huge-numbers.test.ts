@@ -44,4 +44,9 @@ describe('whole numbers the API cannot take, and an empty --expand', () => {
     const result = await runMain(['computers', 'list', ...expand], { env });
     expectRefusedBeforeSending(result, "--expand: give a key to expand (got '') — e.g. --expand group or --expand plugin_results", api.requests);
   });
+
+  it("--base-url '' beside MON_BASE_URL: exit 2 naming the flag, not 'no base URL'", async () => {
+    const result = await runMain(['--base-url', '', 'computers', 'list'], { env });
+    expectRefusedBeforeSending(result, "--base-url: give a URL (got '') — e.g. --base-url https://acme.monitoring.example.com", api.requests);
+  });
 });
