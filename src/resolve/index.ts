@@ -138,14 +138,18 @@ export class Resolver {
 
 /**
  * The one group, manufacturer or product `text` names among `items` (a list already read): by
- * uid, then slug, then name, ignoring case. None: exit 4; several: exit 2 with the candidates.
+ * uid, then slug, then name, ignoring case; of names that differ only in case (the API keeps
+ * "Dup Group" and "DUP GROUP" apart), the one written exactly as given. None: exit 4; several:
+ * exit 2 with the candidates.
  */
 export function pick(kind: 'group' | 'manufacturer' | 'product', text: string, items: readonly Record<string, unknown>[], label: string): Ref {
   const catalogue = CATALOGUES[kind];
   const lower = text.trim().toLowerCase();
   const byUid = items.filter((item) => item.uid === text.trim());
   const bySlug = items.filter((item) => typeof item.slug === 'string' && item.slug.toLowerCase() === lower);
-  const matches = [byUid, bySlug, items.filter((item) => typeof item.name === 'string' && item.name.toLowerCase() === lower)].find((list) => list.length > 0) ?? [];
+  const byName = items.filter((item) => typeof item.name === 'string' && item.name.toLowerCase() === lower);
+  const byExactName = byName.filter((item) => item.name === text.trim());
+  const matches = [byUid, bySlug, byExactName.length === 1 ? byExactName : byName].find((list) => list.length > 0) ?? [];
   if (matches.length === 1) return ref(matches[0]!);
   if (matches.length === 0) {
     throw new NotFoundError(`${label}: no ${catalogue.noun} ${quoted(text)} (looked up by uid, slug and name)`, `list them with \`${catalogue.command}\``);

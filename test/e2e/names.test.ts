@@ -169,5 +169,12 @@ describe('computers, groups, manufacturers and products by any of their names', 
       `mon: --group: 'Acme design' names 2 groups: ${String(acme.uid)} (acme-design, "Acme Design"), ${String(twin.uid)} (${String(twin.slug)}, "ACME DESIGN") — give the uid or slug of the one you mean\n`,
     );
     expect(sandbox.requests.every((r) => r.method === 'GET')).toBe(true);
+
+    // Written exactly as one of them is, it names that one: the exact name is the way to it.
+    for (const [name, group] of [['ACME DESIGN', twin], ['Acme Design', acme]] as const) {
+      const exact = await runMain(['groups', 'get', name, '--json'], { env });
+      expect(exact.code).toBe(0);
+      expect(JSON.parse(exact.stdout)).toMatchObject({ uid: group.uid });
+    }
   });
 });
