@@ -5,7 +5,7 @@
  * (src/commands/bulk-mute.ts) only wires the options, the terminal and the output to these.
  */
 import type { ApiClient, PreparedRequest } from '../api/client.js';
-import { InterruptedError, MonError, mostCommonExitCode, PartialFailureError, UsageError } from '../errors.js';
+import { EXIT, InterruptedError, MonError, mostCommonExitCode, PartialFailureError, UsageError } from '../errors.js';
 import { fanOut, WRITE_CONCURRENCY } from './fan-out.js';
 import { isMuted } from '../plugin-result.js';
 import { type ComputerRef, type GroupRef, type SelectedResult } from './selection.js';
@@ -136,24 +136,35 @@ export interface SendOptions {
  * server answers them (or `inFlight`, --timeout or the deadline cuts them off), so what is
  * counted done is what the server confirmed. A PUT that never started, or was cut off by a
  * second signal, is neither done nor failed: a rerun selects it again if it was not applied.
+ * Once UNANSWERED_IN_A_ROW PUTs in a row have reached no answer, no more start either (the
+ * service is down: each would wait out its retries, a thousand of them up to MON_DEADLINE).
  * Returns the outcomes in the plan's order, those that ended.
  */
 export async function sendMutes(client: ApiClient, plan: MutePlan, requests: readonly PreparedRequest[], options: SendOptions): Promise<SentOutcome[]> {
   const done = pastTense(plan.action);
   const outcomes: SentOutcome[] = [];
-  await fanOut(plan.targets, WRITE_CONCURRENCY, options.signal, async (target, index) => {
+  const unreachable = new AbortController();
+  let unanswered = 0;
+  await fanOut(plan.targets, WRITE_CONCURRENCY, AbortSignal.any([options.signal, unreachable.signal]), async (target, index) => {
     try {
       await client.send(requests[index]!, { inFlight: options.inFlight });
       outcomes[index] = { ...named(target), outcome: done, reason: null };
+      unanswered = 0;
     } catch (error) {
       if (error instanceof InterruptedError) return;
       if (!(error instanceof MonError)) throw error;
       outcomes[index] = { ...named(target), outcome: 'failed', reason: error.message, exitCode: error.exitCode };
+      // Exit 8: unreachable, timed out, cut off by the deadline; an answer (a 500) resets the count.
+      unanswered = error.exitCode === EXIT.network ? unanswered + 1 : 0;
+      if (unanswered >= UNANSWERED_IN_A_ROW) unreachable.abort();
     }
     options.onEnded?.();
   });
   return outcomes.filter((outcome) => outcome !== undefined);
 }
+
+/** PUTs in a row that reached no answer after which a bulk mute sends no more: two rounds of those in flight. */
+export const UNANSWERED_IN_A_ROW = 2 * WRITE_CONCURRENCY;
 
 const named = ({ uid, computer, group, plugin }: NamedResult): NamedResult => ({ uid, computer, group, plugin });
 
@@ -170,9 +181,11 @@ export function tallyMutes(plan: MutePlan, outcomes: readonly SentOutcome[], sig
   if (signal.aborted) {
     return { failure: InterruptedError.of(signal, `${succeeded} of ${total} ${done}${failed > 0 ? ` (${failed} failed)` : ''}; run the same command again to finish`) };
   }
+  // Not interrupted, yet some never sent: the service stopped answering (sendMutes).
+  const unsent = total - outcomes.length;
   return {
-    notice: failed === 0 ? `${done} ${total.toLocaleString('en')} plugin result${total === 1 ? '' : 's'}` : `${done} ${succeeded} of ${total} plugin results; ${failed} failed`,
-    failure: failureOf(action, outcomes),
+    notice: failed === 0 ? `${done} ${total.toLocaleString('en')} plugin result${total === 1 ? '' : 's'}` : `${done} ${succeeded} of ${total} plugin results; ${failed} failed${unsent > 0 ? `, ${unsent} not sent` : ''}`,
+    failure: failureOf(action, outcomes, total),
   };
 }
 
@@ -208,15 +221,17 @@ export function roughDuration(seconds: number): string {
  * The error that ends a run in which some writes failed (the others are done): it lists every
  * failed uid and exits with the code of the failures' own errors (mostCommonExitCode).
  */
-export function failureOf(action: MuteAction, outcomes: readonly SentOutcome[]): PartialFailureError | undefined {
+export function failureOf(action: MuteAction, outcomes: readonly SentOutcome[], total = outcomes.length): PartialFailureError | undefined {
   const failed = outcomes.filter((o) => o.outcome === 'failed');
   if (failed.length === 0) return undefined;
   const code = mostCommonExitCode(failed.map(({ exitCode = 1 }) => exitCode));
   const reason = failed.find((o) => (o.exitCode ?? 1) === code)?.reason;
+  const unsent = total - outcomes.length;
+  const done = total - unsent - failed.length;
   return new PartialFailureError(
-    `${failed.length} of ${outcomes.length} plugin results not ${pastTense(action)} (${reason}): ${failed.map((o) => o.uid).join(', ')}`,
-    // When every one failed, there are no others.
-    `${failed.length === outcomes.length ? 'none is' : 'the others are'} ${pastTense(action)}; run the same command again to retry the failed ones`,
+    `${failed.length} of ${total} plugin results not ${pastTense(action)} (${reason}): ${failed.map((o) => o.uid).join(', ')}` +
+      (unsent > 0 ? `; ${unsent} more not sent, as the last ${UNANSWERED_IN_A_ROW} PUTs reached no answer` : ''),
+    `${done === 0 ? 'none is' : `the other ${done} ${done === 1 ? 'is' : 'are'}`} ${pastTense(action)}; run the same command again${unsent > 0 ? ' once the service answers' : ''} to do what is left`,
     code,
   );
 }

@@ -72,7 +72,7 @@ const exitCodes: Topic = {
     },
     {
       kind: 'text',
-      text: '`plugin mute|unmute` with selectors sends one PUT per result: when some fail, the others are still done, every failed uid is listed, and the exit code is that of the failures (the code most of them share; of codes equally common, the first met).',
+      text: '`plugin mute|unmute` with selectors sends one PUT per result: when some fail, the others are still done, every failed uid is listed, and the exit code is that of the failures (the code most of them share; of codes equally common, the first met). Once 8 PUTs in a row reach no answer (unreachable, timed out: the service is down), no more are sent and the rest are counted as not sent, rather than each waiting out its retries.',
     },
   ],
 };

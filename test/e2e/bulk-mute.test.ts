@@ -271,7 +271,7 @@ describe('plugin mute with selectors when some PUTs fail', () => {
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe('mute 6 plugin results on 6 computers in 1 group until unmuted; 6 more are muted already');
     expect(lines[1]).toBe('muted 4 of 6 plugin results; 2 failed');
-    expect(lines[2]).toMatch(/^mon: 2 of 6 plugin results not muted \(.*500.*\): pr_disk_2, pr_disk_5 — the others are muted; run the same command again to retry the failed ones$/);
+    expect(lines[2]).toMatch(/^mon: 2 of 6 plugin results not muted \(.*500.*\): pr_disk_2, pr_disk_5 — the other 4 are muted; run the same command again to do what is left$/);
     expect(result.stderr).not.toContain(KEY);
   });
 
@@ -281,7 +281,7 @@ describe('plugin mute with selectors when some PUTs fail', () => {
     try {
       const result = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
       expect(result.code).toBe(7);
-      expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/^mon: 6 of 6 plugin results not muted \(.*500.*\): .* — none is muted; run the same command again to retry the failed ones$/);
+      expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/^mon: 6 of 6 plugin results not muted \(.*500.*\): .* — none is muted; run the same command again to do what is left$/);
     } finally {
       failing.clear();
       for (const uid of before) failing.add(uid);
@@ -308,5 +308,50 @@ describe('plugin mute --ticket on an account without a ticket system', () => {
     expect(header).toBe('uid,computer,group,plugin,outcome,reason');
     expect(lines).toHaveLength(puts.length);
     for (const line of lines) expect(line).toMatch(/^pr_\w+,[^,]+,[^,]+,[^,]+,failed,.*ticket/);
+  });
+});
+
+describe('plugin mute with selectors when the service stops answering', () => {
+  let api: FakeApi;
+  const KEY = 'k_bulk_mute_test_key';
+  const groups = [{ uid: 'g_a', slug: 'alpha', name: 'Alpha' }];
+  const computers = Array.from({ length: 40 }, (_, i) => computer(i + 1, 'g_a', [result(`pr_disk_${i + 1}`, 'Disk Space', 'Alert')]));
+  /** Whether PUTs are answered with a 500 (an answer) rather than a reset connection (none). */
+  let answered = false;
+
+  beforeAll(async () => {
+    api = await startFakeApi(
+      fleetHandler({ groups, computers, expirations: [] }, (req, res) => {
+        if (req.method !== 'PUT') return false;
+        if (answered) apiError(res, 500, 'Internal Server Error', 'something broke');
+        else res.socket?.destroy();
+        return true;
+      }),
+    );
+  });
+  afterAll(() => api.close());
+  beforeEach(() => {
+    api.requests.length = 0;
+  });
+  const run = () => runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_RETRIES: '0' } });
+  const puts = () => api.requests.filter((r) => r.method === 'PUT').length;
+
+  it('no more PUTs start once 8 in a row reached no answer: the rest are said not sent, exit 8', async () => {
+    answered = false;
+    const result = await run();
+    expect(result.code).toBe(8);
+    // The 8 in a row, and at most the 3 others already in flight beside the last of them.
+    expect(puts()).toBeGreaterThanOrEqual(8);
+    expect(puts()).toBeLessThanOrEqual(11);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.at(-2)).toMatch(new RegExp(`^muted 0 of 40 plugin results; ${puts()} failed, ${40 - puts()} not sent$`));
+    expect(lines.at(-1)).toMatch(new RegExp(`^mon: ${puts()} of 40 plugin results not muted \\(.*\\): .*; ${40 - puts()} more not sent, as the last 8 PUTs reached no answer — none is muted; run the same command again once the service answers to do what is left$`));
+  });
+
+  it('PUTs that are answered, even with a 500, do not stop the others: all 40 are tried', async () => {
+    answered = true;
+    const result = await run();
+    expect(result.code).toBe(7);
+    expect(puts()).toBe(40);
   });
 });
