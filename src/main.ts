@@ -37,7 +37,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
       const globals = resolveGlobals(raw, deps.env);
       parsedGlobals = globals;
-      if (deps.endAtDeadline) {
+      if (deps.endAtDeadline && !verb.untilStopped) {
         // An unreadable MON_DEADLINE is said by what reads it (the client, --jq), as before.
         const { deadlineFromEnv, deadlineError } = await import('./api/deadline.js');
         let deadlineMs: number | undefined;
@@ -48,7 +48,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         }
         if (deadlineMs !== undefined) {
           const { message, hint } = deadlineError(deadlineMs);
-          deps.endAtDeadline(deadlineMs, `mon: ${message} (standard output was not read) — ${hint}\n`);
+          deps.endAtDeadline(deadlineMs, `mon: ${message} (standard output was not read) — ${hint}\n`, deps.env.MON_DEADLINE?.trim() ? 'set' : 'default');
         }
       }
       onlyWhereOpenMetrics(verb, input.command, globals);

@@ -42,8 +42,9 @@ export interface MainDeps {
    * bin/mon's last word on MON_DEADLINE: past `deadlineMs` and a grace, the process ends with 8,
    * `line` on stderr, whatever still holds it (a reader that stopped reading, so stdout never
    * drains and no wait of mon's own can end). The command's own deadline errors come first.
+   * `source` says whether MON_DEADLINE was set or is the default.
    */
-  endAtDeadline?: (deadlineMs: number, line: string) => void;
+  endAtDeadline?: (deadlineMs: number, line: string, source: 'set' | 'default') => void;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */

@@ -35,6 +35,7 @@ export const sandbox: ResourceSpec = {
       name: 'serve',
       jsonOutput: false,
       isDefault: true,
+      untilStopped: true,
       summary: 'Run the sandbox in the foreground until Ctrl-C; prints its base URL and key',
       options: [
         { flags: '--port <port>', description: 'port to listen on (default: any free port)', rule: { type: 'int', min: 0, max: 65535 } },

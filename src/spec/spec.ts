@@ -156,6 +156,8 @@ export interface VerbSpec {
   acrossAccounts?(outcomes: readonly AccountOutcome[], input: Invocation, ctx: Context): Promise<VerbOutcome>;
   /** Left out of help and completions (`mon __complete`, which completion scripts run). */
   hidden?: boolean;
+  /** Runs until it is stopped (`sandbox serve`, a server in the foreground): MON_DEADLINE does not end it. */
+  untilStopped?: true;
   run(input: Invocation, ctx: Context): Promise<VerbOutcome>;
 }
 

@@ -169,3 +169,21 @@ describe('sandboxes serving other data', () => {
     expect(bad.stderr).toMatch(/^mon: --rate-limit: '400' is not a rate such as 400\/60/);
   });
 });
+
+describe('a foreground sandbox under MON_DEADLINE', () => {
+  it('runs until it is stopped: the deadline bounds commands, not the server (which then answers)', async () => {
+    const configDir = tempConfigDir();
+    const child = spawn(process.execPath, [MON_BIN, 'sandbox', '--port', '0'], { env: { PATH: process.env.PATH ?? '', HOME: configDir, MON_CONFIG_DIR: configDir, MON_DEADLINE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    let exited: number | null | undefined;
+    child.on('exit', (code) => (exited = code));
+    // Past the deadline and its grace of 0.8 s.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(exited).toBeUndefined();
+    const url = /export MON_BASE_URL=(\S+)/.exec(out)![1]!;
+    const answered = await runMon(['groups', 'list', '--count'], { env: { MON_BASE_URL: url, MON_API_KEY: KEY } });
+    expect(answered).toMatchObject({ code: 0, stdout: '9\n' });
+  });
+});
