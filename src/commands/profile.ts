@@ -159,6 +159,8 @@ export const profile: ResourceSpec = {
         if (dryRunLocally(ctx, `remove profile ${name} and its saved key`)) return;
         await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);
         store.remove(name);
+        // Its Tab names too: a profile added again under this name may be another account.
+        (await import('../completion/live.js')).forgetLiveNames(ctx.configDir, name);
         ctx.notice(`Removed profile ${name}.`);
       },
     },

@@ -6,7 +6,7 @@
  * `mon __complete refresh` in the background, detached, to read the account afresh.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 
@@ -52,22 +52,45 @@ export async function printLiveNames(ctx: Context, kind: NameKind): Promise<void
   if (key === undefined) return;
   const file = cacheFile(ctx.configDir, key);
   const cache = readCache(file);
-  if (!cache || ctx.now() - cache.saved_at > completionTtlMs(ctx.env)) startRefresh(ctx);
+  const age = cache ? ctx.now() - cache.saved_at : Number.POSITIVE_INFINITY;
+  // A cache dated ahead of the clock (a clock set back, a file copied in) is stale too.
+  if (age > completionTtlMs(ctx.env) || age < 0) startRefresh(ctx);
   const names = cache?.[kind] ?? [];
   if (names.length) ctx.io.stdout.write(`${names.join('\n')}\n`);
 }
 
+/**
+ * A name a shell may be offered: no control character (a tab splits fish's name from its
+ * description, a NUL ends a C string, a line break ends the line mon prints it on).
+ */
+function offerable(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && !/[\x00-\x1f\x7f]/.test(value);
+}
+
+/**
+ * The cache, or undefined. Opened without waiting (a FIFO put at its path would hold every Tab
+ * for good) and read only as a regular file of a sane size.
+ */
 function readCache(file: string): CacheFile | undefined {
+  let fd: number | undefined;
   try {
-    const text = readFileSync(file, 'utf8');
-    if (text.length > MAX_CACHE_BYTES) return undefined;
-    const data = JSON.parse(text) as Partial<CacheFile>;
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const about = fstatSync(fd);
+    if (!about.isFile() || about.size > MAX_CACHE_BYTES) return undefined;
+    const data = JSON.parse(readFileSync(fd, 'utf8')) as Partial<CacheFile>;
     if (typeof data.saved_at !== 'number') return undefined;
-    const list = (value: unknown) => (Array.isArray(value) ? value.filter((one): one is string => typeof one === 'string' && !/[\n\r]/.test(one)) : []);
+    const list = (value: unknown) => (Array.isArray(value) ? value.filter(offerable) : []);
     return { saved_at: data.saved_at, ...(Object.fromEntries(NAME_KINDS.map((kind) => [kind, list(data[kind])])) as Names) };
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** A saved profile's cache, gone with it (`profile remove`): a profile added again under its name is another account. */
+export function forgetLiveNames(configDir: string, accountKey: string): void {
+  rmSync(cacheFile(configDir, accountKey), { force: true });
 }
 
 /** `mon __complete refresh`, detached: the Tab that started it has already answered. */
@@ -106,7 +129,7 @@ export async function refreshLiveNames(ctx: Context): Promise<void> {
     const client = await ctx.client();
     const names: Names = { groups: [], computers: [], plugins: [], notes: [], expirations: [] };
     const plugins = new Set<string>();
-    const text = (value: unknown) => (typeof value === 'string' && value !== '' && !/[\n\r]/.test(value) ? value : undefined);
+    const text = (value: unknown) => (offerable(value) ? value : undefined);
     for await (const page of client.pages('groups.list', {}, { all: true })) for (const group of page.items) names.groups.push(...[text(group.name)].filter((one): one is string => one !== undefined));
     for await (const page of client.pages('computers.list', { query: { 'expand[]': 'plugin_results' } }, { all: true })) {
       for (const computer of page.items) {

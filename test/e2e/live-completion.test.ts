@@ -3,6 +3,7 @@
  * the live cache in the config folder, refreshed in the background. The shells' side (names with
  * spaces and quotes) is in test/completion/shells.test.ts.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,8 +66,52 @@ describe('mon __complete <kind>', () => {
     expect(hanging.requests[0]?.path).toBe('/v2.5/groups');
   });
 
+  it('a cache dated a year ahead of the clock is stale too: its names at once, and a refresh', async () => {
+    hanging.requests.length = 0;
+    const env = await profile(hanging.url, 'sbx_live_hanging_0123456789');
+    const cache = join(env.MON_CONFIG_DIR!, 'completion');
+    mkdirSync(cache, { recursive: true, mode: 0o700 });
+    writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: Date.now() + 365 * 86_400_000, groups: ['Ahead'] }), { mode: 0o600 });
+    const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_DEADLINE: '3' } });
+    expect(run).toMatchObject({ code: 0, stdout: 'Ahead\n', stderr: '' });
+    for (let i = 0; i < 200 && hanging.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hanging.requests[0]?.path).toBe('/v2.5/groups');
+  });
+
   it('offers nothing, and says nothing, without an account', async () => {
     const dir = tempConfigDir();
     expect(await runMon(['__complete', 'groups'], { env: { MON_CONFIG_DIR: dir, HOME: dir } })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
+describe('a live cache mon did not write as it expects', () => {
+  /** A profile `acme` on a port that answers nothing, its completion folder made. */
+  async function profileWithCacheFolder(): Promise<{ env: Record<string, string>; folder: string }> {
+    const dir = tempConfigDir();
+    const env = { MON_CONFIG_DIR: dir, HOME: dir, MON_DEADLINE: '2' };
+    expect((await runMon(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env, input: 'k_live_cache_123456\n' })).code).toBe(0);
+    const folder = join(dir, 'completion');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    return { env, folder };
+  }
+
+  it('a FIFO at its path: the Tab answers at once with nothing (it waited for a writer for good)', async () => {
+    const { env, folder } = await profileWithCacheFolder();
+    execFileSync('mkfifo', ['-m', '600', join(folder, 'acme.json')]);
+    const run = await runMon(['__complete', 'groups'], { env, timeoutMs: 10_000 });
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '', signal: null });
+  });
+
+  it('names with control characters are not offered (a tab, a NUL, an escape)', async () => {
+    const { env, folder } = await profileWithCacheFolder();
+    writeFileSync(join(folder, 'acme.json'), JSON.stringify({ saved_at: Date.now(), groups: ['Plain', 'tab\there', 'nul\u0000byte', 'esc\u001b[31m', 'Last One'] }), { mode: 0o600 });
+    expect(await runMon(['__complete', 'groups'], { env })).toMatchObject({ code: 0, stdout: 'Plain\nLast One\n' });
+  });
+
+  it('profile remove forgets the Tab names of that profile', async () => {
+    const { env, folder } = await profileWithCacheFolder();
+    writeFileSync(join(folder, 'acme.json'), JSON.stringify({ saved_at: Date.now(), groups: ['Old Account'] }), { mode: 0o600 });
+    expect((await runMon(['profile', 'remove', 'acme', '--yes'], { env })).code).toBe(0);
+    expect(existsSync(join(folder, 'acme.json'))).toBe(false);
   });
 });
