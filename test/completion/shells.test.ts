@@ -176,3 +176,13 @@ describe.concurrent.each(SHELLS)('%s completion', (shell, complete) => {
     expect(await complete('mon --profile ', { MON_CONFIG_DIR: join(work, 'no-config-here') })).toEqual([]);
   });
 });
+
+describe('the bash script', () => {
+  it('passes shellcheck (completions/mon.bash, as installed)', () => {
+    const script = fileURLToPath(new URL('../../completions/mon.bash', import.meta.url));
+    const run = spawnSync('shellcheck', ['--shell=bash', script], { encoding: 'utf8' });
+    expect(run.error, 'shellcheck is installed (.ci/run installs it)').toBeUndefined();
+    expect(run.stdout).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
