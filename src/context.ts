@@ -128,6 +128,13 @@ export interface Context {
   /** A message for people on stderr; silent with --quiet. */
   notice(message: string): void;
   /**
+   * Resolves once what the command printed has reached its reader: --jq's filter run to its end,
+   * stdout flushed; rejects with why not (the filter's error, a full disk). What a command saves
+   * after printing (the state of --changes) waits for it, so that a run whose output was lost
+   * saves nothing.
+   */
+  delivered(): Promise<void>;
+  /**
    * A notice about the output as a whole ("showing 50 of 312"), printed once the output is
    * complete (after --jq's) and only when the command succeeds; silent with --quiet.
    */

@@ -55,7 +55,17 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       filter = await jqOutput(verb, input.command, globals, deps, cleanups);
       const jq = globals.dryRun ? undefined : filter;
       // With --jq, stdout is the filter, and the first request waits for its syntax check.
-      const runDeps: MainDeps = jq ? { ...deps, io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } }, beforeSending: jq.ready } : deps;
+      const runDeps: MainDeps = jq
+        ? {
+            ...deps,
+            io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } },
+            beforeSending: jq.ready,
+            delivered: async () => {
+              await jq.end();
+              await (await import('./output/drain.js')).flushed(io.stdout);
+            },
+          }
+        : deps;
       const ctx = createContext(runDeps, globals, cleanups, program, argv);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;

@@ -45,6 +45,8 @@ export interface MainDeps {
    * `source` says whether MON_DEADLINE was set or is the default.
    */
   endAtDeadline?: (deadlineMs: number, line: string, source: 'set' | 'default') => void;
+  /** Context.delivered when stdout is --jq's filter (main.ts): the filter's end, then stdout's flush. */
+  delivered?: () => Promise<void>;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
@@ -244,6 +246,11 @@ export function createContext(
     footnote: (message) => {
       if (account) account.footnote(named(message));
       else footnotes.push(message);
+    },
+    delivered: async () => {
+      if (deps.delivered) return deps.delivered();
+      const { flushed } = await import('./output/drain.js');
+      return flushed(io.stdout);
     },
     printFootnotes: () => {
       for (const message of footnotes.splice(0)) ctx.notice(message);

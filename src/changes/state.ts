@@ -172,7 +172,9 @@ export function listStates(configDir: string): StateSummary[] {
       const file = join(folder, entry);
       let state: SavedState | string;
       try {
-        state = parseState(JSON.parse(readFileSync(file, 'utf8')));
+        // As read() reads it: only a regular file of a sane size (a FIFO would hold the listing
+        // for good, a link to /dev/zero fill the memory).
+        state = checkConfigFile(file, undefined, { what: 'saved state', maxBytes: MAX_STATE_BYTES }) ? parseState(JSON.parse(readFileSync(file, 'utf8'))) : 'gone';
       } catch {
         state = 'not JSON';
       }

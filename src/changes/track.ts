@@ -98,6 +98,8 @@ export async function listChanges(
     const renderer = await ctx.output.list({ ...render, columns: changeColumns(render.columns), fields: changeFields(render.fields) });
     renderer.push(differences.map(shown));
     renderer.end();
+    // Delivered before saved: a filter that fails, or a full disk, leaves the state as it was.
+    await ctx.delivered();
     save(states, ctx, name, keys, comparison, collector);
     const count = (change: string) => differences.filter((difference) => difference.change === change).length;
     ctx.footnote(`${count('new')} new, ${count('changed')} changed, ${count('gone')} gone since ${since} (${counted} now)`);

@@ -10,3 +10,15 @@ import type { Sink } from './types.js';
 export async function drained(out: Sink, signal?: AbortSignal): Promise<void> {
   if (out instanceof EventEmitter && (out as { writableNeedDrain?: boolean }).writableNeedDrain === true) await once(out, 'drain', { signal });
 }
+
+/**
+ * Resolves once what was written to `out` so far has been handed to the system (a stream calls
+ * a write's callback then), or rejects with the write's error (ENOSPC, EPIPE). A test's plain
+ * buffer holds it already.
+ */
+export function flushed(out: Sink): Promise<void> {
+  if (!(out instanceof EventEmitter)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    (out as unknown as NodeJS.WritableStream).write('', (error?: Error | null) => (error ? reject(error) : resolve()));
+  });
+}

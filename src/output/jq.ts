@@ -164,7 +164,14 @@ export class JqSink extends EventEmitter implements Sink {
    * Call once the command has succeeded: the rest of the input goes to jq, what jq has yielded is
    * printed (with -o json, held until now), and this settles when jq has printed its last result.
    */
-  async end(): Promise<void> {
+  end(): Promise<void> {
+    // Once: `--changes` ends the output before it saves its state, main() after the command.
+    return (this.ending ??= this.endOnce());
+  }
+
+  private ending: Promise<void> | undefined;
+
+  private async endOnce(): Promise<void> {
     this.outputHeld = false;
     if (this.failure === undefined) {
       for (const chunk of this.pending.splice(0)) this.send(chunk);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { computer, fleetHandler, result, type Fleet } from '../helpers/fake-fleet.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
-import { tempConfigDir } from '../helpers/run-mon.js';
+import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
 
 /**
  * `--changes NAME` end to end: against the sandbox (its data changed between runs through its
@@ -380,5 +380,48 @@ describe('--changes against a server with known data', () => {
     expect(run.stdout).toMatch(/^GET .*\/v2\.5\/computers\?.*page=1&per_page=100/);
     expect(api.requests).toEqual([]);
     expect(() => readdirSync(join(dir, 'changes'))).toThrow();
+  });
+});
+
+describe('--changes saves only what reached its reader', () => {
+  it("a --jq filter that fails over the changes, or stdout on a full disk: the state stays, and the next run prints them again", async () => {
+    const dir = tempConfigDir();
+    const mon = (...args: string[]) => runMain(['--sandbox', ...args], { env: { MON_CONFIG_DIR: dir } });
+    expect((await mon('notes', 'list', '--changes', 'notes', '-q')).code).toBe(0);
+    expect((await mon('notes', 'create', '--group', 'Acme Design', '--body', 'kept for the next run')).code).toBe(0);
+
+    const filtered = await mon('notes', 'list', '--changes', 'notes', '--jq', 'if length > 0 then error("boom") else . end');
+    expect(filtered).toMatchObject({ code: 1, stdout: '', stderr: 'mon: --jq: boom\n' });
+
+    // bin/mon itself, its stdout /dev/full: the write fails after the listing was made.
+    const { openSync, closeSync } = await import('node:fs');
+    const { spawnSync } = await import('node:child_process');
+    const full = openSync('/dev/full', 'w');
+    try {
+      const run = spawnSync(process.execPath, [MON_BIN, '--sandbox', 'notes', 'list', '--changes', 'notes', '-o', 'ndjson'], { env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir }, stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/^mon: could not write to standard output: ENOSPC/);
+    } finally {
+      closeSync(full);
+    }
+
+    const again = await mon('notes', 'list', '--changes', 'notes', '-o', 'ndjson');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('"kept for the next run"');
+  });
+});
+
+describe('mon changes list over states that are not regular files', () => {
+  it('a FIFO and a link to /dev/zero are listed as unreadable (-1), at once', async () => {
+    const dir = tempConfigDir();
+    expect((await runMain(['--sandbox', 'computers', 'list', '--changes', 'kept', '-q'], { env: { MON_CONFIG_DIR: dir } })).code).toBe(0);
+    const folder = join(dir, 'changes', '@sandbox');
+    const { execFileSync } = await import('node:child_process');
+    const { symlinkSync } = await import('node:fs');
+    execFileSync('mkfifo', ['-m', '600', join(folder, 'fifo.json')]);
+    symlinkSync('/dev/zero', join(folder, 'zero.json'));
+    const { runMon } = await import('../helpers/run-mon.js');
+    const listed = await runMon(['changes', 'list', '-o', 'csv', '--fields', 'name,items'], { env: { MON_CONFIG_DIR: dir }, timeoutMs: 10_000 });
+    expect(listed).toMatchObject({ code: 0, signal: null, stdout: 'name,items\nfifo,-1\nkept,40\nzero,-1\n' });
   });
 });
