@@ -373,8 +373,17 @@ export async function chooseTarget(globals: GlobalOptions, env: Record<string, s
       `add it with \`mon profile add ${name} --subdomain <subdomain> --domain <service-domain>\``,
     );
   }
+  // A default that names a profile no longer saved (config.json edited by hand) is said as such.
+  if (name !== undefined && !profile && !globals.baseUrl && !envKey) {
+    const known = Object.keys(store.list());
+    throw new UsageError(`the default profile ${quoted(name)} is not saved${known.length ? ` (saved: ${known.join(', ')})` : ''}`, known.length ? 'choose one with `mon profile use <name>`' : NO_ACCOUNT_HINT);
+  }
   const baseUrl = globals.baseUrl ?? profile?.baseUrl;
   const apiKey = envKey ?? profile?.apiKey;
+  const saved = Object.keys(store.list());
+  if (!baseUrl && !apiKey && saved.length > 0) {
+    throw new UsageError(`no default profile, and none given (saved: ${saved.join(', ')})`, 'give one with -p <name>, or make one the default with `mon profile use <name>`');
+  }
   if (!baseUrl || !apiKey) {
     throw new UsageError(!baseUrl && !apiKey ? 'no profile: nothing says which account to use' : !apiKey ? 'no API key: set MON_API_KEY or save a profile' : 'no base URL: set MON_BASE_URL or save a profile', NO_ACCOUNT_HINT);
   }

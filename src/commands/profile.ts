@@ -95,8 +95,8 @@ export const profile: ResourceSpec = {
         const apiKey = await readKey(ctx, opts.apiKeyStdin === true);
         const store = await ctx.profileStore();
         const existed = store.get(name) !== undefined;
-        store.save(name, { baseUrl, apiKey, ...(subdomain ? { subdomain, domain } : {}) });
-        if (opts.default) store.use(name);
+        await store.save(name, { baseUrl, apiKey, ...(subdomain ? { subdomain, domain } : {}) });
+        if (opts.default) await store.use(name);
         ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : ''}. Check it with: mon profile test ${name}`);
       },
     }),
@@ -128,7 +128,7 @@ export const profile: ResourceSpec = {
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
         if (dryRunLocally(ctx, `make ${name} the default profile`)) return;
-        store.use(name);
+        await store.use(name);
         ctx.notice(`Default profile: ${name}.`);
       },
     },
@@ -158,10 +158,11 @@ export const profile: ResourceSpec = {
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
         if (dryRunLocally(ctx, `remove profile ${name} and its saved key`)) return;
         await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);
-        store.remove(name);
+        const wasDefault = store.defaultName === name;
+        await store.remove(name);
         // Its Tab names too: a profile added again under this name may be another account.
         (await import('../completion/live.js')).forgetLiveNames(ctx.configDir, name);
-        ctx.notice(`Removed profile ${name}.`);
+        ctx.notice(`Removed profile ${name}.${wasDefault ? ' It was the default: there is none now (commands without -p stop at "no profile"); choose one with `mon profile use <name>`.' : ''}`);
       },
     },
     {

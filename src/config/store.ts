@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from './files.js';
+import { acquireLock, BRIEF_LOCK, writeFileAtomic } from './files.js';
 import { checkShape, notJson, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
 import { checkConfigFile, ensureConfigDir } from './trust.js';
 
@@ -87,35 +87,48 @@ export class ProfileStore implements ProfileReader {
     return this.conf.get('defaultProfile');
   }
 
-  save(name: string, profile: Profile): void {
-    this.write(() => {
+  save(name: string, profile: Profile): Promise<void> {
+    return this.write(() => {
       this.conf.set('profiles', { ...this.list(), [name]: profile });
       if (!this.defaultName || !this.get(this.defaultName)) this.conf.set('defaultProfile', name);
     });
   }
 
-  use(name: string): void {
-    this.write(() => this.conf.set('defaultProfile', name));
+  use(name: string): Promise<void> {
+    return this.write(() => this.conf.set('defaultProfile', name));
   }
 
-  remove(name: string): void {
-    this.write(() => {
+  /**
+   * Forgets a profile. The default one leaves no default behind: a cron job without -p then
+   * stops at "no profile" rather than going on against another customer's account.
+   */
+  remove(name: string): Promise<void> {
+    return this.write(() => {
       const { [name]: _removed, ...rest } = this.list();
       this.conf.set('profiles', rest);
-      if (this.defaultName === name) {
-        const next = Object.keys(rest)[0];
-        if (next) this.conf.set('defaultProfile', next);
-        else this.conf.delete('defaultProfile');
-      }
+      if (this.defaultName === name) this.conf.delete('defaultProfile');
     });
   }
 
-  /** Every write: a folder that cannot be written is exit 2. */
-  private write(change: () => void): void {
+  /**
+   * Every write, under a lock of the file: conf reads, changes and writes it whole, so two
+   * `profile add` at once each wrote the file without the other's profile. A folder that cannot
+   * be written is exit 2.
+   */
+  private async write(change: () => void): Promise<void> {
+    let lock;
+    try {
+      // Bounded by BRIEF_LOCK (10 s); Ctrl-C ends the process after its grace meanwhile.
+      lock = await acquireLock(`${this.file}.lock`, { ...BRIEF_LOCK, signal: new AbortController().signal });
+    } catch (error) {
+      throw this.fsError('write', error);
+    }
     try {
       change();
     } catch (error) {
       throw this.fsError('write', error);
+    } finally {
+      lock.release();
     }
   }
 

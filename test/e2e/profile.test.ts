@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { tempConfigDir } from '../helpers/run-mon.js';
+import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { runMain } from '../helpers/run-main.js';
 
 const KEY = 'k_live_0123456789abcdefWXYZ';
@@ -130,5 +130,33 @@ describe('--dry-run of what changes this machine, not the account', () => {
 
     const after = await Promise.all([mon(['profile', 'list', '--json']), mon(['--sandbox', 'changes', 'list', '--json']), mon(['--sandbox', 'notes', 'list', '--all', '--json'])]);
     expect(after.map((one) => one.stdout)).toEqual(before.map((one) => one.stdout));
+  });
+});
+
+describe('the profile store under concurrent and hand-made changes', () => {
+  it('eight `profile add` at once: all eight saved (conf read, changed and wrote the file whole, and lost some)', async () => {
+    const dir = tempConfigDir();
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => runMon(['profile', 'add', `p${i}`, '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: `k_concurrent_key_${i}` })),
+    );
+    expect(runs.map((run) => run.code)).toEqual(Array(8).fill(0));
+    const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, unknown>; defaultProfile: string };
+    expect(Object.keys(saved.profiles).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `p${i}`));
+    expect(Object.keys(saved.profiles)).toContain(saved.defaultProfile);
+  });
+
+  it('removing the default profile leaves none, says so, and a command without -p stops at "no default profile"', async () => {
+    const dir = tempConfigDir();
+    const mon = (args: string[], input?: string) => runMain(args, { env: { MON_CONFIG_DIR: dir }, input });
+    for (const name of ['first', 'second']) expect((await mon(['profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], 'k_default_key_123456')).code).toBe(0);
+    const removed = await mon(['profile', 'remove', 'first', '--yes']);
+    expect(removed).toEqual({ code: 0, stdout: '', stderr: 'Removed profile first. It was the default: there is none now (commands without -p stop at "no profile"); choose one with `mon profile use <name>`.\n' });
+    expect(await mon(['groups', 'list'])).toEqual({ code: 2, stdout: '', stderr: 'mon: no default profile, and none given (saved: second) — give one with -p <name>, or make one the default with `mon profile use <name>`\n' });
+  });
+
+  it('a default that names a profile no longer saved is said as such', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { kept: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k_default_key_123456' } }, defaultProfile: 'ghost' }), { mode: 0o600 });
+    expect(await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } })).toEqual({ code: 2, stdout: '', stderr: "mon: the default profile 'ghost' is not saved (saved: kept) — choose one with `mon profile use <name>`\n" });
   });
 });
