@@ -59,8 +59,12 @@ export function readProfiles(dir: string, warn?: (message: string) => void): Pro
     }
     try {
       // conf reads an empty file as no settings at all.
-      store = { profiles: {}, ...(text.trim() === '' ? {} : (JSON.parse(text) as Partial<StoreShape>)) };
+      const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
+      // Checked as it is: spread, `[1,2]` would pass for an object and null for none.
+      checkShape(path, { profiles: {}, ...(parsed as object) }, parsed);
+      store = { profiles: {}, ...(parsed as Partial<StoreShape>) };
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       throw notJson(path, error);
     }
   }
@@ -75,8 +79,9 @@ export function readProfiles(dir: string, warn?: (message: string) => void): Pro
 }
 
 /** What the rest of mon takes for granted about the file, checked once: else exit 2 naming what is wrong. */
-export function checkShape(file: string, store: unknown): void {
+export function checkShape(file: string, store: unknown, asParsed: unknown = store): void {
   const wrong = (what: string) => new UsageError(`config file ${file}: ${what}`, FIX_BY_HAND);
+  if (typeof asParsed !== 'object' || asParsed === null || Array.isArray(asParsed)) throw wrong('not an object');
   if (typeof store !== 'object' || store === null || Array.isArray(store)) throw wrong('not an object');
   const { profiles, defaultProfile } = store as Record<string, unknown>;
   if (defaultProfile !== undefined && typeof defaultProfile !== 'string') throw wrong('defaultProfile is not a string');

@@ -1,10 +1,9 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
 import { acquireLock, BRIEF_LOCK, writeFileAtomic } from './files.js';
-import { checkShape, notJson, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
-import { checkConfigFile, ensureConfigDir } from './trust.js';
+import { checkShape, notJson, readProfiles, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
 
 export type { Profile } from './profiles.js';
 
@@ -47,9 +46,12 @@ export class ProfileStore implements ProfileReader {
     readonly dir: string,
     warn?: (message: string) => void,
   ) {
-    ensureConfigDir(dir);
+    // The file checked as a command that only reads it checks it (conf would take `[1,2]` for
+    // the object {0: 1, 1: 2} and write that back).
+    readProfiles(dir, warn);
     this.file = join(dir, 'config.json');
-    checkConfigFile(this.file, warn);
+    // An empty file holds no settings, as readProfiles reads it; conf would call it broken JSON.
+    if (existsSync(this.file) && readFileSync(this.file, 'utf8').trim() === '') rmSync(this.file);
     try {
       this.conf = new ProfileConf({
         cwd: dir,

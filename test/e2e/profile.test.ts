@@ -160,3 +160,21 @@ describe('the profile store under concurrent and hand-made changes', () => {
     expect(await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } })).toEqual({ code: 2, stdout: '', stderr: "mon: the default profile 'ghost' is not saved (saved: kept) — choose one with `mon profile use <name>`\n" });
   });
 });
+
+describe('a config.json whose top level is not an object', () => {
+  it.each(['[1,2]', 'null', '5'])('%s: exit 2 for reads and writes alike, the file left as it is', async (text) => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), text, { mode: 0o600 });
+    const line = `mon: config file ${join(dir, 'config.json')}: not an object — fix the file by hand, or move it away and add your profiles again\n`;
+    expect(await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } })).toEqual({ code: 2, stdout: '', stderr: line });
+    expect(await runMain(['profile', 'add', 'zz', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: 'k_shape_key_123456' })).toEqual({ code: 2, stdout: '', stderr: line });
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(text);
+  });
+
+  it('an empty file holds no profiles, for profile add as for the reads', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), '', { mode: 0o600 });
+    expect((await runMain(['profile', 'add', 'zz', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: 'k_shape_key_123456' })).code).toBe(0);
+    expect((await runMain(['profile', 'list', '-o', 'csv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } })).stdout).toBe('name\nzz\n');
+  });
+});
