@@ -60,6 +60,22 @@ export class ChangeStates {
     return join(configDir, 'changes');
   }
 
+  /**
+   * Forgets every state of a saved profile (`profile remove`): a profile added again under the
+   * name may be another account, whose lists would be compared with this one's. How many went.
+   */
+  static forgetProfile(configDir: string, profile: string): number {
+    const folder = join(ChangeStates.root(configDir), profile);
+    let count = 0;
+    try {
+      count = readdirSync(folder).filter((entry) => entry.endsWith('.json')).length;
+    } catch {
+      return 0;
+    }
+    rmSync(folder, { recursive: true, force: true });
+    return count;
+  }
+
   /** The file of NAME (the folders are made, 0700, when `create`). */
   file(name: string, options: { create?: boolean } = {}): string {
     const root = ChangeStates.root(this.configDir);
@@ -106,7 +122,8 @@ export class ChangeStates {
       if (!checkConfigFile(file, undefined, { what: 'saved state', maxBytes: MAX_STATE_BYTES })) return undefined;
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      if (error instanceof UsageError) throw error;
+      // Not a regular file, or too large: damaged as any other, exit 1 as `help exit-codes` says.
+      if (error instanceof UsageError) throw damaged(error.message.replace(`saved state ${file} `, '').replace(/^is /, ''));
       throw damaged(`cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
     let data: unknown;

@@ -160,9 +160,12 @@ export const profile: ResourceSpec = {
         await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);
         const wasDefault = store.defaultName === name;
         await store.remove(name);
-        // Its Tab names too: a profile added again under this name may be another account.
+        // Its Tab names and --changes states too: a profile added again under this name may be
+        // another account, whose names and lists are not these.
         (await import('../completion/live.js')).forgetLiveNames(ctx.configDir, name);
-        ctx.notice(`Removed profile ${name}.${wasDefault ? ' It was the default: there is none now (commands without -p stop at "no profile"); choose one with `mon profile use <name>`.' : ''}`);
+        const states = (await import('../changes/state.js')).ChangeStates.forgetProfile(ctx.configDir, name);
+        const forgot = states > 0 ? ` Its ${states} saved state${states === 1 ? '' : 's'} of --changes ${states === 1 ? 'is' : 'are'} forgotten too.` : '';
+        ctx.notice(`Removed profile ${name}.${forgot}${wasDefault ? ' It was the default: there is none now (commands without -p stop at "no profile"); choose one with `mon profile use <name>`.' : ''}`);
       },
     },
     {

@@ -423,5 +423,9 @@ describe('mon changes list over states that are not regular files', () => {
     const { runMon } = await import('../helpers/run-mon.js');
     const listed = await runMon(['changes', 'list', '-o', 'csv', '--fields', 'name,items'], { env: { MON_CONFIG_DIR: dir }, timeoutMs: 10_000 });
     expect(listed).toMatchObject({ code: 0, signal: null, stdout: 'name,items\nfifo,-1\nkept,40\nzero,-1\n' });
+    // Read by its own --changes run: damaged, exit 1, as a state that is not JSON is.
+    const fifo = await runMon(['--sandbox', 'computers', 'list', '--changes', 'fifo'], { env: { MON_CONFIG_DIR: dir }, timeoutMs: 10_000 });
+    expect(fifo).toMatchObject({ code: 1, stdout: '' });
+    expect(fifo.stderr).toMatch(/^mon: the saved state of --changes fifo \(--sandbox\) is damaged \(not a regular file \(it is a FIFO\)\): .* — look at it, then start again with --changes fifo --reset/);
   });
 });

@@ -178,3 +178,22 @@ describe('a config.json whose top level is not an object', () => {
     expect((await runMain(['profile', 'list', '-o', 'csv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } })).stdout).toBe('name\nzz\n');
   });
 });
+
+describe('profile remove and the states of --changes', () => {
+  it("forgets the profile's saved states: the same name added again for another account starts a new baseline", async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      const dir = tempConfigDir();
+      const mon = (args: string[], input?: string) => runMain(args, { env: { MON_CONFIG_DIR: dir }, input });
+      expect((await mon(['profile', 'add', 'cust', '--base-url', sandbox.url, '--api-key-stdin'], sandbox.apiKey)).code).toBe(0);
+      expect((await mon(['-p', 'cust', 'computers', 'list', '--changes', 'nightly', '-q'])).code).toBe(0);
+      const removed = await mon(['profile', 'remove', 'cust', '--yes']);
+      expect(removed.stderr).toContain('Removed profile cust. Its 1 saved state of --changes is forgotten too.');
+      expect((await mon(['profile', 'add', 'cust', '--base-url', sandbox.url, '--api-key-stdin'], sandbox.apiKey)).code).toBe(0);
+      const again = await mon(['-p', 'cust', 'computers', 'list', '--changes', 'nightly']);
+      expect(again).toMatchObject({ code: 0, stdout: '', stderr: "recorded 40 computers as the baseline of 'nightly'\n" });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
