@@ -37,20 +37,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
       const globals = resolveGlobals(raw, deps.env);
       parsedGlobals = globals;
-      if (deps.endAtDeadline && !verb.untilStopped) {
-        // An unreadable MON_DEADLINE is said by what reads it (the client, --jq), as before.
-        const { deadlineFromEnv, deadlineError } = await import('./api/deadline.js');
-        let deadlineMs: number | undefined;
-        try {
-          deadlineMs = deadlineFromEnv(deps.env);
-        } catch {
-          deadlineMs = undefined;
-        }
-        if (deadlineMs !== undefined) {
-          const { message, hint } = deadlineError(deadlineMs);
-          deps.endAtDeadline(deadlineMs, `mon: ${message} (standard output was not read) — ${hint}\n`, deps.env.MON_DEADLINE?.trim() ? 'set' : 'default');
-        }
-      }
+      await guardDeadline(verb, deps);
       onlyWhereOpenMetrics(verb, input.command, globals);
       filter = await jqOutput(verb, input.command, globals, deps, cleanups);
       const jq = globals.dryRun ? undefined : filter;
@@ -179,6 +166,25 @@ function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptio
   if (globals.output !== 'openmetrics') return;
   if (!verb.openMetrics) throw new UsageError(`-o openmetrics: \`mon ${name}\` prints no metrics`, 'use -o openmetrics with `mon status`; here -o json, ndjson, csv or tsv');
   if (globals.fields !== undefined) throw new UsageError('--fields: -o openmetrics prints every metric family', 'filter the series in the scraper, or use -o json --fields');
+}
+
+/**
+ * Hands bin/mon MON_DEADLINE's last word (MainDeps.endAtDeadline): whatever holds the process
+ * past it, a reader that stopped reading included, it ends with exit 8. Not for a verb that runs
+ * until stopped (`sandbox serve`). An unreadable MON_DEADLINE is said by what reads it (the
+ * client, --jq), as before.
+ */
+async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
+  if (!deps.endAtDeadline || verb.untilStopped) return;
+  const { deadlineFromEnv, deadlineError } = await import('./api/deadline.js');
+  let deadlineMs: number;
+  try {
+    deadlineMs = deadlineFromEnv(deps.env);
+  } catch {
+    return;
+  }
+  const { message, hint } = deadlineError(deadlineMs);
+  deps.endAtDeadline(deadlineMs, `mon: ${message} (standard output was not read) — ${hint}\n`, deps.env.MON_DEADLINE?.trim() ? 'set' : 'default');
 }
 
 /**
