@@ -6,7 +6,8 @@
  * `mon __complete refresh` in the background, detached, to read the account afresh.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { checkConfigFile } from '../config/trust.js';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 
@@ -68,23 +69,19 @@ function offerable(value: unknown): value is string {
 }
 
 /**
- * The cache, or undefined. Opened without waiting (a FIFO put at its path would hold every Tab
- * for good) and read only as a regular file of a sane size.
+ * The cache, or undefined. Read only as what the config folder's other files must be, a regular
+ * file of this user's of a sane size (checkConfigFile): a FIFO put at its path held every Tab
+ * for good.
  */
 function readCache(file: string): CacheFile | undefined {
-  let fd: number | undefined;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    const about = fstatSync(fd);
-    if (!about.isFile() || about.size > MAX_CACHE_BYTES) return undefined;
-    const data = JSON.parse(readFileSync(fd, 'utf8')) as Partial<CacheFile>;
+    if (!checkConfigFile(file, undefined, { what: 'completion cache', maxBytes: MAX_CACHE_BYTES })) return undefined;
+    const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile>;
     if (typeof data.saved_at !== 'number') return undefined;
     const list = (value: unknown) => (Array.isArray(value) ? value.filter(offerable) : []);
     return { saved_at: data.saved_at, ...(Object.fromEntries(NAME_KINDS.map((kind) => [kind, list(data[kind])])) as Names) };
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
