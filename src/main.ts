@@ -1,5 +1,5 @@
 import { CommanderError, type Command } from 'commander';
-import { longRunsCut, terminalSafe } from './output/escape.js';
+import { longRunsCut, terminalSafe } from './text/escape.js';
 import { InterruptedError, MonError, UsageError } from './errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
@@ -176,7 +176,7 @@ function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptio
  */
 async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
   if (!deps.endAtDeadline || verb.untilStopped) return;
-  const { deadlineFromEnv, deadlineError } = await import('./api/deadline.js');
+  const { deadlineFromEnv, deadlineError } = await import('./time/deadline.js');
   let deadlineMs: number;
   try {
     deadlineMs = deadlineFromEnv(deps.env);
@@ -195,7 +195,7 @@ async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
 async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps, cleanups: (() => Promise<void> | void)[]): Promise<JqSink | undefined> {
   if (globals.jq === undefined) return undefined;
   if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
-  const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./api/deadline.js')]);
+  const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./time/deadline.js')]);
   const sink = new JqSink(globals.jq, {
     engine: deps.jqEngine,
     mode: globals.output === 'ndjson' ? 'ndjson' : 'json',

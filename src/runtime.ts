@@ -2,7 +2,7 @@ import { UsageError } from './errors.js';
 import { configDir, PROFILE_NAME, sandboxStateError, sandboxStateFile } from './config/paths.js';
 import { forgetTrustedFolders } from './config/trust.js';
 import type { Command } from 'commander';
-import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
+import { longRunsCut, quoted, terminalSafe } from './text/escape.js';
 import { keyFlaw, MIN_SECRET, redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';

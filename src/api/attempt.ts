@@ -1,10 +1,10 @@
 import { AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError, type MonError } from '../errors.js';
 import type { Clock } from '../clock.js';
-import { deadlineError } from './deadline.js';
+import { deadlineError } from '../time/deadline.js';
 import { failedAtProxy, type Proxy } from './proxy.js';
 import { encodeForm } from './encode.js';
 import type { HttpMethod, RouteName } from './endpoints.js';
-import { shortened } from '../output/escape.js';
+import { shortened } from '../text/escape.js';
 import { redact, REDACTED } from './redact.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLarge, Unreadable } from './response-cap.js';
 import { ApiErrorBody } from './schemas/common.js';

@@ -3,7 +3,7 @@ import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
 import { isLoopbackHost, parseBaseUrl } from './base-url.js';
 import { endpointOf, proxiesFrom, quietSocksWarnings } from './proxy.js';
-import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
+import { deadlineError, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
 import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
 import { fillPath, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
@@ -14,7 +14,7 @@ export type { ApiResponse, PreparedRequest } from './attempt.js';
 export type { Page, Paging } from './paginate.js';
 export { MAX_PER_PAGE } from './paginate.js';
 export { maxResponseFromEnv } from './response-cap.js';
-export { deadlineFromEnv, DEFAULT_DEADLINE_MS } from './deadline.js';
+export { deadlineFromEnv, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
 
 /**
  * Waits for permission to send one request, so the client stays under the API's rate limit.

@@ -5,7 +5,7 @@
  * and so that a proxy that cannot be reached is named as the proxy, not as the API's host.
  */
 import { UsageError } from '../errors.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 export interface Proxy {
   /** The variable it came from (HTTPS_PROXY, https_proxy…). */

@@ -5,7 +5,7 @@ import { leftAfter, MAX_PER_PAGE, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
-import { terminalSafe } from '../output/escape.js';
+import { terminalSafe } from '../text/escape.js';
 import { sharedKeys } from '../output/columns.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import type { PagingValues } from '../spec/spec.js';

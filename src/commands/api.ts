@@ -10,8 +10,8 @@ import { parseChoice } from '../validate/choice.js';
 import { MAX_INT32 } from '../validate/when.js';
 import { confirmDeletion, showDryRun } from './actions.js';
 import { verb } from '../spec/spec.js';
-import { quoted } from '../output/escape.js';
-import { toJson } from '../output/json.js';
+import { quoted } from '../text/escape.js';
+import { toJson } from '../text/json.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */

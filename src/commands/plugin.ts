@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import type { MuteAction } from '../fleet/mute.js';
 import { localMinute, toIsoUtc } from '../output/format.js';
 import type { Reading } from '../output/types.js';
-import { isMuted, matchesResult, muteEnd, PLUGIN_STATUSES } from '../plugin-result.js';
+import { isMuted, matchesResult, muteEnd, PLUGIN_STATUSES } from '../model/plugin-result.js';
 import { changeSpecOf, objectCommand, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
@@ -51,7 +51,7 @@ export function muteSummary(row: Record<string, unknown>, { nowMs, machine }: Re
 }
 
 /**
- * `mute`, compared by --changes: whether a mute is in force (src/plugin-result.ts), and how
+ * `mute`, compared by --changes: whether a mute is in force (src/model/plugin-result.ts), and how
  * (type, end, ticket) as the API says it, whatever the time zone the mute column is shown in.
  */
 export const MUTE_COMPARED: DerivedField = {

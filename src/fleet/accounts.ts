@@ -17,7 +17,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../clock.js';
 import { routeOf } from '../api/endpoints.js';
 import { fanOut } from './fan-out.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 type Row = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * guidelines: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), so Icinga, Nagios, Checkmk, Zabbix or
  * Sensu can watch the account with no glue.
  */
-import { terminalSafe } from '../output/escape.js';
+import { terminalSafe } from '../text/escape.js';
 import { NAGIOS_STATES } from '../errors.js';
 import { breaches, parseRange, type Range } from '../validate/range.js';
 import type { StatusReport } from './status.js';

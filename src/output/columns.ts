@@ -1,4 +1,4 @@
-import { terminalSafe } from './escape.js';
+import { terminalSafe } from '../text/escape.js';
 import { FIELD_KINDS, hasField, readField } from './forms.js';
 import type { Column, Reading, ValueKind } from './types.js';
 

@@ -6,7 +6,7 @@ import { pickFields, resolveColumns, type ResolvedColumn } from './columns.js';
 import { formatCell, plainValue, toCsvRow, toTsvRow } from './format.js';
 import { loadTableKit, type TableKit } from './table.js';
 import type { Lead, ListRenderer, Reading, RenderOptions } from './types.js';
-import { toJson } from './json.js';
+import { toJson } from '../text/json.js';
 
 export type { ListRenderer } from './types.js';
 

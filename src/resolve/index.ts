@@ -3,7 +3,7 @@ import type { RouteName } from '../api/endpoints.js';
 import { KIND_PREFIX, optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec/spec.js';
 import type { Context } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import { quoted, shortened } from '../output/escape.js';
+import { quoted, shortened } from '../text/escape.js';
 
 /**
  * One place that turns what a person types for a computer, group, expiration manufacturer
