@@ -13,7 +13,7 @@ export type { MainDeps } from './runtime.js';
 
 /**
  * Runs one command line and returns its exit code. The only place that maps errors to exit
- * codes (cli-contract.md, Exit codes); nothing below it exits the process, so tests can call
+ * codes (docs/design/cli-contract.md, Exit codes); nothing below it exits the process, so tests can call
  * it in-process.
  */
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
@@ -122,7 +122,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     // Before the options are checked, --verbose is what commander has read of the root's.
     const code = report(failure, deps, parsedGlobals?.verbose ?? program.opts().verbose === true);
     if (code === 0 || !isStatusCheck(program, argv)) return code;
-    // `status --check` follows the Nagios plugin convention instead (cli-contract.md, Exit
+    // `status --check` follows the Nagios plugin convention instead (docs/design/cli-contract.md, Exit
     // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
     const { nagiosText } = await import('./fleet/check.js');
     io.stdout.write(`MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`);

@@ -93,7 +93,7 @@ interface RawGlobals {
   color?: boolean;
 }
 
-/** Flag > environment > default, for every global option (cli-contract.md, Global options). */
+/** Flag > environment > default, for every global option (docs/design/cli-contract.md, Global options). */
 export function resolveGlobals(raw: RawGlobals, env: Record<string, string | undefined>): GlobalOptions {
   const fields = raw.fields
     ?.split(',')

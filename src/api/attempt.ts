@@ -305,7 +305,7 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
   // The proxy, not the API's host, when the name or address that failed is the proxy's.
   const atProxy = settings.proxy !== undefined && failedAtProxy(settings.proxy.proxy, settings.proxy.target, error as { hostname?: string; address?: string; port?: number });
   const unreachable = atProxy ? theProxy : host;
-  // A name the resolver says does not exist will not exist a second later (cli-contract.md:
+  // A name the resolver says does not exist will not exist a second later (docs/design/cli-contract.md:
   // not retried); EAI_AGAIN is the resolver failing for now, and is.
   if (code === 'ENOTFOUND') {
     return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: host not found`, atProxy ? `check the host name in ${proxy?.source}` : `check the host name of the base URL (from ${settings.baseUrlSource})`), 'final');

@@ -35,7 +35,7 @@ export interface ClientConfig {
   timeoutMs: number;
   /** Retries after the first attempt, for 429 and for transient failures of safe requests. */
   retries: number;
-  /** expand[] keys sent with every request (cli-contract.md, --expand). */
+  /** expand[] keys sent with every request (docs/design/cli-contract.md, --expand). */
   expand: readonly string[];
   signal: AbortSignal;
   userAgent: string;
@@ -198,7 +198,7 @@ export class ApiClient {
     return this.send(this.prepare(route, input));
   }
 
-  /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of cli-contract.md. */
+  /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of docs/design/cli-contract.md. */
   async send(prepared: PreparedRequest, options: SendOptions = {}): Promise<ApiResponse> {
     if (this.started <= WARM_AFTER && ++this.started === WARM_AFTER + 1) this.config.warmedUp?.();
     const { response, attempt: last, mayHaveActed } = await retrying({

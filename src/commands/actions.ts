@@ -25,7 +25,7 @@ export interface View {
   /**
    * Related objects a table names rather than showing their uids (group, product, owner). They
    * are expanded for table output; CSV and TSV expand the group alone, when they show its column
-   * (the group's name in every format for people and sheets, cli-contract.md); JSON and ndjson
+   * (the group's name in every format for people and sheets, docs/design/cli-contract.md); JSON and ndjson
    * stay as the API sends them.
    */
   tableExpand?: readonly string[];
@@ -87,7 +87,7 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
 }
 
 /**
- * Colour only on a terminal (cli-contract.md, Output): --no-color and NO_COLOR turn it off,
+ * Colour only on a terminal (docs/design/cli-contract.md, Output): --no-color and NO_COLOR turn it off,
  * FORCE_COLOR (other than 0) turns it on even in a pipe, for those who ask.
  */
 export function colourWanted(ctx: Context, tty: boolean): boolean {
@@ -226,7 +226,7 @@ export async function objectCommand(
 
 /**
  * A delete: asks first on a terminal (showing what will go), refuses without --yes when no one
- * can answer (cli-contract.md, Exit codes: 2), prints nothing on stdout on 204.
+ * can answer (docs/design/cli-contract.md, Exit codes: 2), prints nothing on stdout on 204.
  */
 export async function deleteCommand(ctx: Context, route: RouteName, input: RequestInput, describe: () => Promise<string>): Promise<void> {
   const client = await ctx.client();

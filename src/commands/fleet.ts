@@ -1,5 +1,5 @@
 /**
- * The fleet commands (cli-contract.md, Fleet commands): across the account, beside the endpoint
+ * The fleet commands (docs/design/cli-contract.md, Fleet commands): across the account, beside the endpoint
  * commands. Declared here; the work is in src/fleet, loaded only when one of them runs.
  */
 import type { AccountOutcome, Context } from '../context.js';

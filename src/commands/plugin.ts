@@ -12,7 +12,7 @@ import { anySelector, selectorOptions, type SelectorValues } from './selectors.j
 import { CHANGES_OPTIONS, WHOLE_LIST_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
 
-/** The default length of `--timed` without WHEN (cli-contract.md, plugin mute). */
+/** The default length of `--timed` without WHEN (docs/design/cli-contract.md, plugin mute). */
 const DEFAULT_MUTE_SECONDS = 24 * 3600;
 // ticket_number and ticket_url are plain strings: the general bound of 255 applies (api-v2.5, conventions 6).
 const STRING_MAX = 255;

@@ -60,7 +60,7 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   return key;
 }
 
-/** Saved accounts: a base URL and a key each (cli-contract.md, profile). */
+/** Saved accounts: a base URL and a key each (docs/design/cli-contract.md, profile). */
 export const profile: ResourceSpec = {
   name: 'profile',
   aliases: ['profiles'],

@@ -21,7 +21,7 @@ import { quoted } from '../text/escape.js';
 
 type Row = Record<string, unknown>;
 
-/** The key and column every item gains (cli-contract.md, Fleet commands). */
+/** The key and column every item gains (docs/design/cli-contract.md, Fleet commands). */
 export const PROFILE_KEY = 'profile';
 
 export interface AccountsRun {
@@ -95,7 +95,7 @@ export async function runAccounts(run: AccountsRun): Promise<{ code: number; fai
   const failed = outcomes.filter((outcome) => outcome.error !== undefined);
   if (failed.length === 0) return { code: 0, answered };
   const failedCodes = new Set(codes.filter((code) => code !== undefined));
-  // Every account failed the same way: that is the command's failure (cli-contract.md, Exit codes).
+  // Every account failed the same way: that is the command's failure (docs/design/cli-contract.md, Exit codes).
   if (failed.length === profiles.length && failedCodes.size === 1) return { code: [...failedCodes][0]!, answered };
   const failure = new AccountsFailedError(
     `${failed.length} of ${profiles.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,

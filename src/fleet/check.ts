@@ -15,7 +15,7 @@ export const METRICS: readonly Metric[] = ['alerts', 'warnings', 'missing'];
 export type Thresholds = Record<Metric, { warning?: Range; critical?: Range }>;
 
 /**
- * Defaults of cli-contract.md: any unmuted Alert is CRITICAL, any unmuted Warning or missing
+ * Defaults of docs/design/cli-contract.md: any unmuted Alert is CRITICAL, any unmuted Warning or missing
  * computer is WARNING ("0" alerts outside 0..0, that is above 0).
  */
 export function defaultThresholds(): Thresholds {

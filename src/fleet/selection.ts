@@ -69,7 +69,7 @@ export interface ScopedComputer {
   results: readonly Item[];
 }
 
-/** A selected plugin result: the object as sent, plus `computer` and `group` (cli-contract.md, alerts). */
+/** A selected plugin result: the object as sent, plus `computer` and `group` (docs/design/cli-contract.md, alerts). */
 export type SelectedResult = Item & { computer: ComputerRef; group: GroupRef | null };
 
 /** The display name of a computer: its custom name, else its own name. */
