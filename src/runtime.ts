@@ -201,7 +201,7 @@ export interface AccountRun {
 }
 
 /** One account's answer, in the user's format (src/output/render.ts, loaded when first used). */
-const RENDERED: Output = {
+const IN_USER_FORMAT: Output = {
   list: async (opts) => (await import('./output/render.js')).createListRenderer(opts),
   object: async (obj, opts) => (await import('./output/render.js')).renderObject(obj, opts),
 };
@@ -235,7 +235,7 @@ export function createContext(
     now: deps.now ?? Date.now,
     signal,
     globals,
-    output: account?.output ?? RENDERED,
+    output: account?.output ?? IN_USER_FORMAT,
     argv,
     configDir: dir,
     program,

@@ -45,7 +45,7 @@ function expandFor(view: View, render: RenderOptions): readonly string[] {
 }
 
 /** Adds the view's expand[] keys to a read when the output is for people or a sheet (expandFor). */
-function forPeople(route: RouteName, input: RequestInput, view: View, render: RenderOptions): RequestInput {
+function withViewExpand(route: RouteName, input: RequestInput, view: View, render: RenderOptions): RequestInput {
   const keys = expandFor(view, render);
   if (keys.length === 0) return input;
   // expand[] is accepted on every request (api-v2.5, conventions 8): a create or update answers
@@ -139,7 +139,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   const client = await ctx.client();
   if (changes) {
     // Every page, 100 at a time unless --per-page says otherwise (the conflicting paging options were refused).
-    const request = forPeople(route, input, view, render);
+    const request = withViewExpand(route, input, view, render);
     const paging = { all: true, perPage: opts.perPage };
     if (await showDryRun(ctx, client.prepare(route, { ...request, query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
     const { listChanges } = await import('../changes/track.js');
@@ -161,7 +161,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     await printCount(ctx, render, total);
     return;
   }
-  const request = forPeople(route, input, view, render);
+  const request = withViewExpand(route, input, view, render);
   const first = client.prepare(route, { ...request, query: { ...request.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
   if (await showDryRun(ctx, first)) return;
   const renderer = await ctx.output.list(render);
@@ -214,7 +214,7 @@ export async function objectCommand(
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
   // Names instead of uids in a table, after a write as after a read.
-  const prepared = client.prepare(route, forPeople(route, input, view, render));
+  const prepared = client.prepare(route, withViewExpand(route, input, view, render));
   if (await showDryRun(ctx, prepared)) return undefined;
   const { data } = await client.send(prepared);
   const result = data as Record<string, unknown>;

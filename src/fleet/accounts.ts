@@ -10,7 +10,7 @@
  */
 import type { AccountOutcome, AccountRunOutput, Context, Io } from '../context.js';
 import { AccountsFailedError, InterruptedError, UsageError, type MonError } from '../errors.js';
-import type { Lead, ListRenderer, RenderOptions } from '../output/types.js';
+import type { FirstKey, ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
 import type { Invocation, ParsedInput, VerbOutcome, VerbSpec } from '../spec/spec.js';
 import type { Command } from 'commander';
@@ -136,7 +136,7 @@ async function accountNames(ctx: Context): Promise<string[]> {
 
 /** One account's share: its pages in order, held until its turn, printed with its profile first. */
 interface Slot {
-  lead: Lead;
+  firstKey: FirstKey;
   pages: (readonly Row[])[];
   done: boolean;
 }
@@ -155,7 +155,7 @@ class MergedOutput {
   private failure: { error: unknown } | undefined;
 
   constructor(profiles: readonly string[]) {
-    this.slots = profiles.map((profile) => ({ lead: { key: PROFILE_KEY, value: profile }, pages: [], done: false }));
+    this.slots = profiles.map((profile) => ({ firstKey: { key: PROFILE_KEY, value: profile }, pages: [], done: false }));
   }
 
   /** The Output of the account at `index`. */
@@ -217,18 +217,18 @@ class MergedOutput {
     while (this.turn < this.slots.length) {
       const slot = this.slots[this.turn]!;
       const pages = slot.pages.splice(0);
-      if (pages.length > 0) this.write(pages, slot.lead);
+      if (pages.length > 0) this.write(pages, slot.firstKey);
       if (!slot.done) return;
       this.turn++;
     }
   }
 
-  private write(pages: (readonly Row[])[], lead: Lead): void {
+  private write(pages: (readonly Row[])[], firstKey: FirstKey): void {
     const real = this.real!;
     this.writes = this.writes.then(async () => {
       const renderer = await real;
       // A page at a time: never one account's lines in the middle of another's page.
-      for (const page of pages) renderer.push(page, lead);
+      for (const page of pages) renderer.push(page, firstKey);
     }).catch((error: unknown) => {
       this.failure ??= { error };
     });
