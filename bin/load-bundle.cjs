@@ -5,7 +5,10 @@
 // difference that pays: Node's (module.enableCompileCache, 22.1+) keeps only what V8 compiled when
 // the module loaded; this one is written after a run, so it also holds the functions the command
 // compiled on the way (the command line parser, the HTTP client, the output). It works on Node 20
-// as well, which has no compile cache of its own.
+// as well, which has no compile cache of its own. Measured with callgrind, `mon computers list
+// --json` against the sandbox on Node 22 / 24: 236 M / 232 M instructions with this cache, 341 M /
+// 341 M with Node's compile cache instead, 411 M / 422 M with none. It uses vm.Script's documented
+// cachedData, no private layout.
 //
 // One file per bundle and Node version, in a folder of this user's alone (tmpdir, or
 // NODE_COMPILE_CACHE when set); NODE_DISABLE_COMPILE_CACHE=1 turns it off. Nothing here may fail

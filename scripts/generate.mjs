@@ -1,6 +1,6 @@
 // Writes the files generated from the command tree and the help topics: completions/ (bash, zsh,
 // fish), docs/commands.md, docs/help/<topic>.md and the man page man/mon.1 (the list is
-// src/completion/files.ts). Run after changing any command, option, alias, example or topic:
+// scripts/generated-files.ts). Run after changing any command, option, alias, example or topic:
 // `npm run generate`. test/completion/generated.test.ts fails while the committed files differ.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +13,7 @@ const work = mkdtempSync(join(tmpdir(), 'mon-generate-'));
 try {
   const outfile = join(work, 'files.cjs');
   await build({
-    entryPoints: [new URL('src/completion/files.ts', root).pathname],
+    entryPoints: [new URL('scripts/generated-files.ts', root).pathname],
     outfile,
     bundle: true,
     format: 'cjs',

@@ -1,5 +1,5 @@
 /**
- * Typed errors. Each carries the exit code of the contract's table (cli-contract.md, "Exit
+ * Typed errors. Each carries the exit code of the contract's table (docs/design/cli-contract.md, "Exit
  * codes") and an optional hint that tells the user what to do next. `main()` is the only place
  * that turns them into an exit code and a line on stderr.
  */
@@ -150,7 +150,7 @@ export class InterruptedError extends MonError {
 
 /**
  * Some of many writes failed (`plugin mute --group …`): the others were done and printed. The
- * exit code is that of the failures' own errors (cli-contract.md, Exit codes): see
+ * exit code is that of the failures' own errors (docs/design/cli-contract.md, Exit codes): see
  * {@link mostCommonExitCode}.
  */
 export class PartialFailureError extends MonError {

@@ -1,5 +1,5 @@
 import { CommanderError, type Command } from 'commander';
-import { longRunsCut, terminalSafe } from './output/escape.js';
+import { longRunsCut, terminalSafe } from './text/escape.js';
 import { InterruptedError, MonError, UsageError } from './errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
@@ -13,7 +13,7 @@ export type { MainDeps } from './runtime.js';
 
 /**
  * Runs one command line and returns its exit code. The only place that maps errors to exit
- * codes (cli-contract.md, Exit codes); nothing below it exits the process, so tests can call
+ * codes (docs/design/cli-contract.md, Exit codes); nothing below it exits the process, so tests can call
  * it in-process.
  */
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
@@ -122,7 +122,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     // Before the options are checked, --verbose is what commander has read of the root's.
     const code = report(failure, deps, parsedGlobals?.verbose ?? program.opts().verbose === true);
     if (code === 0 || !isStatusCheck(program, argv)) return code;
-    // `status --check` follows the Nagios plugin convention instead (cli-contract.md, Exit
+    // `status --check` follows the Nagios plugin convention instead (docs/design/cli-contract.md, Exit
     // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
     const { nagiosText } = await import('./fleet/check.js');
     io.stdout.write(`MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`);
@@ -176,7 +176,7 @@ function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptio
  */
 async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
   if (!deps.endAtDeadline || verb.untilStopped) return;
-  const { deadlineFromEnv, deadlineError } = await import('./api/deadline.js');
+  const { deadlineFromEnv, deadlineError } = await import('./time/deadline.js');
   let deadlineMs: number;
   try {
     deadlineMs = deadlineFromEnv(deps.env);
@@ -195,7 +195,7 @@ async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
 async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps, cleanups: (() => Promise<void> | void)[]): Promise<JqSink | undefined> {
   if (globals.jq === undefined) return undefined;
   if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
-  const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./api/deadline.js')]);
+  const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./time/deadline.js')]);
   const sink = new JqSink(globals.jq, {
     engine: deps.jqEngine,
     mode: globals.output === 'ndjson' ? 'ndjson' : 'json',

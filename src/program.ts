@@ -15,7 +15,7 @@ export interface ProgramOutput {
 }
 
 /**
- * The root command: global options of cli-contract.md and every command spec. Commander never
+ * The root command: global options of docs/design/cli-contract.md and every command spec. Commander never
  * exits the process (exitOverride): main() turns its errors into exit codes. Given the command
  * line, only the resources it names get their verbs (see {@link commandsFor}); without it, the
  * whole tree (completions).

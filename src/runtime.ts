@@ -2,7 +2,7 @@ import { UsageError } from './errors.js';
 import { configDir, PROFILE_NAME, sandboxStateError, sandboxStateFile } from './config/paths.js';
 import { forgetTrustedFolders } from './config/trust.js';
 import type { Command } from 'commander';
-import { longRunsCut, quoted, terminalSafe } from './output/escape.js';
+import { longRunsCut, quoted, terminalSafe } from './text/escape.js';
 import { keyFlaw, MIN_SECRET, redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
 import type { Clock } from './clock.js';
@@ -93,7 +93,7 @@ interface RawGlobals {
   color?: boolean;
 }
 
-/** Flag > environment > default, for every global option (cli-contract.md, Global options). */
+/** Flag > environment > default, for every global option (docs/design/cli-contract.md, Global options). */
 export function resolveGlobals(raw: RawGlobals, env: Record<string, string | undefined>): GlobalOptions {
   const fields = raw.fields
     ?.split(',')
@@ -201,7 +201,7 @@ export interface AccountRun {
 }
 
 /** One account's answer, in the user's format (src/output/render.ts, loaded when first used). */
-const RENDERED: Output = {
+const IN_USER_FORMAT: Output = {
   list: async (opts) => (await import('./output/render.js')).createListRenderer(opts),
   object: async (obj, opts) => (await import('./output/render.js')).renderObject(obj, opts),
 };
@@ -235,7 +235,7 @@ export function createContext(
     now: deps.now ?? Date.now,
     signal,
     globals,
-    output: account?.output ?? RENDERED,
+    output: account?.output ?? IN_USER_FORMAT,
     argv,
     configDir: dir,
     program,

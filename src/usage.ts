@@ -1,7 +1,7 @@
 import { CommanderError, type Command, type Option } from 'commander';
 import { MonError, NotFoundError, UsageError } from './errors.js';
 import { closest } from './validate/suggest.js';
-import { quoted } from './output/escape.js';
+import { quoted } from './text/escape.js';
 
 /**
  * Usage mistakes as one line each, in the house style (`mon: what is wrong — what to type`):

@@ -1,10 +1,10 @@
 import { AuthError, InterruptedError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError, type MonError } from '../errors.js';
 import type { Clock } from '../clock.js';
-import { deadlineError } from './deadline.js';
+import { deadlineError } from '../time/deadline.js';
 import { failedAtProxy, type Proxy } from './proxy.js';
 import { encodeForm } from './encode.js';
 import type { HttpMethod, RouteName } from './endpoints.js';
-import { shortened } from '../output/escape.js';
+import { shortened } from '../text/escape.js';
 import { redact, REDACTED } from './redact.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readCapped, TooLarge, Unreadable } from './response-cap.js';
 import { ApiErrorBody } from './schemas/common.js';
@@ -305,7 +305,7 @@ function networkError(settings: AttemptSettings, error: unknown): AttemptFailed 
   // The proxy, not the API's host, when the name or address that failed is the proxy's.
   const atProxy = settings.proxy !== undefined && failedAtProxy(settings.proxy.proxy, settings.proxy.target, error as { hostname?: string; address?: string; port?: number });
   const unreachable = atProxy ? theProxy : host;
-  // A name the resolver says does not exist will not exist a second later (cli-contract.md:
+  // A name the resolver says does not exist will not exist a second later (docs/design/cli-contract.md:
   // not retried); EAI_AGAIN is the resolver failing for now, and is.
   if (code === 'ENOTFOUND') {
     return new AttemptFailed(new NetworkError(`cannot reach ${unreachable}: host not found`, atProxy ? `check the host name in ${proxy?.source}` : `check the host name of the base URL (from ${settings.baseUrlSource})`), 'final');

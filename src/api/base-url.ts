@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '[::1]', '::1']);
 
@@ -10,7 +10,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * Checks a base URL before any connection is made: HTTPS only, except loopback
- * (cli-contract.md, Behaviour). `source` names where the URL came from, for the message.
+ * (docs/design/cli-contract.md, Behaviour). `source` names where the URL came from, for the message.
  * Trailing slashes and a trailing `/v2.5` are dropped: routes add the version themselves, and
  * a URL copied from the reference or a banner (`…/v2.5/`) would otherwise be doubled.
  */

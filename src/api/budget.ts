@@ -5,7 +5,7 @@ import { removeStaleTemps } from '../config/trust.js';
 import { UsageError } from '../errors.js';
 import type { RateBudget } from './client.js';
 import { systemClock, type Clock } from '../clock.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 /** The API's limit: 400 requests per minute, all requests (api-v2.5, Limits). */
 export const RATE_LIMIT = { requests: 400, windowMs: 60_000 };

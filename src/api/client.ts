@@ -3,7 +3,7 @@ import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
 import { isLoopbackHost, parseBaseUrl } from './base-url.js';
 import { endpointOf, proxiesFrom, quietSocksWarnings } from './proxy.js';
-import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline.js';
+import { deadlineError, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
 import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
 import { fillPath, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
@@ -14,7 +14,7 @@ export type { ApiResponse, PreparedRequest } from './attempt.js';
 export type { Page, Paging } from './paginate.js';
 export { MAX_PER_PAGE } from './paginate.js';
 export { maxResponseFromEnv } from './response-cap.js';
-export { deadlineFromEnv, DEFAULT_DEADLINE_MS } from './deadline.js';
+export { deadlineFromEnv, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
 
 /**
  * Waits for permission to send one request, so the client stays under the API's rate limit.
@@ -35,7 +35,7 @@ export interface ClientConfig {
   timeoutMs: number;
   /** Retries after the first attempt, for 429 and for transient failures of safe requests. */
   retries: number;
-  /** expand[] keys sent with every request (cli-contract.md, --expand). */
+  /** expand[] keys sent with every request (docs/design/cli-contract.md, --expand). */
   expand: readonly string[];
   signal: AbortSignal;
   userAgent: string;
@@ -198,7 +198,7 @@ export class ApiClient {
     return this.send(this.prepare(route, input));
   }
 
-  /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of cli-contract.md. */
+  /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of docs/design/cli-contract.md. */
   async send(prepared: PreparedRequest, options: SendOptions = {}): Promise<ApiResponse> {
     if (this.started <= WARM_AFTER && ++this.started === WARM_AFTER + 1) this.config.warmedUp?.();
     const { response, attempt: last, mayHaveActed } = await retrying({

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 /**
  * The route table: every endpoint of api-v2.5.md, once, as data. Commands name a route; the

@@ -25,8 +25,8 @@
  * them (at most PAGE_CONCURRENCY ahead), so a slow reader holds a few pages, not the list.
  */
 import { ServerError } from '../errors.js';
-import { toJson } from '../output/json.js';
-import { quoted } from '../output/escape.js';
+import { toJson } from '../text/json.js';
+import { quoted } from '../text/escape.js';
 
 export interface Paging {
   /** First page to ask for (1 unless given). */

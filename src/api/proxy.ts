@@ -1,11 +1,11 @@
 /**
  * The proxies the environment names (HTTPS_PROXY and HTTP_PROXY, else their lower-case forms),
- * which undici's EnvHttpProxyAgent uses as every Node tool does (cli-contract.md). Read here so
+ * which undici's EnvHttpProxyAgent uses as every Node tool does (docs/design/cli-contract.md). Read here so
  * that one undici cannot use is exit 2 naming the variable before anything is sent, not a stack,
  * and so that a proxy that cannot be reached is named as the proxy, not as the API's host.
  */
 import { UsageError } from '../errors.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 export interface Proxy {
   /** The variable it came from (HTTPS_PROXY, https_proxy…). */

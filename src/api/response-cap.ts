@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 /**
  * The most one response may be. The largest real answer is a page of 100 computers with their

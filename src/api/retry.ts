@@ -3,7 +3,7 @@ import { AttemptFailed, retryAfter, type ApiResponse } from './attempt.js';
 import { IDEMPOTENT_POSTS, type HttpMethod, type RouteName } from './endpoints.js';
 
 /**
- * The retry policy of cli-contract.md: 429 is retried for every method (the server did not act
+ * The retry policy of docs/design/cli-contract.md: 429 is retried for every method (the server did not act
  * on it); network failures and 502/503/504 (and 500 on reads) only where a repeat cannot create
  * a second object; a failure that cannot have reached the server (refused, unknown host) for
  * every method. Waits follow Retry-After where the server sends one, within reason, else an

@@ -5,10 +5,10 @@
  * another payload form is not a change), which is also all a saved state holds.
  */
 import { keyFingerprint } from '../api/budget.js';
-import { parseTime } from '../api/time.js';
+import { parseTime } from '../time/parse.js';
 import { FIELD_KINDS, hasField, readField } from '../output/forms.js';
 import type { Column, Reading } from '../output/types.js';
-import { toJson } from '../output/json.js';
+import { toJson } from '../text/json.js';
 
 type Item = Record<string, unknown>;
 

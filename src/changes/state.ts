@@ -11,7 +11,7 @@ import { checkConfigFile, checkPrivateFolder, ensureConfigDir } from '../config/
 import type { Account } from '../context.js';
 import { StateFileError, UsageError } from '../errors.js';
 import type { Kept } from './compare.js';
-import { toJson } from '../output/json.js';
+import { toJson } from '../text/json.js';
 
 const FORMAT = 'mon-changes';
 const VERSION = 1;

@@ -18,7 +18,7 @@ import type { ListRenderer } from '../output/types.js';
 import type { RenderOptions } from '../output/types.js';
 import { changeColumns, changeFields, ChangeCollector, Comparison, fieldKey, MissingUid, shown, type CompareField } from './compare.js';
 import { ChangeStates } from './state.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 /** What a list compares by default, and what it calls its items (messages). Declared beside each list's view. */
 export interface ChangeSpec {

@@ -5,7 +5,7 @@ import { leftAfter, MAX_PER_PAGE, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
-import { terminalSafe } from '../output/escape.js';
+import { terminalSafe } from '../text/escape.js';
 import { sharedKeys } from '../output/columns.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import type { PagingValues } from '../spec/spec.js';
@@ -25,7 +25,7 @@ export interface View {
   /**
    * Related objects a table names rather than showing their uids (group, product, owner). They
    * are expanded for table output; CSV and TSV expand the group alone, when they show its column
-   * (the group's name in every format for people and sheets, cli-contract.md); JSON and ndjson
+   * (the group's name in every format for people and sheets, docs/design/cli-contract.md); JSON and ndjson
    * stay as the API sends them.
    */
   tableExpand?: readonly string[];
@@ -45,7 +45,7 @@ function expandFor(view: View, render: RenderOptions): readonly string[] {
 }
 
 /** Adds the view's expand[] keys to a read when the output is for people or a sheet (expandFor). */
-function forPeople(route: RouteName, input: RequestInput, view: View, render: RenderOptions): RequestInput {
+function withViewExpand(route: RouteName, input: RequestInput, view: View, render: RenderOptions): RequestInput {
   const keys = expandFor(view, render);
   if (keys.length === 0) return input;
   // expand[] is accepted on every request (api-v2.5, conventions 8): a create or update answers
@@ -87,7 +87,7 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
 }
 
 /**
- * Colour only on a terminal (cli-contract.md, Output): --no-color and NO_COLOR turn it off,
+ * Colour only on a terminal (docs/design/cli-contract.md, Output): --no-color and NO_COLOR turn it off,
  * FORCE_COLOR (other than 0) turns it on even in a pipe, for those who ask.
  */
 export function colourWanted(ctx: Context, tty: boolean): boolean {
@@ -139,7 +139,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   const client = await ctx.client();
   if (changes) {
     // Every page, 100 at a time unless --per-page says otherwise (the conflicting paging options were refused).
-    const request = forPeople(route, input, view, render);
+    const request = withViewExpand(route, input, view, render);
     const paging = { all: true, perPage: opts.perPage };
     if (await showDryRun(ctx, client.prepare(route, { ...request, query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
     const { listChanges } = await import('../changes/track.js');
@@ -161,7 +161,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     await printCount(ctx, render, total);
     return;
   }
-  const request = forPeople(route, input, view, render);
+  const request = withViewExpand(route, input, view, render);
   const first = client.prepare(route, { ...request, query: { ...request.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
   if (await showDryRun(ctx, first)) return;
   const renderer = await ctx.output.list(render);
@@ -214,7 +214,7 @@ export async function objectCommand(
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
   // Names instead of uids in a table, after a write as after a read.
-  const prepared = client.prepare(route, forPeople(route, input, view, render));
+  const prepared = client.prepare(route, withViewExpand(route, input, view, render));
   if (await showDryRun(ctx, prepared)) return undefined;
   const { data } = await client.send(prepared);
   const result = data as Record<string, unknown>;
@@ -226,7 +226,7 @@ export async function objectCommand(
 
 /**
  * A delete: asks first on a terminal (showing what will go), refuses without --yes when no one
- * can answer (cli-contract.md, Exit codes: 2), prints nothing on stdout on 204.
+ * can answer (docs/design/cli-contract.md, Exit codes: 2), prints nothing on stdout on 204.
  */
 export async function deleteCommand(ctx: Context, route: RouteName, input: RequestInput, describe: () => Promise<string>): Promise<void> {
   const client = await ctx.client();

@@ -10,8 +10,8 @@ import { parseChoice } from '../validate/choice.js';
 import { MAX_INT32 } from '../validate/when.js';
 import { confirmDeletion, showDryRun } from './actions.js';
 import { verb } from '../spec/spec.js';
-import { quoted } from '../output/escape.js';
-import { toJson } from '../output/json.js';
+import { quoted } from '../text/escape.js';
+import { toJson } from '../text/json.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */
@@ -22,7 +22,7 @@ export function parseField(text: string): [string, string] {
   const at = text.indexOf('=');
   if (at <= 0) throw new UsageError(`-F/--field: ${quoted(text)} is not key=value`, 'e.g. -F status=missing or -F note[body]=hello');
   const key = text.slice(0, at);
-  // Keys do not belong in shell history or `ps` (cli-contract.md): the client adds api_key itself.
+  // Keys do not belong in shell history or `ps` (docs/design/cli-contract.md): the client adds api_key itself.
   if (key === 'api_key') throw new UsageError('-F/--field: api_key is added from the profile or MON_API_KEY; do not pass it');
   return [key, text.slice(at + 1)];
 }
@@ -106,7 +106,7 @@ async function paginate(ctx: Context, client: ApiClient, prepared: PreparedReque
   if (!ndjson) await printBody(ctx, items);
 }
 
-/** `mon api METHOD PATH`: any request, for what the command table lacks (cli-contract.md). */
+/** `mon api METHOD PATH`: any request, for what the command table lacks (docs/design/cli-contract.md). */
 export const api = verb({
   name: 'api',
   summary: 'Send any request to the API, print the JSON answer',

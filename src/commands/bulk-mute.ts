@@ -7,7 +7,7 @@
 import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
 import { GROUP_COLUMN } from '../output/columns.js';
-import { shortened } from '../output/escape.js';
+import { shortened } from '../text/escape.js';
 import { checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
 import { colourWanted, confirmAction, renderOptions, type View } from './actions.js';
 import { openSelection, selectionOf, type SelectorValues } from './selectors.js';

@@ -2,7 +2,7 @@ import { NotFoundError } from '../errors.js';
 import { changesWanted } from '../changes/request.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { dryRunLocally, printCount, renderOptions, type View } from './actions.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 const CHANGES_VIEW: View = {
   columns: [

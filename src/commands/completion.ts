@@ -46,7 +46,7 @@ waits for the API. Regenerate the script after upgrading mon.`,
   };
 }
 
-/** `mon completion bash|zsh|fish` (cli-contract.md, Tools): the scripts are generated from the command tree. */
+/** `mon completion bash|zsh|fish` (docs/design/cli-contract.md, Tools): the scripts are generated from the command tree. */
 export const completion: ResourceSpec = {
   name: 'completion',
   wholeTree: true,

@@ -1,6 +1,6 @@
 import type { DerivedField } from '../changes/compare.js';
 import { GROUP_COLUMN } from '../output/columns.js';
-import { parseTime } from '../api/time.js';
+import { parseTime } from '../time/parse.js';
 import { readField } from '../output/forms.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 import { listCommand, objectCommand, type View } from './actions.js';

@@ -1,5 +1,5 @@
 /**
- * The fleet commands (cli-contract.md, Fleet commands): across the account, beside the endpoint
+ * The fleet commands (docs/design/cli-contract.md, Fleet commands): across the account, beside the endpoint
  * commands. Declared here; the work is in src/fleet, loaded only when one of them runs.
  */
 import type { AccountOutcome, Context } from '../context.js';
@@ -8,7 +8,7 @@ import { GROUP_COLUMN } from '../output/columns.js';
 import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
-import { statusRank } from '../plugin-result.js';
+import { statusRank } from '../model/plugin-result.js';
 import { CHANGES_OPTIONS, verb, WHOLE_LIST_OPTIONS } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
 import { changeSpecOf, colourWanted, printCount, renderOptions, showDryRun, type View } from './actions.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
-import { shortened } from '../output/escape.js';
+import { shortened } from '../text/escape.js';
 import { characters } from '../validate/text.js';
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { owner } from './computers.js';

@@ -5,14 +5,14 @@ import { UsageError } from '../errors.js';
 import type { MuteAction } from '../fleet/mute.js';
 import { localMinute, toIsoUtc } from '../output/format.js';
 import type { Reading } from '../output/types.js';
-import { isMuted, matchesResult, muteEnd, PLUGIN_STATUSES } from '../plugin-result.js';
+import { isMuted, matchesResult, muteEnd, PLUGIN_STATUSES } from '../model/plugin-result.js';
 import { changeSpecOf, objectCommand, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
 import { CHANGES_OPTIONS, WHOLE_LIST_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
 
-/** The default length of `--timed` without WHEN (cli-contract.md, plugin mute). */
+/** The default length of `--timed` without WHEN (docs/design/cli-contract.md, plugin mute). */
 const DEFAULT_MUTE_SECONDS = 24 * 3600;
 // ticket_number and ticket_url are plain strings: the general bound of 255 applies (api-v2.5, conventions 6).
 const STRING_MAX = 255;
@@ -51,7 +51,7 @@ export function muteSummary(row: Record<string, unknown>, { nowMs, machine }: Re
 }
 
 /**
- * `mute`, compared by --changes: whether a mute is in force (src/plugin-result.ts), and how
+ * `mute`, compared by --changes: whether a mute is in force (src/model/plugin-result.ts), and how
  * (type, end, ticket) as the API says it, whatever the time zone the mute column is shown in.
  */
 export const MUTE_COMPARED: DerivedField = {

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmDeletion, dryRunLocally, printCount, renderOptions, type View } from './actions.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
 
@@ -60,7 +60,7 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   return key;
 }
 
-/** Saved accounts: a base URL and a key each (cli-contract.md, profile). */
+/** Saved accounts: a base URL and a key each (docs/design/cli-contract.md, profile). */
 export const profile: ResourceSpec = {
   name: 'profile',
   aliases: ['profiles'],

@@ -25,7 +25,7 @@ function listenError(error: NodeJS.ErrnoException, port: number | undefined, hos
   return undefined;
 }
 
-/** `mon sandbox`: the v2.5 API on loopback with demo data (cli-contract.md, The sandbox). */
+/** `mon sandbox`: the v2.5 API on loopback with demo data (docs/design/cli-contract.md, The sandbox). */
 export const sandbox: ResourceSpec = {
   name: 'sandbox',
   summary: 'Serve the v2.5 API with demo data, no account needed',

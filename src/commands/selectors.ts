@@ -6,7 +6,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ResultFilter, Scope, Selection } from '../fleet/selection.js';
-import { PLUGIN_STATUSES } from '../plugin-result.js';
+import { PLUGIN_STATUSES } from '../model/plugin-result.js';
 import { apiParams } from '../spec/params.js';
 import { optionKey, type OptionSpec, type OptionValues } from '../spec/spec.js';
 

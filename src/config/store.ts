@@ -2,43 +2,20 @@ import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
-import { acquireLock, BRIEF_LOCK, writeFileAtomic } from './files.js';
+import { acquireLock, BRIEF_LOCK } from './files.js';
 import { checkShape, notJson, readProfiles, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
 
 export type { Profile } from './profiles.js';
 
-/** What of conf's class its every write goes through: `_write` and `_serialize` are declared private in its types. */
-interface ConfWriting {
-  _write(value: unknown): void;
-  _serialize(value: unknown): string;
-  readonly path: string;
-}
-
 /**
- * conf, with its file written by mon's one atomic writer (writeFileAtomic, config/files.ts)
- * instead of conf's own: a profile write killed half-way then leaves the temporary that every
- * state file of mon leaves, which that writer clears on its next write, and nothing of conf's.
- * conf changes its file only through `_write` (set, delete, and the defaults it writes on first
- * use): checked here, and test/resilience/config-trust.test.ts fails if a write bypasses it.
- */
-class ProfileConf extends Conf<StoreShape> {}
-if (typeof (Conf.prototype as unknown as Partial<ConfWriting>)._write !== 'function') {
-  throw new Error('conf no longer writes through _write: this version of conf is not supported (see src/config/store.ts)');
-}
-Object.defineProperty(ProfileConf.prototype, '_write', {
-  value(this: ConfWriting, value: unknown) {
-    // Durable (fsync before the rename): a power cut must not leave an empty profile file.
-    writeFileAtomic(this.path, this._serialize(value), { durable: true });
-  },
-});
-
-/**
- * The only code that touches conf. Files 0600, folder 0700 (cli-contract.md, Behaviour); the
+ * The only code that touches conf, through its published API: conf writes the file atomically
+ * (a temporary beside it, fsync, rename) with `configFileMode` 0600, so a write killed half-way
+ * leaves the old file whole and at most a 0600 temporary in the 0700 folder. Folder 0700; the
  * folder and the file are checked before use (see trust.ts), and every problem with them is a
  * UsageError naming the path and what is wrong (exit 2).
  */
 export class ProfileStore implements ProfileReader {
-  private readonly conf: ProfileConf;
+  private readonly conf: Conf<StoreShape>;
   private readonly file: string;
 
   /** `warn` takes the one-time warning about a file others could read (silent with -q). */
@@ -53,7 +30,7 @@ export class ProfileStore implements ProfileReader {
     // An empty file holds no settings, as readProfiles reads it; conf would call it broken JSON.
     if (existsSync(this.file) && readFileSync(this.file, 'utf8').trim() === '') rmSync(this.file);
     try {
-      this.conf = new ProfileConf({
+      this.conf = new Conf<StoreShape>({
         cwd: dir,
         configName: 'config',
         projectName: 'mon',

@@ -10,18 +10,18 @@
  */
 import type { AccountOutcome, AccountRunOutput, Context, Io } from '../context.js';
 import { AccountsFailedError, InterruptedError, UsageError, type MonError } from '../errors.js';
-import type { Lead, ListRenderer, RenderOptions } from '../output/types.js';
+import type { FirstKey, ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
 import type { Invocation, ParsedInput, VerbOutcome, VerbSpec } from '../spec/spec.js';
 import type { Command } from 'commander';
 import { systemClock } from '../clock.js';
 import { routeOf } from '../api/endpoints.js';
 import { fanOut } from './fan-out.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 type Row = Record<string, unknown>;
 
-/** The key and column every item gains (cli-contract.md, Fleet commands). */
+/** The key and column every item gains (docs/design/cli-contract.md, Fleet commands). */
 export const PROFILE_KEY = 'profile';
 
 export interface AccountsRun {
@@ -95,7 +95,7 @@ export async function runAccounts(run: AccountsRun): Promise<{ code: number; fai
   const failed = outcomes.filter((outcome) => outcome.error !== undefined);
   if (failed.length === 0) return { code: 0, answered };
   const failedCodes = new Set(codes.filter((code) => code !== undefined));
-  // Every account failed the same way: that is the command's failure (cli-contract.md, Exit codes).
+  // Every account failed the same way: that is the command's failure (docs/design/cli-contract.md, Exit codes).
   if (failed.length === profiles.length && failedCodes.size === 1) return { code: [...failedCodes][0]!, answered };
   const failure = new AccountsFailedError(
     `${failed.length} of ${profiles.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,
@@ -136,7 +136,7 @@ async function accountNames(ctx: Context): Promise<string[]> {
 
 /** One account's share: its pages in order, held until its turn, printed with its profile first. */
 interface Slot {
-  lead: Lead;
+  firstKey: FirstKey;
   pages: (readonly Row[])[];
   done: boolean;
 }
@@ -155,7 +155,7 @@ class MergedOutput {
   private failure: { error: unknown } | undefined;
 
   constructor(profiles: readonly string[]) {
-    this.slots = profiles.map((profile) => ({ lead: { key: PROFILE_KEY, value: profile }, pages: [], done: false }));
+    this.slots = profiles.map((profile) => ({ firstKey: { key: PROFILE_KEY, value: profile }, pages: [], done: false }));
   }
 
   /** The Output of the account at `index`. */
@@ -217,18 +217,18 @@ class MergedOutput {
     while (this.turn < this.slots.length) {
       const slot = this.slots[this.turn]!;
       const pages = slot.pages.splice(0);
-      if (pages.length > 0) this.write(pages, slot.lead);
+      if (pages.length > 0) this.write(pages, slot.firstKey);
       if (!slot.done) return;
       this.turn++;
     }
   }
 
-  private write(pages: (readonly Row[])[], lead: Lead): void {
+  private write(pages: (readonly Row[])[], firstKey: FirstKey): void {
     const real = this.real!;
     this.writes = this.writes.then(async () => {
       const renderer = await real;
       // A page at a time: never one account's lines in the middle of another's page.
-      for (const page of pages) renderer.push(page, lead);
+      for (const page of pages) renderer.push(page, firstKey);
     }).catch((error: unknown) => {
       this.failure ??= { error };
     });

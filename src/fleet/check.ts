@@ -3,7 +3,7 @@
  * guidelines: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), so Icinga, Nagios, Checkmk, Zabbix or
  * Sensu can watch the account with no glue.
  */
-import { terminalSafe } from '../output/escape.js';
+import { terminalSafe } from '../text/escape.js';
 import { NAGIOS_STATES } from '../errors.js';
 import { breaches, parseRange, type Range } from '../validate/range.js';
 import type { StatusReport } from './status.js';
@@ -15,7 +15,7 @@ export const METRICS: readonly Metric[] = ['alerts', 'warnings', 'missing'];
 export type Thresholds = Record<Metric, { warning?: Range; critical?: Range }>;
 
 /**
- * Defaults of cli-contract.md: any unmuted Alert is CRITICAL, any unmuted Warning or missing
+ * Defaults of docs/design/cli-contract.md: any unmuted Alert is CRITICAL, any unmuted Warning or missing
  * computer is WARNING ("0" alerts outside 0..0, that is above 0).
  */
 export function defaultThresholds(): Thresholds {

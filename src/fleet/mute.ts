@@ -7,7 +7,7 @@
 import type { ApiClient, PreparedRequest } from '../api/client.js';
 import { EXIT, InterruptedError, MonError, mostCommonExitCode, PartialFailureError, UsageError } from '../errors.js';
 import { fanOut, WRITE_CONCURRENCY } from './fan-out.js';
-import { isMuted } from '../plugin-result.js';
+import { isMuted } from '../model/plugin-result.js';
 import { type ComputerRef, type GroupRef, type SelectedResult } from './selection.js';
 
 export type MuteAction = 'mute' | 'unmute';

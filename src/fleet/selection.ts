@@ -18,9 +18,9 @@ import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js'
 import type { Attributes } from '../api/encode.js';
 import { MAX_PER_PAGE } from '../api/client.js';
 import { NotFoundError } from '../errors.js';
-import { matchesResult, type ResultMatch } from '../plugin-result.js';
+import { matchesResult, type ResultMatch } from '../model/plugin-result.js';
 import { pick } from '../resolve/index.js';
-import { quoted, shortened } from '../output/escape.js';
+import { quoted, shortened } from '../text/escape.js';
 
 type Item = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ export interface Scope {
   query?: Attributes;
 }
 
-/** Which plugin results of the computers in scope: what src/plugin-result.ts matches, and names. */
+/** Which plugin results of the computers in scope: what src/model/plugin-result.ts matches, and names. */
 export interface ResultFilter extends ResultMatch {
   /** Plugin names or slugs, any case (each must occur in scope, or exit 4 at the end). */
   plugins?: readonly string[];
@@ -69,7 +69,7 @@ export interface ScopedComputer {
   results: readonly Item[];
 }
 
-/** A selected plugin result: the object as sent, plus `computer` and `group` (cli-contract.md, alerts). */
+/** A selected plugin result: the object as sent, plus `computer` and `group` (docs/design/cli-contract.md, alerts). */
 export type SelectedResult = Item & { computer: ComputerRef; group: GroupRef | null };
 
 /** The display name of a computer: its custom name, else its own name. */

@@ -5,8 +5,8 @@
  */
 import type { ApiClient } from '../api/client.js';
 import { MAX_PER_PAGE } from '../api/client.js';
-import { parseTime } from '../api/time.js';
-import { isHidden, isMuted } from '../plugin-result.js';
+import { parseTime } from '../time/parse.js';
+import { isHidden, isMuted } from '../model/plugin-result.js';
 import { isMissing, plannedRequests, Selection, type Scope, type ScopedComputer } from './selection.js';
 import { EXPIRATION_WINDOWS, type ExpirationWindow, type GroupCount, type StatusReport } from '../output/status-report.js';
 

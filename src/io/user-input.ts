@@ -12,7 +12,7 @@
 import { addAbortSignal, type Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { InterruptedError, MonError, UsageError } from '../errors.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 export interface UserInput {
   /** The option that names the input, as messages say it: `--from`, `--body-file`, `--api-key-stdin`. */
@@ -105,7 +105,7 @@ export async function readUserInput(ctx: Context, input: UserInput): Promise<str
  */
 async function deadlineOf(ctx: Context): Promise<{ signal: AbortSignal; error: () => MonError } | undefined> {
   if (!ctx.env.MON_DEADLINE) return undefined;
-  const { deadlineFromEnv, deadlineError } = await import('../api/deadline.js');
+  const { deadlineFromEnv, deadlineError } = await import('../time/deadline.js');
   const ms = deadlineFromEnv(ctx.env);
   return { signal: AbortSignal.timeout(ms), error: () => deadlineError(ms) };
 }

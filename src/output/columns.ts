@@ -1,4 +1,4 @@
-import { terminalSafe } from './escape.js';
+import { terminalSafe } from '../text/escape.js';
 import { FIELD_KINDS, hasField, readField } from './forms.js';
 import type { Column, Reading, ValueKind } from './types.js';
 
@@ -22,7 +22,7 @@ function refUid(value: unknown): unknown {
 }
 
 /**
- * Columns that mean the same in every view (cli-contract.md, "One answer everywhere"): in a
+ * Columns that mean the same in every view (docs/design/cli-contract.md, "One answer everywhere"): in a
  * table, CSV and TSV `group` is the group's name (an expanded group, or the `{uid, name}` of the
  * fleet commands; a bare uid only when the name is not to be had), `group_uid` its uid. A view
  * that shows a group uses GROUP_COLUMN; `--fields group` or `group_uid` finds them in any view.

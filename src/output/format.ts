@@ -2,10 +2,10 @@
  * Pure value formatters. Tables humanise values for people; csv/tsv keep them plain for
  * machines. Nothing here loads chalk: colour comes in through a {@link Palette}.
  */
-import { NUMERIC, parseTime } from '../api/time.js';
-import { terminalSafe } from './escape.js';
+import { NUMERIC, parseTime } from '../time/parse.js';
+import { terminalSafe } from '../text/escape.js';
 import type { ValueKind } from './types.js';
-import { toJson } from './json.js';
+import { toJson } from '../text/json.js';
 
 /** Colouring hooks, built from chalk by the table renderer only when colour is on. */
 export interface Palette {
@@ -183,7 +183,7 @@ export function plainValue(value: unknown, kind: ValueKind = 'text'): string {
 /**
  * One CSV record (no line ending) with RFC 4180 quoting: a field holding a comma, a quote,
  * CR or LF is quoted and its quotes doubled. Values go through {@link plainValue}; other
- * control characters are shown escaped (see escape.ts).
+ * control characters are shown escaped (see src/text/escape.ts).
  */
 export function toCsvRow(values: readonly unknown[]): string {
   return values
@@ -197,7 +197,7 @@ export function toCsvRow(values: readonly unknown[]): string {
 /**
  * One TSV record (no line ending). TSV has no quoting, so tabs, CR and LF inside a value
  * become single spaces: every record stays one line with a fixed number of fields. Other
- * control characters are shown escaped (see escape.ts).
+ * control characters are shown escaped (see src/text/escape.ts).
  */
 export function toTsvRow(values: readonly unknown[]): string {
   return values.map((v) => terminalSafe(plainValue(v).replace(/\r\n|[\t\r\n]/g, ' '))).join('\t');

@@ -25,7 +25,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort } from 'node:worker_threads';
-import { deadlineError } from '../api/deadline.js';
+import { deadlineError } from '../time/deadline.js';
 import { FilterError, InterruptedError, UsageError } from '../errors.js';
 import { CONTROL, type WorkerMessage } from './jq-protocol.js';
 import { RING_BYTES, startJqEngine, type JqEngine } from './jq-engine.js';

@@ -4,7 +4,7 @@
  * (README, help topic fleet): a change breaks dashboards.
  */
 import { EXPIRATION_WINDOWS, type ExpirationWindow, type StatusReport } from './status-report.js';
-import { PLUGIN_STATUSES } from '../plugin-result.js';
+import { PLUGIN_STATUSES } from '../model/plugin-result.js';
 import { METRIC_FAMILIES, type MetricName } from './metric-families.js';
 
 /** One account's outcome: its report and how long reading it took, or a failure (mon_up 0). */

@@ -5,16 +5,16 @@
 import { pickFields, resolveColumns, type ResolvedColumn } from './columns.js';
 import { formatCell, plainValue, toCsvRow, toTsvRow } from './format.js';
 import { loadTableKit, type TableKit } from './table.js';
-import type { Lead, ListRenderer, Reading, RenderOptions } from './types.js';
-import { toJson } from './json.js';
+import type { FirstKey, ListRenderer, Reading, RenderOptions } from './types.js';
+import { toJson } from '../text/json.js';
 
 export type { ListRenderer } from './types.js';
 
 type Row = Record<string, unknown>;
 
-/** The items with the lead's key first: a copy of each (see Lead). */
-function led(items: readonly Row[], lead: Lead | undefined): readonly Row[] {
-  return lead ? items.map((item) => ({ [lead.key]: lead.value, ...item })) : items;
+/** The items with the first key put first: a copy of each (see FirstKey). */
+function withFirstKey(items: readonly Row[], firstKey: FirstKey | undefined): readonly Row[] {
+  return firstKey ? items.map((item) => ({ [firstKey.key]: firstKey.value, ...item })) : items;
 }
 
 /**
@@ -32,9 +32,9 @@ function jsonList(opts: RenderOptions): ListRenderer {
   // is exactly what the whole array holds for those items (one pass, no re-indenting).
   const [open, between, close, cut] = opts.compact ? ['[', ',', ']\n', 1] : ['[\n', ',\n', '\n]\n', 2];
   return {
-    push(items, lead) {
+    push(items, firstKey) {
       if (items.length === 0) return;
-      const copies = led(items, lead);
+      const copies = withFirstKey(items, firstKey);
       const page = opts.fields ? copies.map((item) => pickFields(item, opts.fields, opts.columns, machineReading(opts))) : copies;
       const text = toJson(page, opts.compact ? undefined : 2);
       opts.out.write((first ? open : between) + text.slice(cut, -cut));
@@ -48,29 +48,29 @@ function jsonList(opts: RenderOptions): ListRenderer {
 
 function ndjsonList(opts: RenderOptions): ListRenderer {
   return {
-    push(items, lead) {
+    push(items, firstKey) {
       if (items.length === 0) return;
-      // The lead is written into each line rather than copied into each item: across accounts,
+      // The first key is written into each line rather than copied into each item: across accounts,
       // copying every item cost about a tenth of `--all-profiles … -o ndjson`.
-      const spliced = lead !== undefined && opts.fields === undefined;
+      const spliced = firstKey !== undefined && opts.fields === undefined;
       const reading = machineReading(opts);
-      const line = spliced ? ledLine(lead) : (item: Row) => toJson(pickFields(item, opts.fields, opts.columns, reading));
-      opts.out.write((spliced ? items : led(items, lead)).map((item) => line(item) + '\n').join(''));
+      const line = spliced ? firstKeyLine(firstKey) : (item: Row) => toJson(pickFields(item, opts.fields, opts.columns, reading));
+      opts.out.write((spliced ? items : withFirstKey(items, firstKey)).map((item) => line(item) + '\n').join(''));
     },
     end() {},
   };
 }
 
-/** One item's JSON with the lead's key first, byte for byte what the item's led copy prints. */
-function ledLine(lead: Lead): (item: Row) => string {
-  const head = `{${toJson(lead.key)}:${toJson(lead.value)}`;
+/** One item's JSON with the first key put first, byte for byte what withFirstKey's copy prints. */
+function firstKeyLine(firstKey: FirstKey): (item: Row) => string {
+  const head = `{${toJson(firstKey.key)}:${toJson(firstKey.value)}`;
   return (item) => {
     const text = toJson(item);
     // Where the copy orders keys otherwise, it is made: a key of the item's own stays where the
     // item has it, and keys that are array indices ("0", "12") come before every other key of an
     // object (JSON.stringify writes them first, so the first one tells). Anything but an object
     // (never a list's item) is copied too.
-    if (Object.hasOwn(item, lead.key) || !text.startsWith('{') || /^\{"\d+":/.test(text)) return toJson({ [lead.key]: lead.value, ...item });
+    if (Object.hasOwn(item, firstKey.key) || !text.startsWith('{') || /^\{"\d+":/.test(text)) return toJson({ [firstKey.key]: firstKey.value, ...item });
     return text === '{}' ? `${head}}` : `${head},${text.slice(1)}`;
   };
 }
@@ -93,10 +93,10 @@ function delimitedList(
     return toRow(cols.map((c) => c.key)) + '\n';
   };
   return {
-    push(items, lead) {
+    push(items, firstKey) {
       if (items.length === 0) return;
       const reading = machineReading(opts);
-      const lines = led(items, lead).map((item) => toRow(cols.map((c) => plainValue(c.value(item, reading), c.kind))) + '\n');
+      const lines = withFirstKey(items, firstKey).map((item) => toRow(cols.map((c) => plainValue(c.value(item, reading), c.kind))) + '\n');
       opts.out.write(writeHeader() + lines.join(''));
     },
     end() {
@@ -133,8 +133,8 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
       // Formatted strings only: the objects themselves are not kept past their page.
       const rows: string[][] = [];
       return {
-        push(items, lead) {
-          for (const item of led(items, lead)) rows.push(cells(item, cols, opts, kit));
+        push(items, firstKey) {
+          for (const item of withFirstKey(items, firstKey)) rows.push(cells(item, cols, opts, kit));
         },
         end() {
           // An empty table prints nothing: the caller says "No results" on stderr.

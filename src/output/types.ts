@@ -53,14 +53,14 @@ export interface Sink {
  * puts it (a key of the item's own keeps the item's value): the account's `profile` of a read
  * across accounts.
  */
-export interface Lead {
+export interface FirstKey {
   key: string;
   value: string;
 }
 
 /** Streams a list: pages are pushed as they arrive. */
 export interface ListRenderer {
-  push(items: readonly Record<string, unknown>[], lead?: Lead): void;
+  push(items: readonly Record<string, unknown>[], firstKey?: FirstKey): void;
   end(): void;
 }
 

@@ -7,8 +7,8 @@
 import { MAX_PER_PAGE, type ApiClient } from '../api/client.js';
 import { collectStatus, type StatusReport } from '../fleet/status.js';
 import { isMissing, type Scope } from '../fleet/selection.js';
-import { parseTime } from '../api/time.js';
-import { isHidden, isMuted } from '../plugin-result.js';
+import { parseTime } from '../time/parse.js';
+import { isHidden, isMuted } from '../model/plugin-result.js';
 
 type Item = Record<string, unknown>;
 

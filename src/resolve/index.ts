@@ -3,11 +3,11 @@ import type { RouteName } from '../api/endpoints.js';
 import { KIND_PREFIX, optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec/spec.js';
 import type { Context } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import { quoted, shortened } from '../output/escape.js';
+import { quoted, shortened } from '../text/escape.js';
 
 /**
  * One place that turns what a person types for a computer, group, expiration manufacturer
- * or expiration product into what the API wants (cli-contract.md: "Wherever a command
+ * or expiration product into what the API wants (docs/design/cli-contract.md: "Wherever a command
  * names a computer…"). Lookups go through the normal client (rate budget, retries, --verbose);
  * with --dry-run, resolveInput returns the first lookup that would be sent instead.
  * (Plugins are matched by name or slug in src/fleet/selection.ts, as the results stream in:

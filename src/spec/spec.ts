@@ -130,7 +130,7 @@ export interface VerbSpec {
   constraints?: Constraints;
   /** Changes only the attributes given: without any option, 'nothing to update' (exit 2) before anything is sent. */
   partial?: boolean;
-  /** The endpoint this verb stands for (cli-contract.md: every endpoint has exactly one command). */
+  /** The endpoint this verb stands for (docs/design/cli-contract.md: every endpoint has exactly one command). */
   route?: RouteName;
   /** Adds --page, --per-page, --offset, --all, --limit and --count, and --changes with --reset. */
   list?: boolean;
@@ -171,7 +171,7 @@ export interface ResourceSpec {
   verbs: readonly VerbSpec[];
 }
 
-/** The pagination options every list shares (cli-contract.md, Global options). */
+/** The pagination options every list shares (docs/design/cli-contract.md, Global options). */
 export const PAGING_OPTIONS = [
   { flags: '--page <n>', description: 'page to fetch (default 1)', rule: { type: 'int', min: 1 } },
   { flags: '--per-page <n>', description: 'items per page, 1..100 (default 50; 100 with --all)', rule: { type: 'int', min: 1, max: 100 } },
@@ -191,7 +191,7 @@ export const WHOLE_LIST_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 /**
- * `--changes NAME` and its `--reset`, on every list and on `mon alerts` (cli-contract.md, Fleet
+ * `--changes NAME` and its `--reset`, on every list and on `mon alerts` (docs/design/cli-contract.md, Fleet
  * commands): only what is new, gone or changed since the last good run with NAME (src/changes).
  */
 export const CHANGES_OPTIONS = [

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 import { closest } from './suggest.js';
 
 /**

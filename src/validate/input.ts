@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { KIND_PREFIX, PAGING_CONFLICTS, optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type ResolveKind, type Rule, type VerbSpec } from '../spec/spec.js';
 import { UID_KINDS, article, schemaFor } from './rules.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 import { parseChoice } from './choice.js';
 
 /**

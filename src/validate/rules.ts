@@ -3,7 +3,7 @@ import type { Rule } from '../spec/spec.js';
 import { parseRange } from './range.js';
 import { characters } from './text.js';
 import { ISO_TIME, MAX_EPOCH_SECONDS, MAX_INT32, dayToEpoch, daysIn, parseDate, parseDuration, parseWhen } from './when.js';
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 
 /** What each uid prefix names (api-v2.5, uid prefixes). */
 export const UID_KINDS: Record<string, string> = {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generatedFiles } from '../../src/completion/files.js';
+import { generatedFiles } from '../../scripts/generated-files.js';
 import { EXIT_CODES } from '../../src/errors.js';
 import { TOPICS } from '../../src/spec/topics.js';
 import { runMain } from '../helpers/run-main.js';

@@ -3,7 +3,7 @@ import { COMMANDS } from '../../src/commands/index.js';
 import { isResource, optionLabel, optionsOf, type VerbSpec } from '../../src/spec/spec.js';
 import { bashScript } from '../../src/completion/bash.js';
 import { fishScript } from '../../src/completion/fish.js';
-import { fullProgram } from '../../src/completion/files.js';
+import { fullProgram } from '../../scripts/generated-files.js';
 import { buildTree, flagsOf, walk, type CommandNode } from '../../src/completion/tree.js';
 import { zshScript } from '../../src/completion/zsh.js';
 

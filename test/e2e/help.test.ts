@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import { fullProgram } from '../../src/completion/files.js';
+import { fullProgram } from '../../scripts/generated-files.js';
 import { buildTree, walk } from '../../src/completion/tree.js';
 import { AccountsFailedError, EXIT_CODES, UsageError } from '../../src/errors.js';
 import { OUTPUT_FORMATS } from '../../src/output/types.js';

@@ -173,7 +173,7 @@ describe('plugin list with muted_until instead of mute_until', () => {
 });
 
 /**
- * The mute column says what every filter and count says (src/plugin-result.ts, isMuted): a timed
+ * The mute column says what every filter and count says (src/model/plugin-result.ts, isMuted): a timed
  * mute whose end has passed is no mute, whatever the payload's flag; and a machine reads its end
  * in UTC, the same in every time zone.
  */

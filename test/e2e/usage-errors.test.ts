@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import { fullProgram } from '../../src/completion/files.js';
+import { fullProgram } from '../../scripts/generated-files.js';
 import { isResource, optionLabel, optionsOf, type ArgSpec, type OptionSpec, type Rule, type VerbSpec } from '../../src/spec/spec.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { runMain } from '../helpers/run-main.js';

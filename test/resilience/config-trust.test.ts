@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, readFileSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CONFIG_FILE_BYTES } from '../../src/config/trust.js';
@@ -277,22 +277,22 @@ describe('odd paths: only regular files of a sane size are read', () => {
   });
 });
 
-describe('temporary files of a killed write are removed on the next write', () => {
-  // conf's file is written by mon's own atomic writer (src/config/store.ts), as every state file
-  // is: were a profile write to go around it (conf's own writer), the stale temporary would stay.
-  it('`profile add` removes a stale config.json.<pid>.<stamp>.tmp (a full copy of every key), and leaves a fresh one alone', async () => {
+describe('profiles are written by conf, atomically', () => {
+  // conf writes through `atomically`: a temporary beside the file, fsync, rename. A stale
+  // temporary of a killed write is 0600 in the 0700 folder, as the file itself is.
+  it('`profile add` leaves the file 0600 whatever the umask, other files in the folder alone, and no temporary', async () => {
     const dir = tempConfigDir();
-    const stale = join(dir, 'config.json.4242.mifx2v0a.tmp');
-    const fresh = join(dir, 'config.json.4243.mifx2v0b.tmp');
-    writeFileSync(stale, JSON.stringify({ profiles: { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } } }), { mode: 0o600 });
-    writeFileSync(fresh, '{}', { mode: 0o600 });
-    const old = (Date.now() - 60_000) / 1000;
-    utimesSync(stale, old, old);
-    const result = await runMain(['profile', 'add', 'globex', '--base-url', 'https://globex.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
-    expect(result.code).toBe(0);
-    expect(existsSync(stale)).toBe(false);
-    expect(existsSync(fresh)).toBe(true);
+    const other = join(dir, 'config.json.4243.mifx2v0b.tmp');
+    writeFileSync(other, '{}', { mode: 0o600 });
+    const umask = process.umask(0);
+    try {
+      const result = await runMain(['profile', 'add', 'globex', '--base-url', 'https://globex.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
+      expect(result.code).toBe(0);
+    } finally {
+      process.umask(umask);
+    }
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.4243.mifx2v0b.tmp']);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toMatchObject({ defaultProfile: 'globex', profiles: { globex: { baseUrl: 'https://globex.example.com' } } });
   });
 });

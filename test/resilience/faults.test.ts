@@ -7,7 +7,7 @@ import { expectNoKey, expectOneLine, KEY, selfSignedCert } from './support.js';
 
 /**
  * The client under injected faults, over real loopback sockets: every answer a service, a proxy
- * or a network can give, and the exit code of cli-contract.md for each. Commands run in-process
+ * or a network can give, and the exit code of docs/design/cli-contract.md for each. Commands run in-process
  * on a test clock: the waits between retries are read from it, not slept. Timeouts stay on the
  * wall clock (they measure the server), kept short.
  */

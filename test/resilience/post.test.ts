@@ -6,7 +6,7 @@ import { expectNoKey, KEY } from './support.js';
 
 /**
  * A POST that creates something is never sent twice once it may have reached the server
- * (cli-contract.md, Behaviour): the server counts what arrives.
+ * (docs/design/cli-contract.md, Behaviour): the server counts what arrives.
  */
 
 const note = { uid: 'n_1', body: 'Battery replaced', private: false, computer: 'c_1' };

@@ -3,7 +3,7 @@ import { isStatusCheck } from '../../src/main.js';
 import { buildProgram } from '../../src/program.js';
 import { bar } from '../../src/output/status.js';
 import { createProgress } from '../../src/output/progress.js';
-import { isMuted } from '../../src/plugin-result.js';
+import { isMuted } from '../../src/model/plugin-result.js';
 import { nagiosText, perfLabel } from '../../src/fleet/check.js';
 import { breaches, parseRange } from '../../src/validate/range.js';
 

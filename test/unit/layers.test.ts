@@ -69,6 +69,51 @@ describe('imports point down', () => {
     expect(wrong).toEqual([]);
   });
 
+  /**
+   * Every top-level file or folder of src/ on one ladder, lowest first. An import may go down the
+   * ladder or along a rung, never up; a unit that is on no rung fails the test until it is placed.
+   */
+  const LADDER: string[][] = [
+    ['errors.ts', 'clock.ts', 'version.ts', 'tiering.ts', 'types'],
+    // Shared helpers that know nothing of requests or rendering.
+    ['text', 'time', 'model'],
+    ['config'],
+    // The client and the renderers: peers that never import each other (checked below).
+    ['api', 'output'],
+    ['context.ts'],
+    ['spec', 'validate', 'io', 'once-only.ts'],
+    ['resolve', 'sandbox', 'completion'],
+    ['runtime.ts', 'changes'],
+    ['fleet'],
+    ['report'],
+    ['commands', 'help.ts', 'usage.ts'],
+    ['program.ts'],
+    ['main.ts'],
+  ];
+  const unitOf = (file: string): string => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+  const rung = (unit: string): number => LADDER.findIndex((units) => units.includes(unit));
+
+  it('places every unit of src/ on the ladder', () => {
+    const unplaced = [...new Set([...graph.keys()].map(unitOf))].filter((unit) => rung(unit) < 0);
+    expect(unplaced).toEqual([]);
+  });
+
+  it('has no import that points up the ladder', () => {
+    const up = [...graph].flatMap(([file, targets]) =>
+      targets.filter((target) => rung(unitOf(target)) > rung(unitOf(file))).map((target) => `${file} -> ${target}`),
+    );
+    expect(up).toEqual([]);
+  });
+
+  it('keeps api/ and output/ apart: the client renders nothing, the renderers request nothing', () => {
+    const wrong = [...graph]
+      .filter(([file]) => /^(api|output)\//.test(file))
+      .flatMap(([file, targets]) =>
+        targets.filter((target) => unitOf(target) !== unitOf(file) && /^(api|output)\//.test(target)).map((target) => `${file} -> ${target}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();

@@ -12,7 +12,7 @@ import {
   type Palette,
 } from '../../src/output/format.js';
 import { cutToWidth } from '../../src/output/width.js';
-import { parseTime } from '../../src/api/time.js';
+import { parseTime } from '../../src/time/parse.js';
 
 // Local-time output depends on the zone: pin it before anything formats a date.
 beforeAll(() => {

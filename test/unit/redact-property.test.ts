@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FRAGMENT_MIN, redact, REDACTED } from '../../src/api/redact.js';
-import { longRunsCut, quoted, shortened } from '../../src/output/escape.js';
+import { longRunsCut, quoted, shortened } from '../../src/text/escape.js';
 import { scrub } from '../../src/runtime.js';
 
 /** What API keys are made of, '+', '/' and '=' included (they change when URL-encoded). */

@@ -3,7 +3,7 @@ import { ENDPOINTS, type RouteName } from '../../src/api/endpoints.js';
 import { COMMANDS } from '../../src/commands/index.js';
 import { isResource } from '../../src/spec/spec.js';
 
-/** The command table of cli-contract.md ("Shape"), as command -> route. */
+/** The command table of docs/design/cli-contract.md ("Shape"), as command -> route. */
 const CONTRACT: Record<string, RouteName> = {
   'groups list': 'groups.list',
   'groups get': 'groups.get',
@@ -32,7 +32,7 @@ const CONTRACT: Record<string, RouteName> = {
   'notes create': 'notes.create',
   'notes update': 'notes.update',
   'notes delete': 'notes.delete',
-  // mute and unmute are the same endpoint with another mute_type (cli-contract.md).
+  // mute and unmute are the same endpoint with another mute_type (docs/design/cli-contract.md).
   'plugin mute': 'pluginResults.update',
   'plugin unmute': 'pluginResults.update',
   'users list': 'users.list',

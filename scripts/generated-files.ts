@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { buildProgram } from '../program.js';
-import { bashScript } from './bash.js';
-import { commandReference, examplesIn, withHelpText, type HelpOutput } from './docs.js';
-import { fishScript } from './fish.js';
-import { manPage, topicMarkdown } from './man.js';
-import { TOPICS } from '../spec/topics.js';
-import { buildTree } from './tree.js';
-import { zshScript } from './zsh.js';
+import { buildProgram } from '../src/program.js';
+import { bashScript } from '../src/completion/bash.js';
+import { commandReference, examplesIn, withHelpText, type HelpOutput } from '../src/completion/docs.js';
+import { fishScript } from '../src/completion/fish.js';
+import { manPage, topicMarkdown } from '../src/completion/man.js';
+import { TOPICS } from '../src/spec/topics.js';
+import { buildTree } from '../src/completion/tree.js';
+import { zshScript } from '../src/completion/zsh.js';
 
 /** The whole program as `mon` builds it, with a runner that never runs: only its shape and help are read. */
 export function fullProgram(output: HelpOutput = { writeOut: () => undefined, writeErr: () => undefined }): Command {

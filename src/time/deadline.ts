@@ -1,4 +1,4 @@
-import { quoted } from '../output/escape.js';
+import { quoted } from '../text/escape.js';
 import { NetworkError, UsageError } from '../errors.js';
 
 /** Default of MON_DEADLINE: far beyond any `--all` at 400 requests a minute, short of forever. */

@@ -3,7 +3,7 @@
  * whether it is hidden, and the one predicate that `plugin list`, `alerts`, `status`, a bulk
  * mute and --changes all ask (keep every such decision here, so that they cannot disagree).
  */
-import { parseTime } from './api/time.js';
+import { parseTime } from '../time/parse.js';
 
 /** Plugin result statuses (api-v2.5, Plugin result status values), in the reference's order. */
 export const PLUGIN_STATUSES = ['OK', 'Warning', 'Alert', 'Informational'] as const;
