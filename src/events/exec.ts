@@ -40,13 +40,22 @@ export class ExecRunner {
   private once(input: string, extraEnv: Record<string, string>): Promise<ExecOutcome> {
     const { command, timeoutMs, output, env } = this.options;
     return new Promise((resolve) => {
-      const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...env, ...extraEnv } });
+      // A process group of its own, so that a timeout stops what the shell started too (a
+      // `sleep` the shell waits on would hold the pipes open).
+      const child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...env, ...extraEnv } });
+      const kill = (signal: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          child.kill(signal);
+        }
+      };
       let timedOut = false;
       let killer: NodeJS.Timeout | undefined;
       const timer = setTimeout(() => {
         timedOut = true;
-        child.kill('SIGTERM');
-        killer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+        kill('SIGTERM');
+        killer = setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS);
       }, timeoutMs);
       child.stdout.setEncoding('utf8').on('data', output);
       child.stderr.setEncoding('utf8').on('data', output);
