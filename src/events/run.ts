@@ -110,7 +110,12 @@ export async function listenForEvents(ctx: Context, options: ListenOptions): Pro
     let timer: NodeJS.Timeout | undefined;
     if (options.forMs !== undefined) until.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, options.forMs))));
     try {
-      await serveUntil(server, { signal: ctx.signal, until: Promise.race(until), summary: () => `stopped: ${summary(listener.counts)}` });
+      await serveUntil(server, {
+        signal: ctx.signal,
+        until: Promise.race(until),
+        summary: () => `stopped: ${summary(listener.counts)}`,
+        stopping: (inFlight) => ctx.notice(`Stopping: no new deliveries; finishing ${inFlight === 1 ? 'the one' : `the ${inFlight}`} in flight (again to cut ${inFlight === 1 ? 'it' : 'them'} off)`),
+      });
     } finally {
       clearTimeout(timer);
     }

@@ -246,7 +246,16 @@ export async function listen(options: ServeOptions): Promise<Server> {
  * closes gracefully. Aborted: throws the InterruptedError of its signal (exit 130 or 143), with
  * `summary()` as its message; `until` rejecting closes the server and rethrows.
  */
-export async function serveUntil(server: Server, opts: { signal?: AbortSignal; until?: Promise<unknown>; summary?: () => string | undefined }): Promise<void> {
+export async function serveUntil(
+  server: Server,
+  opts: {
+    signal?: AbortSignal;
+    until?: Promise<unknown>;
+    summary?: () => string | undefined;
+    /** Called once it stops taking requests with some still in flight (to say it waits for them). */
+    stopping?: (inFlight: number) => void;
+  },
+): Promise<void> {
   const { signal } = opts;
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<'aborted'>((resolve) => {
@@ -256,7 +265,9 @@ export async function serveUntil(server: Server, opts: { signal?: AbortSignal; u
   });
   try {
     const outcome = await Promise.race([aborted, (opts.until ?? new Promise<never>(() => {})).then(() => 'done' as const)]);
-    await server.close();
+    const closing = server.close();
+    if (server.inFlight() > 0) opts.stopping?.(server.inFlight());
+    await closing;
     if (outcome === 'aborted') throw InterruptedError.of(signal, opts.summary?.());
   } catch (error) {
     await server.close();
