@@ -346,7 +346,7 @@ _mon_argument() {
     'profile show|''1') REPLY='@profiles' ;;
     'profile remove|''1') REPLY='@profiles' ;;
     'profile test|''1') REPLY='@profiles' ;;
-    'help|'*) REPLY='@commands options environment exit-codes formats fleet sandbox' ;;
+    'help|'*) REPLY='@commands options environment exit-codes formats fleet events sandbox' ;;
     *) REPLY= ;;
   esac
 }

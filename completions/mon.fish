@@ -806,4 +806,4 @@ complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: 
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
-complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help options environment exit-codes formats fleet sandbox'
+complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help options environment exit-codes formats fleet events sandbox'

@@ -31,7 +31,7 @@ export const events: ResourceSpec = {
       description: [
         'Listens for the deliveries of the service\'s outgoing webhooks and prints one line per event: on a terminal the time, account, computer, group, plugin and transition; in a pipe, with -o json|ndjson or --jq, the event as sent with what mon understood under `_mon`. The URL to give the service is printed on stderr once listening.',
         'A delivery is answered 2xx only once it is handled (accepted by --forward-to, run by --exec, on disk in --output-file, printed), otherwise 503 so the service sends it again; a delivery seen before (its event_id, or its body when it has none) is answered 2xx and not shown again, also after a restart with the same --output-file.',
-        `Listens on loopback unless told: another address needs a secret in ${EVENTS_SECRET_ENV} (at least ${MIN_EVENTS_SECRET} characters; the sender puts it as the URL's last segment, or sends Authorization: Bearer) and --tls-cert/--tls-key or --insecure. Bodies over 1 MiB get 413, other methods 405, slow senders 408. Ctrl-C or SIGTERM stops taking deliveries, finishes those in flight and exits 130/143.`,
+        `Listens on loopback unless told: another address needs a secret in ${EVENTS_SECRET_ENV} (at least ${MIN_EVENTS_SECRET} characters; the sender puts it as the URL's last segment, or sends Authorization: Bearer) and --tls-cert/--tls-key or --insecure. Bodies over 1 MiB get 413, other methods 405, slow senders 408. Ctrl-C or SIGTERM stops taking deliveries, finishes those in flight and exits 130/143. \`mon help events\` says more.`,
       ].join('\n\n'),
       options: [
         { flags: '--listen <host:port>', description: 'address to listen on', defaultText: '127.0.0.1:8787' },
@@ -64,7 +64,7 @@ export const events: ResourceSpec = {
         if (format !== 'table' && format !== 'json' && format !== 'ndjson') {
           throw new UsageError(`-o ${format}: \`mon events listen\` prints a line per event, or JSON (-o json or ndjson)`);
         }
-        const secret = ctx.env[EVENTS_SECRET_ENV];
+        const secret = ctx.env.MON_EVENTS_SECRET;
         if (secret !== undefined && secret.length < MIN_EVENTS_SECRET) {
           throw new UsageError(`${EVENTS_SECRET_ENV}: at least ${MIN_EVENTS_SECRET} characters (it has ${secret.length})`, 'e.g. MON_EVENTS_SECRET=$(openssl rand -hex 16)');
         }
