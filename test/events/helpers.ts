@@ -45,13 +45,13 @@ async function urlOf(stderr: Growing, ended: Promise<unknown>, stdout: Growing):
 }
 
 /** `mon events listen ARGS` through main() in this process (--listen 127.0.0.1:0 unless given). */
-export async function listenInProcess(args: readonly string[], env: Record<string, string> = {}): Promise<RunningListener> {
+export async function listenInProcess(args: readonly string[], env: Record<string, string> = {}, tty = false): Promise<RunningListener> {
   const stdout = new Growing();
   const stderr = new Growing();
   const controller = new AbortController();
   const io = {
-    stdout: { write: (chunk: string) => stdout.add(chunk), isTTY: false },
-    stderr: { write: (chunk: string) => stderr.add(chunk), isTTY: false },
+    stdout: { write: (chunk: string) => stdout.add(chunk), isTTY: tty },
+    stderr: { write: (chunk: string) => stderr.add(chunk), isTTY: tty },
     stdin: Object.assign(Readable.from([]), { isTTY: false }),
   };
   const withPort = args.includes('--listen') ? args : [...args, '--listen', '127.0.0.1:0'];

@@ -44,6 +44,25 @@ describe('mon events listen', () => {
     expect(listener.stderr.text).toMatch(/Stopped: 3 events handled, 2 duplicates answered\.\n$/);
   });
 
+  it('on a terminal, one line of time, account, computer, group, plugin and transition, in colour', async () => {
+    const listener = await listenInProcess(['-p', 'acme', '--max-events', '2', '--include-tests'], { FORCE_COLOR: '1' }, true);
+    running.push(listener);
+    await post(listener.url, pluginEvent('t1', 'alert', 'ok'));
+    await post(listener.url, JSON.stringify({ svc_test: true, event_id: 'svc_test_x' }));
+    expect(await finished(listener)).toBe(0);
+    const shown = listener.stdout.text.split('\n');
+    expect(shown[0]).toMatch(/^\x1b\[2m\d\d:\d\d:\d\d\x1b\[22m {2}acme {2}web-01 {2}Servers {2}Disk Usage {2}OK →\x1b\[31m Alert\x1b\[39m$/);
+    expect(shown[1]).toMatch(/ {2}\x1b\[36mtest delivery\x1b\[39m {2}svc_test_x$/);
+  });
+
+  it('-o json prints a line per event too', async () => {
+    const listener = await start(['-o', 'json', '--max-events', '2']);
+    await post(listener.url, pluginEvent('j1'));
+    await post(listener.url, pluginEvent('j2'));
+    expect(await finished(listener)).toBe(0);
+    expect(lines(listener.stdout.text).map((event) => event.event_id)).toEqual(['j1', 'j2']);
+  });
+
   it('answers test deliveries and connection_test, and shows them with --include-tests', async () => {
     const quiet = await start(['--max-events', '1']);
     expect((await post(quiet.url, JSON.stringify({ svc_test: true, event_id: 'svc_test_abc' }))).status).toBe(200);
