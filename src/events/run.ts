@@ -34,6 +34,13 @@ export interface ListenOptions {
   human?: { color: boolean };
 }
 
+/** `/events/s3cret?x` → `/events/…`: the path as logged when a secret is set. */
+function hideSecret(path: string, base: string): string {
+  const prefix = base === '/' ? '/' : `${base.replace(/\/+$/, '')}/`;
+  const bare = path.split('?')[0]!;
+  return bare === base || bare === prefix.slice(0, -1) ? bare : path.startsWith(prefix) ? `${prefix}…` : '…';
+}
+
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The closing line: what was received and what became of it. */
@@ -101,7 +108,8 @@ export async function listenForEvents(ctx: Context, options: ListenOptions): Pro
       address,
       tls,
       handle: (request) => listener.handle(request),
-      log: (line) => ctx.debug(line),
+      // With a secret, what follows the path is the secret (or a guess at it): never logged.
+      log: (line) => ctx.debug(options.secret === undefined ? line : line.replace(/^(\S+ )(\S+)/, (_, method: string, path: string) => `${method}${hideSecret(path, options.path)}`)),
       onError: (error) => ctx.notice(`a delivery failed: ${error instanceof Error ? error.message : String(error)}`),
       letFinish: () => ctx.letFinish(),
       announce: { stderr: ctx.io.stderr, shownPath },

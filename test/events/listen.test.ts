@@ -155,7 +155,7 @@ describe('a secret', () => {
   const SECRET = 'hunter2-but-longer-0123';
 
   it('is needed in the path or as a bearer token; a wrong one is refused and it is never printed', async () => {
-    const listener = await start(['--max-events', '2'], { MON_EVENTS_SECRET: SECRET });
+    const listener = await start(['--max-events', '2', '--verbose'], { MON_EVENTS_SECRET: SECRET });
     expect(listener.url).toMatch(/\/events\/\$MON_EVENTS_SECRET$/);
     const base = listener.url.replace(/\/\$MON_EVENTS_SECRET$/, '');
     expect((await post(base, pluginEvent('n1'))).status).toBe(404);
@@ -167,6 +167,10 @@ describe('a secret', () => {
     expect(await finished(listener)).toBe(0);
     expect(lines(listener.stdout.text).map((event) => (event._mon as { id: string }).id)).toEqual(['y1', 'y2']);
     expect(listener.stderr.text).toContain('4 refused (path or secret)');
+    // -v logs each request, the secret and the guesses at it hidden.
+    expect(listener.stderr.text).toMatch(/^POST \/events\/… 200 \d+ms$/m);
+    expect(listener.stderr.text).toMatch(/^POST \/events 404 \d+ms$/m);
+    expect(listener.stderr.text).not.toContain('wrong-secret');
     expect(`${listener.stdout.text}${listener.stderr.text}`).not.toContain(SECRET);
     expect(`${listener.stdout.text}${listener.stderr.text}`).not.toContain(SECRET.slice(0, 10));
   });
