@@ -48,6 +48,9 @@ export interface ListenerCounts {
   forwardFailures: number;
 }
 
+/** The errors of --forward-to, already reported when they reach handle(). */
+const forwardRefusals = new WeakSet<object>();
+
 const text = (status: number, body: string): Reply => ({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `${body}\n` });
 
 export class Listener {
@@ -108,8 +111,10 @@ export class Listener {
     this.inFlight.set(id, outcome.then(() => true, () => false));
     try {
       return await outcome;
-    } catch {
+    } catch (error) {
       this.counts.failed++;
+      // A refusal of --forward-to said so already; anything else (a full disk) is said here.
+      if (!forwardRefusals.has(error as object)) this.options.notice(`event ${id} not handled: ${error instanceof Error ? error.message : String(error)}; answered 503 so that it is sent again`);
       return text(503, 'not handled: send it again');
     } finally {
       this.inFlight.delete(id);
@@ -149,6 +154,7 @@ export class Listener {
         await options.forward.forward(request.body, typeof request.headers['content-type'] === 'string' ? request.headers['content-type'] : undefined);
       } catch (error) {
         this.counts.forwardFailures++;
+        if (typeof error === 'object' && error !== null) forwardRefusals.add(error);
         options.notice(`--forward-to: event ${understood.id} not accepted: ${error instanceof Error ? error.message : String(error)} (${this.counts.forwardFailures} so far); the sender will send it again`);
         throw error;
       }

@@ -4,6 +4,7 @@
  * on stderr what it received.
  */
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import { flushed, drained } from '../output/drain.js';
 import { eventLine } from '../output/event-line.js';
 import { checkExposure, listen, parseListen, readTls, serveUntil } from '../server/index.js';
@@ -68,7 +69,12 @@ export async function listenForEvents(ctx: Context, options: ListenOptions): Pro
     includeTests: options.filter.includeTests,
   };
   const ids = new RecentIds();
-  const journal = options.outputFile === undefined ? undefined : await Journal.open(options.outputFile, ids, (message) => ctx.notice(message));
+  const journal =
+    options.outputFile === undefined
+      ? undefined
+      : await Journal.open(options.outputFile, ids, (message) => ctx.notice(message)).catch((error: NodeJS.ErrnoException) => {
+          throw new UsageError(`--output-file ${options.outputFile}: cannot append to it (${error.code ?? error.message})`);
+        });
   const cleanups: (() => Promise<void>)[] = [];
   if (journal) cleanups.push(() => journal.close());
   try {

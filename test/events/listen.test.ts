@@ -184,6 +184,7 @@ describe('a secret', () => {
     [['--path', 'events'], {}, /^mon: --path "events": must start with \//],
     [['-o', 'csv'], {}, /^mon: -o csv: `mon events listen` prints a line per event/],
     [['--max-events', '0'], {}, /^mon: --max-events/],
+    [['--output-file', '/'], {}, /^mon: --output-file \/: cannot append to it \(EISDIR\)/],
   ])('%j %j: exit 2, one line, nothing bound', async (args, env, message) => {
     const result = await runMain(['events', 'listen', ...args], { env });
     expect(result.code).toBe(2);
