@@ -87,7 +87,7 @@ export async function listenForEvents(ctx: Context, options: ListenOptions): Pro
     const exec =
       options.exec === undefined
         ? undefined
-        : new ExecRunner({ command: options.exec, parallel: options.execParallel, timeoutMs: options.execTimeoutMs, env: ctx.env, output: (chunk) => ctx.io.stderr.write(chunk) });
+        : new ExecRunner({ command: options.exec, parallel: options.execParallel, timeoutMs: options.execTimeoutMs, env: { ...ctx.env, MON_EVENTS_SECRET: undefined }, output: (chunk) => ctx.io.stderr.write(chunk) });
     const stdout = ctx.io.stdout;
     const listener = new Listener({
       path: options.path,

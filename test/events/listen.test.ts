@@ -206,15 +206,18 @@ describe('a secret', () => {
 describe('hand-off', () => {
   it('--exec gets each event on stdin; a failing command is counted and the listener lives', async () => {
     const dir = tempDir('mon-exec-');
-    const script = `cat > "${dir}/$MON_EVENT_ID.json"; case "$MON_EVENT_ID" in bad*) echo "no chat today" >&2; exit 3;; esac`;
-    const listener = await start(['--exec', script, '--exec-parallel', '2', '--max-events', '3']);
-    expect((await post(listener.url, pluginEvent('good1'))).status).toBe(200);
-    expect((await post(listener.url, pluginEvent('bad1'))).status).toBe(200);
-    expect((await post(listener.url, pluginEvent('good2'))).status).toBe(200);
+    const script = `cat > "${dir}/$MON_EVENT_ID.json"; echo "secret:\${MON_EVENTS_SECRET:-none}" >&2; case "$MON_EVENT_ID" in bad*) echo "no chat today" >&2; exit 3;; esac`;
+    const listener = await start(['--exec', script, '--exec-parallel', '2', '--max-events', '3'], { MON_EVENTS_SECRET: 'kept-from-the-command-0123' });
+    const url = listener.url.replace('$MON_EVENTS_SECRET', 'kept-from-the-command-0123');
+    expect((await post(url, pluginEvent('good1'))).status).toBe(200);
+    expect((await post(url, pluginEvent('bad1'))).status).toBe(200);
+    expect((await post(url, pluginEvent('good2'))).status).toBe(200);
     expect(await finished(listener)).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['bad1.json', 'good1.json', 'good2.json']);
     expect(JSON.parse(readFileSync(join(dir, 'good1.json'), 'utf8'))).toMatchObject({ event_id: 'good1', _mon: { kind: 'plugin' } });
     expect(listener.stderr.text).toContain('no chat today');
+    // The listener's secret is not handed to the commands it runs.
+    expect(listener.stderr.text.match(/secret:none/g)).toHaveLength(3);
     expect(listener.stderr.text).toContain('--exec: for event bad1: exit status 3 (1 failed so far)');
     expect(listener.stderr.text).toMatch(/Stopped: 3 events handled, --exec failed 1 time\.\n$/);
   });
