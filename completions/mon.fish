@@ -27,6 +27,8 @@ function __mon_command
             echo 'status'
         case '|report'
             echo 'report'
+        case '|events'
+            echo 'events'
         case '|changes'
             echo 'changes'
         case '|api'
@@ -101,6 +103,8 @@ function __mon_command
             echo 'plugin unmute'
         case 'users|list' 'users|ls'
             echo 'users list'
+        case 'events|listen'
+            echo 'events listen'
         case 'changes|list' 'changes|ls'
             echo 'changes list'
         case 'changes|forget' 'changes|rm'
@@ -298,6 +302,21 @@ function __mon_option
             'report|--logo' \
             'report|--footer' \
             'report|--output-dir' \
+            'events listen|--listen' \
+            'events listen|--path' \
+            'events listen|--tls-cert' \
+            'events listen|--tls-key' \
+            'events listen|--severity' \
+            'events listen|--group' \
+            'events listen|--computer' \
+            'events listen|--plugin' \
+            'events listen|--forward-to' \
+            'events listen|--exec' \
+            'events listen|--exec-parallel' \
+            'events listen|--exec-timeout' \
+            'events listen|--output-file' \
+            'events listen|--max-events' \
+            'events listen|--for' \
             'api|-F' \
             'api|--field' \
             'profile add|--subdomain' \
@@ -436,22 +455,23 @@ complete -c mon -n '__mon_at ""' -a 'users' -d 'List the people with access to t
 complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attention, account-wide'
 complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now, or --check for Nagios'
 complete -c mon -n '__mon_at ""' -a 'report' -d 'A customer report as one self-contained HTML file'
+complete -c mon -n '__mon_at ""' -a 'events' -d 'Receive the service\'s webhooks: show, hand on'
 complete -c mon -n '__mon_at ""' -a 'changes' -d 'The saved states of --changes NAME: list, forget'
 complete -c mon -n '__mon_at ""' -a 'api' -d 'Send any request to the API, print the JSON answer'
 complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check accounts (subdomain + key)'
 complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the v2.5 API with demo data, no account needed'
 complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
 complete -c mon -n '__mon_at ""' -a 'help' -d 'Show help for a topic or a command'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
 complete -c mon -n '__mon_at "groups"' -a 'list' -d 'List groups, sorted by name'
 complete -c mon -n '__mon_at "groups"' -a 'get' -d 'Show one group by uid, slug or name'
 complete -c mon -n '__mon_at "groups"' -a 'find-or-create' -d 'Return the group with this name, creating it when there is none'
@@ -729,6 +749,24 @@ complete -c mon -n '__mon_in "report"' -l 'title' -x -d 'the report\'s title (de
 complete -c mon -n '__mon_in "report"' -l 'logo' -r -F -d 'a PNG, JPEG, GIF, WebP or SVG image shown at the top, embedded (at most 1 MiB) (max 4096 characters)'
 complete -c mon -n '__mon_in "report"' -l 'footer' -x -d 'a line at the foot of the report, e.g. your company\'s name (max 500 characters)'
 complete -c mon -n '__mon_in "report"' -l 'output-dir' -r -F -d 'write <account>.html there instead of printing (one file per account) (max 4096 characters)'
+complete -c mon -n '__mon_at "events"' -a 'listen' -d 'Receive the service\'s webhooks until stopped'
+complete -c mon -n '__mon_in "events listen"' -l 'listen' -x -d 'address to listen on (default: 127.0.0.1:8787)'
+complete -c mon -n '__mon_in "events listen"' -l 'path' -r -F -d 'path deliveries are posted to (max 200 characters, default: /events)'
+complete -c mon -n '__mon_in "events listen"' -l 'tls-cert' -r -F -d 'serve HTTPS with this PEM certificate (chain), with --tls-key'
+complete -c mon -n '__mon_in "events listen"' -l 'tls-key' -r -F -d 'the PEM key of --tls-cert'
+complete -c mon -n '__mon_in "events listen"' -l 'insecure' -d 'serve plain HTTP on an address other than loopback'
+complete -c mon -n '__mon_in "events listen"' -l 'severity' -x -d 'only events of this severity (alert, warning, ok…; repeat or comma-separate for any of them)'
+complete -c mon -n '__mon_in "events listen"' -l 'group' -x -a '(__mon_names groups)' -d 'only events of this group (name or uid as the event carries it; repeatable)'
+complete -c mon -n '__mon_in "events listen"' -l 'computer' -x -a '(__mon_names computers)' -d 'only events of this computer (name or client id as the event carries it; repeatable)'
+complete -c mon -n '__mon_in "events listen"' -l 'plugin' -x -a '(__mon_names plugins)' -d 'only events of this plugin (repeatable)'
+complete -c mon -n '__mon_in "events listen"' -l 'include-tests' -d 'show and hand on test deliveries (svc_test, connection_test) too; without it they are answered and noted on stderr'
+complete -c mon -n '__mon_in "events listen"' -l 'forward-to' -x -d 'post each delivery on to this URL (body and content type as received); a delivery it does not accept with 2xx is answered 503'
+complete -c mon -n '__mon_in "events listen"' -l 'exec' -x -d 'run this shell command for each event, the event (JSON) on its stdin; a failure is logged and counted'
+complete -c mon -n '__mon_in "events listen"' -l 'exec-parallel' -x -d 'how many --exec commands run at once, 1..32 (default: 4)'
+complete -c mon -n '__mon_in "events listen"' -l 'exec-timeout' -x -d 'how long one --exec command may run (then it is stopped and counted as failed) (default: 30s)'
+complete -c mon -n '__mon_in "events listen"' -l 'output-file' -r -F -d 'append each event to this file as ndjson, on disk before the delivery is answered; its last ids are read back on start'
+complete -c mon -n '__mon_in "events listen"' -l 'max-events' -x -d 'stop after this many events'
+complete -c mon -n '__mon_in "events listen"' -l 'for' -x -d 'stop after this long (30s, 10m, 2h)'
 complete -c mon -n '__mon_at "changes"' -a 'list' -d 'List the names saved by --changes, for every profile: command line, when, how many items'
 complete -c mon -n '__mon_at "changes"' -a 'forget' -d 'Forget the state saved under NAME for the profile in effect: its next run records a new baseline'
 complete -c mon -n '__mon_alias "changes" "list forget"' -a 'ls' -d 'alias of list'
@@ -768,4 +806,4 @@ complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: 
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
-complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help options environment exit-codes formats fleet sandbox'
+complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help options environment exit-codes formats fleet events sandbox'

@@ -60,6 +60,7 @@ export function globalFlags(program: Command): string[] {
 export function rootHelp(program: Command, helper: Help): string {
   const commands = helper.visibleCommands(program).map((command) => [command.name() === 'help' ? 'help [topic|command]' : command.name(), helper.subcommandDescription(command)] as const);
   const width = Math.max(...commands.map(([term]) => term.length), ...[OPTIONS_TOPIC, ...TOPICS].map((topic) => topic.name.length));
+  const namedLikeCommands = TOPICS.filter((topic) => commands.some(([name]) => name === topic.name));
   const out = [
     'Usage: mon [global options] <command> [<verb>] [arguments] [options]',
     '',
@@ -68,9 +69,11 @@ export function rootHelp(program: Command, helper: Help): string {
     'Commands:',
     ...items(commands, width),
     '',
-    'Help topics (mon help <topic>):',
+    // A topic named like a command (`mon help sandbox`) is named on the heading, not listed
+    // again: the commands already list it, and the root help stays one screen.
+    `Help topics (mon help <topic>; also ${namedLikeCommands.map((topic) => topic.name).join(', ')}):`,
     ...items(
-      [OPTIONS_TOPIC, ...TOPICS].map((topic) => [topic.name, topic.summary] as const),
+      [OPTIONS_TOPIC, ...TOPICS.filter((topic) => !namedLikeCommands.includes(topic))].map((topic) => [topic.name, topic.summary] as const),
       width,
     ),
     '',

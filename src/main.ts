@@ -198,7 +198,7 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
   const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./time/deadline.js')]);
   const sink = new JqSink(globals.jq, {
     engine: deps.jqEngine,
-    mode: globals.output === 'ndjson' ? 'ndjson' : 'json',
+    mode: globals.output === 'ndjson' || verb.jsonLines === true ? 'ndjson' : 'json',
     out: deps.io.stdout,
     // jq's `debug` and `stderr` lines quote the data, which a server may have filled with the key.
     warn: (text) => deps.io.stderr.write(scrub(text, deps)),

@@ -3,6 +3,7 @@ import { changes } from './changes.js';
 import { expirationManufacturers, expirationProducts } from './catalogue.js';
 import { completeHelper, completion } from './completion.js';
 import { computers } from './computers.js';
+import { events } from './events.js';
 import { expirations } from './expirations.js';
 import { alerts, status } from './fleet.js';
 import { groups } from './groups.js';
@@ -15,4 +16,4 @@ import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, report, changes, api, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, report, events, changes, api, profile, sandbox, completion, completeHelper];

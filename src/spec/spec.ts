@@ -142,6 +142,8 @@ export interface VerbSpec {
   isDefault?: boolean;
   /** False for a verb that prints no JSON whatever -o says (a delete, `profile add`): --jq is refused. */
   jsonOutput?: false;
+  /** Prints one JSON object per line as things happen, whatever -o json|ndjson says: --jq runs on each. */
+  jsonLines?: true;
   /** The verb prints `-o openmetrics` (`status`); every other verb refuses it. */
   openMetrics?: true;
   /**

@@ -41,6 +41,7 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   },
   { name: 'MON_MAX_RESPONSE', meaning: 'the most one response may be: bytes, or with K, M or G, from 1K to 500M (default 32M)' },
   { name: 'MON_RATE_LIMIT', meaning: "<requests>/<seconds>, the client's own budget, shared by every mon process of the user and key (default 400/60, the API's limit); lower it when other tools use the same key, e.g. 200/60; raised past 400 a minute for the service itself (not a sandbox on loopback), mon warns that 429 answers will follow. A wait of more than a second shows on a terminal (--verbose says it once in a pipe)" },
+  { name: 'MON_EVENTS_SECRET', meaning: "`events listen`: the secret a sender must present, as the webhook URL's last segment (…/events/SECRET) or as `Authorization: Bearer SECRET`; at least 16 characters; needed to listen off loopback. Compared in constant time, never printed" },
   { name: 'MON_COMPLETION_TTL', meaning: "seconds the names Tab offers (groups, computers, plugins, note and expiration uids) are kept before a Tab refreshes them in the background (default 300); a Tab never waits for the API, it offers the names it has" },
   { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxies, as every Node tool reads them (also in lower case): http://[user:password@]host:port, https://… or socks5://…; anything else is exit 2' },
   { name: 'NODE_EXTRA_CA_CERTS', meaning: 'PEM file of a private CA or a TLS-inspecting proxy; certificates are always verified (NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored, and mon says so)' },
@@ -196,8 +197,54 @@ const fleet: Topic = {
   ],
 };
 
+const events: Topic = {
+  name: 'events',
+  title: "The service's webhooks: mon events listen",
+  summary: "The service's webhooks: receive, show, hand on",
+  blocks: [
+    {
+      kind: 'text',
+      text: "`mon events listen` is the receiver to give the service as its webhook address. Once listening it prints the URL on stderr (`Listening on http://127.0.0.1:8787/events`); --listen HOST:PORT and --path change it. Each event is one line on stdout: on a terminal the time, account, computer, group, plugin and transition (`OK → Alert`, the new severity in colour); in a pipe, with -o json|ndjson or with --jq (run on each event as it comes), the event as the service sent it, with what mon understood of it added under `_mon`.",
+    },
+    {
+      kind: 'table',
+      head: ['_mon key', 'What it holds'],
+      rows: [
+        ['kind', '`plugin` (severity, previous_severity or the status integers are present), `test` (a top-level svc_test, or an event_id starting svc_test_), `connection_test`, or `unknown`: any other payload, shown as sent (a body that is not a JSON object under `_mon.body`), never refused'],
+        ['id', 'what makes a retry known: the event_id, or `sha256:` of the body when there is none'],
+        ['received_at', 'when mon received it (UTC)'],
+        ['severity, previous_severity, transition', 'the words as sent, in lower case; `OK → Alert` (or `0 → 2` from previous_status and new_status)'],
+        ['computer, group, plugin, account', 'names read where the payload carries them (computer, group, plugin_result objects or strings); account is the --profile given'],
+        ['mute_type, is_hidden', 'as sent'],
+      ],
+    },
+    {
+      kind: 'text',
+      text: 'Nothing lost, nothing twice. A delivery is answered 2xx only once it is handled: accepted by --forward-to (its body and content type posted on), run by --exec (the event on the command\'s stdin, MON_EVENT_ID and MON_EVENT_KIND in its environment; at most --exec-parallel at once, each for at most --exec-timeout; a failure is logged and counted, never fatal), appended to --output-file as ndjson and synced to disk, and printed. Otherwise it is answered 503 and the service sends it again. A delivery already handled is answered 2xx and not shown again: the last 10,000 ids are remembered, and with --output-file read back from the file on start (a last line cut short by a crash is dropped: it was never acknowledged).',
+    },
+    {
+      kind: 'text',
+      text: 'Filters: --severity, --group, --computer and --plugin (repeatable or comma-separated, any of them, any case) pick the events shown and handed on; the others are answered and counted. Test deliveries and connection_test are answered and noted on stderr; --include-tests shows and hands them on. --max-events N and --for DURATION end it (exit 0); Ctrl-C or SIGTERM stop taking deliveries, finish those in flight and exit 130/143. It ends with a line on stderr saying what it received.',
+    },
+    {
+      kind: 'text',
+      text: "Safety. It listens on loopback by default. Another address needs a secret in MON_EVENTS_SECRET, which the sender presents as the URL's last segment or as `Authorization: Bearer`, and --tls-cert/--tls-key (PEM) or --insecure for plain HTTP. A wrong path or secret gets 404, another method 405, a body over 1 MiB 413, a sender too slow with its headers (10 s) or body (30 s) 408; none of them stops the listener, and the secret is never printed.",
+    },
+    {
+      kind: 'examples',
+      lines: [
+        'mon events listen',
+        'mon events listen --severity alert --output-file events.ndjson --exec ./to-chat.sh',
+        'mon events listen --forward-to http://127.0.0.1:3000/webhook',
+        "mon events listen --max-events 1 --jq '._mon.transition'",
+        'MON_EVENTS_SECRET=$(cat secret) mon events listen --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem',
+      ],
+    },
+  ],
+};
+
 /** The topics, in the order `mon help` lists them; the global options are a topic of their own (options). */
-export const TOPICS: readonly Topic[] = [environment, exitCodes, formats, fleet, sandbox];
+export const TOPICS: readonly Topic[] = [environment, exitCodes, formats, fleet, events, sandbox];
 
 /** `mon help options`: the global options, read from the program itself (src/help.ts). */
 export const OPTIONS_TOPIC = { name: 'options', title: 'Global options', summary: 'The global options, before or after any command' } as const;

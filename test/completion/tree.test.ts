@@ -51,7 +51,7 @@ describe('the completion model read from the commander tree', () => {
   });
 
   it('lists `help` once, at the root, completing the command names (`mon help computers list` takes the whole path) and the help topics', () => {
-    expect(tree.commands.find((sub) => sub.name === 'help')?.args[0]?.source).toEqual({ type: 'commands', topics: ['options', 'environment', 'exit-codes', 'formats', 'fleet', 'sandbox'] });
+    expect(tree.commands.find((sub) => sub.name === 'help')?.args[0]?.source).toEqual({ type: 'commands', topics: ['options', 'environment', 'exit-codes', 'formats', 'fleet', 'events', 'sandbox'] });
     for (const node of walk(tree).filter((candidate) => candidate.path.length > 0)) {
       expect(node.commands.map((sub) => sub.name), node.path.join(' ')).not.toContain('help');
     }
