@@ -3,7 +3,7 @@
  * computer, group, plugin and the transition (`OK → Alert`), the new severity in colour. Every
  * value is a sender's text: shown escaped and cut, so one event stays one line.
  */
-import { shortened, terminalSafe } from './escape.js';
+import { shortened, terminalSafe } from '../text/escape.js';
 
 /** What the line shows; the fields of src/events/payload.ts's Understood that it reads. */
 export interface EventLineInput {

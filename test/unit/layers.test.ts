@@ -81,14 +81,14 @@ describe('imports point down', () => {
     ['errors.ts', 'clock.ts', 'version.ts', 'tiering.ts', 'types'],
     // Shared helpers that know nothing of requests or rendering.
     ['text', 'time', 'model'],
-    ['config'],
+    ['config', 'server'],
     // The client and the renderers: peers that never import each other (checked below).
     ['api', 'output'],
     ['context.ts'],
     ['spec', 'validate', 'io', 'once-only.ts'],
     ['resolve', 'sandbox', 'completion'],
     ['runtime.ts', 'changes'],
-    ['fleet'],
+    ['fleet', 'events'],
     ['report'],
     ['commands', 'help.ts', 'usage.ts'],
     ['program.ts'],
