@@ -81,6 +81,7 @@ _mon_option() {
     '|-o'|'|--output') REPLY='v table json ndjson csv tsv openmetrics' ;;
     '|--jq') REPLY='v' ;;
     '|--fields') REPLY='v' ;;
+    '|--output-file') REPLY='v @files' ;;
     '|--expand') REPLY='v' ;;
     '|--timeout') REPLY='v' ;;
     '|--retries') REPLY='v' ;;
@@ -254,7 +255,7 @@ _mon_option() {
 # The options of the command at path $1 (not its ancestors), in REPLY.
 _mon_flags() {
   case "$1" in
-    '') REPLY='-V --version -p --profile --profiles --all-profiles --parallel --base-url --sandbox -o --output --json --jq --fields --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
+    '') REPLY='-V --version -p --profile --profiles --all-profiles --parallel --base-url --sandbox -o --output --json --jq --fields --output-file --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
     'groups list') REPLY='--visibility --page --per-page --offset --all --limit --count --changes --reset' ;;
     'groups find-or-create') REPLY='--name --description --show-contact-menu --no-show-contact-menu --build-installers' ;;
     'groups update') REPLY='--name --description --reference-email --show-contact-menu --no-show-contact-menu' ;;

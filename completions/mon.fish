@@ -142,6 +142,7 @@ function __mon_option
             '|--output' \
             '|--jq' \
             '|--fields' \
+            '|--output-file' \
             '|--expand' \
             '|--timeout' \
             '|--retries' \
@@ -415,6 +416,7 @@ complete -c mon -s 'o' -l 'output' -x -a 'table json ndjson csv tsv openmetrics'
 complete -c mon -l 'json' -d 'short for -o json'
 complete -c mon -l 'jq' -x -d 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)'
 complete -c mon -l 'fields' -x -d 'comma-separated keys of -o json or table columns (name, flags, owner…), in every format'
+complete -c mon -l 'output-file' -r -F -d 'write stdout to PATH: a temporary beside it, renamed over it once the answer is whole; never a half-written PATH'
 complete -c mon -l 'no-header' -d 'table/csv/tsv without the header row'
 complete -c mon -l 'expand' -x -d 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)'
 complete -c mon -l 'timeout' -x -d 'per-request timeout in seconds (env MON_TIMEOUT; default 30)'

@@ -10,10 +10,8 @@ import { OPTIONS_TOPIC, TOPICS, type Topic, type TopicBlock } from './spec/topic
 export const HELP_WIDTH = 80;
 
 /** The examples the root help shows; every topic has more. */
-const ROOT_EXAMPLES = [
-  'mon --sandbox computers list --status missing',
-  'mon alerts --group "Acme Design"',
-];
+// One: the root help keeps to one screen (40 lines) with every global flag.
+const ROOT_EXAMPLES = ['mon --sandbox computers list --status missing'];
 
 /** Words wrapped to `width`, every line after the first indented by `indent`. */
 export function wrap(text: string, width: number, indent = 0): string[] {

@@ -47,6 +47,8 @@ export interface MainDeps {
   endAtDeadline?: (deadlineMs: number, line: string, source: 'set' | 'default') => void;
   /** Context.delivered when stdout is --jq's filter (main.ts): the filter's end, then stdout's flush. */
   delivered?: () => Promise<void>;
+  /** Context.answerWhole: main.ts hears that --output-file may install the answer whatever the exit code. */
+  answerWhole?: () => void;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
@@ -91,6 +93,7 @@ interface RawGlobals {
   quiet?: boolean;
   verbose?: boolean;
   color?: boolean;
+  outputFile?: string;
 }
 
 /** Flag > environment > default, for every global option (cli-contract.md, Global options). */
@@ -125,6 +128,7 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
     quiet: raw.quiet === true,
     verbose: raw.verbose === true,
     color: raw.color !== false,
+    outputFile: raw.outputFile,
   };
 }
 
@@ -261,6 +265,7 @@ export function createContext(
     onExit: (cleanup) => {
       cleanups.push(cleanup);
     },
+    answerWhole: () => deps.answerWhole?.(),
     letFinish: () => {
       // In a test without bin/mon nothing holds the process: the request's own bounds remain.
       if (!deps.interrupts) return { inFlight: new AbortController().signal, release: () => undefined };

@@ -68,12 +68,12 @@ describe('help', () => {
       Global options (mon help options describes them):
         -p, --profile <name>  --profiles <names>  --all-profiles  --parallel <n>
         --base-url <url>  --sandbox  -o, --output <format>  --json  --jq <expression>
-        --fields <keys>  --no-header  --expand <key>  --timeout <seconds>
-        --retries <n>  --dry-run  -y, --yes  -q, --quiet  -v, --verbose  --no-color
+        --fields <keys>  --output-file <path>  --no-header  --expand <key>
+        --timeout <seconds>  --retries <n>  --dry-run  -y, --yes  -q, --quiet
+        -v, --verbose  --no-color
 
       Examples:
         $ mon --sandbox computers list --status missing
-        $ mon alerts --group "Acme Design"
       "
     `);
     const resource = await runMain(['help', 'groups']);
@@ -103,8 +103,9 @@ describe('help', () => {
       Global options (\`mon help options\` describes them):
         -p, --profile <name>  --profiles <names>  --all-profiles  --parallel <n>
         --base-url <url>  --sandbox  -o, --output <format>  --json  --jq <expression>
-        --fields <keys>  --no-header  --expand <key>  --timeout <seconds>
-        --retries <n>  --dry-run  -y, --yes  -q, --quiet  -v, --verbose  --no-color
+        --fields <keys>  --output-file <path>  --no-header  --expand <key>
+        --timeout <seconds>  --retries <n>  --dry-run  -y, --yes  -q, --quiet
+        -v, --verbose  --no-color
       "
     `);
   });
