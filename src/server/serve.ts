@@ -1,0 +1,267 @@
+/**
+ * The one small layer under the servers mon runs (`events listen`, `metrics serve`): node:http
+ * or node:https on an address checked by address.ts, with the limits every one of them needs.
+ * A request whose body is over the limit gets 413, a method not allowed 405, a sender too slow
+ * with its headers or body 408, a handler that throws 500; none of them stops the server.
+ * Closing stops accepting and lets the requests in flight finish.
+ */
+import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { ListenAddress } from './address.js';
+import type { TlsFiles } from './tls.js';
+
+/** One request, read whole: what a handler sees. */
+export interface ServerRequest {
+  method: string;
+  /** The path and query as sent (`/events/abc?x=1`). */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The sender's address, for log lines. */
+  remote: string;
+}
+
+/** What a handler answers. */
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export const DEFAULT_LIMITS = {
+  /** 1 MiB. */
+  maxBodyBytes: 1024 * 1024,
+  /** A sender has this long to send its headers (from the connection or the previous request). */
+  headersTimeoutMs: 10_000,
+  /** ...and this long for the whole request, body included. */
+  requestTimeoutMs: 30_000,
+  /** A kept-alive connection with no request is closed after this. */
+  idleTimeoutMs: 5_000,
+} as const;
+
+export interface ServeOptions {
+  address: ListenAddress;
+  /** Serve HTTPS with these (tls.ts); plain HTTP without. */
+  tls?: TlsFiles;
+  /** The methods the handler takes; any other gets 405 with `Allow`. Default POST. */
+  methods?: readonly string[];
+  maxBodyBytes?: number;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  /** Answers a request read whole. A throw is answered 500 (and given to `onError`). */
+  handle(request: ServerRequest): Promise<Reply> | Reply;
+  /** One access line per request answered (`POST /path 200 3ms`): the caller shows it with -v. */
+  log?(line: string): void;
+  /** A handler that threw; the sender got 500. */
+  onError?(error: unknown): void;
+  /**
+   * Context.letFinish: held while a request is in flight, so that a first Ctrl-C or SIGTERM
+   * lets it finish (its `inFlight` signal, aborted by a second one, cuts them off).
+   */
+  letFinish?(): { inFlight: AbortSignal; release(): void };
+  /** Once listening, `Listening on URL` goes here, URL being the origin and `shownPath`. */
+  announce?: { stderr: { write(text: string): unknown }; shownPath?: string };
+}
+
+/** A server that is listening. */
+export interface Server {
+  /** `http://127.0.0.1:8787`: the origin, with the port the system gave for port 0. */
+  readonly url: string;
+  readonly port: number;
+  /** Requests being read or answered. */
+  inFlight(): number;
+  /** Refused before the handler by status (405, 408, 413, 400): how many. */
+  readonly refused: Readonly<Record<number, number>>;
+  /** Stops accepting, lets the requests in flight finish, closes every connection. Idempotent. */
+  close(): Promise<void>;
+}
+
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
+
+/** Binds and resolves once listening; an address that cannot be bound is a UsageError naming --listen. */
+export async function listen(options: ServeOptions): Promise<Server> {
+  const methods = (options.methods ?? ['POST']).map((m) => m.toUpperCase());
+  const maxBody = options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_LIMITS.headersTimeoutMs, requestTimeout);
+  const serverOptions = {
+    requestTimeout,
+    headersTimeout,
+    keepAliveTimeout: options.idleTimeoutMs ?? DEFAULT_LIMITS.idleTimeoutMs,
+    // Node checks the two timeouts above every this often (30 s by default): a tenth of the shorter.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 10))),
+  };
+  const refused: Record<number, number> = {};
+  let active = 0;
+  let closing = false;
+  let hold: { inFlight: AbortSignal; release(): void } | undefined;
+  const drained: (() => void)[] = [];
+
+  const begin = (): void => {
+    if (active++ === 0 && options.letFinish) hold = options.letFinish();
+  };
+  const end = (): void => {
+    if (--active > 0) return;
+    hold?.release();
+    hold = undefined;
+    for (const resolve of drained.splice(0)) resolve();
+  };
+
+  const answer = (res: ServerResponse, reply: Reply): void => {
+    if (res.headersSent || res.destroyed) return;
+    const headers: Record<string, string> = { ...reply.headers };
+    if (closing) headers.connection = 'close';
+    res.writeHead(reply.status, headers);
+    res.end(reply.body);
+  };
+  const refuse = (res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void => {
+    refused[status] = (refused[status] ?? 0) + 1;
+    answer(res, { status, headers: { ...TEXT, ...headers }, body: `${text}\n` });
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    begin();
+    const started = performance.now();
+    let ended = false;
+    const finish = (): void => {
+      if (ended) return;
+      ended = true;
+      end();
+      options.log?.(`${req.method ?? '?'} ${req.url ?? ''} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+    };
+    res.once('close', finish);
+    const method = (req.method ?? '').toUpperCase();
+    if (!methods.includes(method)) {
+      req.resume();
+      refuse(res, 405, `method not allowed: use ${methods.join(', ')}`, { allow: methods.join(', ') });
+      return;
+    }
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBody) {
+      refuse(res, 413, `body over ${maxBody} bytes`, { connection: 'close' });
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > maxBody) {
+        over = true;
+        chunks.length = 0;
+        refuse(res, 413, `body over ${maxBody} bytes`, { connection: 'close' });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      if (over || res.writableEnded || res.destroyed) return;
+      const request: ServerRequest = {
+        method,
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks, size),
+        remote: req.socket.remoteAddress ?? '',
+      };
+      Promise.resolve()
+        .then(() => options.handle(request))
+        .then(
+          (reply) => answer(res, reply),
+          (error: unknown) => {
+            options.onError?.(error);
+            answer(res, { status: 500, headers: TEXT, body: 'internal error\n' });
+          },
+        );
+    });
+  };
+
+  const server: NodeServer = options.tls
+    ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : createHttpServer(serverOptions, onRequest);
+  // A request Node cannot parse or that timed out: answer it when the socket still can, and go on.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    refused[status] = (refused[status] ?? 0) + 1;
+    options.log?.(`- - ${status} (${error.code ?? 'client error'})`);
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const title = status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+    socket.end(`HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
+  // A TLS handshake that fails is the sender's problem, not the server's.
+  server.on('tlsClientError', (error: Error) => options.log?.(`- - TLS (${error.message.split('\n')[0]})`));
+
+  const { host, port } = options.address;
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException): void => {
+      const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'not allowed (a port under 1024 needs privileges)' : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' ? 'no such address on this machine' : (error.code ?? error.message);
+      reject(new UsageError(`--listen ${host.includes(':') ? `[${host}]` : host}:${port}: cannot listen there: ${why}`));
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
+  const bound = server.address();
+  const boundPort = typeof bound === 'object' && bound !== null ? bound.port : port;
+  const url = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+  options.announce?.stderr.write(`Listening on ${url}${options.announce.shownPath ?? ''}\n`);
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port: boundPort,
+    inFlight: () => active,
+    refused,
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (active > 0) {
+          const forced = hold?.inFlight;
+          await new Promise<void>((resolve) => {
+            drained.push(resolve);
+            forced?.addEventListener('abort', () => resolve(), { once: true });
+          });
+        }
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closed;
+    },
+  };
+}
+
+/**
+ * Serves until `until` settles (--max-events, --for) or `signal` aborts (Ctrl-C, SIGTERM), then
+ * closes gracefully. Aborted: throws the InterruptedError of its signal (exit 130 or 143), with
+ * `summary()` as its message; `until` rejecting closes the server and rethrows.
+ */
+export async function serveUntil(server: Server, opts: { signal?: AbortSignal; until?: Promise<unknown>; summary?: () => string | undefined }): Promise<void> {
+  const { signal } = opts;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (signal?.aborted) resolve('aborted');
+    onAbort = () => resolve('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const outcome = await Promise.race([aborted, (opts.until ?? new Promise<never>(() => {})).then(() => 'done' as const)]);
+    await server.close();
+    if (outcome === 'aborted') throw InterruptedError.of(signal, opts.summary?.());
+  } catch (error) {
+    await server.close();
+    throw error;
+  } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}
