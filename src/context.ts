@@ -153,4 +153,12 @@ export interface Context {
    * installs it whatever the exit code.
    */
   answerWhole(): void;
+  /** Runs `listener` on each SIGHUP (a server re-reading its configuration) until the function returned is called. */
+  onHangup(listener: () => void): () => void;
+  /**
+   * A context of its own for the account `profile` (or, undefined, this command line's own
+   * account), as fresh as a new command's: its client, its deadline, its cleanups, which
+   * `close()` runs. A long-running command (`metrics serve`) takes one per read.
+   */
+  forAccount(profile: string | undefined): { ctx: Context; close(): Promise<void> };
 }

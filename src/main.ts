@@ -87,7 +87,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         }
         return verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, runCtx);
       };
-      if (!globals.accounts) {
+      if (!globals.accounts || verb.spansAccounts) {
         answerCode = (await runOnce(ctx)) ?? 0;
         await jq?.end();
         ctx.printFootnotes();

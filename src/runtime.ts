@@ -49,6 +49,8 @@ export interface MainDeps {
   delivered?: () => Promise<void>;
   /** Context.answerWhole: main.ts hears that --output-file may install the answer whatever the exit code. */
   answerWhole?: () => void;
+  /** bin/mon's SIGHUP: `listener` runs on each one until the function returned is called. */
+  onHangup?: (listener: () => void) => () => void;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
@@ -266,6 +268,17 @@ export function createContext(
       cleanups.push(cleanup);
     },
     answerWhole: () => deps.answerWhole?.(),
+    onHangup: (listener) => deps.onHangup?.(listener) ?? (() => undefined),
+    forAccount: (profile) => {
+      const own: (() => Promise<void> | void)[] = [];
+      const accountGlobals = profile === undefined ? globals : { ...globals, profile, baseUrl: undefined, accounts: undefined };
+      return {
+        ctx: createContext(deps, accountGlobals, own, program, argv),
+        close: async () => {
+          for (const cleanup of own.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+        },
+      };
+    },
     letFinish: () => {
       // In a test without bin/mon nothing holds the process: the request's own bounds remain.
       if (!deps.interrupts) return { inFlight: new AbortController().signal, release: () => undefined };

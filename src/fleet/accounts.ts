@@ -115,7 +115,7 @@ function isRead(verb: VerbSpec, input: ParsedInput): boolean {
  * The profiles named, checked against the saved ones before any request; --all-profiles: every
  * saved profile, in the order `profile list` shows them.
  */
-async function accountNames(ctx: Context): Promise<string[]> {
+export async function accountNames(ctx: Context): Promise<string[]> {
   const list = ctx.globals.accounts!;
   const store = await ctx.profiles();
   const saved = Object.keys(store.list());

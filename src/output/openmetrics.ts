@@ -18,6 +18,8 @@ export interface AccountFigures {
   report?: StatusReport;
   readSeconds?: number;
   lastSuccess?: number;
+  /** Whether the last read succeeded; by default, whether there is a report (a process that reads again keeps the last report after a failure). */
+  up?: boolean;
 }
 
 type Labels = Record<string, string>;
@@ -55,8 +57,8 @@ export function renderOpenMetrics(accounts: readonly AccountFigures[], version: 
   const build = family('mon_build_info');
   build.samples.push({ labels: { version }, value: 1 });
 
-  for (const { account, report, readSeconds, lastSuccess: at } of accounts) {
-    up.samples.push({ labels: { account }, value: report ? 1 : 0 });
+  for (const { account, report, readSeconds, lastSuccess: at, up: isUp } of accounts) {
+    up.samples.push({ labels: { account }, value: (isUp ?? report !== undefined) ? 1 : 0 });
     if (at !== undefined) lastSuccess.samples.push({ labels: { account }, value: at });
     if (!report) continue;
     duration.samples.push({ labels: { account }, value: readSeconds ?? 0 });
@@ -86,4 +88,15 @@ export function renderOpenMetrics(accounts: readonly AccountFigures[], version: 
   }
   lines.push('# EOF');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The Prometheus text format (0.0.4) of an OpenMetrics exposition: the same families and
+ * samples, without what that format does not have (`# UNIT`, `# EOF`).
+ */
+export function toPrometheusText(openMetrics: string): string {
+  return openMetrics
+    .split('\n')
+    .filter((line) => !line.startsWith('# UNIT ') && line !== '# EOF')
+    .join('\n');
 }
