@@ -15,6 +15,7 @@ _mon_command() {
     '|users'|'|user') REPLY='users' ;;
     '|alerts') REPLY='alerts' ;;
     '|status') REPLY='status' ;;
+    '|metrics') REPLY='metrics' ;;
     '|report') REPLY='report' ;;
     '|changes') REPLY='changes' ;;
     '|api') REPLY='api' ;;
@@ -53,6 +54,7 @@ _mon_command() {
     'plugin|mute') REPLY='plugin mute' ;;
     'plugin|unmute') REPLY='plugin unmute' ;;
     'users|list'|'users|ls') REPLY='users list' ;;
+    'metrics|serve') REPLY='metrics serve' ;;
     'changes|list'|'changes|ls') REPLY='changes list' ;;
     'changes|forget'|'changes|rm') REPLY='changes forget' ;;
     'profile|add') REPLY='profile add' ;;
@@ -233,6 +235,11 @@ _mon_option() {
     'status|--critical-warnings') REPLY='v' ;;
     'status|--warning-missing') REPLY='v' ;;
     'status|--critical-missing') REPLY='v' ;;
+    'metrics|--listen') REPLY='v' ;;
+    'metrics|--refresh') REPLY='v' ;;
+    'metrics|--auth-token-file') REPLY='v @files' ;;
+    'metrics|--tls-cert') REPLY='v @files' ;;
+    'metrics|--tls-key') REPLY='v @files' ;;
     'report|--group') REPLY='v @names:groups' ;;
     'report|--since') REPLY='v' ;;
     'report|--title') REPLY='v' ;;
@@ -279,6 +286,7 @@ _mon_flags() {
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
     'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
+    'metrics') REPLY='--listen --refresh --auth-token-file --tls-cert --tls-key --insecure' ;;
     'report') REPLY='--group --since --title --logo --footer --output-dir' ;;
     'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
@@ -293,7 +301,7 @@ _mon_flags() {
 # The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
 _mon_commands() {
   case "$1" in
-    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
     'groups') REPLY='list get find-or-create update'; _mon_aliases='ls show' ;;
     'computers') REPLY='list get update'; _mon_aliases='ls show' ;;
     'expirations') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
@@ -302,6 +310,7 @@ _mon_commands() {
     'notes') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
     'plugin') REPLY='list mute unmute'; _mon_aliases='ls' ;;
     'users') REPLY='list'; _mon_aliases='ls' ;;
+    'metrics') REPLY='serve'; _mon_aliases='' ;;
     'changes') REPLY='list forget'; _mon_aliases='ls rm' ;;
     'profile') REPLY='add list use show remove test'; _mon_aliases='ls rm' ;;
     'sandbox') REPLY='serve reset'; _mon_aliases='' ;;

@@ -25,6 +25,8 @@ function __mon_command
             echo 'alerts'
         case '|status'
             echo 'status'
+        case '|metrics'
+            echo 'metrics'
         case '|report'
             echo 'report'
         case '|changes'
@@ -101,6 +103,8 @@ function __mon_command
             echo 'plugin unmute'
         case 'users|list' 'users|ls'
             echo 'users list'
+        case 'metrics|serve'
+            echo 'metrics serve'
         case 'changes|list' 'changes|ls'
             echo 'changes list'
         case 'changes|forget' 'changes|rm'
@@ -293,6 +297,11 @@ function __mon_option
             'status|--critical-warnings' \
             'status|--warning-missing' \
             'status|--critical-missing' \
+            'metrics|--listen' \
+            'metrics|--refresh' \
+            'metrics|--auth-token-file' \
+            'metrics|--tls-cert' \
+            'metrics|--tls-key' \
             'report|--group' \
             'report|--since' \
             'report|--title' \
@@ -437,6 +446,7 @@ complete -c mon -n '__mon_at ""' -a 'plugin' -d 'A computer\'s plugin results; m
 complete -c mon -n '__mon_at ""' -a 'users' -d 'List the people with access to the account'
 complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attention, account-wide'
 complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now, or --check for Nagios'
+complete -c mon -n '__mon_at ""' -a 'metrics' -d 'Serve the figures of status to Prometheus'
 complete -c mon -n '__mon_at ""' -a 'report' -d 'A customer report as one self-contained HTML file'
 complete -c mon -n '__mon_at ""' -a 'changes' -d 'The saved states of --changes NAME: list, forget'
 complete -c mon -n '__mon_at ""' -a 'api' -d 'Send any request to the API, print the JSON answer'
@@ -444,16 +454,16 @@ complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check account
 complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the v2.5 API with demo data, no account needed'
 complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
 complete -c mon -n '__mon_at ""' -a 'help' -d 'Show help for a topic or a command'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
 complete -c mon -n '__mon_at "groups"' -a 'list' -d 'List groups, sorted by name'
 complete -c mon -n '__mon_at "groups"' -a 'get' -d 'Show one group by uid, slug or name'
 complete -c mon -n '__mon_at "groups"' -a 'find-or-create' -d 'Return the group with this name, creating it when there is none'
@@ -725,6 +735,13 @@ complete -c mon -n '__mon_in "status"' -l 'warning-warnings' -x -d 'WARNING when
 complete -c mon -n '__mon_in "status"' -l 'critical-warnings' -x -d 'CRITICAL when unmuted warnings are outside this range; with --check'
 complete -c mon -n '__mon_in "status"' -l 'warning-missing' -x -d 'WARNING when missing computers are outside this range (default: 0); with --check'
 complete -c mon -n '__mon_in "status"' -l 'critical-missing' -x -d 'CRITICAL when missing computers are outside this range; with --check'
+complete -c mon -n '__mon_in "metrics"' -l 'listen' -x -d 'address and port to serve on (host:port, [v6]:port, :port for 127.0.0.1) (default: 127.0.0.1:9860)'
+complete -c mon -n '__mon_in "metrics"' -l 'refresh' -x -d 'how often each account is read (1m to 24h) (default: 5m)'
+complete -c mon -n '__mon_in "metrics"' -l 'auth-token-file' -r -F -d 'a file holding the bearer token every request must present'
+complete -c mon -n '__mon_in "metrics"' -l 'tls-cert' -r -F -d 'serve HTTPS with this certificate (PEM), with --tls-key'
+complete -c mon -n '__mon_in "metrics"' -l 'tls-key' -r -F -d 'the private key of --tls-cert (PEM)'
+complete -c mon -n '__mon_in "metrics"' -l 'insecure' -d 'plain HTTP on an address other than loopback (still with --auth-token-file)'
+complete -c mon -n '__mon_at "metrics"' -a 'serve' -d 'A Prometheus exporter: /metrics, /probe?profile=NAME'
 complete -c mon -n '__mon_in "report"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "report"' -l 'since' -x -d 'also show what changed since WHEN, as far as the API\'s timestamps tell (30d, 2w, an ISO 8601 time)'
 complete -c mon -n '__mon_in "report"' -l 'title' -x -d 'the report\'s title (default: "Fleet report") (max 200 characters)'
@@ -770,4 +787,4 @@ complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: 
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
-complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help options environment exit-codes formats fleet sandbox'
+complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report changes api profile sandbox completion help options environment exit-codes formats fleet sandbox'

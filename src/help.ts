@@ -56,7 +56,8 @@ export function globalFlags(program: Command): string[] {
 
 /** `mon`, `mon --help`: the commands first, then the topics, the global flags and a few examples. */
 export function rootHelp(program: Command, helper: Help): string {
-  const commands = helper.visibleCommands(program).map((command) => [command.name() === 'help' ? 'help [topic|command]' : command.name(), helper.subcommandDescription(command)] as const);
+  // `help` is said in the topics' heading: the root help keeps to one screen (40 lines).
+  const commands = helper.visibleCommands(program).filter((command) => command.name() !== 'help').map((command) => [command.name(), helper.subcommandDescription(command)] as const);
   const width = Math.max(...commands.map(([term]) => term.length), ...[OPTIONS_TOPIC, ...TOPICS].map((topic) => topic.name.length));
   const out = [
     'Usage: mon [global options] <command> [<verb>] [arguments] [options]',
@@ -66,7 +67,7 @@ export function rootHelp(program: Command, helper: Help): string {
     'Commands:',
     ...items(commands, width),
     '',
-    'Help topics (mon help <topic>):',
+    'Help topics (mon help <topic>; mon help <command> for a command):',
     ...items(
       [OPTIONS_TOPIC, ...TOPICS].map((topic) => [topic.name, topic.summary] as const),
       width,

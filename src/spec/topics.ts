@@ -193,6 +193,10 @@ const fleet: Topic = {
       kind: 'examples',
       lines: ['mon --all-profiles status -o openmetrics --output-file /var/lib/node_exporter/textfile/mon.prom'],
     },
+    {
+      kind: 'text',
+      text: '`mon metrics serve` is an exporter with the same families: it reads each account every --refresh (5m), staggered, and answers /metrics and /probe?profile=NAME from what it read, never calling the API on a scrape; a failed read keeps the last figures with mon_up 0. Loopback unless --listen says otherwise, and then only with --auth-token-file and TLS or --insecure.',
+    },
   ],
 };
 

@@ -24,7 +24,7 @@ describe('help', () => {
     expect(Math.max(...stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
     for (const spec of COMMANDS.filter((candidate) => candidate.name !== '__complete')) expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
     expect(stdout).not.toContain('__complete');
-    const topics = stdout.slice(stdout.indexOf('Help topics (mon help <topic>):\n'));
+    const topics = stdout.slice(stdout.indexOf('Help topics (mon help <topic>; mon help <command> for a command):\n'));
     for (const name of TOPIC_NAMES) expect(topics).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(stdout).toContain('Global options (mon help options describes them):\n  -p, --profile <name>');
     expect(stdout).toContain('Examples:\n  $ mon ');
@@ -49,15 +49,15 @@ describe('help', () => {
         users                     List the people with access to the account
         alerts                    Plugin results that need attention, account-wide
         status                    What needs attention now, or --check for Nagios
+        metrics                   Serve the figures of status to Prometheus
         report                    A customer report as one self-contained HTML file
         changes                   The saved states of --changes NAME: list, forget
         api                       Send any request to the API, print the JSON answer
         profile                   Save, choose and check accounts (subdomain + key)
         sandbox                   Serve the v2.5 API with demo data, no account needed
         completion                Print the completion script for bash, zsh or fish
-        help [topic|command]      Show help for a topic or a command
 
-      Help topics (mon help <topic>):
+      Help topics (mon help <topic>; mon help <command> for a command):
         options                   The global options, before or after any command
         environment               The environment variables mon reads
         exit-codes                What each exit code means; which are worth a retry
