@@ -114,6 +114,24 @@ describe('mon metrics serve', () => {
     expect(north.requests.length).toBe(before);
   });
 
+  it('SIGHUP reads the profiles again: an account added is served, one removed is dropped', async () => {
+    const own = { ...env, MON_CONFIG_DIR: join(tempDir('mon-hup-'), 'config') };
+    expect((await runMain(['profile', 'add', 'north', '--base-url', north.url, '--api-key-stdin'], { env: own, input: north.apiKey })).code).toBe(0);
+    const served = await startExporter(['--all-profiles', 'metrics', 'serve', '--listen', '127.0.0.1:0'], own);
+    try {
+      await until(`${served.url}/-/ready`, {}, (status) => status === 200);
+      expect((await runMain(['profile', 'add', 'west', '--base-url', north.url, '--api-key-stdin'], { env: own, input: north.apiKey })).code).toBe(0);
+      expect((await runMain(['profile', 'remove', 'north', '--yes'], { env: own })).code).toBe(0);
+      served.child.kill('SIGHUP');
+      const text = await until(`${served.url}/metrics`, {}, (_status, body) => body.includes('mon_up{account="west"} 1'));
+      expect(text).not.toContain('account="north"');
+      expect(served.stderr()).toMatch(/profiles read again: west/);
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.ended;
+    }
+  });
+
   it('SIGTERM ends it cleanly: the port closes and the exit code is 143', async () => {
     const own = await startExporter(['-p', 'north', 'metrics', 'serve', '--listen', '127.0.0.1:0'], env);
     await until(`${own.url}/-/ready`, {}, (status) => status === 200);
