@@ -238,6 +238,7 @@ _mon_option() {
     'metrics|--listen') REPLY='v' ;;
     'metrics|--refresh') REPLY='v' ;;
     'metrics|--auth-token-file') REPLY='v @files' ;;
+    'metrics|--basic-auth-file') REPLY='v @files' ;;
     'metrics|--tls-cert') REPLY='v @files' ;;
     'metrics|--tls-key') REPLY='v @files' ;;
     'report|--group') REPLY='v @names:groups' ;;
@@ -286,7 +287,7 @@ _mon_flags() {
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
     'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
-    'metrics') REPLY='--listen --refresh --auth-token-file --tls-cert --tls-key --insecure' ;;
+    'metrics') REPLY='--listen --refresh --auth-token-file --basic-auth-file --tls-cert --tls-key --insecure' ;;
     'report') REPLY='--group --since --title --logo --footer --output-dir' ;;
     'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;

@@ -300,6 +300,7 @@ function __mon_option
             'metrics|--listen' \
             'metrics|--refresh' \
             'metrics|--auth-token-file' \
+            'metrics|--basic-auth-file' \
             'metrics|--tls-cert' \
             'metrics|--tls-key' \
             'report|--group' \
@@ -738,6 +739,7 @@ complete -c mon -n '__mon_in "status"' -l 'critical-missing' -x -d 'CRITICAL whe
 complete -c mon -n '__mon_in "metrics"' -l 'listen' -x -d 'address and port to serve on (host:port, [v6]:port, :port for 127.0.0.1) (default: 127.0.0.1:9860)'
 complete -c mon -n '__mon_in "metrics"' -l 'refresh' -x -d 'how often each account is read (1m to 24h) (default: 5m)'
 complete -c mon -n '__mon_in "metrics"' -l 'auth-token-file' -r -F -d 'a file holding the bearer token every request must present'
+complete -c mon -n '__mon_in "metrics"' -l 'basic-auth-file' -r -F -d 'a file holding user:password, for HTTP basic auth instead of a token'
 complete -c mon -n '__mon_in "metrics"' -l 'tls-cert' -r -F -d 'serve HTTPS with this certificate (PEM), with --tls-key'
 complete -c mon -n '__mon_in "metrics"' -l 'tls-key' -r -F -d 'the private key of --tls-cert (PEM)'
 complete -c mon -n '__mon_in "metrics"' -l 'insecure' -d 'plain HTTP on an address other than loopback (still with --auth-token-file)'

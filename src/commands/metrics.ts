@@ -23,11 +23,12 @@ export const metrics: ResourceSpec = {
       reads: true,
       summary: 'A Prometheus exporter: /metrics, /probe?profile=NAME',
       description:
-        "Reads each account (-p, --profiles, --all-profiles; the default profile otherwise) every --refresh, staggered, through the collection `mon status` uses, and answers scrapes from the last figures: a scrape never calls the API. /metrics has every account, /probe?profile=NAME one (Prometheus's multi-target pattern), /-/healthy answers 200 while it runs, /-/ready 200 once every account was read once. The Prometheus text format, or OpenMetrics when the scraper's Accept asks for it; the families of `mon help fleet`. A read that fails keeps the last figures and sets mon_up 0; mon_last_success_timestamp_seconds says how old they are. A read of N requests waits N / 40 minutes at least before the next, so refreshes take at most a tenth of the account's 400 requests a minute. SIGHUP reads the profiles again (--profiles, --all-profiles); SIGTERM or Ctrl-C ends it once the scrapes in flight are answered. Loopback unless --listen says otherwise; another address needs --auth-token-file (the scraper sends it as a bearer token: authorization credentials_file) and --tls-cert/--tls-key or --insecure. No key, token or account URL is in a metric or a log line.",
+        "Reads each account (-p, --profiles, --all-profiles; the default profile otherwise) every --refresh, staggered, through the collection `mon status` uses, and answers scrapes from the last figures: a scrape never calls the API. /metrics has every account, /probe?profile=NAME one (Prometheus's multi-target pattern), /-/healthy answers 200 while it runs, /-/ready 200 once every account was read once. The Prometheus text format, or OpenMetrics when the scraper's Accept asks for it; the families of `mon help fleet`. A read that fails keeps the last figures and sets mon_up 0; mon_last_success_timestamp_seconds says how old they are. A read of N requests waits N / 40 minutes at least before the next, so refreshes take at most a tenth of the account's 400 requests a minute. SIGHUP reads the profiles again (--profiles, --all-profiles); SIGTERM or Ctrl-C ends it once the scrapes in flight are answered. Loopback unless --listen says otherwise; another address needs --auth-token-file (the scraper sends it as a bearer token: authorization credentials_file) or --basic-auth-file (user:password; basic_auth) and --tls-cert/--tls-key or --insecure. No key, token or account URL is in a metric or a log line.",
       options: [
         { flags: '--listen <address>', description: 'address and port to serve on (host:port, [v6]:port, :port for 127.0.0.1)', defaultText: DEFAULT_LISTEN },
         { flags: '--refresh <duration>', description: 'how often each account is read (1m to 24h)', rule: { type: 'duration' }, defaultText: '5m' },
         { flags: '--auth-token-file <file>', description: 'a file holding the bearer token every request must present' },
+        { flags: '--basic-auth-file <file>', description: 'a file holding user:password, for HTTP basic auth instead of a token' },
         { flags: '--tls-cert <file>', description: 'serve HTTPS with this certificate (PEM), with --tls-key' },
         { flags: '--tls-key <file>', description: 'the private key of --tls-cert (PEM)' },
         { flags: '--insecure', description: 'plain HTTP on an address other than loopback (still with --auth-token-file)' },
@@ -47,8 +48,17 @@ export const metrics: ResourceSpec = {
         if (refreshSec < MIN_REFRESH_SEC || refreshSec > MAX_REFRESH_SEC) {
           throw new UsageError(`--refresh: must be from 1m to 24h (got ${refreshSec} s)`, 'each account is read once a refresh: 5m, the default, suits most');
         }
-        const token = opts.authTokenFile === undefined ? undefined : await readToken(opts.authTokenFile);
-        checkExposure({ address, credential: token !== undefined, credentialOptions: '--auth-token-file', tls: opts.tlsCert !== undefined || opts.tlsKey !== undefined, insecure: opts.insecure === true });
+        if (opts.authTokenFile !== undefined && opts.basicAuthFile !== undefined) throw new UsageError('--auth-token-file and --basic-auth-file: give one of them', 'Prometheus sends either a bearer token (authorization) or basic_auth');
+        const token = opts.authTokenFile === undefined ? undefined : await readToken('--auth-token-file', opts.authTokenFile);
+        const basic = opts.basicAuthFile === undefined ? undefined : await readToken('--basic-auth-file', opts.basicAuthFile);
+        if (basic !== undefined && !/^[^:]+:.+$/.test(basic)) throw new UsageError(`--basic-auth-file: ${opts.basicAuthFile} must hold user:password on one line`, 'e.g. printf "prometheus:%s" "$(openssl rand -hex 16)" > basic-auth');
+        checkExposure({
+          address,
+          credential: token !== undefined || basic !== undefined,
+          credentialOptions: '--auth-token-file or --basic-auth-file',
+          tls: opts.tlsCert !== undefined || opts.tlsKey !== undefined,
+          insecure: opts.insecure === true,
+        });
         const tls = await readTls(opts.tlsCert, opts.tlsKey);
         const { accountNames } = await import('../fleet/accounts.js');
         const { accountName } = await import('../runtime.js');
@@ -72,8 +82,11 @@ export const metrics: ResourceSpec = {
           log: (line) => ctx.debug(line),
           announce: { stderr: ctx.io.stderr, shownPath: '/metrics' },
           handle: (request) => {
-            if (token !== undefined && !sameSecret(bearer(request.headers.authorization), token)) {
+            if (token !== undefined && !sameSecret(credential(request.headers.authorization, 'Bearer'), token)) {
               return { status: 401, headers: { 'www-authenticate': 'Bearer realm="mon"', 'content-type': 'text/plain; charset=utf-8' }, body: 'a bearer token is needed\n' };
+            }
+            if (basic !== undefined && !sameSecret(decoded(credential(request.headers.authorization, 'Basic')), basic)) {
+              return { status: 401, headers: { 'www-authenticate': 'Basic realm="mon", charset="UTF-8"', 'content-type': 'text/plain; charset=utf-8' }, body: 'a user and password are needed\n' };
             }
             const url = new URL(request.path, 'http://exporter');
             const plain = { 'content-type': 'text/plain; charset=utf-8' };
@@ -119,10 +132,15 @@ export const metrics: ResourceSpec = {
   ],
 };
 
-/** The token of `authorization: Bearer <token>`. */
-function bearer(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+/** The credential of `authorization: <scheme> <credential>`. */
+function credential(header: string | undefined, scheme: 'Bearer' | 'Basic'): string | undefined {
+  const match = new RegExp(`^${scheme}\\s+(\\S+)\\s*$`, 'i').exec(header ?? '');
   return match?.[1];
+}
+
+/** user:password of a basic credential. */
+function decoded(base64: string | undefined): string | undefined {
+  return base64 === undefined ? undefined : Buffer.from(base64, 'base64').toString('utf8');
 }
 
 /** The exposition the scraper asked for: OpenMetrics when its Accept names it, else the Prometheus text format. */
@@ -135,8 +153,8 @@ function exposition(accept: string | undefined, exporter: import('../fleet/expor
   };
 }
 
-/** --auth-token-file: one line, the token; never quoted back. */
-async function readToken(path: string): Promise<string> {
+/** --auth-token-file, --basic-auth-file: one line, the secret; never quoted back. */
+async function readToken(option: string, path: string): Promise<string> {
   const { open } = await import('node:fs/promises');
   let text: string;
   try {
@@ -144,16 +162,16 @@ async function readToken(path: string): Promise<string> {
     try {
       const buffer = Buffer.alloc(MAX_TOKEN_BYTES + 1);
       const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MAX_TOKEN_BYTES) throw new UsageError(`--auth-token-file: ${path} is longer than 4 KiB, the most a token file may be`, 'put the token alone in the file');
+      if (bytesRead > MAX_TOKEN_BYTES) throw new UsageError(`${option}: ${path} is longer than 4 KiB, the most it may be`, 'put the secret alone in the file');
       text = buffer.subarray(0, bytesRead).toString('utf8');
     } finally {
       await file.close();
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--auth-token-file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'give a file that holds the token alone');
+    throw new UsageError(`${option}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'give a file that holds the secret alone');
   }
   const token = text.trim();
-  if (token === '' || /\s/.test(token)) throw new UsageError(`--auth-token-file: ${path} must hold one token, without spaces (it is ${token === '' ? 'empty' : 'more than one word'})`, 'e.g. openssl rand -hex 32 > token');
+  if (token === '' || /\s/.test(token)) throw new UsageError(`${option}: ${path} must hold one line without spaces (it is ${token === '' ? 'empty' : 'more than one word'})`, 'e.g. openssl rand -hex 32 > token');
   return token;
 }

@@ -114,6 +114,26 @@ describe('mon metrics serve', () => {
     expect(north.requests.length).toBe(before);
   });
 
+  it('--basic-auth-file: user:password, as Prometheus basic_auth sends it; one of it and a token', async () => {
+    writeFileSync(join(dir, 'basic'), 'prometheus:s3cret-9f2\n');
+    const served = await startExporter(['-p', 'north', 'metrics', 'serve', '--listen', '127.0.0.1:0', '--basic-auth-file', join(dir, 'basic')], env);
+    try {
+      const basic = (pair: string) => ({ headers: { authorization: `Basic ${Buffer.from(pair).toString('base64')}` } });
+      expect((await fetch(`${served.url}/-/healthy`, basic('prometheus:s3cret-9f2'))).status).toBe(200);
+      for (const init of [basic('prometheus:wrong'), basic('other:s3cret-9f2'), {}]) {
+        const response = await fetch(`${served.url}/metrics`, init);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toMatch(/^Basic /);
+      }
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.ended;
+    }
+    const both = await runMon(['-p', 'north', 'metrics', 'serve', '--basic-auth-file', join(dir, 'basic'), '--auth-token-file', join(dir, 'token')], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^mon: --auth-token-file and --basic-auth-file: give one of them/);
+  });
+
   it('SIGHUP reads the profiles again: an account added is served, one removed is dropped', async () => {
     const own = { ...env, MON_CONFIG_DIR: join(tempDir('mon-hup-'), 'config') };
     expect((await runMain(['profile', 'add', 'north', '--base-url', north.url, '--api-key-stdin'], { env: own, input: north.apiKey })).code).toBe(0);
