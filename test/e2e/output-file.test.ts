@@ -92,6 +92,22 @@ describe('--output-file', () => {
     }
   });
 
+  it('a command that runs until stopped appends to PATH as it prints (sandbox serve, twice)', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.log');
+    const config = { MON_CONFIG_DIR: join(dir, 'config') };
+    for (let run = 0; run < 2; run++) {
+      const served = await signalMon(['sandbox', 'serve', '--port', '0', '--output-file', file], config, [
+        { signal: 'SIGINT', when: () => (readdirSync(dir).includes('sandbox.log') ? readFileSync(file, 'utf8') : '').split('export MON_API_KEY=').length > run + 1 },
+      ]);
+      // Ctrl-C is how a sandbox ends: exit 0.
+      expect(served.code).toBe(0);
+      expect(served.stdout).toBe('');
+    }
+    expect(readFileSync(file, 'utf8').match(/^export MON_BASE_URL=/gm)).toHaveLength(2);
+    expect(readdirSync(dir).sort()).toEqual(['config', 'sandbox.log']);
+  });
+
   it('status -o openmetrics is whole whatever the exit code: a dead account is installed as mon_up 0 (exit 8)', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'textfile'));
