@@ -12,6 +12,11 @@ export const METRIC_FAMILIES = [
     labels: ['account', 'group', 'group_uid', 'status', 'muted'],
     help: 'Visible plugin results; status as the API sends it (OK, Warning, Alert, Informational, each present at 0 too), muted true or false as mon alerts decides it.',
   },
+  {
+    name: 'mon_top_plugin_alerts',
+    labels: ['account', 'plugin'],
+    help: 'Unmuted Alert results of the plugins with the most of them (the 10 of status top_plugins; a plugin out of the ten has no sample).',
+  },
   { name: 'mon_expirations', labels: ['account', 'window'], help: 'Expirations; window expired (already ended), 30d or 90d (ending within that many days, not yet ended).' },
   { name: 'mon_up', labels: ['account'], help: '1 when every read of the account succeeded, 0 otherwise.' },
   { name: 'mon_read_duration_seconds', labels: ['account'], help: 'How long reading the account took.', unit: 'seconds' },

@@ -50,6 +50,7 @@ export function renderOpenMetrics(accounts: readonly AccountFigures[], version: 
   const missing = family('mon_computers_missing');
   const hidden = family('mon_computers_hidden');
   const results = family('mon_plugin_results');
+  const topPlugins = family('mon_top_plugin_alerts');
   const expirations = family('mon_expirations');
   const up = family('mon_up');
   const duration = family('mon_read_duration_seconds');
@@ -74,12 +75,13 @@ export function renderOpenMetrics(accounts: readonly AccountFigures[], version: 
         for (const status of statuses) results.samples.push({ labels: { ...where, status, muted }, value: counts[status] ?? 0 });
       }
     }
+    for (const { name, alerts } of report.top_plugins) topPlugins.samples.push({ labels: { account, plugin: name }, value: alerts });
     expirations.samples.push({ labels: { account, window: 'expired' }, value: report.expirations.expired });
     for (const window of Object.keys(EXPIRATION_WINDOWS) as ExpirationWindow[]) expirations.samples.push({ labels: { account, window }, value: report.expirations.windows[window] });
   }
 
   const lines: string[] = [];
-  for (const { name, samples } of [computers, missing, hidden, results, expirations, up, duration, lastSuccess, build]) {
+  for (const { name, samples } of [computers, missing, hidden, results, topPlugins, expirations, up, duration, lastSuccess, build]) {
     const { help, ...rest } = METRIC_FAMILIES.find((one) => one.name === name)!;
     lines.push(`# TYPE ${name} gauge`);
     if ('unit' in rest) lines.push(`# UNIT ${name} ${rest.unit}`);

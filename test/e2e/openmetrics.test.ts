@@ -64,6 +64,7 @@ describe('mon status -o openmetrics', () => {
       ['mon_computers_missing', 'gauge'],
       ['mon_computers_hidden', 'gauge'],
       ['mon_plugin_results', 'gauge'],
+      ['mon_top_plugin_alerts', 'gauge'],
       ['mon_expirations', 'gauge'],
       ['mon_up', 'gauge'],
       ['mon_read_duration_seconds', 'gauge'],
@@ -91,6 +92,7 @@ describe('mon status -o openmetrics', () => {
     }
     expect(sum(samples, 'mon_read_duration_seconds')).toBeGreaterThan(0);
     for (const group of report.groups) expect(sum(samples, 'mon_computers_missing', { group_uid: group.uid ?? '' })).toBe(group.missing);
+    expect(samples.filter((s) => s.name === 'mon_top_plugin_alerts').map((s) => ({ name: s.labels.plugin, alerts: s.value }))).toEqual(report.top_plugins);
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
     expect(samples.filter((s) => s.name === 'mon_build_info')).toEqual([{ name: 'mon_build_info', labels: { version }, value: 1 }]);
     const [last] = samples.filter((s) => s.name === 'mon_last_success_timestamp_seconds');
