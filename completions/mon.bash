@@ -15,6 +15,7 @@ _mon_command() {
     '|users'|'|user') REPLY='users' ;;
     '|alerts') REPLY='alerts' ;;
     '|status') REPLY='status' ;;
+    '|metrics') REPLY='metrics' ;;
     '|report') REPLY='report' ;;
     '|events') REPLY='events' ;;
     '|changes') REPLY='changes' ;;
@@ -54,6 +55,7 @@ _mon_command() {
     'plugin|mute') REPLY='plugin mute' ;;
     'plugin|unmute') REPLY='plugin unmute' ;;
     'users|list'|'users|ls') REPLY='users list' ;;
+    'metrics|serve') REPLY='metrics serve' ;;
     'events|listen') REPLY='events listen' ;;
     'changes|list'|'changes|ls') REPLY='changes list' ;;
     'changes|forget'|'changes|rm') REPLY='changes forget' ;;
@@ -83,6 +85,7 @@ _mon_option() {
     '|-o'|'|--output') REPLY='v table json ndjson csv tsv openmetrics' ;;
     '|--jq') REPLY='v' ;;
     '|--fields') REPLY='v' ;;
+    '|--output-file') REPLY='v @files' ;;
     '|--expand') REPLY='v' ;;
     '|--timeout') REPLY='v' ;;
     '|--retries') REPLY='v' ;;
@@ -234,6 +237,12 @@ _mon_option() {
     'status|--critical-warnings') REPLY='v' ;;
     'status|--warning-missing') REPLY='v' ;;
     'status|--critical-missing') REPLY='v' ;;
+    'metrics|--listen') REPLY='v' ;;
+    'metrics|--refresh') REPLY='v' ;;
+    'metrics|--auth-token-file') REPLY='v @files' ;;
+    'metrics|--basic-auth-file') REPLY='v @files' ;;
+    'metrics|--tls-cert') REPLY='v @files' ;;
+    'metrics|--tls-key') REPLY='v @files' ;;
     'report|--group') REPLY='v @names:groups' ;;
     'report|--since') REPLY='v' ;;
     'report|--title') REPLY='v' ;;
@@ -252,7 +261,6 @@ _mon_option() {
     'events listen|--exec') REPLY='v' ;;
     'events listen|--exec-parallel') REPLY='v' ;;
     'events listen|--exec-timeout') REPLY='v' ;;
-    'events listen|--output-file') REPLY='v @files' ;;
     'events listen|--max-events') REPLY='v' ;;
     'events listen|--for') REPLY='v' ;;
     'api|-F'|'api|--field') REPLY='v' ;;
@@ -271,7 +279,7 @@ _mon_option() {
 # The options of the command at path $1 (not its ancestors), in REPLY.
 _mon_flags() {
   case "$1" in
-    '') REPLY='-V --version -p --profile --profiles --all-profiles --parallel --base-url --sandbox -o --output --json --jq --fields --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
+    '') REPLY='-V --version -p --profile --profiles --all-profiles --parallel --base-url --sandbox -o --output --json --jq --fields --output-file --no-header --expand --timeout --retries --dry-run -y --yes -q --quiet -v --verbose --no-color -h --help' ;;
     'groups list') REPLY='--visibility --page --per-page --offset --all --limit --count --changes --reset' ;;
     'groups find-or-create') REPLY='--name --description --show-contact-menu --no-show-contact-menu --build-installers' ;;
     'groups update') REPLY='--name --description --reference-email --show-contact-menu --no-show-contact-menu' ;;
@@ -295,8 +303,9 @@ _mon_flags() {
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
     'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
+    'metrics') REPLY='--listen --refresh --auth-token-file --basic-auth-file --tls-cert --tls-key --insecure' ;;
     'report') REPLY='--group --since --title --logo --footer --output-dir' ;;
-    'events listen') REPLY='--listen --path --tls-cert --tls-key --insecure --severity --group --computer --plugin --include-tests --forward-to --exec --exec-parallel --exec-timeout --output-file --max-events --for' ;;
+    'events listen') REPLY='--listen --path --tls-cert --tls-key --insecure --severity --group --computer --plugin --include-tests --forward-to --exec --exec-parallel --exec-timeout --max-events --for' ;;
     'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
@@ -310,7 +319,7 @@ _mon_flags() {
 # The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
 _mon_commands() {
   case "$1" in
-    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
     'groups') REPLY='list get find-or-create update'; _mon_aliases='ls show' ;;
     'computers') REPLY='list get update'; _mon_aliases='ls show' ;;
     'expirations') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
@@ -319,6 +328,7 @@ _mon_commands() {
     'notes') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
     'plugin') REPLY='list mute unmute'; _mon_aliases='ls' ;;
     'users') REPLY='list'; _mon_aliases='ls' ;;
+    'metrics') REPLY='serve'; _mon_aliases='' ;;
     'events') REPLY='listen'; _mon_aliases='' ;;
     'changes') REPLY='list forget'; _mon_aliases='ls rm' ;;
     'profile') REPLY='add list use show remove test'; _mon_aliases='ls rm' ;;

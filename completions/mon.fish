@@ -25,6 +25,8 @@ function __mon_command
             echo 'alerts'
         case '|status'
             echo 'status'
+        case '|metrics'
+            echo 'metrics'
         case '|report'
             echo 'report'
         case '|events'
@@ -103,6 +105,8 @@ function __mon_command
             echo 'plugin unmute'
         case 'users|list' 'users|ls'
             echo 'users list'
+        case 'metrics|serve'
+            echo 'metrics serve'
         case 'events|listen'
             echo 'events listen'
         case 'changes|list' 'changes|ls'
@@ -146,6 +150,7 @@ function __mon_option
             '|--output' \
             '|--jq' \
             '|--fields' \
+            '|--output-file' \
             '|--expand' \
             '|--timeout' \
             '|--retries' \
@@ -296,6 +301,12 @@ function __mon_option
             'status|--critical-warnings' \
             'status|--warning-missing' \
             'status|--critical-missing' \
+            'metrics|--listen' \
+            'metrics|--refresh' \
+            'metrics|--auth-token-file' \
+            'metrics|--basic-auth-file' \
+            'metrics|--tls-cert' \
+            'metrics|--tls-key' \
             'report|--group' \
             'report|--since' \
             'report|--title' \
@@ -314,7 +325,6 @@ function __mon_option
             'events listen|--exec' \
             'events listen|--exec-parallel' \
             'events listen|--exec-timeout' \
-            'events listen|--output-file' \
             'events listen|--max-events' \
             'events listen|--for' \
             'api|-F' \
@@ -434,6 +444,7 @@ complete -c mon -s 'o' -l 'output' -x -a 'table json ndjson csv tsv openmetrics'
 complete -c mon -l 'json' -d 'short for -o json'
 complete -c mon -l 'jq' -x -d 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)'
 complete -c mon -l 'fields' -x -d 'comma-separated keys of -o json or table columns (name, flags, owner…), in every format'
+complete -c mon -l 'output-file' -r -F -d 'write stdout to PATH: a temporary beside it, renamed over it once the answer is whole; never a half-written PATH'
 complete -c mon -l 'no-header' -d 'table/csv/tsv without the header row'
 complete -c mon -l 'expand' -x -d 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)'
 complete -c mon -l 'timeout' -x -d 'per-request timeout in seconds (env MON_TIMEOUT; default 30)'
@@ -454,6 +465,7 @@ complete -c mon -n '__mon_at ""' -a 'plugin' -d 'A computer\'s plugin results; m
 complete -c mon -n '__mon_at ""' -a 'users' -d 'List the people with access to the account'
 complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attention, account-wide'
 complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now, or --check for Nagios'
+complete -c mon -n '__mon_at ""' -a 'metrics' -d 'Serve the figures of status to Prometheus'
 complete -c mon -n '__mon_at ""' -a 'report' -d 'A customer report as one self-contained HTML file'
 complete -c mon -n '__mon_at ""' -a 'events' -d 'Receive the service\'s webhooks: show, hand on'
 complete -c mon -n '__mon_at ""' -a 'changes' -d 'The saved states of --changes NAME: list, forget'
@@ -462,16 +474,16 @@ complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check account
 complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the v2.5 API with demo data, no account needed'
 complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
 complete -c mon -n '__mon_at ""' -a 'help' -d 'Show help for a topic or a command'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
 complete -c mon -n '__mon_at "groups"' -a 'list' -d 'List groups, sorted by name'
 complete -c mon -n '__mon_at "groups"' -a 'get' -d 'Show one group by uid, slug or name'
 complete -c mon -n '__mon_at "groups"' -a 'find-or-create' -d 'Return the group with this name, creating it when there is none'
@@ -743,6 +755,14 @@ complete -c mon -n '__mon_in "status"' -l 'warning-warnings' -x -d 'WARNING when
 complete -c mon -n '__mon_in "status"' -l 'critical-warnings' -x -d 'CRITICAL when unmuted warnings are outside this range; with --check'
 complete -c mon -n '__mon_in "status"' -l 'warning-missing' -x -d 'WARNING when missing computers are outside this range (default: 0); with --check'
 complete -c mon -n '__mon_in "status"' -l 'critical-missing' -x -d 'CRITICAL when missing computers are outside this range; with --check'
+complete -c mon -n '__mon_in "metrics"' -l 'listen' -x -d 'address and port to serve on (host:port, [v6]:port, :port for 127.0.0.1) (default: 127.0.0.1:9860)'
+complete -c mon -n '__mon_in "metrics"' -l 'refresh' -x -d 'how often each account is read (1m to 24h) (default: 5m)'
+complete -c mon -n '__mon_in "metrics"' -l 'auth-token-file' -r -F -d 'a file holding the bearer token every request must present'
+complete -c mon -n '__mon_in "metrics"' -l 'basic-auth-file' -r -F -d 'a file holding user:password, for HTTP basic auth instead of a token'
+complete -c mon -n '__mon_in "metrics"' -l 'tls-cert' -r -F -d 'serve HTTPS with this certificate (PEM), with --tls-key'
+complete -c mon -n '__mon_in "metrics"' -l 'tls-key' -r -F -d 'the private key of --tls-cert (PEM)'
+complete -c mon -n '__mon_in "metrics"' -l 'insecure' -d 'plain HTTP on an address other than loopback (still with --auth-token-file)'
+complete -c mon -n '__mon_at "metrics"' -a 'serve' -d 'A Prometheus exporter: /metrics, /probe?profile=NAME'
 complete -c mon -n '__mon_in "report"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "report"' -l 'since' -x -d 'also show what changed since WHEN, as far as the API\'s timestamps tell (30d, 2w, an ISO 8601 time)'
 complete -c mon -n '__mon_in "report"' -l 'title' -x -d 'the report\'s title (default: "Fleet report") (max 200 characters)'
@@ -764,7 +784,6 @@ complete -c mon -n '__mon_in "events listen"' -l 'forward-to' -x -d 'post each d
 complete -c mon -n '__mon_in "events listen"' -l 'exec' -x -d 'run this shell command for each event, the event (JSON) on its stdin; a failure is logged and counted'
 complete -c mon -n '__mon_in "events listen"' -l 'exec-parallel' -x -d 'how many --exec commands run at once, 1..32 (default: 4)'
 complete -c mon -n '__mon_in "events listen"' -l 'exec-timeout' -x -d 'how long one --exec command may run (then it is stopped and counted as failed) (default: 30s)'
-complete -c mon -n '__mon_in "events listen"' -l 'output-file' -r -F -d 'append each event to this file as ndjson, on disk before the delivery is answered; its last ids are read back on start'
 complete -c mon -n '__mon_in "events listen"' -l 'max-events' -x -d 'stop after this many events'
 complete -c mon -n '__mon_in "events listen"' -l 'for' -x -d 'stop after this long (30s, 10m, 2h)'
 complete -c mon -n '__mon_at "changes"' -a 'list' -d 'List the names saved by --changes, for every profile: command line, when, how many items'
@@ -806,4 +825,4 @@ complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: 
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
-complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report events changes api profile sandbox completion help options environment exit-codes formats fleet events sandbox'
+complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help options environment exit-codes formats fleet events sandbox'

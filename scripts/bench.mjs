@@ -28,6 +28,7 @@ import { measureChanges, reportChanges } from './bench/changes.mjs';
 import { measureMute, reportMute } from './bench/mute.mjs';
 import { measureOutputs, reportOutputs } from './bench/outputs.mjs';
 import { measureSandboxWrites, reportSandboxWrites } from './bench/sandbox-writes.mjs';
+import { measureExporter, reportExporter } from './bench/exporter.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -133,6 +134,8 @@ for (const node of NODES) results.nodes[node.version] = await measure(node);
 // The sandbox's store, in this process (its Node): scripts/bench/sandbox-writes.mjs.
 const sandboxWrites = QUICK ? undefined : await measureSandboxWrites({ sandboxes, computers: BIG, runs: 30, fail });
 await sandboxes.close();
+// `metrics serve` under scrapes, on the bench's own Node: scripts/bench/exporter.mjs.
+const exporter = QUICK ? undefined : await measureExporter({ computers: BIG, scrapes: 10_000, concurrency: 50 });
 report();
 
 /** Every row on one Node. */
@@ -369,6 +372,8 @@ function report() {
   say();
   say(`node ${process.versions.node} (the bench's own process):`);
   results.sandboxWriteTargets = reportSandboxWrites(sandboxWrites, say);
+  say();
+  results.exporterTargets = reportExporter(exporter, say);
   finish();
 }
 

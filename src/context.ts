@@ -34,6 +34,8 @@ export interface GlobalOptions {
   quiet: boolean;
   verbose: boolean;
   color: boolean;
+  /** `--output-file PATH`: stdout goes to PATH, replaced once the answer is whole (src/output/output-file.ts). */
+  outputFile?: string;
 }
 
 /** The accounts of `--profiles a,b` (in that order) or of `--all-profiles` (as `profile list` shows them). */
@@ -145,4 +147,18 @@ export interface Context {
   debug(message: string): void;
   /** Work to finish before main() returns (closing an in-process sandbox, sockets). */
   onExit(cleanup: () => Promise<void> | void): void;
+  /**
+   * Says that what the command printed is its whole answer even though it then fails
+   * (`status -o openmetrics`: an account that failed is in it as mon_up 0), so --output-file
+   * installs it whatever the exit code.
+   */
+  answerWhole(): void;
+  /** Runs `listener` on each SIGHUP (a server re-reading its configuration) until the function returned is called. */
+  onHangup(listener: () => void): () => void;
+  /**
+   * A context of its own for the account `profile` (or, undefined, this command line's own
+   * account), as fresh as a new command's: its client, its deadline, its cleanups, which
+   * `close()` runs. A long-running command (`metrics serve`) takes one per read.
+   */
+  forAccount(profile: string | undefined): { ctx: Context; close(): Promise<void> };
 }

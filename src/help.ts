@@ -10,10 +10,8 @@ import { OPTIONS_TOPIC, TOPICS, type Topic, type TopicBlock } from './spec/topic
 export const HELP_WIDTH = 80;
 
 /** The examples the root help shows; every topic has more. */
-const ROOT_EXAMPLES = [
-  'mon --sandbox computers list --status missing',
-  'mon alerts --group "Acme Design"',
-];
+// One: the root help keeps to one screen (40 lines) with every global flag.
+const ROOT_EXAMPLES = ['mon --sandbox computers list --status missing'];
 
 /** Words wrapped to `width`, every line after the first indented by `indent`. */
 export function wrap(text: string, width: number, indent = 0): string[] {
@@ -58,7 +56,8 @@ export function globalFlags(program: Command): string[] {
 
 /** `mon`, `mon --help`: the commands first, then the topics, the global flags and a few examples. */
 export function rootHelp(program: Command, helper: Help): string {
-  const commands = helper.visibleCommands(program).map((command) => [command.name() === 'help' ? 'help [topic|command]' : command.name(), helper.subcommandDescription(command)] as const);
+  // `help` is said in the topics' heading: the root help keeps to one screen (40 lines).
+  const commands = helper.visibleCommands(program).filter((command) => command.name() !== 'help').map((command) => [command.name(), helper.subcommandDescription(command)] as const);
   const width = Math.max(...commands.map(([term]) => term.length), ...[OPTIONS_TOPIC, ...TOPICS].map((topic) => topic.name.length));
   const namedLikeCommands = TOPICS.filter((topic) => commands.some(([name]) => name === topic.name));
   const out = [
@@ -71,7 +70,7 @@ export function rootHelp(program: Command, helper: Help): string {
     '',
     // A topic named like a command (`mon help sandbox`) is named on the heading, not listed
     // again: the commands already list it, and the root help stays one screen.
-    `Help topics (mon help <topic>; also ${namedLikeCommands.map((topic) => topic.name).join(', ')}):`,
+    `Help topics (mon help <topic|command>; also ${namedLikeCommands.map((topic) => topic.name).join(', ')}):`,
     ...items(
       [OPTIONS_TOPIC, ...TOPICS.filter((topic) => !namedLikeCommands.includes(topic))].map((topic) => [topic.name, topic.summary] as const),
       width,

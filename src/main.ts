@@ -3,6 +3,7 @@ import { longRunsCut, terminalSafe } from './text/escape.js';
 import { InterruptedError, MonError, UsageError } from './errors.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
+import type { OutputFile } from './output/output-file.js';
 import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
 import { hasChecks, needsResolving, optionsOf, type VerbOutcome, type VerbSpec } from './spec/spec.js';
@@ -27,6 +28,10 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
   let filter: JqSink | undefined;
   /** The exit code the command's answer carries (status --check), when it ran to its end. */
   let answerCode = 0;
+  /** --output-file's file, once the command line asked for it; `whole` once the command said its answer is whole though it fails. */
+  let outputFile: OutputFile | undefined;
+  let whole = false;
+  let answerFailed = false;
   const program = buildProgram(
     { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
     async (verb, input, command) => {
@@ -39,20 +44,30 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       parsedGlobals = globals;
       await guardDeadline(verb, deps);
       onlyWhereOpenMetrics(verb, input.command, globals);
-      filter = await jqOutput(verb, input.command, globals, deps, cleanups);
+      // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever).
+      if (globals.outputFile !== undefined && !globals.dryRun) outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
+      const file = outputFile;
+      const base: MainDeps = {
+        ...deps,
+        answerWhole: () => {
+          whole = true;
+        },
+        ...(file ? { io: { stdout: file.stream, stderr: io.stderr, get stdin() { return io.stdin; } } } : {}),
+      };
+      filter = await jqOutput(verb, input.command, globals, base, cleanups);
       const jq = globals.dryRun ? undefined : filter;
       // With --jq, stdout is the filter, and the first request waits for its syntax check.
       const runDeps: MainDeps = jq
         ? {
-            ...deps,
+            ...base,
             io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } },
             beforeSending: jq.ready,
             delivered: async () => {
               await jq.end();
-              await (await import('./output/drain.js')).flushed(io.stdout);
+              await (await import('./output/drain.js')).flushed(base.io.stdout);
             },
           }
-        : deps;
+        : base;
       const ctx = createContext(runDeps, globals, cleanups, program, argv);
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
@@ -72,7 +87,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
         }
         return verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, runCtx);
       };
-      if (!globals.accounts) {
+      if (!globals.accounts || verb.spansAccounts) {
         answerCode = (await runOnce(ctx)) ?? 0;
         await jq?.end();
         ctx.printFootnotes();
@@ -80,7 +95,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       }
       // --profiles, --all-profiles, MON_PROFILES: the same verb once per account (src/fleet/accounts.ts).
       const { runAccounts } = await import('./fleet/accounts.js');
-      const { failure, code, answered } = await runAccounts({
+      const { failure, code, answered, allFailed } = await runAccounts({
         verb,
         invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },
         ctx,
@@ -98,6 +113,8 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       }
       if (failure) throw failure;
       answerCode = code;
+      // Every account failed alike: the code is a failure's, not an answer's (--output-file keeps PATH).
+      answerFailed = allFailed === true;
     },
     argv,
   );
@@ -111,6 +128,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     const missing = missingVerb(program, argv, hasDefaultVerb);
     if (missing) throw missing;
     await program.parseAsync([...argv], { from: 'user' });
+    await outputFile?.settle(!answerFailed || whole);
     return answerCode;
   } catch (error) {
     // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
@@ -120,13 +138,21 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     const refused = aborted ? undefined : await filter?.refusal();
     const failure = aborted ? InterruptedError.of(deps.signal) : (refused ?? explain(error, program, argv));
     // Before the options are checked, --verbose is what commander has read of the root's.
-    const code = report(failure, deps, parsedGlobals?.verbose ?? program.opts().verbose === true);
-    if (code === 0 || !isStatusCheck(program, argv)) return code;
-    // `status --check` follows the Nagios plugin convention instead (docs/design/cli-contract.md, Exit
-    // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
-    const { nagiosText } = await import('./fleet/check.js');
-    io.stdout.write(`MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`);
-    return 3;
+    const verbose = parsedGlobals?.verbose ?? program.opts().verbose === true;
+    const code = report(failure, deps, verbose);
+    const check = code !== 0 && isStatusCheck(program, argv);
+    if (check) {
+      // `status --check` follows the Nagios plugin convention instead (docs/design/cli-contract.md, Exit
+      // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
+      const { nagiosText } = await import('./fleet/check.js');
+      (outputFile?.stream ?? io.stdout).write(`MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`);
+    }
+    // --output-file: PATH is replaced only by a whole answer; a failure that was said already
+    // (a full disk at the rename) is not said twice.
+    await outputFile?.settle((whole || check) && !aborted).catch((settling: unknown) => {
+      if (settling !== error) report(settling, deps, verbose);
+    });
+    return check ? 3 : code;
   } finally {
     for (const cleanup of cleanups.reverse()) {
       try {

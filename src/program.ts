@@ -38,6 +38,7 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .option('--json', 'short for -o json')
     .option('--jq <expression>', 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)')
     .option('--fields <keys>', 'comma-separated keys of -o json or table columns (name, flags, owner…), in every format')
+    .option('--output-file <path>', 'write stdout to PATH: a temporary beside it, renamed over it once the answer is whole; never a half-written PATH')
     .option('--no-header', 'table/csv/tsv without the header row')
     .option('--expand <key>', 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--timeout <seconds>', 'per-request timeout in seconds (env MON_TIMEOUT; default 30)')

@@ -47,6 +47,10 @@ export interface MainDeps {
   endAtDeadline?: (deadlineMs: number, line: string, source: 'set' | 'default') => void;
   /** Context.delivered when stdout is --jq's filter (main.ts): the filter's end, then stdout's flush. */
   delivered?: () => Promise<void>;
+  /** Context.answerWhole: main.ts hears that --output-file may install the answer whatever the exit code. */
+  answerWhole?: () => void;
+  /** bin/mon's SIGHUP: `listener` runs on each one until the function returned is called. */
+  onHangup?: (listener: () => void) => () => void;
 }
 
 /** Secrets seen during this run, so that even an unexpected error cannot print them. */
@@ -91,6 +95,7 @@ interface RawGlobals {
   quiet?: boolean;
   verbose?: boolean;
   color?: boolean;
+  outputFile?: string;
 }
 
 /** Flag > environment > default, for every global option (docs/design/cli-contract.md, Global options). */
@@ -125,6 +130,7 @@ export function resolveGlobals(raw: RawGlobals, env: Record<string, string | und
     quiet: raw.quiet === true,
     verbose: raw.verbose === true,
     color: raw.color !== false,
+    outputFile: raw.outputFile,
   };
 }
 
@@ -260,6 +266,18 @@ export function createContext(
     },
     onExit: (cleanup) => {
       cleanups.push(cleanup);
+    },
+    answerWhole: () => deps.answerWhole?.(),
+    onHangup: (listener) => deps.onHangup?.(listener) ?? (() => undefined),
+    forAccount: (profile) => {
+      const own: (() => Promise<void> | void)[] = [];
+      const accountGlobals = profile === undefined ? globals : { ...globals, profile, baseUrl: undefined, accounts: undefined };
+      return {
+        ctx: createContext(deps, accountGlobals, own, program, argv),
+        close: async () => {
+          for (const cleanup of own.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+        },
+      };
     },
     letFinish: () => {
       // In a test without bin/mon nothing holds the process: the request's own bounds remain.

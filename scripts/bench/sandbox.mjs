@@ -29,16 +29,17 @@ export async function loadSandbox() {
     dir,
     /**
      * `apiKey`: a key of its own, so that the sandbox stands for an account of its own
-     * (--all-profiles); `stateFile`: persist as `mon sandbox` does (the write rows).
+     * (--all-profiles); `stateFile`: persist as `mon sandbox` does (the write rows); `record`:
+     * keep every request in `requests`, to count them (the exporter's row).
      */
-    async start(computers, { apiKey, stateFile } = {}) {
+    async start(computers, { apiKey, stateFile, record = false } = {}) {
       const sandbox = await startSandbox({
         port: 0,
         computers,
         apiKey,
         stateFile,
         seed: 1,
-        recordRequests: false,
+        recordRequests: record,
         rateLimit: { requests: 1_000_000, windowMs: 60_000 },
       });
       running.push(sandbox);

@@ -103,6 +103,8 @@ const STATUS_VIEW: View = {
 interface HeldStatus {
   report: StatusReport;
   readSeconds: number;
+  /** When the read ended, in seconds since the epoch (mon_last_success_timestamp_seconds). */
+  lastSuccess: number;
 }
 
 interface StatusOptions {
@@ -113,9 +115,27 @@ interface StatusOptions {
   thresholds: Partial<Record<string, Range>>;
 }
 
-/** `mon status`: the report as text with bars, as one JSON object, or as one Nagios line. */
-/** Prints the status; with --check returns the Nagios exit code of its line. */
+/**
+ * `mon status`: the report as text with bars, as one JSON object, or as one Nagios line; with
+ * --check returns the Nagios exit code of its line. With -o openmetrics for one account, every
+ * failure once the account is known still prints its metrics, mon_up 0 (a scraper reads that the
+ * account is down), and the exit code says why.
+ */
 async function runStatus(ctx: Context, options: StatusOptions): Promise<number | void> {
+  if (ctx.globals.output !== 'openmetrics' || ctx.output.account || ctx.globals.dryRun) return readStatus(ctx, options);
+  const { accountName } = await import('../runtime.js');
+  const account = await accountName(ctx);
+  try {
+    return await readStatus(ctx, options);
+  } catch (error) {
+    const { renderOpenMetrics } = await import('../output/openmetrics.js');
+    ctx.io.stdout.write(renderOpenMetrics([{ account }]));
+    ctx.answerWhole();
+    throw error;
+  }
+}
+
+async function readStatus(ctx: Context, options: StatusOptions): Promise<number | void> {
   const render = options.check ? undefined : renderOptions(ctx, STATUS_VIEW);
   const client = await ctx.client();
   const [{ collectStatus, plannedStatusRequests }, { readingComputers }] = await Promise.all([import('../fleet/status.js'), import('../fleet/selection.js')]);
@@ -135,13 +155,13 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<number |
   const readSeconds = (ctx.now() - started) / 1000;
   // One account of many: the reports are shown together once every account has finished.
   if (ctx.output.account) {
-    ctx.output.account.hold({ report, readSeconds } satisfies HeldStatus);
+    ctx.output.account.hold({ report, readSeconds, lastSuccess: ctx.now() / 1000 } satisfies HeldStatus);
     return;
   }
   if (render?.format === 'openmetrics') {
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
     const { accountName } = await import('../runtime.js');
-    ctx.io.stdout.write(renderOpenMetrics([{ account: await accountName(ctx), report, readSeconds }]));
+    ctx.io.stdout.write(renderOpenMetrics([{ account: await accountName(ctx), report, readSeconds, lastSuccess: ctx.now() / 1000 }]));
     return;
   }
   if (!render) {
@@ -205,7 +225,7 @@ export const status = verb({
   openMetrics: true,
   summary: 'What needs attention now, or --check for Nagios',
   description:
-    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n-o openmetrics prints the figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_expirations{account,window} (expired, 30d, 90d), mon_up{account} and mon_read_duration_seconds{account}; across accounts a failed one has mon_up 0 and no other samples (exit 9).\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
+    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n-o openmetrics prints the figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_top_plugin_alerts{account,plugin} (the ten plugins with the most unmuted alerts), mon_expirations{account,window} (expired, 30d, 90d), mon_up{account}, mon_read_duration_seconds{account}, mon_last_success_timestamp_seconds{account} and mon_build_info{version}; groups are labelled group and group_uid. An account that fails has mon_up 0 and no other samples, and the exit code says why (9 across accounts). With --output-file PATH the file is replaced whole whatever the exit code (the file a textfile collector reads).\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [
     GROUP_OPTION,
     { flags: '--within <duration>', description: 'how far ahead an expiration counts as expiring (30d, 2w)', rule: { type: 'duration' }, defaultText: '30d' },
@@ -216,7 +236,7 @@ export const status = verb({
     'mon status',
     'mon status --group "Acme Design" --group "Northwind Clinic" -o json',
     'mon status --check',
-    'mon --all-profiles status -o openmetrics > /var/lib/node_exporter/textfile/mon.prom.$$ && mv /var/lib/node_exporter/textfile/mon.prom.$$ /var/lib/node_exporter/textfile/mon.prom',
+    'mon --all-profiles status -o openmetrics --output-file /var/lib/node_exporter/textfile/mon.prom',
     'mon status --check --warning-alerts 0 --critical-alerts 5 --critical-missing 10',
     'mon --all-profiles status --check',
   ],
@@ -269,6 +289,7 @@ async function showStatusAcrossAccounts(ctx: Context, outcomes: readonly Account
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
     const held = (outcome: AccountOutcome) => (outcome.error === undefined ? (outcome.held as HeldStatus | undefined) : undefined);
     ctx.io.stdout.write(renderOpenMetrics(outcomes.map((outcome) => ({ account: outcome.profile, ...held(outcome) }))));
+    ctx.answerWhole();
     return;
   }
   const reports = outcomes.filter((outcome) => outcome.error === undefined && outcome.held !== undefined).map(({ profile, held }) => ({ profile, report: (held as HeldStatus).report }));

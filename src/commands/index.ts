@@ -7,6 +7,7 @@ import { events } from './events.js';
 import { expirations } from './expirations.js';
 import { alerts, status } from './fleet.js';
 import { groups } from './groups.js';
+import { metrics } from './metrics.js';
 import { notes } from './notes.js';
 import { plugin } from './plugin.js';
 import { profile } from './profile.js';
@@ -16,4 +17,4 @@ import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, report, events, changes, api, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, metrics, report, events, changes, api, profile, sandbox, completion, completeHelper];

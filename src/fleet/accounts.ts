@@ -47,7 +47,7 @@ export interface AccountsRun {
  * failure still to report (some accounts failed: exit 9); and whether any account answered
  * (when none did, nothing was printed).
  */
-export async function runAccounts(run: AccountsRun): Promise<{ code: number; failure?: MonError; answered: boolean }> {
+export async function runAccounts(run: AccountsRun): Promise<{ code: number; failure?: MonError; answered: boolean; allFailed?: true }> {
   const { verb, invocation, ctx, deps } = run;
   const list = ctx.globals.accounts!;
   if (!isRead(verb, invocation)) {
@@ -96,7 +96,7 @@ export async function runAccounts(run: AccountsRun): Promise<{ code: number; fai
   if (failed.length === 0) return { code: 0, answered };
   const failedCodes = new Set(codes.filter((code) => code !== undefined));
   // Every account failed the same way: that is the command's failure (docs/design/cli-contract.md, Exit codes).
-  if (failed.length === profiles.length && failedCodes.size === 1) return { code: [...failedCodes][0]!, answered };
+  if (failed.length === profiles.length && failedCodes.size === 1) return { code: [...failedCodes][0]!, answered, allFailed: true };
   const failure = new AccountsFailedError(
     `${failed.length} of ${profiles.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,
     failed.length === profiles.length ? 'each said why above' : "each said why above; the others' data was printed whole",
@@ -115,7 +115,7 @@ function isRead(verb: VerbSpec, input: ParsedInput): boolean {
  * The profiles named, checked against the saved ones before any request; --all-profiles: every
  * saved profile, in the order `profile list` shows them.
  */
-async function accountNames(ctx: Context): Promise<string[]> {
+export async function accountNames(ctx: Context): Promise<string[]> {
   const list = ctx.globals.accounts!;
   const store = await ctx.profiles();
   const saved = Object.keys(store.list());

@@ -160,6 +160,8 @@ export interface VerbSpec {
   hidden?: boolean;
   /** Runs until it is stopped (`sandbox serve`, a server in the foreground): MON_DEADLINE does not end it. */
   untilStopped?: true;
+  /** Reads the accounts of --profiles/--all-profiles itself, in one run (`metrics serve`), instead of once per account. */
+  spansAccounts?: true;
   run(input: Invocation, ctx: Context): Promise<VerbOutcome>;
 }
 

@@ -188,11 +188,15 @@ const fleet: Topic = {
     },
     {
       kind: 'text',
-      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox). Across accounts, one that failed has mon_up 0 and no other sample, and the exit code is still 9. Every other command refuses -o openmetrics (exit 2), and so does status with --jq or --fields (exit 2) or --check (3 UNKNOWN, as every error of --check).",
+      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox); `group_uid` tells apart two groups of one name and keeps a renamed group's series. An account that fails, alone or among others, has mon_up 0 and no other sample, and the exit code still says why (9 across accounts when some answered). `--output-file PATH` writes the file a textfile collector reads: a temporary beside it, renamed over it whatever the exit code, so a down account is installed as mon_up 0 and no temporary is left. Every other command refuses -o openmetrics (exit 2), and so does status with --jq or --fields (exit 2) or --check (3 UNKNOWN, as every error of --check).",
     },
     {
       kind: 'examples',
-      lines: ['mon --all-profiles status -o openmetrics > /var/lib/node_exporter/textfile/mon.prom.$$ && mv /var/lib/node_exporter/textfile/mon.prom.$$ /var/lib/node_exporter/textfile/mon.prom'],
+      lines: ['mon --all-profiles status -o openmetrics --output-file /var/lib/node_exporter/textfile/mon.prom'],
+    },
+    {
+      kind: 'text',
+      text: '`mon metrics serve` is an exporter with the same families: it reads each account every --refresh (5m), staggered, and answers /metrics and /probe?profile=NAME from what it read, never calling the API on a scrape; a failed read keeps the last figures with mon_up 0. Loopback unless --listen says otherwise, and then only with --auth-token-file and TLS or --insecure.',
     },
   ],
 };

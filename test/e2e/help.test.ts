@@ -25,7 +25,7 @@ describe('help', () => {
     for (const spec of COMMANDS.filter((candidate) => candidate.name !== '__complete')) expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
     expect(stdout).not.toContain('__complete');
     // A topic named like a command is named on the heading (`mon help sandbox`), not listed again.
-    const heading = /^Help topics \(mon help <topic>; also ([a-z, -]+)\):$/m.exec(stdout)!;
+    const heading = /^Help topics \(mon help <topic\|command>; also ([a-z, -]+)\):$/m.exec(stdout)!;
     const namedOnHeading = heading[1]!.split(', ');
     expect(namedOnHeading.every((name) => TOPIC_NAMES.includes(name) && COMMANDS.some((spec) => spec.name === name))).toBe(true);
     const topics = stdout.slice(heading.index);
@@ -53,6 +53,7 @@ describe('help', () => {
         users                     List the people with access to the account
         alerts                    Plugin results that need attention, account-wide
         status                    What needs attention now, or --check for Nagios
+        metrics                   Serve the figures of status to Prometheus
         report                    A customer report as one self-contained HTML file
         events                    Receive the service's webhooks: show, hand on
         changes                   The saved states of --changes NAME: list, forget
@@ -60,9 +61,8 @@ describe('help', () => {
         profile                   Save, choose and check accounts (subdomain + key)
         sandbox                   Serve the v2.5 API with demo data, no account needed
         completion                Print the completion script for bash, zsh or fish
-        help [topic|command]      Show help for a topic or a command
 
-      Help topics (mon help <topic>; also events, sandbox):
+      Help topics (mon help <topic|command>; also events, sandbox):
         options                   The global options, before or after any command
         environment               The environment variables mon reads
         exit-codes                What each exit code means; which are worth a retry
@@ -72,12 +72,12 @@ describe('help', () => {
       Global options (mon help options describes them):
         -p, --profile <name>  --profiles <names>  --all-profiles  --parallel <n>
         --base-url <url>  --sandbox  -o, --output <format>  --json  --jq <expression>
-        --fields <keys>  --no-header  --expand <key>  --timeout <seconds>
-        --retries <n>  --dry-run  -y, --yes  -q, --quiet  -v, --verbose  --no-color
+        --fields <keys>  --output-file <path>  --no-header  --expand <key>
+        --timeout <seconds>  --retries <n>  --dry-run  -y, --yes  -q, --quiet
+        -v, --verbose  --no-color
 
       Examples:
         $ mon --sandbox computers list --status missing
-        $ mon alerts --group "Acme Design"
       "
     `);
     const resource = await runMain(['help', 'groups']);
@@ -107,8 +107,9 @@ describe('help', () => {
       Global options (\`mon help options\` describes them):
         -p, --profile <name>  --profiles <names>  --all-profiles  --parallel <n>
         --base-url <url>  --sandbox  -o, --output <format>  --json  --jq <expression>
-        --fields <keys>  --no-header  --expand <key>  --timeout <seconds>
-        --retries <n>  --dry-run  -y, --yes  -q, --quiet  -v, --verbose  --no-color
+        --fields <keys>  --output-file <path>  --no-header  --expand <key>
+        --timeout <seconds>  --retries <n>  --dry-run  -y, --yes  -q, --quiet
+        -v, --verbose  --no-color
       "
     `);
   });

@@ -3,17 +3,21 @@
  * the Prometheus project's own OpenMetrics parser (python3-prometheus-client, which .ci/run
  * installs), and its values held against `status -o json` of the same data.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { hasProgram } from '../helpers/programs.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { labelValue, renderOpenMetrics } from '../../src/output/openmetrics.js';
+import { startFakeApi } from '../helpers/fake-api.js';
+import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
 
 /** Debian's python3, where python3-prometheus-client installs (not a version manager's). */
 const PYTHON = '/usr/bin/python3';
 const PARSER = hasProgram('the Prometheus parser', [PYTHON, '-c', 'import prometheus_client'], 'apt-get install -y python3-prometheus-client');
+const PROMTOOL = hasProgram('promtool', ['promtool', '--version'], 'apt-get install -y prometheus');
 
 interface Sample {
   name: string;
@@ -60,9 +64,12 @@ describe('mon status -o openmetrics', () => {
       ['mon_computers_missing', 'gauge'],
       ['mon_computers_hidden', 'gauge'],
       ['mon_plugin_results', 'gauge'],
+      ['mon_top_plugin_alerts', 'gauge'],
       ['mon_expirations', 'gauge'],
       ['mon_up', 'gauge'],
       ['mon_read_duration_seconds', 'gauge'],
+      ['mon_last_success_timestamp_seconds', 'gauge'],
+      ['mon_build_info', 'gauge'],
     ]);
     const json = await runMon(['status', '-o', 'json'], { env: env(sandbox.url, sandbox.apiKey) });
     const report = JSON.parse(json.stdout);
@@ -84,6 +91,62 @@ describe('mon status -o openmetrics', () => {
       expect(sum(samples, 'mon_plugin_results', { group: group.name, status: 'Alert', muted: 'false' })).toBe(group.alerts);
     }
     expect(sum(samples, 'mon_read_duration_seconds')).toBeGreaterThan(0);
+    for (const group of report.groups) expect(sum(samples, 'mon_computers_missing', { group_uid: group.uid ?? '' })).toBe(group.missing);
+    expect(samples.filter((s) => s.name === 'mon_top_plugin_alerts').map((s) => ({ name: s.labels.plugin, alerts: s.value }))).toEqual(report.top_plugins);
+    const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    expect(samples.filter((s) => s.name === 'mon_build_info')).toEqual([{ name: 'mon_build_info', labels: { version }, value: 1 }]);
+    const [last] = samples.filter((s) => s.name === 'mon_last_success_timestamp_seconds');
+    expect(last!.labels).toEqual({ account });
+    expect(Math.abs(last!.value - Date.now() / 1000)).toBeLessThan(600);
+  });
+
+  it.runIf(PROMTOOL)('promtool check metrics passes on the exposition', async () => {
+    const metrics = await runMon(['status', '-o', 'openmetrics'], { env: env(sandbox.url, sandbox.apiKey) });
+    const check = spawnSync('promtool', ['check', 'metrics'], { input: metrics.stdout, encoding: 'utf8' });
+    expect(`${check.stdout}${check.stderr}`).toBe('');
+    expect(check.status).toBe(0);
+  });
+
+  it.runIf(PARSER)('two groups of one name are two label sets, told apart by group_uid', async () => {
+    const plugin = [result('r_1', 'Disk', 'Alert')];
+    const fleet = {
+      groups: [
+        { uid: 'g_one', name: 'Acme', slug: 'acme' },
+        { uid: 'g_two', name: 'Acme', slug: 'acme-2' },
+      ],
+      computers: [computer(1, 'g_one', plugin), computer(2, 'g_two', plugin), computer(3, 'g_two', [])],
+      expirations: [],
+    };
+    const api = await startFakeApi(fleetHandler(fleet));
+    try {
+      const run = await runMain(['status', '-o', 'openmetrics'], { env: env(api.url, 'sbx_live_fake_0123456789ab') });
+      expect(run.stderr).toBe('');
+      const { samples } = parse(run.stdout);
+      const sets = samples.map((s) => `${s.name}${JSON.stringify(Object.entries(s.labels).sort())}`);
+      expect(new Set(sets).size).toBe(sets.length);
+      expect(sum(samples, 'mon_computers', { group: 'Acme', group_uid: 'g_one' })).toBe(1);
+      expect(sum(samples, 'mon_computers', { group: 'Acme', group_uid: 'g_two' })).toBe(2);
+      expect(sum(samples, 'mon_plugin_results', { group_uid: 'g_two', status: 'Alert', muted: 'false' })).toBe(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it.runIf(PARSER)('one account that cannot be read prints mon_up 0 for it, and the exit code says why', async () => {
+    const dir = tempConfigDir();
+    const profiles = { MON_CONFIG_DIR: dir, HOME: dir, MON_RETRIES: '0' };
+    expect((await runMain(['profile', 'add', 'south', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: profiles, input: 'sbx_live_gone_0000\n' })).code).toBe(0);
+    for (const args of [['-p', 'south'], ['--profiles', 'south'], []]) {
+      const run = await runMon([...args, 'status', '-o', 'openmetrics'], { env: profiles });
+      expect(run.code, args.join(' ')).toBe(8);
+      expect(run.stderr).toMatch(/^mon: (south: )?cannot reach 127\.0\.0\.1:9/);
+      const { samples } = parse(run.stdout);
+      expect(samples.filter((s) => s.name !== 'mon_build_info')).toEqual([{ name: 'mon_up', labels: { account: 'south' }, value: 0 }]);
+    }
+    // A key the server refuses (exit 3) is a failure of the account too.
+    const refused = await runMain(['status', '-o', 'openmetrics'], { env: env(sandbox.url, 'sbx_live_wrong_0123456789ab') });
+    expect(refused.code).toBe(3);
+    expect(parse(refused.stdout).samples.find((s) => s.name === 'mon_up')!.value).toBe(0);
   });
 
   it('sends what status sends, no more', async () => {
@@ -110,6 +173,7 @@ describe('mon status -o openmetrics', () => {
     const { samples } = parse(run.stdout);
     expect(samples.filter((s) => s.name === 'mon_up').map((s) => [s.labels.account, s.value]).sort()).toEqual([['gone', 0], ['north', 1], ['south', 1]]);
     expect(samples.filter((s) => s.labels.account === 'gone' && s.name !== 'mon_up')).toEqual([]);
+    expect(samples.filter((s) => s.name === 'mon_last_success_timestamp_seconds').map((s) => s.labels.account).sort()).toEqual(['north', 'south']);
     expect(sum(samples, 'mon_computers', { account: 'south' })).toBe(12);
     expect(sum(samples, 'mon_computers', { account: 'north' })).toBe(40);
   });
@@ -128,7 +192,7 @@ describe('mon status -o openmetrics', () => {
     expect(text).toContain(`group="${labelValue(name)}"`);
     expect(text.split('\n').filter((line) => line.startsWith('mon_computers{'))).toHaveLength(1);
     const { samples } = parse(text);
-    expect(samples.find((s) => s.name === 'mon_computers')!.labels).toEqual({ account: 'a"b', group: name, platform: 'mac' });
+    expect(samples.find((s) => s.name === 'mon_computers')!.labels).toEqual({ account: 'a"b', group: name, group_uid: 'g_1', platform: 'mac' });
   });
 
   it.each([

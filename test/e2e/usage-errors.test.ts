@@ -44,7 +44,7 @@ describe('help layout (#12 item 16)', () => {
     expect(examples).toBeGreaterThan(own);
     expect(globals).toBeGreaterThan(examples);
     const block = stdout.slice(globals).trim().split('\n').slice(1);
-    expect(block.length).toBeLessThanOrEqual(4);
+    expect(block.length).toBeLessThanOrEqual(5);
     expect(block.join(' ')).toContain('--base-url <url>');
     expect(block.join(' ')).toContain('--no-color');
     // The global options' descriptions are in `mon --help` only.
