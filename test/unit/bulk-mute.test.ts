@@ -12,6 +12,8 @@ const outcome = (uid: string, failed?: { code: number; reason: string }): MuteOu
   plugin: 'Disk Space',
   outcome: failed ? 'failed' : 'muted',
   reason: failed?.reason ?? null,
+  previous: null,
+  mute: failed ? null : { mute_type: 'timed_mute', mute_until: 2_000_000_000 },
   exitCode: failed?.code,
 });
 
