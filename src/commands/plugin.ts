@@ -242,7 +242,7 @@ export const plugin: ResourceSpec = {
     verb({
       name: 'unmute',
       route: 'pluginResults.update',
-      summary: 'Clear every mute of a plugin result, or of many by selectors',
+      summary: "Clear a plugin result's mute, or many by selectors",
       description: `${BULK_DESCRIPTION} An unmute by selectors lifts timed mutes only: those muted for good or under a ticket stay muted and are counted in the plan line, unless --include-untimed, with which the plan line and the question say how many of the mutes it lifts are not timed. --from FILE with the rows a bulk mute printed with -o ndjson takes that mute back exactly: only the results it muted, while the mute it set is still in force (one muted otherwise since stays as it is, and so does one unmuted already), each put back as its row's previous says.`,
       args: [{ name: 'uid', description: 'the plugin result uid (pr_…); leave it out to use selectors', rule: { type: 'uid', prefix: 'pr_' }, optional: true }],
       fields: PLUGIN_RESULT_FIELDS,
