@@ -187,7 +187,7 @@ function keptWords(plan: MutePlan): string[] {
     words.push(`${n.toLocaleString('en')} muted ${n === 1 ? 'is' : 'are'} not timed (${untimedKinds(plan.untimedKept)}) and ${n === 1 ? 'stays' : 'stay'} muted: --include-untimed lifts ${n === 1 ? 'it' : 'them'} too`);
   }
   if (plan.changed > 0) {
-    words.push(`${plan.changed.toLocaleString('en')} ${plan.changed === 1 ? 'was' : 'were'} muted otherwise since ${plan.undoOf} was written and ${plan.changed === 1 ? 'stays' : 'stay'} as ${plan.changed === 1 ? 'it is' : 'they are'}`);
+    words.push(`${plan.changed.toLocaleString('en')} ${plan.changed === 1 ? 'was' : 'were'} muted otherwise since and ${plan.changed === 1 ? 'stays' : 'stay'} as ${plan.changed === 1 ? 'it is' : 'they are'}`);
   }
   return words;
 }
@@ -199,9 +199,11 @@ export function nothingToDo(plan: MutePlan): string | undefined {
   const why = keptWords(plan);
   if (already > 0) {
     const kept = action === 'mute' && plan.untimedKept.length > 0 ? `, ${notTimed(plan.untimedKept)}` : '';
-    why.push(`the ${already.toLocaleString('en')} ${plan.undoOf === undefined ? 'selected' : `${plan.undoOf} muted`} ${already === 1 ? 'is' : 'are'} ${pastTense(action)} already${kept}`);
+    const which = plan.undoOf === undefined ? `the ${already.toLocaleString('en')} selected` : already.toLocaleString('en');
+    why.push(`${which} ${already === 1 ? 'is' : 'are'} ${pastTense(action)} already${kept}`);
   }
-  return `nothing to ${action}: ${why.length > 0 ? why.join('; ') : 'no plugin result matches'}`;
+  const what = plan.undoOf === undefined ? action : `take back of the mute of ${plan.undoOf}`;
+  return `nothing to ${what}: ${why.length > 0 ? why.join('; ') : 'no plugin result matches'}`;
 }
 
 /** More targets than --max is exit 2, before anything is sent: a typo in a filter must not mute the fleet. */
@@ -355,7 +357,7 @@ export function planLine(plan: MutePlan, how: string): string {
   const { action, already } = plan;
   const untimed = untimedLifted(plan);
   const lifted = untimed.length > 0 ? `, ${notTimed(untimed)}` : '';
-  const undo = plan.undoOf === undefined ? '' : `, as ${plan.undoOf} muted them`;
+  const undo = plan.undoOf === undefined ? '' : `, taking back the mute of ${plan.undoOf}`;
   const rest = keptWords(plan);
   if (already > 0) {
     const kept = action === 'mute' && plan.untimedKept.length > 0 ? `, ${notTimed(plan.untimedKept)}, and stay as they are` : '';

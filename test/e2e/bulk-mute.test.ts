@@ -172,7 +172,7 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
       const undo = await bulk(['unmute', '--from', file]);
       expect(sorted(puts())).toEqual(sorted(windowRows.map((row) => row.uid).filter((uid) => uid !== changed)));
       for (const request of sandbox.requests.filter((r) => r.method === 'PUT')) expect(request.form['plugin_result[mute_type]']).toBe('none');
-      expect(undo.stderr.split('\n')[0]).toMatch(new RegExp(`^unmute ${windowRows.length - 1} plugin results on \\d+ computers in 1 group, as '.*window\\.ndjson' muted them; 1 was muted otherwise since .* was written and stays as it is$`));
+      expect(undo.stderr.split('\n')[0]).toMatch(new RegExp(`^unmute ${windowRows.length - 1} plugin results on \\d+ computers in 1 group, taking back the mute of '.*window\\.ndjson'; 1 was muted otherwise since and stays as it is$`));
       for (const row of printed(undo.stdout)) expect(row).toMatchObject({ outcome: 'unmuted', previous: { mute_type: 'timed_mute' }, mute: null });
       const after = await mutesNow();
       expect(after.get(changed)).toMatch(/^muted_forever/);
@@ -182,7 +182,7 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
       // Run again: nothing left to take back.
       sandbox.requests.length = 0;
       const again = await bulk(['unmute', '--from', file]);
-      expect(again.stderr).toMatch(/^nothing to unmute: 1 was muted otherwise since .* was written and stays as it is; the \d+ .*window\.ndjson' muted are unmuted already\n$/);
+      expect(again.stderr).toMatch(/^nothing to take back of the mute of '.*window\.ndjson': 1 was muted otherwise since and stays as it is; \d+ are unmuted already\n$/);
       expect(puts()).toEqual([]);
     });
 
