@@ -114,6 +114,8 @@ export async function planMute(action: MuteAction, pages: AsyncIterable<readonly
     for (const result of page) {
       const state = muteState(result, nowSec);
       const row = options.rows?.get(String(result.uid));
+      // An undo takes what its rows name, nothing else.
+      if (options.rows && !row) continue;
       if (row) {
         if (state === null) already++;
         else if (sameMute(state, row.mute)) targets.push({ ...targetOf(result, state), restore: restorable(row.previous, nowSec) });
