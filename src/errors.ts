@@ -36,7 +36,7 @@ export const EXIT_CODES: readonly { code: string; meaning: string; retry: string
   },
   {
     code: `${EXIT.usage}`,
-    meaning: 'usage: a bad flag or value (nothing was sent), no profile, a delete or bulk mute without --yes, a damaged config file or a config folder that is not yours alone (the message names it)',
+    meaning: 'usage: a bad flag or value (nothing was sent), no profile, a delete, a bulk mute or a mute that ends one sooner without --yes, a damaged config file or a config folder that is not yours alone (the message names it)',
     retry: 'no: fix the command',
   },
   { code: `${EXIT.auth}`, meaning: '401 or 403: the key or subdomain is wrong, or the key has no permission', retry: 'no' },

@@ -8,7 +8,8 @@ import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
 import { GROUP_COLUMN } from '../output/columns.js';
 import { shortened } from '../text/escape.js';
-import { checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
+import { attributesOf, checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, stateSet, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
+import type { FromLines } from '../validate/uid-list.js';
 import { colourWanted, confirmAction, renderOptions, type View } from './actions.js';
 import { openSelection, selectionOf, type SelectorValues } from './selectors.js';
 
@@ -21,7 +22,7 @@ const groupColumn = { ...GROUP_COLUMN, maxWidth: 24 };
  */
 export const MUTE_PLAN_VIEW: View = {
   columns: [computerColumn, groupColumn, { key: 'plugin', maxWidth: 28 }, { key: 'status', kind: 'status' }, { key: 'action', maxWidth: 48 }],
-  fields: ['uid', 'computer', 'group', 'plugin', 'status', 'action'],
+  fields: ['uid', 'computer', 'group', 'plugin', 'status', 'previous', 'action'],
 };
 
 /** How many rows of the plan a terminal shows before the question; the rest are counted. */
@@ -37,7 +38,9 @@ export const MUTE_OUTCOME_VIEW: View = {
     { key: 'outcome' },
     { key: 'reason', maxWidth: 60 },
   ],
-  fields: ['uid', 'computer', 'group', 'plugin', 'outcome', 'reason'],
+  // previous and mute (the mute before and after, null for none) make the rows of a mute
+  // something `plugin unmute --from` can take back exactly.
+  fields: ['uid', 'computer', 'group', 'plugin', 'outcome', 'reason', 'previous', 'mute'],
 };
 
 /** The largest selection sent without --max: a typo in a filter must not mute the fleet. */
@@ -53,11 +56,13 @@ export interface BulkMute {
   /** `--from FILE|-`. */
   from?: string;
   max: number;
+  /** An unmute's --include-untimed: also lift mutes that are not timed. */
+  includeUntimed?: boolean;
 }
 
-/** The uids of --from, read and checked before anything is sent. */
-async function readFrom(ctx: Context, from: string): Promise<string[]> {
-  const [{ FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseUidLines }, { inputName, readUserInput }] = await Promise.all([import('../validate/uid-list.js'), import('../io/user-input.js')]);
+/** The uids of --from (and the rows of a mute, when it holds those), read and checked before anything is sent. */
+async function readFrom(ctx: Context, from: string): Promise<FromLines & { name: string }> {
+  const [{ FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseFromLines }, { inputName, readUserInput }] = await Promise.all([import('../validate/uid-list.js'), import('../io/user-input.js')]);
   const text = await readUserInput(ctx, {
     option: '--from',
     path: from,
@@ -66,18 +71,21 @@ async function readFrom(ctx: Context, from: string): Promise<string[]> {
     tooLarge: 'the most a list of uids may be',
     hint: FROM_HINT,
   });
-  return parseUidLines(text, inputName(from));
+  return { ...parseFromLines(text, inputName(from)), name: inputName(from) };
 }
 
 export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { action } = bulk;
   // --dry-run prints the plan, a real run what became of each result: --fields is checked against what is printed.
   const render = renderOptions(ctx, ctx.globals.dryRun ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
-  const uids = bulk.from === undefined ? undefined : await readFrom(ctx, bulk.from);
+  const from = bulk.from === undefined ? undefined : await readFrom(ctx, bulk.from);
+  // The rows of a mute, given to an unmute: only what that mute muted is taken back.
+  const rows = action === 'unmute' ? from?.rows : undefined;
+  const uids = rows ? from!.uids.filter((uid) => rows.get(uid)!.outcome === 'muted') : from?.uids;
   const renderer = await ctx.output.list(render);
   if (uids?.length === 0) {
     renderer.end();
-    ctx.notice(`nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result`);
+    ctx.notice(`nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result${rows ? ' that its mute muted' : ''}`);
     return;
   }
 
@@ -87,7 +95,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const client = await ctx.client();
   const selection = await openSelection(ctx, client, scope, filter);
   const nowSec = Math.floor(ctx.now() / 1000);
-  const plan = await planMute(action, selection.results(nowSec), nowSec);
+  const plan = await planMute(action, selection.results(nowSec), nowSec, { includeUntimed: bulk.includeUntimed, rows, undoOf: rows ? from!.name : undefined });
   selection.checkNamed();
   const nothing = nothingToDo(plan);
   if (nothing) {
@@ -97,8 +105,10 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   }
   checkMax(plan, bulk.max);
 
-  ctx.notice(planLine(action, plan.targets, bulk.how, plan.already));
-  const requests = plan.targets.map((target) => client.prepare('pluginResults.update', { path: { uid: target.uid }, body: { plugin_result: bulk.attributes } }));
+  ctx.notice(planLine(plan, bulk.how));
+  const requests = plan.targets.map((target) =>
+    client.prepare('pluginResults.update', { path: { uid: target.uid }, body: { plugin_result: target.restore === undefined ? bulk.attributes : attributesOf(target.restore) } }),
+  );
   if (ctx.globals.dryRun) {
     // The plan as rows on stdout; the requests themselves, key redacted, with --verbose.
     renderer.push(planRows(plan, bulk.how) as unknown as Record<string, unknown>[]);
@@ -125,7 +135,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const finishing = ctx.letFinish();
   let outcomes: SentOutcome[];
   try {
-    outcomes = await sendMutes(client, plan, requests, { signal: ctx.signal, inFlight: finishing.inFlight, onEnded: () => meter.tick() });
+    outcomes = await sendMutes(client, plan, requests, { signal: ctx.signal, inFlight: finishing.inFlight, onEnded: () => meter.tick(), sets: stateSet(bulk.attributes) });
   } finally {
     finishing.release();
     meter.done();

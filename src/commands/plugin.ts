@@ -5,8 +5,8 @@ import { UsageError } from '../errors.js';
 import type { MuteAction } from '../fleet/mute.js';
 import { localMinute, toIsoUtc } from '../output/format.js';
 import type { Reading } from '../output/types.js';
-import { isMuted, matchesResult, muteEnd, PLUGIN_STATUSES } from '../model/plugin-result.js';
-import { changeSpecOf, objectCommand, printCount, renderOptions, showDryRun, type View } from './actions.js';
+import { endsSooner, isMuted, matchesResult, muteEnd, muteState, PLUGIN_STATUSES } from '../model/plugin-result.js';
+import { changeSpecOf, confirmAction, objectCommand, printCount, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
 import { CHANGES_OPTIONS, WHOLE_LIST_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
@@ -124,16 +124,16 @@ const BULK_OPTIONS = [
   { flags: '--max <n>', description: 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet', rule: { type: 'int', min: 1 }, defaultText: '1000' },
 ] as const satisfies readonly OptionSpec[];
 
-type BulkValues = SelectorValues & { from?: string; max?: number };
+type BulkValues = SelectorValues & { from?: string; max?: number; includeUntimed?: boolean };
 
 /**
  * Whether the command line asks for many results (selectors) or one (a uid); both or neither
  * is a usage error before anything is sent.
  */
 function isBulk(action: MuteAction, uid: string | undefined, opts: BulkValues): boolean {
-  const bulk = anySelector(opts) || opts.from !== undefined || opts.max !== undefined;
+  const bulk = anySelector(opts) || opts.from !== undefined || opts.max !== undefined || opts.includeUntimed === true;
   const example = `e.g. \`mon plugin ${action} pr_4f2a${action === 'mute' ? ' --timed 2h' : ''}\` or \`mon plugin ${action} --group "Acme Design"${action === 'mute' ? ' --timed 2h' : ''}\``;
-  if (uid !== undefined && bulk) throw new UsageError(`give a plugin result uid or selectors, not both (<uid> ${uid} with ${anySelector(opts) ? 'selectors' : opts.from !== undefined ? '--from' : '--max'})`, example);
+  if (uid !== undefined && bulk) throw new UsageError(`give a plugin result uid or selectors, not both (<uid> ${uid} with ${anySelector(opts) ? 'selectors' : opts.from !== undefined ? '--from' : opts.max !== undefined ? '--max' : '--include-untimed'})`, example);
   if (uid === undefined && !bulk) throw new UsageError(`missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)`, example);
   return bulk;
 }
@@ -141,11 +141,29 @@ function isBulk(action: MuteAction, uid: string | undefined, opts: BulkValues): 
 /** Runs a mute or unmute over the selectors' plugin results (src/commands/bulk-mute.ts, loaded only then). */
 async function bulkMute(ctx: Context, action: MuteAction, opts: BulkValues, attributes: Attributes, how: string): Promise<void> {
   const { runBulkMute, DEFAULT_MAX } = await import('./bulk-mute.js');
-  await runBulkMute(ctx, { action, attributes, how, selectors: opts, from: opts.from, max: opts.max ?? DEFAULT_MAX });
+  await runBulkMute(ctx, { action, attributes, how, selectors: opts, from: opts.from, max: opts.max ?? DEFAULT_MAX, includeUntimed: opts.includeUntimed === true });
+}
+
+/**
+ * A mute by uid replaces the mute in force. One that a timed mute until `until` would end
+ * sooner (for good, under a ticket, or timed to end later) is said first, what it is and what
+ * it becomes; then asked on a terminal, and in a script it needs --yes (exit 2, nothing sent).
+ */
+async function confirmShorterMute(ctx: Context, uid: string, until: number, nowSec: number): Promise<void> {
+  const [client, { findMutedResult }, { describeMute }] = await Promise.all([ctx.client(), import('../fleet/selection.js'), import('../fleet/mute.js')]);
+  const found = await findMutedResult(client, uid);
+  const state = found === undefined ? null : muteState(found, nowSec);
+  if (state === null || !endsSooner(state, until)) return;
+  ctx.notice(`${uid} is ${describeMute(state)}; --timed ${ctx.globals.yes ? 'shortens' : 'would shorten'} that to a mute until ${localMinute(until * 1000)} (local time)`);
+  await confirmAction(ctx, {
+    question: async () => `Shorten the mute of ${uid}? [y/N] `,
+    refusal: [`refusing to shorten the mute of ${uid} without --yes: no terminal to confirm on`, 'add --yes (-y) to shorten it from a script, or leave the mute as it is'],
+    declined: `not muted: shortening the mute of ${uid} was not confirmed`,
+  });
 }
 
 const BULK_DESCRIPTION =
-  'With selectors instead of a uid, many plugin results at once: the selectors of `mon alerts` (AND across kinds, OR within one), every status unless --status narrows it, visible results unless --include-hidden; --from takes uids from a file or standard input (ndjson of `mon alerts -o ndjson` too), whatever their status unless --status is given. A mute picks only results that are not muted and an unmute only muted ones, so running the same command again after an interruption does only what is left. First one line with the plan on stderr; on a terminal the rows of the plan (computer, group, plugin, status, action; the first 20) and a y/N question, in a script --yes for more than one result; --dry-run sends every read the selection needs, then prints the rows of the plan in the chosen format and sends no write (--verbose adds each PUT, key redacted). A selection over --max (default 1000) is refused. Progress on a terminal; then one row per result (uid, computer, group, plugin, outcome, reason). When some fail, the others are still done and the exit code is that of the failures; once 8 in a row reach no answer (the service is down), no more are sent, and the rest are counted as not sent.';
+  'With selectors instead of a uid, many plugin results at once: the selectors of `mon alerts` (AND across kinds, OR within one), every status unless --status narrows it, visible results unless --include-hidden; --from takes uids from a file or standard input (ndjson of `mon alerts -o ndjson` too), whatever their status unless --status is given. A mute picks only results that are not muted (a mute in force, for good or timed, stays as it is, so none is shortened), and an unmute only timed mutes unless --include-untimed, so running the same command again after an interruption does only what is left. First one line with the plan on stderr; on a terminal the rows of the plan (computer, group, plugin, status, action; the first 20) and a y/N question, in a script --yes for more than one result; --dry-run sends every read the selection needs, then prints the rows of the plan in the chosen format and sends no write (--verbose adds each PUT, key redacted). A selection over --max (default 1000) is refused. Progress on a terminal; then one row per result (uid, computer, group, plugin, outcome, reason; JSON also previous and mute, the mute before and after, null for none). When some fail, the others are still done and the exit code is that of the failures; once 8 in a row reach no answer (the service is down), no more are sent, and the rest are counted as not sent.';
 
 /** Plugin results (api-v2.5, Endpoints > Plugin results). */
 export const plugin: ResourceSpec = {
@@ -174,7 +192,7 @@ export const plugin: ResourceSpec = {
       name: 'mute',
       route: 'pluginResults.update',
       summary: 'Mute a plugin result, or many by selectors, for a time, under a ticket, or until unmuted',
-      description: `WHEN is a duration from now (90m, 2h, 7d, 1h30m), an ISO 8601 time (2026-11-23T14:00, local time unless it carries an offset) or epoch seconds; it must lie in the future. Without WHEN the mute lasts 24 hours. A ticket mute needs an active ticket system integration.\n\n${BULK_DESCRIPTION}`,
+      description: `WHEN is a duration from now (90m, 2h, 7d, 1h30m), an ISO 8601 time (2026-11-23T14:00, local time unless it carries an offset) or epoch seconds; it must lie in the future. Without WHEN the mute lasts 24 hours. A ticket mute needs an active ticket system integration. A mute by uid replaces the mute in force: when --timed would end it sooner (muted for good, under a ticket, or until later), mon first says what the mute is and what it becomes, then asks on a terminal; a script needs --yes (exit 2 otherwise, nothing sent).\n\n${BULK_DESCRIPTION} Save the rows of a maintenance window (-o ndjson > FILE) and \`plugin unmute --from FILE\` takes back exactly what it muted.`,
       args: [{ name: 'uid', description: 'the plugin result uid (pr_…); leave it out to use selectors', rule: { type: 'uid', prefix: 'pr_' }, optional: true }],
       fields: PLUGIN_RESULT_FIELDS,
       options: [
@@ -192,6 +210,7 @@ export const plugin: ResourceSpec = {
         'mon plugin mute pr_4f2a --ticket 123 --ticket-url https://helpdesk.example.com/tickets/123',
         'mon plugin mute pr_4f2a --ignore',
         'mon plugin mute --group "Acme Design" --timed 2h',
+        'mon plugin mute --group "Acme Design" --timed 2h --yes -o ndjson > window.ndjson',
         'mon plugin mute --plugin "Disk Space" --status Alert --ticket 123 --yes',
         'mon alerts --missing -o ndjson | mon plugin mute --from - --timed 7d --yes',
       ],
@@ -212,6 +231,7 @@ export const plugin: ResourceSpec = {
           return bulkMute(ctx, 'mute', opts, body, how);
         }
         const uid = args.uid!;
+        if (until !== undefined && !ctx.globals.dryRun) await confirmShorterMute(ctx, uid, until, nowSec);
         await objectCommand(ctx, 'pluginResults.update', { path: { uid }, body: { plugin_result: body } }, PLUGIN_RESULT_VIEW, (result) => {
           if (until !== undefined) return `Muted ${uid} until ${longLocal(muteEnd(result) ?? until)} (local time)`;
           if (opts.ticket !== undefined) return `Muted ${uid} with ticket #${opts.ticket}.`;
@@ -222,12 +242,20 @@ export const plugin: ResourceSpec = {
     verb({
       name: 'unmute',
       route: 'pluginResults.update',
-      summary: 'Clear every mute of a plugin result, or of many by selectors',
-      description: BULK_DESCRIPTION,
+      summary: "Clear a plugin result's mute, or many by selectors",
+      description: `${BULK_DESCRIPTION} An unmute by selectors lifts timed mutes only: those muted for good or under a ticket stay muted and are counted in the plan line, unless --include-untimed, with which the plan line and the question say how many of the mutes it lifts are not timed. --from FILE with the rows a bulk mute printed with -o ndjson takes that mute back exactly: only the results it muted, while the mute it set is still in force (one muted otherwise since stays as it is, and so does one unmuted already), each put back as its row's previous says.`,
       args: [{ name: 'uid', description: 'the plugin result uid (pr_…); leave it out to use selectors', rule: { type: 'uid', prefix: 'pr_' }, optional: true }],
       fields: PLUGIN_RESULT_FIELDS,
-      options: BULK_OPTIONS,
-      examples: ['mon plugin unmute pr_4f2a', 'mon plugin unmute --plugin "Disk Space"', 'mon plugin unmute --group "Acme Design" --status OK --yes'],
+      options: [
+        ...BULK_OPTIONS,
+        { flags: '--include-untimed', description: 'with selectors, also lift mutes that are not timed (muted for good, under a ticket), which would not end by themselves' },
+      ],
+      examples: [
+        'mon plugin unmute pr_4f2a',
+        'mon plugin unmute --from window.ndjson --yes',
+        'mon plugin unmute --plugin "Disk Space"',
+        'mon plugin unmute --group "Acme Design" --status OK --include-untimed --yes',
+      ],
       async run({ args, opts }, ctx) {
         if (isBulk('unmute', args.uid, opts)) return bulkMute(ctx, 'unmute', opts, { mute_type: 'none' }, '');
         const uid = args.uid!;

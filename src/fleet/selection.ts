@@ -125,6 +125,24 @@ function computersInput(groupId: string | undefined, scope: Scope, page?: number
   };
 }
 
+/**
+ * The plugin result `uid` as it stands, if a mute is in force on it; undefined when it is not
+ * muted (or not in the account). Only computers with a muted plugin are read (status
+ * has_muted_plugin, which counts mutes in force), page by page until it is met: the API reads
+ * a plugin result only through its computer.
+ */
+export async function findMutedResult(client: ApiClient, uid: string): Promise<Item | undefined> {
+  const input = { query: { expand: ['plugin_results'], status: 'has_muted_plugin' } };
+  for await (const page of client.pages('computers.list', input, { all: true, perPage: MAX_PER_PAGE })) {
+    for (const computer of page.items) {
+      const results = Array.isArray(computer.plugin_results) ? (computer.plugin_results as Item[]) : [];
+      const found = results.find((result) => result.uid === uid);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** An open selection: the account's groups are read and the scope's groups resolved. */
 export class Selection {
   private readonly computerKeys: Set<string> | undefined;

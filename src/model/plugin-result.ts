@@ -69,3 +69,45 @@ export function matchesResult(result: Item, match: ResultMatch, nowSec: number):
   }
   return true;
 }
+
+/**
+ * A mute as it stands, in the API's own words: its type (timed_mute, muted_forever,
+ * ticket_muted…), and its end (epoch seconds) or ticket where it has one. What a bulk mute's rows
+ * record (`previous`, `mute`), so that its undo can tell its own mute from one set since.
+ */
+export interface MuteState {
+  mute_type: string;
+  mute_until?: number;
+  ticket_number?: string;
+  ticket_url?: string;
+}
+
+/** The mute in force at `nowSec` (isMuted), or null when there is none. */
+export function muteState(result: Item, nowSec: number): MuteState | null {
+  if (!isMuted(result, nowSec)) return null;
+  const state: MuteState = { mute_type: typeof result.mute_type === 'string' && result.mute_type !== '' ? result.mute_type : 'muted' };
+  const until = muteEnd(result);
+  if (until !== undefined && state.mute_type === 'timed_mute') state.mute_until = until;
+  if (result.ticket_number !== undefined && result.ticket_number !== null) state.ticket_number = String(result.ticket_number);
+  if (typeof result.ticket_url === 'string' && result.ticket_url !== '') state.ticket_url = result.ticket_url;
+  return state;
+}
+
+/** Whether a mute ends by itself: a timed mute. Muted for good and under a ticket do not. */
+export function isTimed(state: MuteState): boolean {
+  return state.mute_type === 'timed_mute';
+}
+
+/** Whether two mutes are the same one: type, end and ticket alike (null: none). */
+export function sameMute(a: MuteState | null, b: MuteState | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.mute_type === b.mute_type && a.mute_until === b.mute_until && a.ticket_number === b.ticket_number;
+}
+
+/**
+ * Whether a timed mute until `until` (epoch seconds) would end `state` sooner: one for good or
+ * under a ticket (which do not end by themselves), or a timed one that ends later.
+ */
+export function endsSooner(state: MuteState, until: number): boolean {
+  return !isTimed(state) || state.mute_until === undefined || state.mute_until > until;
+}

@@ -155,7 +155,7 @@ const fleet: Topic = {
         ['mon alerts', 'one row per plugin result that needs attention across the account (Alert or Warning, not muted, visible); filters --group, --computer, --plugin, --status, --platform (each repeatable, meaning either), --missing, --since, and the computer filters of computers list (--serial-number, --asset-id, --created-after, --reference-email…); --count prints the number only'],
         ['mon status', 'counts at a glance: computers, plugin results, the top plugins and groups, expirations; -o json prints one object, -o openmetrics the figures for Prometheus'],
         ['mon status --check', 'one line in the Nagios plugin format, exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; thresholds as Nagios ranges (--warning-alerts, --critical-missing, ...)'],
-        ['mon plugin mute|unmute <selectors>', "every plugin result the selectors of alerts (or --from FILE) pick: a plan (a table on a terminal), confirm or --yes, --dry-run (the plan on stdout, no write), --max N (default 1000); Ctrl-C lets the PUTs on their way finish and counts them; a rerun does only what is left"],
+        ['mon plugin mute|unmute <selectors>', "every plugin result the selectors of alerts (or --from FILE) pick: a plan (a table on a terminal), confirm or --yes, --dry-run (the plan on stdout, no write), --max N (default 1000); Ctrl-C lets the PUTs on their way finish and counts them; a rerun does only what is left. A mute leaves every mute in force as it is; an unmute lifts timed mutes only (--include-untimed: those for good and under a ticket too); unmute --from the rows a mute printed (-o ndjson) takes back exactly that mute"],
         ['--changes NAME', 'on every list and on alerts: only what is new, gone or changed since the last good run with NAME; the first run records a baseline'],
         ['--profiles a,b / --all-profiles', "the same read across saved profiles, side by side (--parallel N, default 4): a PROFILE column or a profile key; one failed account is exit 9, the others' data printed whole"],
       ],
@@ -164,7 +164,8 @@ const fleet: Topic = {
       kind: 'examples',
       lines: [
         'mon alerts --group "Acme Design"',
-        'mon plugin mute --group "Acme Design" --timed 2h --yes',
+        'mon plugin mute --group "Acme Design" --timed 2h --yes -o ndjson > window.ndjson',
+        'mon plugin unmute --from window.ndjson --yes',
         'mon computers list --status missing --changes missing -q',
         'mon status --check --critical-alerts 5',
         'mon --all-profiles status',

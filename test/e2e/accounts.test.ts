@@ -161,6 +161,8 @@ describe('one read across accounts', () => {
     [['notes', 'create', '--group', 'g_1', '--body', 'hi'], 'notes create'],
     [['computers', 'update', 'CLIENT-1', '--asset-id', 'A1'], 'computers update'],
     [['plugin', 'unmute', 'pr_1'], 'plugin unmute'],
+    // A --timed mute reads before it writes (whether it ends a mute sooner): refused before that read too.
+    [['plugin', 'mute', 'pr_1', '--timed', '1h'], 'plugin mute'],
     [['api', 'POST', '/notes', '-F', 'note[body]=x'], 'api'],
   ])('refuses a write across accounts before sending anything: %j', async (args, command) => {
     const result = await mon(['--profiles', 'alpha,beta', ...args]);

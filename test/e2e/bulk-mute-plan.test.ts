@@ -64,6 +64,8 @@ describe('the plan of plugin mute|unmute with selectors', () => {
       group: { uid: group.uid, name: group.name },
       plugin: one.result.name,
       status: one.result.status,
+      // The mute in force now: none, for what a mute picks.
+      previous: null,
       action: 'mute under ticket #4711',
     });
     expect(writes()).toEqual([]);

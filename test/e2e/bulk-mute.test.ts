@@ -5,7 +5,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { apiError, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
-import { readAll } from '../helpers/sandbox-http.js';
+import { readAll, setMute } from '../helpers/sandbox-http.js';
 import { tempDir } from '../helpers/run-mon.js';
 
 type Item = Record<string, unknown>;
@@ -114,19 +114,101 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     const result = await runMain(['plugin', 'mute', '--group', String(groups[0]!.name), '--ticket', '77'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^nothing to mute: the \d+ selected are muted already\n$/);
+    // A mute in force is left as it is, one for good too (counted: it is not shortened).
+    expect(result.stderr).toMatch(/^nothing to mute: the \d+ selected are muted already, \d+ of them not timed \(.+\)\n$/);
     expect(puts()).toEqual([]);
   });
 
-  it('unmute picks the muted results only, of every status', async () => {
-    const want = expected((row) => visible(row) && inForce(row.result));
+  it('unmute picks the timed mutes only, of every status; those not timed stay muted and are counted', async () => {
+    // A timed mute on an OK, a Warning and an Alert result besides those of the seed.
+    for (const status of ['OK', 'Warning', 'Alert']) {
+      const row = rows.find((r) => visible(r) && !inForce(r.result) && r.result.status === status)!;
+      await setMute(sandbox, String(row.result.uid), { mute_type: 'timed', mute_until: nowSec() + 3600 });
+    }
+    rows = await read();
+    sandbox.requests.length = 0;
+    const timed = (row: Row) => visible(row) && inForce(row.result) && row.result.mute_type === 'timed_mute';
+    const untimed = rows.filter((row) => visible(row) && inForce(row.result) && !timed(row));
+    const want = expected(timed);
     expect(want.length).toBeGreaterThan(1);
+    expect(untimed.length).toBeGreaterThan(0);
     expect(new Set(rows.filter((row) => want.includes(String(row.result.uid))).map((row) => row.result.status)).size).toBeGreaterThan(1);
     const result = await bulk(['unmute', '--status', 'OK', '--status', 'Warning', '--status', 'Alert', '--status', 'Informational']);
     expect(sorted(puts())).toEqual(want);
     for (const request of sandbox.requests.filter((r) => r.method === 'PUT')) expect(request.form['plugin_result[mute_type]']).toBe('none');
-    for (const row of printed(result.stdout)) expect(row.outcome).toBe('unmuted');
+    for (const row of printed(result.stdout)) expect(row).toMatchObject({ outcome: 'unmuted', previous: { mute_type: 'timed_mute' }, mute: null });
+    expect(result.stderr.split('\n')[0]).toContain(`; ${untimed.length} muted are not timed (`);
+    expect(result.stderr.split('\n')[0]).toContain('--include-untimed lifts them too');
+    expect(sorted((await read()).filter((row) => visible(row) && inForce(row.result)).map((row) => row.result.uid))).toEqual(sorted(untimed.map((row) => row.result.uid)));
+  });
+
+  it('unmute --include-untimed lifts every mute, and its plan line says how many are not timed', async () => {
+    const want = expected((row) => visible(row) && inForce(row.result));
+    const untimed = rows.filter((row) => visible(row) && inForce(row.result) && row.result.mute_type !== 'timed_mute');
+    const result = await bulk(['unmute', '--include-untimed']);
+    expect(sorted(puts())).toEqual(want);
+    expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^unmute ${want.length} plugin results on \\d+ computers in \\d+ groups, ${untimed.length} of them not timed \\(`));
     expect((await read()).filter((row) => visible(row) && inForce(row.result))).toEqual([]);
+  });
+
+  describe('a window taken back: unmute --from the rows of its mute', () => {
+    const group = () => groups.find((g) => g.name === 'Acme Design')!;
+    const mutesNow = async () => new Map((await read()).filter((row) => inForce(row.result)).map((row) => [String(row.result.uid), `${String(row.result.mute_type)} ${String(row.result.mute_until ?? '')}`]));
+
+    it('lifts exactly what the window muted: mutes from before it, and one set otherwise since, stay as they are', async () => {
+      const before = await mutesNow();
+      const window = await bulk(['mute', '--group', String(group().name), '--timed', '2h']);
+      const windowRows = printed(window.stdout);
+      expect(windowRows.length).toBeGreaterThan(2);
+      // Each row records the mute it found (none) and the one it set, as the server answered.
+      for (const row of windowRows) expect(row).toMatchObject({ outcome: 'muted', previous: null, mute: { mute_type: 'timed_mute', mute_until: expect.any(Number) } });
+      // During the window someone mutes one of them for good: the undo must not lift that.
+      const changed = String(windowRows[0]!.uid);
+      await setMute(sandbox, changed, { mute_type: 'ignored' });
+      const file = join(tempDir(), 'window.ndjson');
+      writeFileSync(file, window.stdout);
+      sandbox.requests.length = 0;
+
+      const undo = await bulk(['unmute', '--from', file]);
+      expect(sorted(puts())).toEqual(sorted(windowRows.map((row) => row.uid).filter((uid) => uid !== changed)));
+      for (const request of sandbox.requests.filter((r) => r.method === 'PUT')) expect(request.form['plugin_result[mute_type]']).toBe('none');
+      expect(undo.stderr.split('\n')[0]).toMatch(new RegExp(`^unmute ${windowRows.length - 1} plugin results on \\d+ computers in 1 group, taking back the mute of '.*window\\.ndjson'; 1 was muted otherwise since and stays as it is$`));
+      for (const row of printed(undo.stdout)) expect(row).toMatchObject({ outcome: 'unmuted', previous: { mute_type: 'timed_mute' }, mute: null });
+      const after = await mutesNow();
+      expect(after.get(changed)).toMatch(/^muted_forever/);
+      after.delete(changed);
+      expect(after).toEqual(before);
+
+      // Run again: nothing left to take back.
+      sandbox.requests.length = 0;
+      const again = await bulk(['unmute', '--from', file]);
+      expect(again.stderr).toMatch(/^nothing to take back of the mute of '.*window\.ndjson': 1 was muted otherwise since and stays as it is; \d+ are unmuted already\n$/);
+      expect(puts()).toEqual([]);
+    });
+
+    it('puts back the mute a row says was there before, and skips the rows that were not muted', async () => {
+      const [first, second] = rows.filter((row) => visible(row) && !inForce(row.result));
+      const set = await setMute(sandbox, String(first!.result.uid), { mute_type: 'timed', mute_until: nowSec() + 3600 });
+      const lines = [
+        { uid: first!.result.uid, outcome: 'muted', reason: null, previous: { mute_type: 'muted_forever' }, mute: { mute_type: 'timed_mute', mute_until: set.mute_until } },
+        { uid: second!.result.uid, outcome: 'failed', reason: '500', previous: null, mute: null },
+      ];
+      sandbox.requests.length = 0;
+      const result = await bulk(['unmute', '--from', '-'], { input: lines.map((line) => JSON.stringify(line)).join('\n') });
+      expect(puts()).toEqual([first!.result.uid]);
+      expect(sandbox.requests.find((r) => r.method === 'PUT')!.form['plugin_result[mute_type]']).toBe('ignored');
+      expect(printed(result.stdout)).toMatchObject([{ uid: first!.result.uid, outcome: 'restored', mute: { mute_type: 'muted_forever' } }]);
+    });
+
+    it('rows mixed with plain uids, or rows without the mute they set, are exit 2 before any request', async () => {
+      const uid = String(rows[0]!.result.uid);
+      for (const input of [`${JSON.stringify({ uid, outcome: 'muted', previous: null, mute: null })}\n${uid}`, JSON.stringify({ uid, outcome: 'muted', previous: null })]) {
+        const result = await runMain(['plugin', 'unmute', '--from', '-', '--yes'], { env, input });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(/^mon: --from: line \d of stdin \(\d+ characters?\) (is not a row of a mute's output|is a row of a mute's output whose "mute" is not a mute)/);
+        expect(sandbox.requests).toEqual([]);
+      }
+    });
   });
 
   it('--from - takes uid lines and ndjson lines mixed, skips blank lines and what is muted already', async () => {
@@ -269,7 +351,7 @@ describe('plugin mute with selectors when some PUTs fail', () => {
     expect(rows[1]).toMatchObject({ computer: { uid: 'c_2', client_id: 'CLIENT-2', name: 'host-2' }, group: { uid: 'g_a', name: 'Alpha' }, plugin: 'Disk Space', reason: expect.stringContaining('500') });
     expect(rows[0]!.reason).toBeNull();
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines[0]).toBe('mute 6 plugin results on 6 computers in 1 group until unmuted; 6 more are muted already');
+    expect(lines[0]).toBe('mute 6 plugin results on 6 computers in 1 group until unmuted; 6 more are muted already, 6 of them not timed (muted for good), and stay as they are');
     expect(lines[1]).toBe('muted 4 of 6 plugin results; 2 failed');
     expect(lines[2]).toMatch(/^mon: 2 of 6 plugin results not muted \(.*500.*\): pr_disk_2, pr_disk_5 — the other 4 are muted; run the same command again to do what is left$/);
     expect(result.stderr).not.toContain(KEY);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { runMain } from '../helpers/run-main.js';
+import { setMute } from '../helpers/sandbox-http.js';
 // The time zone belongs to the process: the two cases that change it spawn mon.
 import { runMon } from '../helpers/run-mon.js';
 
@@ -27,8 +28,10 @@ describe('plugin mute and unmute against the sandbox', () => {
     const computer = await fetchJson(sandbox, `/v2.5/computers/${clientId}?expand[]=plugin_results`);
     return (computer.plugin_results as Item[]).find((p) => p.uid === uid)!;
   };
+  /** The PUTs sent; a --timed mute reads first whether it would shorten a mute in force. */
+  const puts = () => sandbox.requests.filter((r) => r.method === 'PUT');
   const form = (index = 0) => {
-    const { api_key: key, ...rest } = sandbox.requests[index]!.form;
+    const { api_key: key, ...rest } = puts()[index]!.form;
     expect(key).toBe(sandbox.apiKey);
     return rest;
   };
@@ -40,7 +43,9 @@ describe('plugin mute and unmute against the sandbox', () => {
     clientId = computer!.client_id as string;
     uid = (computer!.plugin_results as Item[]).find((p) => p.visible !== false)!.uid as string;
   });
-  beforeEach(() => {
+  // Each case starts from the result unmuted.
+  beforeEach(async () => {
+    await setMute(sandbox, uid, { mute_type: 'none' });
     sandbox.requests.length = 0;
   });
   afterAll(() => sandbox.close());
@@ -49,8 +54,11 @@ describe('plugin mute and unmute against the sandbox', () => {
     const before = nowSec();
     const result = await runMain(['plugin', 'mute', uid, '--timed', '2h', '--json'], { env });
     expect(result.code).toBe(0);
-    expect(sandbox.requests).toHaveLength(1);
-    expect(sandbox.requests[0]).toMatchObject({ method: 'PUT', path: `/v2.5/plugin_results/${uid}`, status: 200, query: {} });
+    expect(puts()).toHaveLength(1);
+    expect(puts()[0]).toMatchObject({ method: 'PUT', path: `/v2.5/plugin_results/${uid}`, status: 200, query: {} });
+    // It was not muted: what it read (the computers with a muted plugin) found nothing to shorten.
+    expect(sandbox.requests.slice(0, -1).every((r) => r.method === 'GET' && r.query.status === 'has_muted_plugin')).toBe(true);
+    expect(sandbox.requests.at(-1)!.method).toBe('PUT');
     const sent = form();
     expect(Object.keys(sent)).toEqual([MUTE, UNTIL]);
     expect(sent[MUTE]).toBe('timed');
@@ -134,6 +142,51 @@ describe('plugin mute and unmute against the sandbox', () => {
     expect(after).toMatchObject({ muted: false });
     expect(after).not.toHaveProperty('ticket_number');
     expect(JSON.parse(result.stdout)).toEqual(after);
+  });
+
+  describe('--timed on a result whose mute it would end sooner', () => {
+    const later = () => nowSec() + 7 * 86_400;
+    it.each([
+      ['muted for good', { mute_type: 'ignored' }, 'muted for good', 'muted_forever'],
+      ['muted under a ticket', { mute_type: 'ticket', ticket_number: '4711' }, 'muted under ticket #4711', 'ticket_muted'],
+      ['muted for 7 days', () => ({ mute_type: 'timed', mute_until: later() }), 'muted until ', 'timed_mute'],
+    ] as const)('%s: without a terminal, says what the mute is and becomes, exit 2 naming --yes, no PUT', async (_label, attributes, was, type) => {
+      const before = await setMute(sandbox, uid, typeof attributes === 'function' ? attributes() : attributes);
+      sandbox.requests.length = 0;
+      const result = await runMain(['plugin', 'mute', uid, '--timed', '1h'], { env });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      const lines = result.stderr.split('\n');
+      expect(lines[0]).toMatch(new RegExp(`^${uid} is ${was}.*; --timed would shorten that to a mute until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(local time\\)$`));
+      expect(lines[1]).toMatch(new RegExp(`^mon: refusing to shorten the mute of ${uid} without --yes: no terminal to confirm on — add --yes`));
+      expect(puts()).toEqual([]);
+      const after = await current();
+      expect(after).toMatchObject({ muted: true, mute_type: type });
+      expect(after.mute_until).toBe(before.mute_until);
+    });
+
+    it('muted for good, with --yes: says it and shortens it to the time given', async () => {
+      await setMute(sandbox, uid, { mute_type: 'ignored' });
+      sandbox.requests.length = 0;
+      const result = await runMain(['plugin', 'mute', uid, '--timed', '1h', '--yes', '--json'], { env });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(new RegExp(`^${uid} is muted for good; --timed shortens that to a mute until .+ \\(local time\\)\nMuted ${uid} until `));
+      expect(form()).toMatchObject({ [MUTE]: 'timed' });
+      expect(await current()).toMatchObject({ muted: true, mute_type: 'timed_mute' });
+    });
+
+    it('a timed mute made longer, or --ignore on one for good, goes without asking', async () => {
+      await setMute(sandbox, uid, { mute_type: 'timed', mute_until: nowSec() + 600 });
+      const longer = await runMain(['plugin', 'mute', uid, '--timed', '2h', '-q'], { env });
+      expect(longer).toMatchObject({ code: 0, stderr: '' });
+      expect(await current()).toMatchObject({ mute_type: 'timed_mute' });
+      await setMute(sandbox, uid, { mute_type: 'ignored' });
+      sandbox.requests.length = 0;
+      const forGood = await runMain(['plugin', 'mute', uid, '--ignore', '-q'], { env });
+      expect(forGood).toMatchObject({ code: 0, stderr: '' });
+      // --ignore and --ticket never end a mute sooner: nothing is read first.
+      expect(sandbox.requests.map((r) => r.method)).toEqual(['PUT']);
+    });
   });
 
   it('--dry-run shows the PUT with the key redacted and sends nothing', async () => {

@@ -17,3 +17,12 @@ export async function readAll(sandbox: RunningSandbox, path: string): Promise<Re
     if (!response.headers.get('x-next-page')) return out;
   }
 }
+
+/** Sets a plugin result's mute straight through the sandbox's API (attributes as `plugin_result[…]` takes them), without mon. */
+export async function setMute(sandbox: RunningSandbox, uid: string, attributes: Record<string, string | number>): Promise<Record<string, unknown>> {
+  const body = new URLSearchParams({ api_key: sandbox.apiKey });
+  for (const [key, value] of Object.entries(attributes)) body.set(`plugin_result[${key}]`, String(value));
+  const response = await fetch(`${sandbox.url}/v2.5/plugin_results/${uid}`, { method: 'PUT', body });
+  if (!response.ok) throw new Error(`PUT ${uid}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
