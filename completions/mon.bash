@@ -299,7 +299,7 @@ _mon_flags() {
     'notes update') REPLY='--body --body-file --computer --group --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
     'plugin list') REPLY='--status --muted --unmuted --include-hidden --all --count --changes --reset' ;;
     'plugin mute') REPLY='--timed --ticket --ignore --ticket-url --status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
-    'plugin unmute') REPLY='--status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max --include-untimed' ;;
+    'plugin unmute') REPLY='--status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max --timed-only' ;;
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
     'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;

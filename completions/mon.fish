@@ -716,7 +716,7 @@ complete -c mon -n '__mon_in "plugin unmute"' -l 'reference-email' -x -d 'by eit
 complete -c mon -n '__mon_in "plugin unmute"' -l 'platform' -x -a 'mac linux windows' -d 'only this platform (repeatable, or a comma-separated list)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'from' -r -F -d 'only the plugin results named in FILE (- for standard input): a uid a line, or ndjson lines with a uid, as `mon alerts -o ndjson` prints'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'max' -x -d 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet (default: 1000)'
-complete -c mon -n '__mon_in "plugin unmute"' -l 'include-untimed' -d 'with selectors, also lift mutes that are not timed (muted for good, under a ticket), which would not end by themselves'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'timed-only' -d 'with selectors, lift timed mutes only: those muted for good or under a ticket stay muted'
 complete -c mon -n '__mon_at "users"' -a 'list' -d 'List users of the account'
 complete -c mon -n '__mon_alias "users" "list"' -a 'ls' -d 'alias of list'
 complete -c mon -n '__mon_in "users list"' -l 'page' -x -d 'page to fetch (default 1)'

@@ -1,5 +1,5 @@
 // Bulk mutes in `npm run bench`: `plugin mute --from FILE --ignore` and `plugin unmute --from
-// FILE --include-untimed` over 1,000 plugin results of a 1,000-computer sandbox, with mon's rate budget raised
+// FILE` over 1,000 plugin results of a 1,000-computer sandbox, with mon's rate budget raised
 // (MON_RATE_LIMIT), against the same 1,000 PUTs sent by undici alone, four in flight as mon
 // sends them (scripts/bench/mute-puts.cjs). mon also reads the account first (to send only what
 // is not muted yet), which counts in its time. Target: mon's time per mute within 1.2× of the
@@ -48,8 +48,7 @@ export async function measureMute({ mon, exec, sandbox, reference, envFor, fresh
   const uids = await pickResults(sandbox);
   const file = join(scratch, 'mute-uids.txt');
   writeFileSync(file, `${uids.join('\n')}\n`);
-  // The mutes are for good: an unmute by uids lifts those with --include-untimed only.
-  const monArgs = (verb) => ['plugin', verb, '--from', file, ...(verb === 'mute' ? ['--ignore'] : ['--include-untimed']), '--yes', '-q', '-o', 'ndjson'];
+  const monArgs = (verb) => ['plugin', verb, '--from', file, ...(verb === 'mute' ? ['--ignore'] : []), '--yes', '-q', '-o', 'ndjson'];
   const monRun = (verb, capture = false) => mon(monArgs(verb), sandbox, { capture, configDir: freshDir(), env: RAISED });
   const referenceRun = (type, capture = false) => exec([reference], envFor(sandbox, freshDir(), { BENCH_UIDS: file, BENCH_MUTE_TYPE: type }), { capture });
 

@@ -56,7 +56,7 @@ export interface BulkMute {
   /** `--from FILE|-`. */
   from?: string;
   max: number;
-  /** An unmute's --include-untimed: also lift mutes that are not timed. */
+  /** An unmute lifts mutes that are not timed too, unless --timed-only. */
   includeUntimed?: boolean;
 }
 

@@ -124,16 +124,16 @@ const BULK_OPTIONS = [
   { flags: '--max <n>', description: 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet', rule: { type: 'int', min: 1 }, defaultText: '1000' },
 ] as const satisfies readonly OptionSpec[];
 
-type BulkValues = SelectorValues & { from?: string; max?: number; includeUntimed?: boolean };
+type BulkValues = SelectorValues & { from?: string; max?: number; timedOnly?: boolean };
 
 /**
  * Whether the command line asks for many results (selectors) or one (a uid); both or neither
  * is a usage error before anything is sent.
  */
 function isBulk(action: MuteAction, uid: string | undefined, opts: BulkValues): boolean {
-  const bulk = anySelector(opts) || opts.from !== undefined || opts.max !== undefined || opts.includeUntimed === true;
+  const bulk = anySelector(opts) || opts.from !== undefined || opts.max !== undefined || opts.timedOnly === true;
   const example = `e.g. \`mon plugin ${action} pr_4f2a${action === 'mute' ? ' --timed 2h' : ''}\` or \`mon plugin ${action} --group "Acme Design"${action === 'mute' ? ' --timed 2h' : ''}\``;
-  if (uid !== undefined && bulk) throw new UsageError(`give a plugin result uid or selectors, not both (<uid> ${uid} with ${anySelector(opts) ? 'selectors' : opts.from !== undefined ? '--from' : opts.max !== undefined ? '--max' : '--include-untimed'})`, example);
+  if (uid !== undefined && bulk) throw new UsageError(`give a plugin result uid or selectors, not both (<uid> ${uid} with ${anySelector(opts) ? 'selectors' : opts.from !== undefined ? '--from' : opts.max !== undefined ? '--max' : '--timed-only'})`, example);
   if (uid === undefined && !bulk) throw new UsageError(`missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)`, example);
   return bulk;
 }
@@ -141,7 +141,7 @@ function isBulk(action: MuteAction, uid: string | undefined, opts: BulkValues): 
 /** Runs a mute or unmute over the selectors' plugin results (src/commands/bulk-mute.ts, loaded only then). */
 async function bulkMute(ctx: Context, action: MuteAction, opts: BulkValues, attributes: Attributes, how: string): Promise<void> {
   const { runBulkMute, DEFAULT_MAX } = await import('./bulk-mute.js');
-  await runBulkMute(ctx, { action, attributes, how, selectors: opts, from: opts.from, max: opts.max ?? DEFAULT_MAX, includeUntimed: opts.includeUntimed === true });
+  await runBulkMute(ctx, { action, attributes, how, selectors: opts, from: opts.from, max: opts.max ?? DEFAULT_MAX, includeUntimed: opts.timedOnly !== true });
 }
 
 /**
@@ -163,7 +163,7 @@ async function confirmShorterMute(ctx: Context, uid: string, until: number, nowS
 }
 
 const BULK_DESCRIPTION =
-  'With selectors instead of a uid, many plugin results at once: the selectors of `mon alerts` (AND across kinds, OR within one), every status unless --status narrows it, visible results unless --include-hidden; --from takes uids from a file or standard input (ndjson of `mon alerts -o ndjson` too), whatever their status unless --status is given. A mute picks only results that are not muted (a mute in force, for good or timed, stays as it is, so none is shortened), and an unmute only timed mutes unless --include-untimed, so running the same command again after an interruption does only what is left. First one line with the plan on stderr; on a terminal the rows of the plan (computer, group, plugin, status, action; the first 20) and a y/N question, in a script --yes for more than one result; --dry-run sends every read the selection needs, then prints the rows of the plan in the chosen format and sends no write (--verbose adds each PUT, key redacted). A selection over --max (default 1000) is refused. Progress on a terminal; then one row per result (uid, computer, group, plugin, outcome, reason; JSON also previous and mute, the mute before and after, null for none). When some fail, the others are still done and the exit code is that of the failures; once 8 in a row reach no answer (the service is down), no more are sent, and the rest are counted as not sent.';
+  'With selectors instead of a uid, many plugin results at once: the selectors of `mon alerts` (AND across kinds, OR within one), every status unless --status narrows it, visible results unless --include-hidden; --from takes uids from a file or standard input (ndjson of `mon alerts -o ndjson` too), whatever their status unless --status is given. A mute picks only results that are not muted (a mute in force, for good or timed, stays as it is, so none is shortened), and an unmute only muted ones, so running the same command again after an interruption does only what is left. First one line with the plan on stderr; on a terminal the rows of the plan (computer, group, plugin, status, action; the first 20) and a y/N question, in a script --yes for more than one result; --dry-run sends every read the selection needs, then prints the rows of the plan in the chosen format and sends no write (--verbose adds each PUT, key redacted). A selection over --max (default 1000) is refused. Progress on a terminal; then one row per result (uid, computer, group, plugin, outcome, reason; JSON also previous and mute, the mute before and after, null for none). When some fail, the others are still done and the exit code is that of the failures; once 8 in a row reach no answer (the service is down), no more are sent, and the rest are counted as not sent.';
 
 /** Plugin results (api-v2.5, Endpoints > Plugin results). */
 export const plugin: ResourceSpec = {
@@ -243,18 +243,18 @@ export const plugin: ResourceSpec = {
       name: 'unmute',
       route: 'pluginResults.update',
       summary: "Clear a plugin result's mute, or many by selectors",
-      description: `${BULK_DESCRIPTION} An unmute by selectors lifts timed mutes only: those muted for good or under a ticket stay muted and are counted in the plan line, unless --include-untimed, with which the plan line and the question say how many of the mutes it lifts are not timed. --from FILE with the rows a bulk mute printed with -o ndjson takes that mute back exactly: only the results it muted, while the mute it set is still in force (one muted otherwise since stays as it is, and so does one unmuted already), each put back as its row's previous says.`,
+      description: `${BULK_DESCRIPTION} An unmute by selectors lifts every mute it selects; the plan line and the question say first how many of them are not timed (muted for good, under a ticket), which would not end by themselves; --timed-only leaves those muted and counts them in the plan line. --from FILE with the rows a bulk mute printed with -o ndjson takes that mute back exactly: only the results it muted, while the mute it set is still in force (one muted otherwise since stays as it is, and so does one unmuted already), each put back as its row's previous says.`,
       args: [{ name: 'uid', description: 'the plugin result uid (pr_…); leave it out to use selectors', rule: { type: 'uid', prefix: 'pr_' }, optional: true }],
       fields: PLUGIN_RESULT_FIELDS,
       options: [
         ...BULK_OPTIONS,
-        { flags: '--include-untimed', description: 'with selectors, also lift mutes that are not timed (muted for good, under a ticket), which would not end by themselves' },
+        { flags: '--timed-only', description: 'with selectors, lift timed mutes only: those muted for good or under a ticket stay muted' },
       ],
       examples: [
         'mon plugin unmute pr_4f2a',
         'mon plugin unmute --from window.ndjson --yes',
         'mon plugin unmute --plugin "Disk Space"',
-        'mon plugin unmute --group "Acme Design" --status OK --include-untimed --yes',
+        'mon plugin unmute --group "Acme Design" --timed-only --yes',
       ],
       async run({ args, opts }, ctx) {
         if (isBulk('unmute', args.uid, opts)) return bulkMute(ctx, 'unmute', opts, { mute_type: 'none' }, '');

@@ -62,7 +62,7 @@ export interface MutePlan {
   /**
    * Mutes in force that are not timed and stay as they are: among a mute's `already` (a mute
    * never changes a mute in force, so never shortens one for good); an unmute's without
-   * --include-untimed (not in its `already`).
+   * --timed-only (not in its `already`).
    */
   untimedKept: MuteState[];
   /** An undo's: results muted since otherwise than the rows say, left as they are. */
@@ -101,8 +101,8 @@ export function planRows(plan: MutePlan, how: string): PlanRow[] {
 /**
  * The plan over the selection's pages: mute picks what is not muted, unmute what is, so a rerun
  * after an interruption or a failure does only what is left. A mute in force is never changed by
- * a mute (so one for good is never shortened to a time); an unmute lifts only timed mutes unless
- * `includeUntimed`. An undo (`rows`) picks what still carries the mute its row says was set, and
+ * a mute (so one for good is never shortened to a time); an unmute lifts timed mutes only
+ * unless `includeUntimed` (the default; --timed-only turns it off). An undo (`rows`) picks what still carries the mute its row says was set, and
  * puts back the mute its row says was there before.
  */
 export async function planMute(action: MuteAction, pages: AsyncIterable<readonly SelectedResult[]>, nowSec: number, options: PlanOptions = {}): Promise<MutePlan> {
@@ -186,7 +186,7 @@ function keptWords(plan: MutePlan): string[] {
   const words: string[] = [];
   if (plan.action === 'unmute' && plan.untimedKept.length > 0) {
     const n = plan.untimedKept.length;
-    words.push(`${n.toLocaleString('en')} muted ${n === 1 ? 'is' : 'are'} not timed (${untimedKinds(plan.untimedKept)}) and ${n === 1 ? 'stays' : 'stay'} muted: --include-untimed lifts ${n === 1 ? 'it' : 'them'} too`);
+    words.push(`${n.toLocaleString('en')} muted ${n === 1 ? 'is' : 'are'} not timed (${untimedKinds(plan.untimedKept)}) and ${n === 1 ? 'stays' : 'stay'} muted (--timed-only)`);
   }
   if (plan.changed > 0) {
     words.push(`${plan.changed.toLocaleString('en')} ${plan.changed === 1 ? 'was' : 'were'} muted otherwise since and ${plan.changed === 1 ? 'stays' : 'stay'} as ${plan.changed === 1 ? 'it is' : 'they are'}`);

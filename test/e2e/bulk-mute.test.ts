@@ -119,7 +119,7 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     expect(puts()).toEqual([]);
   });
 
-  it('unmute picks the timed mutes only, of every status; those not timed stay muted and are counted', async () => {
+  it('unmute --timed-only picks the timed mutes only, of every status; those not timed stay muted and are counted', async () => {
     // A timed mute on an OK, a Warning and an Alert result besides those of the seed.
     for (const status of ['OK', 'Warning', 'Alert']) {
       const row = rows.find((r) => visible(r) && !inForce(r.result) && r.result.status === status)!;
@@ -133,19 +133,19 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     expect(want.length).toBeGreaterThan(1);
     expect(untimed.length).toBeGreaterThan(0);
     expect(new Set(rows.filter((row) => want.includes(String(row.result.uid))).map((row) => row.result.status)).size).toBeGreaterThan(1);
-    const result = await bulk(['unmute', '--status', 'OK', '--status', 'Warning', '--status', 'Alert', '--status', 'Informational']);
+    const result = await bulk(['unmute', '--timed-only', '--status', 'OK', '--status', 'Warning', '--status', 'Alert', '--status', 'Informational']);
     expect(sorted(puts())).toEqual(want);
     for (const request of sandbox.requests.filter((r) => r.method === 'PUT')) expect(request.form['plugin_result[mute_type]']).toBe('none');
     for (const row of printed(result.stdout)) expect(row).toMatchObject({ outcome: 'unmuted', previous: { mute_type: 'timed_mute' }, mute: null });
     expect(result.stderr.split('\n')[0]).toContain(`; ${untimed.length} muted are not timed (`);
-    expect(result.stderr.split('\n')[0]).toContain('--include-untimed lifts them too');
+    expect(result.stderr.split('\n')[0]).toContain('stay muted (--timed-only)');
     expect(sorted((await read()).filter((row) => visible(row) && inForce(row.result)).map((row) => row.result.uid))).toEqual(sorted(untimed.map((row) => row.result.uid)));
   });
 
-  it('unmute --include-untimed lifts every mute, and its plan line says how many are not timed', async () => {
+  it('an unmute by selectors lifts every mute, and its plan line says first how many are not timed', async () => {
     const want = expected((row) => visible(row) && inForce(row.result));
     const untimed = rows.filter((row) => visible(row) && inForce(row.result) && row.result.mute_type !== 'timed_mute');
-    const result = await bulk(['unmute', '--include-untimed']);
+    const result = await bulk(['unmute', '--status', 'OK', '--status', 'Warning', '--status', 'Alert', '--status', 'Informational']);
     expect(sorted(puts())).toEqual(want);
     expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^unmute ${want.length} plugin results on \\d+ computers in \\d+ groups, ${untimed.length} of them not timed \\(`));
     expect((await read()).filter((row) => visible(row) && inForce(row.result))).toEqual([]);

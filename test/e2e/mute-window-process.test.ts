@@ -44,10 +44,10 @@ describe.skipIf(!HAS_SCRIPT)('mutes that would end sooner or never end, on a ter
     expect(await current(uid)).toMatchObject({ muted: true, mute_type: 'timed_mute' });
   }, 30_000);
 
-  it('plugin unmute --include-untimed asks with how many of the mutes it lifts are not timed', async () => {
+  it('plugin unmute by selectors asks with how many of the mutes it lifts are not timed', async () => {
     const group = (await readAll(sandbox, '/v2.5/groups')).find((g) => g.name === 'Acme Design')!;
     sandbox.requests.length = 0;
-    const declined = await onTerminal(['plugin', 'unmute', '--group', String(group.uid), '--include-untimed'], env, 'n\r');
+    const declined = await onTerminal(['plugin', 'unmute', '--group', String(group.uid)], env, 'n\r');
     expect(declined.screen).toMatch(/unmute 3 plugin results on \d+ computers? in 1 group, 1 of them not timed \(muted for good\)/);
     expect(declined.screen).toContain('Unmute these 3 plugin results, 1 of them not timed (muted for good)? [y/N]');
     expect(puts()).toEqual([]);

@@ -71,10 +71,10 @@ describe('muted means one thing', () => {
     const mute = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--dry-run', '--verbose'], { env });
     expect(mute.code).toBe(0);
     expect(puts(mute.stderr)).toEqual(['pr_open', 'pr_stale']);
-    // An unmute lifts the timed mute in force; the one for good only with --include-untimed.
-    const unmute = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--dry-run', '--verbose'], { env });
+    // An unmute lifts every mute in force; with --timed-only, the timed one alone.
+    const unmute = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--timed-only', '--dry-run', '--verbose'], { env });
     expect(puts(unmute.stderr)).toEqual(['pr_timed']);
-    const all = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--include-untimed', '--dry-run', '--verbose'], { env });
+    const all = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--dry-run', '--verbose'], { env });
     expect(puts(all.stderr)).toEqual(['pr_forever', 'pr_timed']);
   });
 });

@@ -88,10 +88,10 @@ describe('the plan of a mute or an unmute', () => {
     expect(planLine(plan, ' for 2h')).toBe('mute 2 plugin results on 1 computer in 1 group for 2h; 3 more are muted already, 2 of them not timed (1 muted for good, 1 under a ticket), and stay as they are');
   });
 
-  it('an unmute lifts timed mutes only, unless it includes those not timed', async () => {
+  it('an unmute with --timed-only lifts timed mutes only; by default every mute, counting those not timed', async () => {
     const timed = await planMute('unmute', pages(), NOW);
     expect(uids(timed)).toEqual(['pr_timed']);
-    expect(planLine(timed, '')).toBe('unmute 1 plugin result on 1 computer in 1 group; 2 muted are not timed (1 muted for good, 1 under a ticket) and stay muted: --include-untimed lifts them too; 2 more are unmuted already');
+    expect(planLine(timed, '')).toBe('unmute 1 plugin result on 1 computer in 1 group; 2 muted are not timed (1 muted for good, 1 under a ticket) and stay muted (--timed-only); 2 more are unmuted already');
     const every = await planMute('unmute', pages(), NOW, { includeUntimed: true });
     expect(uids(every)).toEqual(['pr_timed', 'pr_good', 'pr_ticket']);
     expect(planLine(every, '')).toBe('unmute 3 plugin results on 1 computer in 1 group, 2 of them not timed (1 muted for good, 1 under a ticket); 2 more are unmuted already');
