@@ -16,6 +16,7 @@ _mon_command() {
     '|alerts') REPLY='alerts' ;;
     '|status') REPLY='status' ;;
     '|report') REPLY='report' ;;
+    '|history') REPLY='history' ;;
     '|changes') REPLY='changes' ;;
     '|api') REPLY='api' ;;
     '|profile'|'|profiles') REPLY='profile' ;;
@@ -53,6 +54,9 @@ _mon_command() {
     'plugin|mute') REPLY='plugin mute' ;;
     'plugin|unmute') REPLY='plugin unmute' ;;
     'users|list'|'users|ls') REPLY='users list' ;;
+    'history|list'|'history|ls') REPLY='history list' ;;
+    'history|export') REPLY='history export' ;;
+    'history|forget'|'history|rm') REPLY='history forget' ;;
     'changes|list'|'changes|ls') REPLY='changes list' ;;
     'changes|forget'|'changes|rm') REPLY='changes forget' ;;
     'profile|add') REPLY='profile add' ;;
@@ -238,6 +242,8 @@ _mon_option() {
     'report|--logo') REPLY='v @files' ;;
     'report|--footer') REPLY='v' ;;
     'report|--output-dir') REPLY='v @files' ;;
+    'history export|--since') REPLY='v' ;;
+    'history forget|--before') REPLY='v' ;;
     'api|-F'|'api|--field') REPLY='v' ;;
     'profile add|--subdomain') REPLY='v' ;;
     'profile add|--domain') REPLY='v' ;;
@@ -279,6 +285,9 @@ _mon_flags() {
     'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
     'report') REPLY='--group --since --title --logo --footer --output-dir' ;;
+    'history list') REPLY='--all --count' ;;
+    'history export') REPLY='--since' ;;
+    'history forget') REPLY='--before' ;;
     'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
@@ -292,7 +301,7 @@ _mon_flags() {
 # The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
 _mon_commands() {
   case "$1" in
-    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status report history changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
     'groups') REPLY='list get find-or-create update'; _mon_aliases='ls show' ;;
     'computers') REPLY='list get update'; _mon_aliases='ls show' ;;
     'expirations') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
@@ -301,6 +310,7 @@ _mon_commands() {
     'notes') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
     'plugin') REPLY='list mute unmute'; _mon_aliases='ls' ;;
     'users') REPLY='list'; _mon_aliases='ls' ;;
+    'history') REPLY='list export forget'; _mon_aliases='ls rm' ;;
     'changes') REPLY='list forget'; _mon_aliases='ls rm' ;;
     'profile') REPLY='add list use show remove test'; _mon_aliases='ls rm' ;;
     'sandbox') REPLY='serve reset'; _mon_aliases='' ;;

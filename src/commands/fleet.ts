@@ -125,13 +125,16 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<number |
   const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check, ctx.rateWait);
   let report: StatusReport;
   const started = ctx.now();
+  const history = (await import('../history/record.js')).historyRecorder(ctx, options.scope);
   try {
     report = await collectStatus(client, options.scope, ctx.now(), options.withinSec, {
       onPage: (read) => progress.update(readingComputers(read)),
+      ...(history && { onComputer: history.computer, onExpiration: history.expiration }),
     });
   } finally {
     progress.done();
   }
+  await history?.record(report);
   const readSeconds = (ctx.now() - started) / 1000;
   // One account of many: the reports are shown together once every account has finished.
   if (ctx.output.account) {

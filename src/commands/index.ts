@@ -1,5 +1,6 @@
 import { api } from './api.js';
 import { changes } from './changes.js';
+import { history } from './history.js';
 import { expirationManufacturers, expirationProducts } from './catalogue.js';
 import { completeHelper, completion } from './completion.js';
 import { computers } from './computers.js';
@@ -15,4 +16,4 @@ import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, report, changes, api, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, report, history, changes, api, profile, sandbox, completion, completeHelper];

@@ -164,7 +164,8 @@ export const profile: ResourceSpec = {
         // another account, whose names and lists are not these.
         (await import('../completion/live.js')).forgetLiveNames(ctx.configDir, name);
         const states = (await import('../changes/state.js')).ChangeStates.forgetProfile(ctx.configDir, name);
-        const forgot = states > 0 ? ` Its ${states} saved state${states === 1 ? '' : 's'} of --changes ${states === 1 ? 'is' : 'are'} forgotten too.` : '';
+        const days = (await import('../history/store.js')).forgetHistory(ctx.configDir, name);
+        const forgot = `${states > 0 ? ` Its ${states} saved state${states === 1 ? '' : 's'} of --changes ${states === 1 ? 'is' : 'are'} forgotten too.` : ''}${days > 0 ? ` Its ${days} day${days === 1 ? '' : 's'} of history ${days === 1 ? 'is' : 'are'} forgotten too.` : ''}`;
         ctx.notice(`Removed profile ${name}.${forgot}${wasDefault ? ' It was the default: there is none now (commands without -p stop at "no profile"); choose one with `mon profile use <name>`.' : ''}`);
       },
     },
