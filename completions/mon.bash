@@ -61,6 +61,7 @@ _mon_command() {
     'changes|forget'|'changes|rm') REPLY='changes forget' ;;
     'profile|add') REPLY='profile add' ;;
     'profile|list'|'profile|ls') REPLY='profile list' ;;
+    'profile|set') REPLY='profile set' ;;
     'profile|use') REPLY='profile use' ;;
     'profile|show') REPLY='profile show' ;;
     'profile|remove'|'profile|rm') REPLY='profile remove' ;;
@@ -237,6 +238,7 @@ _mon_option() {
     'status|--warning-missing') REPLY='v' ;;
     'status|--critical-missing') REPLY='v' ;;
     'report|--group') REPLY='v @names:groups' ;;
+    'report|--period') REPLY='v' ;;
     'report|--since') REPLY='v' ;;
     'report|--title') REPLY='v' ;;
     'report|--logo') REPLY='v @files' ;;
@@ -247,6 +249,8 @@ _mon_option() {
     'api|-F'|'api|--field') REPLY='v' ;;
     'profile add|--subdomain') REPLY='v' ;;
     'profile add|--domain') REPLY='v' ;;
+    'profile add|--display-name') REPLY='v' ;;
+    'profile set|--display-name') REPLY='v' ;;
     'sandbox|--port') REPLY='v' ;;
     'sandbox|--host') REPLY='v 127.0.0.1 localhost ::1' ;;
     'sandbox|--account') REPLY='v' ;;
@@ -284,14 +288,15 @@ _mon_flags() {
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
     'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
-    'report') REPLY='--group --since --title --logo --footer --output-dir' ;;
+    'report') REPLY='--group --period --since --title --logo --footer --output-dir' ;;
     'history list') REPLY='--all --count' ;;
     'history export') REPLY='--since' ;;
     'history forget') REPLY='--before' ;;
     'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
-    'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
+    'profile add') REPLY='--subdomain --domain --api-key-stdin --default --display-name' ;;
     'profile list') REPLY='--all --count' ;;
+    'profile set') REPLY='--display-name' ;;
     'sandbox') REPLY='--port --host --account --computers --seed --rate-limit' ;;
     'sandbox reset') REPLY='--all' ;;
     *) REPLY= ;;
@@ -312,7 +317,7 @@ _mon_commands() {
     'users') REPLY='list'; _mon_aliases='ls' ;;
     'history') REPLY='list export forget'; _mon_aliases='ls rm' ;;
     'changes') REPLY='list forget'; _mon_aliases='ls rm' ;;
-    'profile') REPLY='add list use show remove test'; _mon_aliases='ls rm' ;;
+    'profile') REPLY='add list set use show remove test'; _mon_aliases='ls rm' ;;
     'sandbox') REPLY='serve reset'; _mon_aliases='' ;;
     'completion') REPLY='bash zsh fish'; _mon_aliases='' ;;
     *) REPLY=; _mon_aliases= ;;

@@ -117,6 +117,8 @@ function __mon_command
             echo 'profile add'
         case 'profile|list' 'profile|ls'
             echo 'profile list'
+        case 'profile|set'
+            echo 'profile set'
         case 'profile|use'
             echo 'profile use'
         case 'profile|show'
@@ -301,6 +303,7 @@ function __mon_option
             'status|--warning-missing' \
             'status|--critical-missing' \
             'report|--group' \
+            'report|--period' \
             'report|--since' \
             'report|--title' \
             'report|--logo' \
@@ -312,6 +315,8 @@ function __mon_option
             'api|--field' \
             'profile add|--subdomain' \
             'profile add|--domain' \
+            'profile add|--display-name' \
+            'profile set|--display-name' \
             'sandbox|--port' \
             'sandbox|--host' \
             'sandbox|--account' \
@@ -735,7 +740,8 @@ complete -c mon -n '__mon_in "status"' -l 'critical-warnings' -x -d 'CRITICAL wh
 complete -c mon -n '__mon_in "status"' -l 'warning-missing' -x -d 'WARNING when missing computers are outside this range (default: 0); with --check'
 complete -c mon -n '__mon_in "status"' -l 'critical-missing' -x -d 'CRITICAL when missing computers are outside this range; with --check'
 complete -c mon -n '__mon_in "report"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
-complete -c mon -n '__mon_in "report"' -l 'since' -x -d 'also show what changed since WHEN, as far as the API\'s timestamps tell (30d, 2w, an ISO 8601 time)'
+complete -c mon -n '__mon_in "report"' -l 'period' -x -d 'the calendar month the report covers, YYYY-MM (UTC days)'
+complete -c mon -n '__mon_in "report"' -l 'since' -x -d 'the report covers the days since WHEN (30d, 2w, an ISO 8601 time) (default: 30d)'
 complete -c mon -n '__mon_in "report"' -l 'title' -x -d 'the report\'s title (default: "Fleet report") (max 200 characters)'
 complete -c mon -n '__mon_in "report"' -l 'logo' -r -F -d 'a PNG, JPEG, GIF, WebP or SVG image shown at the top, embedded (at most 1 MiB) (max 4096 characters)'
 complete -c mon -n '__mon_in "report"' -l 'footer' -x -d 'a line at the foot of the report, e.g. your company\'s name (max 500 characters)'
@@ -760,18 +766,21 @@ complete -c mon -n '__mon_in "api"' -l 'paginate' -d 'GET only: follow the pagin
 complete -c mon -n '__mon_in "api"' -s 'i' -l 'include' -d 'print the status line and the response headers before the body'
 complete -c mon -n '__mon_at "profile"' -a 'add' -d 'Save a profile; the key is read from a hidden prompt or from stdin'
 complete -c mon -n '__mon_at "profile"' -a 'list' -d 'List saved profiles (keys masked)'
+complete -c mon -n '__mon_at "profile"' -a 'set' -d 'Change what a saved profile shows: its display name'
 complete -c mon -n '__mon_at "profile"' -a 'use' -d 'Make a profile the default'
 complete -c mon -n '__mon_at "profile"' -a 'show' -d 'Show a profile (the default without a name); the key is masked'
 complete -c mon -n '__mon_at "profile"' -a 'remove' -d 'Forget a saved profile and its key'
 complete -c mon -n '__mon_at "profile"' -a 'test' -d 'Check that a profile reaches the API with a valid key (one cheap request)'
-complete -c mon -n '__mon_alias "profile" "add list use show remove test"' -a 'ls' -d 'alias of list'
-complete -c mon -n '__mon_alias "profile" "add list use show remove test"' -a 'rm' -d 'alias of remove'
+complete -c mon -n '__mon_alias "profile" "add list set use show remove test"' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias "profile" "add list set use show remove test"' -a 'rm' -d 'alias of remove'
 complete -c mon -n '__mon_in "profile add"' -l 'subdomain' -x -d 'the subscriber subdomain (max 63 characters)'
 complete -c mon -n '__mon_in "profile add"' -l 'domain' -x -d 'the service domain (max 253 characters)'
 complete -c mon -n '__mon_in "profile add"' -l 'api-key-stdin' -d 'read the API key from standard input'
 complete -c mon -n '__mon_in "profile add"' -l 'default' -d 'make it the default profile'
+complete -c mon -n '__mon_in "profile add"' -l 'display-name' -x -d 'the customer\'s name as reports show it, e.g. "Acme Design Ltd" (max 200 characters)'
 complete -c mon -n '__mon_in "profile list"' -l 'all' -d 'every item (this list is always read whole)'
 complete -c mon -n '__mon_in "profile list"' -l 'count' -d 'print only the number of items'
+complete -c mon -n '__mon_in "profile set"' -l 'display-name' -x -d 'the customer\'s name as reports show it, e.g. "Acme Design Ltd" (max 200 characters)'
 complete -c mon -n '__mon_arg "profile use" 1' -a '(__mon_profiles)'
 complete -c mon -n '__mon_arg "profile show" 1' -a '(__mon_profiles)'
 complete -c mon -n '__mon_arg "profile remove" 1' -a '(__mon_profiles)'

@@ -16,17 +16,21 @@ describe('the report escapes what it shows', () => {
       groups: [{ uid: 'g_1', name: hostile, computers: 1, missing: 1, alerts: 1, warnings: 0, hidden: 0, platforms: { mac: 1 }, results: { unmuted: { Alert: 1 }, muted: {} } }],
       expirations: { expired: 0, expiring: 0, within_days: 30, windows: { '30d': 0, '90d': 0 } },
     },
-    inventory: [{ name: hostile, url: 'javascript:alert(1)' as never, group: hostile, platform: 'mac', os: hostile, ram: '8 GB', bootCapacityBytes: 5e11, bootUsedPercent: 50, lastReportMs: undefined, registeredMs: undefined, missing: true }],
+    inventory: [{ name: hostile, url: 'javascript:alert(1)' as never, group: hostile, platform: 'mac', os: hostile, ram: '8 GB', bootCapacityBytes: 5e11, bootUsedPercent: 50, lastReportMs: undefined, registeredMs: undefined, missing: true, model: hostile, serial: hostile, manufacturedMs: undefined, warranty: hostile, lastUser: hostile }],
     missing: [],
     attention: [{ computer: hostile, url: undefined, group: hostile, plugin: hostile, status: 'Alert', details: hostile, lastRunMs: undefined }],
     due: [{ what: hostile, computer: hostile, group: hostile, expiresMs: Date.parse('2026-12-01T00:00:00Z') }],
+    expired: [{ what: hostile, computer: hostile, group: hostile, expiresMs: Date.parse('2026-10-01T00:00:00Z') }],
+    fullVolumes: [],
+    endOfSupport: [],
+    security: [{ kind: 'Disk encryption', checked: 1, ok: 0, failing: [{ computer: hostile, url: undefined, group: hostile, plugin: hostile, status: 'Alert', details: hostile, muted: false }] }],
     osVersions: [[hostile, 1]],
     bootUse: [['under 50%', 0]],
     expiringByMonth: [['2026-11', 0]],
   };
 
   it('shows every name as text: no element, attribute or script comes from the data', () => {
-    const html = renderReport(data, { title: hostile, footer: hostile, version: '1.0.0' });
+    const html = renderReport(data, { title: hostile, footer: hostile, version: '1.0.0' }, { customer: hostile });
     expect(html).not.toContain('<script');
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('href="javascript:');
