@@ -32,7 +32,7 @@ export const history: ResourceSpec = {
       aliases: ['ls'],
       summary: 'The accounts with snapshots: how many days, first and last',
       description:
-        'Every read of a whole account (`mon status`, `mon report`) records that day\'s counts in the config folder: computers by platform, operating system and boot volume use, missing, unmuted alerts and warnings by plugin and group, expirations, and which results were alerting. One per account and UTC day (the last read of the day wins), about two years kept (731 days; the oldest go first), never a key. MON_HISTORY=0 records nothing. A daily cron line running `mon status -q` is enough to build it.',
+        'Every read of a whole account (`mon status`, `mon report`, `mon alerts`) records that day\'s counts in the config folder: computers by platform, operating system and boot volume use, missing, unmuted alerts and warnings by plugin and group, expirations, and which results were alerting. One per account and UTC day (the last read of the day wins), about two years kept (731 days; the oldest go first), never a key. MON_HISTORY=0 records nothing. A daily cron line running `mon status -q` is enough to build it.',
       options: WHOLE_LIST_OPTIONS,
       examples: ['mon history list', 'mon history list --json'],
       async run({ opts }, ctx) {
@@ -43,7 +43,7 @@ export const history: ResourceSpec = {
         const renderer = await ctx.output.list(render);
         renderer.push(rows);
         renderer.end();
-        if (rows.length === 0) ctx.notice('No history yet: every `mon status` or `mon report` of a whole account records the day (a daily `mon status -q` in cron is enough).');
+        if (rows.length === 0) ctx.notice('No history yet: every `mon status`, `mon report` or `mon alerts` of a whole account records the day (a daily `mon status -q` in cron is enough).');
       },
     }),
     verb({

@@ -78,7 +78,7 @@ export const report = verb({
     } finally {
       progress.done();
     }
-    await history?.record(data.status);
+    await history?.record();
     // The trends: the days recorded in the period (today's just now, when the read was whole).
     const { target, frame } = await (async () => {
       const target = await ctx.target();

@@ -7,7 +7,6 @@
  */
 import type { Context } from '../context.js';
 import type { Scope, ScopedComputer } from '../fleet/selection.js';
-import type { StatusReport } from '../output/status-report.js';
 import { SnapshotBuilder, type Snapshot } from './snapshot.js';
 import { historyEnabled, recordSnapshot as writeSnapshot } from './store.js';
 
@@ -17,11 +16,12 @@ export interface HistoryRecorder {
   computer(entry: ScopedComputer): void;
   expiration(expiration: Record<string, unknown>): void;
   /** Writes the snapshot; a failure to write is a warning on stderr, never the command's failure. */
-  record(report: Pick<StatusReport, 'computers' | 'plugin_results'>, options?: { expirationsRead?: boolean }): Promise<Snapshot | undefined>;
+  record(options?: { expirationsRead?: boolean }): Promise<Snapshot | undefined>;
 }
 
 /** Whether a scope is the whole account. */
-export const isWholeAccount = (scope: Scope): boolean => !scope.groups?.length && !scope.computers?.length && !scope.missing && (!scope.query || Object.keys(scope.query).length === 0);
+export const isWholeAccount = (scope: Scope): boolean =>
+  !scope.groups?.length && !scope.computers?.length && !scope.missing && Object.values(scope.query ?? {}).every((value) => value === undefined || (Array.isArray(value) && value.length === 0));
 
 /** A recorder for one whole read of the account in effect, or undefined when nothing is to be kept. */
 export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | undefined {
@@ -30,9 +30,9 @@ export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | u
   return {
     computer: (entry) => builder.computer(entry),
     expiration: (expiration) => builder.expiration(expiration),
-    async record(report, options = {}) {
+    async record(options = {}) {
       const { account } = await ctx.target();
-      const snapshot = builder.finish(account.key.startsWith('@') ? account.label.replace(/^https?:\/\//, '') : account.label, report, options.expirationsRead ?? true);
+      const snapshot = builder.finish(account.key.startsWith('@') ? account.label.replace(/^https?:\/\//, '') : account.label, options.expirationsRead ?? true);
       try {
         writeSnapshot(ctx.configDir, account, snapshot);
       } catch (error) {

@@ -6,8 +6,7 @@
  */
 import { parseTime } from '../api/time.js';
 import { isHidden, isMuted } from '../plugin-result.js';
-import type { ScopedComputer } from '../fleet/selection.js';
-import type { StatusReport } from '../output/status-report.js';
+import { isMissing, type ScopedComputer } from '../fleet/selection.js';
 
 export const SNAPSHOT_FORMAT = 'mon-history';
 export const SNAPSHOT_VERSION = 1;
@@ -76,6 +75,8 @@ export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0,
  * `expiration` for each expiration, then `finish` with the counts the read made.
  */
 export class SnapshotBuilder {
+  private readonly counts = { total: 0, missing: 0, hidden: 0, alerts: 0, warnings: 0 };
+  private readonly platforms: Record<string, number> = {};
   private readonly os: Record<string, number> = {};
   private readonly boot: Record<string, number> = Object.fromEntries(BOOT_BANDS.map(([label]) => [label, 0]));
   private readonly alertsBy = { plugin: {} as Record<string, number>, group: {} as Record<string, number> };
@@ -86,7 +87,12 @@ export class SnapshotBuilder {
 
   constructor(private readonly nowMs: number) {}
 
+  /** Counted as `mon status` counts (src/fleet/status.ts): the tests hold the two equal. */
   computer({ computer, group, results }: ScopedComputer): void {
+    this.counts.total++;
+    if (isMissing(computer)) this.counts.missing++;
+    if (computer.hidden === true) this.counts.hidden++;
+    add(this.platforms, text(computer.platform) || 'unknown');
     add(this.os, text(computer.os_version) || 'unknown');
     const percent = bootPercent(computer);
     if (percent !== undefined) add(this.boot, bootBand(percent));
@@ -97,6 +103,7 @@ export class SnapshotBuilder {
       if (isHidden(result) || isMuted(result, nowSec)) continue;
       const plugin = text(result.name) || text(result.slug);
       const by = result.status === 'Alert' ? this.alertsBy : this.warningsBy;
+      this.counts[result.status === 'Alert' ? 'alerts' : 'warnings']++;
       add(by.plugin, plugin);
       add(by.group, groupName);
       if (this.alerting.length < MAX_ALERTING) this.alerting.push([text(computer.uid), computerName(computer), plugin, result.status]);
@@ -113,8 +120,9 @@ export class SnapshotBuilder {
     if (at >= this.nowMs && at <= this.nowMs + 90 * 86_400_000) this.expirations.within_90d++;
   }
 
-  /** The snapshot, from the counts of the same read; `expirationsRead`: the read listed them (even none). */
-  finish(account: string, report: Pick<StatusReport, 'computers' | 'plugin_results'>, expirationsRead: boolean): Snapshot {
+  /** The snapshot; `expirationsRead`: the read listed the expirations (even none). */
+  finish(account: string, expirationsRead: boolean): Snapshot {
+    const { total, missing, hidden, alerts, warnings } = this.counts;
     const sorted = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     this.alerting.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
     return {
@@ -123,9 +131,9 @@ export class SnapshotBuilder {
       day: dayOf(this.nowMs),
       taken_at: new Date(this.nowMs).toISOString(),
       account,
-      computers: { total: report.computers.total, missing: report.computers.missing, hidden: report.computers.hidden, platforms: sorted(report.computers.platforms), os: sorted(this.os), boot: this.boot },
-      alerts: { total: report.plugin_results.alerts, by_plugin: sorted(this.alertsBy.plugin), by_group: sorted(this.alertsBy.group) },
-      warnings: { total: report.plugin_results.warnings, by_plugin: sorted(this.warningsBy.plugin), by_group: sorted(this.warningsBy.group) },
+      computers: { total, missing, hidden, platforms: sorted(this.platforms), os: sorted(this.os), boot: this.boot },
+      alerts: { total: alerts, by_plugin: sorted(this.alertsBy.plugin), by_group: sorted(this.alertsBy.group) },
+      warnings: { total: warnings, by_plugin: sorted(this.warningsBy.plugin), by_group: sorted(this.warningsBy.group) },
       expirations: expirationsRead ? (this.expirations ?? { expired: 0, within_30d: 0, within_90d: 0 }) : null,
       alerting: this.alerting,
       ...(this.cut && { alerting_cut: true as const }),

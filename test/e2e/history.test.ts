@@ -62,6 +62,26 @@ describe('mon history', () => {
     expect(JSON.parse(list.stdout)).toMatchObject([{ profile: account(), days: 2, first: '2026-11-20', last: '2026-11-21' }]);
   });
 
+  it('alerts of the whole account records the day too, keeping the expirations an earlier read of the day found', async () => {
+    const config = tempConfigDir();
+    const file = join(config, 'history', account(), '2026-11-20.json');
+    const alone = await runMain(['alerts', '-o', 'json'], { env: env(config), now: () => NOW });
+    expect(alone.code).toBe(0);
+    const fromAlerts = JSON.parse(readFileSync(file, 'utf8'));
+    expect(fromAlerts.expirations).toBeNull();
+    expect(fromAlerts.alerting).toHaveLength(JSON.parse(alone.stdout).length);
+    await runMain(['status', '-q'], { env: env(config), now: () => NOW + 1000 });
+    const fromStatus = JSON.parse(readFileSync(file, 'utf8'));
+    expect(fromStatus.expirations).not.toBeNull();
+    await runMain(['alerts', '--count'], { env: env(config), now: () => NOW + 2000 });
+    const again = JSON.parse(readFileSync(file, 'utf8'));
+    expect(again.taken_at).toBe(new Date(NOW + 2000).toISOString());
+    expect({ ...again, taken_at: null }).toEqual({ ...fromStatus, taken_at: null });
+    // A part of the account (--status Alert filters results, --group the computers): the whole day's results are still read for --status, not for --group.
+    await runMain(['alerts', '--group', 'Acme Design'], { env: env(config), now: () => NOW + 3000 });
+    expect(JSON.parse(readFileSync(file, 'utf8')).taken_at).toBe(new Date(NOW + 2000).toISOString());
+  });
+
   it('records nothing with MON_HISTORY=0, for a part of the account (--group), or under --dry-run', async () => {
     const config = tempConfigDir();
     for (const [args, extra] of [[['status', '-q'], { MON_HISTORY: '0' }], [['status', '-q', '--group', 'Acme Design'], {}], [['--dry-run', 'status'], {}]] as const) {
