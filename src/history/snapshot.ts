@@ -51,8 +51,10 @@ export interface Snapshot {
 const add = (counts: Record<string, number>, key: string): void => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-const numberOf = (value: unknown): number | undefined => {
+/** A string or number field as text, else ''. */
+export const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+/** A numeric field (a number or a numeric string), else undefined. */
+export const numberOf = (value: unknown): number | undefined => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
   return Number.isFinite(n) ? n : undefined;
 };

@@ -9,7 +9,7 @@ import { collectStatus, type StatusReport } from '../fleet/status.js';
 import { isMissing, type Scope } from '../fleet/selection.js';
 import { parseTime } from '../api/time.js';
 import { isHidden, isMuted } from '../plugin-result.js';
-import { BOOT_BANDS, bootBand, bootPercent, computerName } from '../history/snapshot.js';
+import { BOOT_BANDS, bootBand, bootPercent, computerName, numberOf, text } from '../history/snapshot.js';
 import type { HistoryRecorder } from '../history/record.js';
 import { endOfSupportOf, supportState, type EndOfSupport } from './end-of-support.js';
 
@@ -104,11 +104,6 @@ const SECURITY_KINDS: readonly [string, RegExp][] = [
 const DUE_DAYS = 90;
 const FULL_PERCENT = 90;
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-const numberOf = (value: unknown): number | undefined => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
 const linkOf = (computer: Item): string | undefined => {
   const url = text(computer.computer_url);
   // Only a web address becomes a link: a value the API sends is not trusted to be one.

@@ -41,7 +41,7 @@ h2 { font-size: 13pt; margin: 7mm 0 2mm; border-bottom: 1px solid #c9ced8; paddi
 .card .n { font-size: 17pt; font-weight: 700; display: block; }
 .card .what { color: #5a6275; }
 .alert { color: #b3261e; } .warning { color: #8a5a00; }
-.charts { display: grid; grid-template-columns: 1fr 1fr; gap: 4mm; }
+.charts { display: grid; grid-template-columns: 1fr 1fr; gap: 4mm; align-items: start; }
 figure { margin: 0; border: 1px solid #c9ced8; border-radius: 2mm; padding: 2mm 3mm; break-inside: avoid; }
 figure.wide { grid-column: 1 / -1; }
 figcaption { font-weight: 600; margin-bottom: 1mm; }
