@@ -263,7 +263,8 @@ ${card(status.plugin_results.muted, 'muted checks')}
   }
   if (data.since) {
     const { newComputers } = data.since;
-    period.push(`<p>${e(plural(newComputers.length, 'computer'))} added since ${e(time.day(data.since.sinceMs))}${newComputers.length ? `: ${capped(newComputers).map((row) => linked(row, row.name)).join(', ')}` : ''}.</p>`);
+    const since = time.day(data.since.sinceMs);
+    period.push(newComputers.length ? `<p>${e(plural(newComputers.length, 'computer'))} added since ${e(since)}: ${capped(newComputers).map((row) => linked(row, row.name)).join(', ')}.</p>` : `<p>No computer was added since ${e(since)}.</p>`);
   }
   if (period.length) sections.push(`<section id="period"><h2>Over the period</h2>${period.join('\n')}</section>`);
 
