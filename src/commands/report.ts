@@ -84,7 +84,7 @@ export const report = verb({
       const target = await ctx.target();
       if (!isWholeAccount(scope)) return { target, frame: { noTrends: 'Trends are recorded for whole accounts: this report covers only part of one (--group).' } };
       const { readHistory } = await import('../history/store.js');
-      const { snapshots } = readHistory(ctx.configDir, target.account.key, { fromDay: period.fromDay, toDay: period.toDay });
+      const { snapshots } = readHistory(ctx.configDir, target.account.key, { fromDay: period.fromDay, toDay: period.toDay, alertingAtEndsOnly: true });
       const trends = trendsOf(snapshots);
       if (trends) return { target, frame: { trends } };
       const first = snapshots[0]?.day;

@@ -86,16 +86,25 @@ export function recordSnapshot(configDir: string, account: Account, snapshot: Sn
   return file;
 }
 
-/** The snapshots of an account from `fromDay` to `toDay` (inclusive, YYYY-MM-DD), oldest first; damaged days are skipped and counted. */
-export function readHistory(configDir: string, accountKey: string, range: { fromDay?: string; toDay?: string } = {}): { snapshots: Snapshot[]; damaged: string[] } {
+/**
+ * The snapshots of an account from `fromDay` to `toDay` (inclusive, YYYY-MM-DD), oldest first;
+ * damaged days are skipped and counted. `alertingAtEndsOnly`: the days between the first and
+ * the last drop their alerting results as they are read (a month of a large account's sets).
+ */
+export function readHistory(configDir: string, accountKey: string, range: { fromDay?: string; toDay?: string; alertingAtEndsOnly?: boolean } = {}): { snapshots: Snapshot[]; damaged: string[] } {
   const folder = accountFolder(configDir, accountKey);
   const snapshots: Snapshot[] = [];
   const damaged: string[] = [];
   for (const day of daysKept(configDir, accountKey)) {
     if ((range.fromDay !== undefined && day < range.fromDay) || (range.toDay !== undefined && day > range.toDay)) continue;
     const snapshot = readDay(folder, day);
-    if (snapshot) snapshots.push(snapshot);
-    else damaged.push(day);
+    if (!snapshot) {
+      damaged.push(day);
+      continue;
+    }
+    // A report compares only the first and last day's results: the days between keep their counts alone.
+    if (range.alertingAtEndsOnly && snapshots.length > 1) snapshots.at(-1)!.alerting = [];
+    snapshots.push(snapshot);
   }
   return { snapshots, damaged };
 }

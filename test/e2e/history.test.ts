@@ -82,6 +82,17 @@ describe('mon history', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).taken_at).toBe(new Date(NOW + 2000).toISOString());
   });
 
+  it('is kept under the profile name, and profile remove forgets it with the profile', async () => {
+    const config = tempConfigDir();
+    const profiles = { MON_CONFIG_DIR: config };
+    expect((await runMain(['profile', 'add', 'acme', '--base-url', sandbox.url, '--api-key-stdin'], { env: profiles, input: `${sandbox.apiKey}\n` })).code).toBe(0);
+    expect((await runMain(['-p', 'acme', 'status', '-q'], { env: profiles, now: () => NOW })).code).toBe(0);
+    expect(dayFiles(config, 'acme')).toEqual(['2026-11-20.json']);
+    const removed = await runMain(['profile', 'remove', 'acme', '--yes'], { env: profiles });
+    expect(removed.stderr).toContain('Its 1 day of history is forgotten too.');
+    expect(existsSync(join(config, 'history', 'acme'))).toBe(false);
+  });
+
   it('records nothing with MON_HISTORY=0, for a part of the account (--group), or under --dry-run', async () => {
     const config = tempConfigDir();
     for (const [args, extra] of [[['status', '-q'], { MON_HISTORY: '0' }], [['status', '-q', '--group', 'Acme Design'], {}], [['--dry-run', 'status'], {}]] as const) {

@@ -166,6 +166,8 @@ describe('mon report', () => {
   it.each([
     [['--output-dir', '/etc/passwd'], 'mon: --output-dir: cannot write in /etc/passwd (not a folder) — give a folder you may write in\n'],
     [['--fields', 'computers'], 'mon: --fields: `mon report` writes its own HTML, whose sections are fixed — drop --fields; for chosen figures use `mon status -o json --fields …`\n'],
+    [['--period', '2026-13'], "mon: --period: '2026-13' is not a month as YYYY-MM, e.g. 2026-11 — `mon report --help` shows its options\n"],
+    [['--period', '2026-11', '--since', '30d'], 'mon: --period and --since cannot be used together — `mon report --help` shows its options\n'],
   ])('%j: exit 2 before anything is read', async (args, line) => {
     const requests = sandbox.requests.length;
     const run = await runMain(['report', ...args], { env: env(sandbox) });
