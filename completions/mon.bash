@@ -17,6 +17,7 @@ _mon_command() {
     '|status') REPLY='status' ;;
     '|metrics') REPLY='metrics' ;;
     '|report') REPLY='report' ;;
+    '|history') REPLY='history' ;;
     '|events') REPLY='events' ;;
     '|changes') REPLY='changes' ;;
     '|api') REPLY='api' ;;
@@ -56,11 +57,15 @@ _mon_command() {
     'plugin|unmute') REPLY='plugin unmute' ;;
     'users|list'|'users|ls') REPLY='users list' ;;
     'metrics|serve') REPLY='metrics serve' ;;
+    'history|list'|'history|ls') REPLY='history list' ;;
+    'history|export') REPLY='history export' ;;
+    'history|forget'|'history|rm') REPLY='history forget' ;;
     'events|listen') REPLY='events listen' ;;
     'changes|list'|'changes|ls') REPLY='changes list' ;;
     'changes|forget'|'changes|rm') REPLY='changes forget' ;;
     'profile|add') REPLY='profile add' ;;
     'profile|list'|'profile|ls') REPLY='profile list' ;;
+    'profile|set') REPLY='profile set' ;;
     'profile|use') REPLY='profile use' ;;
     'profile|show') REPLY='profile show' ;;
     'profile|remove'|'profile|rm') REPLY='profile remove' ;;
@@ -244,11 +249,14 @@ _mon_option() {
     'metrics|--tls-cert') REPLY='v @files' ;;
     'metrics|--tls-key') REPLY='v @files' ;;
     'report|--group') REPLY='v @names:groups' ;;
+    'report|--period') REPLY='v' ;;
     'report|--since') REPLY='v' ;;
     'report|--title') REPLY='v' ;;
     'report|--logo') REPLY='v @files' ;;
     'report|--footer') REPLY='v' ;;
     'report|--output-dir') REPLY='v @files' ;;
+    'history export|--since') REPLY='v' ;;
+    'history forget|--before') REPLY='v' ;;
     'events listen|--listen') REPLY='v' ;;
     'events listen|--path') REPLY='v @files' ;;
     'events listen|--tls-cert') REPLY='v @files' ;;
@@ -266,6 +274,8 @@ _mon_option() {
     'api|-F'|'api|--field') REPLY='v' ;;
     'profile add|--subdomain') REPLY='v' ;;
     'profile add|--domain') REPLY='v' ;;
+    'profile add|--display-name') REPLY='v' ;;
+    'profile set|--display-name') REPLY='v' ;;
     'sandbox|--port') REPLY='v' ;;
     'sandbox|--host') REPLY='v 127.0.0.1 localhost ::1' ;;
     'sandbox|--account') REPLY='v' ;;
@@ -304,12 +314,16 @@ _mon_flags() {
     'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
     'metrics') REPLY='--listen --refresh --auth-token-file --basic-auth-file --tls-cert --tls-key --insecure' ;;
-    'report') REPLY='--group --since --title --logo --footer --output-dir' ;;
+    'report') REPLY='--group --period --since --title --logo --footer --output-dir' ;;
+    'history list') REPLY='--all --count' ;;
+    'history export') REPLY='--since' ;;
+    'history forget') REPLY='--before' ;;
     'events listen') REPLY='--listen --path --tls-cert --tls-key --insecure --severity --group --computer --plugin --include-tests --forward-to --exec --exec-parallel --exec-timeout --max-events --for' ;;
     'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;
-    'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
+    'profile add') REPLY='--subdomain --domain --api-key-stdin --default --display-name' ;;
     'profile list') REPLY='--all --count' ;;
+    'profile set') REPLY='--display-name' ;;
     'sandbox') REPLY='--port --host --account --computers --seed --rate-limit' ;;
     'sandbox reset') REPLY='--all' ;;
     *) REPLY= ;;
@@ -319,7 +333,7 @@ _mon_flags() {
 # The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.
 _mon_commands() {
   case "$1" in
-    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
+    '') REPLY='groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help'; _mon_aliases='group computer expiration manufacturers products note plugins plugin-results user profiles' ;;
     'groups') REPLY='list get find-or-create update'; _mon_aliases='ls show' ;;
     'computers') REPLY='list get update'; _mon_aliases='ls show' ;;
     'expirations') REPLY='list get create update delete'; _mon_aliases='ls show rm' ;;
@@ -329,9 +343,10 @@ _mon_commands() {
     'plugin') REPLY='list mute unmute'; _mon_aliases='ls' ;;
     'users') REPLY='list'; _mon_aliases='ls' ;;
     'metrics') REPLY='serve'; _mon_aliases='' ;;
+    'history') REPLY='list export forget'; _mon_aliases='ls rm' ;;
     'events') REPLY='listen'; _mon_aliases='' ;;
     'changes') REPLY='list forget'; _mon_aliases='ls rm' ;;
-    'profile') REPLY='add list use show remove test'; _mon_aliases='ls rm' ;;
+    'profile') REPLY='add list set use show remove test'; _mon_aliases='ls rm' ;;
     'sandbox') REPLY='serve reset'; _mon_aliases='' ;;
     'completion') REPLY='bash zsh fish'; _mon_aliases='' ;;
     *) REPLY=; _mon_aliases= ;;

@@ -29,6 +29,8 @@ function __mon_command
             echo 'metrics'
         case '|report'
             echo 'report'
+        case '|history'
+            echo 'history'
         case '|events'
             echo 'events'
         case '|changes'
@@ -107,6 +109,12 @@ function __mon_command
             echo 'users list'
         case 'metrics|serve'
             echo 'metrics serve'
+        case 'history|list' 'history|ls'
+            echo 'history list'
+        case 'history|export'
+            echo 'history export'
+        case 'history|forget' 'history|rm'
+            echo 'history forget'
         case 'events|listen'
             echo 'events listen'
         case 'changes|list' 'changes|ls'
@@ -117,6 +125,8 @@ function __mon_command
             echo 'profile add'
         case 'profile|list' 'profile|ls'
             echo 'profile list'
+        case 'profile|set'
+            echo 'profile set'
         case 'profile|use'
             echo 'profile use'
         case 'profile|show'
@@ -308,11 +318,14 @@ function __mon_option
             'metrics|--tls-cert' \
             'metrics|--tls-key' \
             'report|--group' \
+            'report|--period' \
             'report|--since' \
             'report|--title' \
             'report|--logo' \
             'report|--footer' \
             'report|--output-dir' \
+            'history export|--since' \
+            'history forget|--before' \
             'events listen|--listen' \
             'events listen|--path' \
             'events listen|--tls-cert' \
@@ -331,6 +344,8 @@ function __mon_option
             'api|--field' \
             'profile add|--subdomain' \
             'profile add|--domain' \
+            'profile add|--display-name' \
+            'profile set|--display-name' \
             'sandbox|--port' \
             'sandbox|--host' \
             'sandbox|--account' \
@@ -467,6 +482,7 @@ complete -c mon -n '__mon_at ""' -a 'alerts' -d 'Plugin results that need attent
 complete -c mon -n '__mon_at ""' -a 'status' -d 'What needs attention now, or --check for Nagios'
 complete -c mon -n '__mon_at ""' -a 'metrics' -d 'Serve the figures of status to Prometheus'
 complete -c mon -n '__mon_at ""' -a 'report' -d 'A customer report as one self-contained HTML file'
+complete -c mon -n '__mon_at ""' -a 'history' -d 'Daily snapshots per account: list, export, forget'
 complete -c mon -n '__mon_at ""' -a 'events' -d 'Receive the service\'s webhooks: show, hand on'
 complete -c mon -n '__mon_at ""' -a 'changes' -d 'The saved states of --changes NAME: list, forget'
 complete -c mon -n '__mon_at ""' -a 'api' -d 'Send any request to the API, print the JSON answer'
@@ -474,16 +490,16 @@ complete -c mon -n '__mon_at ""' -a 'profile' -d 'Save, choose and check account
 complete -c mon -n '__mon_at ""' -a 'sandbox' -d 'Serve the v2.5 API with demo data, no account needed'
 complete -c mon -n '__mon_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
 complete -c mon -n '__mon_at ""' -a 'help' -d 'Show help for a topic or a command'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
-complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'group' -d 'alias of groups'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'computer' -d 'alias of computers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'expiration' -d 'alias of expirations'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'manufacturers' -d 'alias of expiration-manufacturers'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'products' -d 'alias of expiration-products'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'note' -d 'alias of notes'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'plugins' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'plugin-results' -d 'alias of plugin'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'user' -d 'alias of users'
+complete -c mon -n '__mon_alias "" "groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help"' -a 'profiles' -d 'alias of profile'
 complete -c mon -n '__mon_at "groups"' -a 'list' -d 'List groups, sorted by name'
 complete -c mon -n '__mon_at "groups"' -a 'get' -d 'Show one group by uid, slug or name'
 complete -c mon -n '__mon_at "groups"' -a 'find-or-create' -d 'Return the group with this name, creating it when there is none'
@@ -765,11 +781,21 @@ complete -c mon -n '__mon_in "metrics"' -l 'tls-key' -r -F -d 'the private key o
 complete -c mon -n '__mon_in "metrics"' -l 'insecure' -d 'plain HTTP on an address other than loopback (still with --auth-token-file)'
 complete -c mon -n '__mon_at "metrics"' -a 'serve' -d 'A Prometheus exporter: /metrics, /probe?profile=NAME'
 complete -c mon -n '__mon_in "report"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
-complete -c mon -n '__mon_in "report"' -l 'since' -x -d 'also show what changed since WHEN, as far as the API\'s timestamps tell (30d, 2w, an ISO 8601 time)'
+complete -c mon -n '__mon_in "report"' -l 'period' -x -d 'the calendar month the report covers, YYYY-MM (UTC days)'
+complete -c mon -n '__mon_in "report"' -l 'since' -x -d 'the report covers the days since WHEN (30d, 2w, an ISO 8601 time) (default: 30d)'
 complete -c mon -n '__mon_in "report"' -l 'title' -x -d 'the report\'s title (default: "Fleet report") (max 200 characters)'
 complete -c mon -n '__mon_in "report"' -l 'logo' -r -F -d 'a PNG, JPEG, GIF, WebP or SVG image shown at the top, embedded (at most 1 MiB) (max 4096 characters)'
 complete -c mon -n '__mon_in "report"' -l 'footer' -x -d 'a line at the foot of the report, e.g. your company\'s name (max 500 characters)'
 complete -c mon -n '__mon_in "report"' -l 'output-dir' -r -F -d 'write <account>.html there instead of printing (one file per account) (max 4096 characters)'
+complete -c mon -n '__mon_at "history"' -a 'list' -d 'The accounts with snapshots: how many days, first and last'
+complete -c mon -n '__mon_at "history"' -a 'export' -d 'The snapshots of the profile in effect, oldest first (-o ndjson, csv)'
+complete -c mon -n '__mon_at "history"' -a 'forget' -d 'Forget the snapshots of the profile in effect (all, or --before a day)'
+complete -c mon -n '__mon_alias "history" "list export forget"' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias "history" "list export forget"' -a 'rm' -d 'alias of forget'
+complete -c mon -n '__mon_in "history list"' -l 'all' -d 'every item (this list is always read whole)'
+complete -c mon -n '__mon_in "history list"' -l 'count' -d 'print only the number of items'
+complete -c mon -n '__mon_in "history export"' -l 'since' -x -d 'only the days since WHEN (30d, 2w, an ISO 8601 time)'
+complete -c mon -n '__mon_in "history forget"' -l 'before' -x -d 'only the days before DAY (YYYY-MM-DD)'
 complete -c mon -n '__mon_at "events"' -a 'listen' -d 'Receive the service\'s webhooks until stopped'
 complete -c mon -n '__mon_in "events listen"' -l 'listen' -x -d 'address to listen on (default: 127.0.0.1:8787)'
 complete -c mon -n '__mon_in "events listen"' -l 'path' -r -F -d 'path deliveries are posted to (max 200 characters, default: /events)'
@@ -798,18 +824,21 @@ complete -c mon -n '__mon_in "api"' -l 'paginate' -d 'GET only: follow the pagin
 complete -c mon -n '__mon_in "api"' -s 'i' -l 'include' -d 'print the status line and the response headers before the body'
 complete -c mon -n '__mon_at "profile"' -a 'add' -d 'Save a profile; the key is read from a hidden prompt or from stdin'
 complete -c mon -n '__mon_at "profile"' -a 'list' -d 'List saved profiles (keys masked)'
+complete -c mon -n '__mon_at "profile"' -a 'set' -d 'Change what a saved profile shows: its display name'
 complete -c mon -n '__mon_at "profile"' -a 'use' -d 'Make a profile the default'
 complete -c mon -n '__mon_at "profile"' -a 'show' -d 'Show a profile (the default without a name); the key is masked'
 complete -c mon -n '__mon_at "profile"' -a 'remove' -d 'Forget a saved profile and its key'
 complete -c mon -n '__mon_at "profile"' -a 'test' -d 'Check that a profile reaches the API with a valid key (one cheap request)'
-complete -c mon -n '__mon_alias "profile" "add list use show remove test"' -a 'ls' -d 'alias of list'
-complete -c mon -n '__mon_alias "profile" "add list use show remove test"' -a 'rm' -d 'alias of remove'
+complete -c mon -n '__mon_alias "profile" "add list set use show remove test"' -a 'ls' -d 'alias of list'
+complete -c mon -n '__mon_alias "profile" "add list set use show remove test"' -a 'rm' -d 'alias of remove'
 complete -c mon -n '__mon_in "profile add"' -l 'subdomain' -x -d 'the subscriber subdomain (max 63 characters)'
 complete -c mon -n '__mon_in "profile add"' -l 'domain' -x -d 'the service domain (max 253 characters)'
 complete -c mon -n '__mon_in "profile add"' -l 'api-key-stdin' -d 'read the API key from standard input'
 complete -c mon -n '__mon_in "profile add"' -l 'default' -d 'make it the default profile'
+complete -c mon -n '__mon_in "profile add"' -l 'display-name' -x -d 'the customer\'s name as reports show it, e.g. "Acme Design Ltd" (max 200 characters)'
 complete -c mon -n '__mon_in "profile list"' -l 'all' -d 'every item (this list is always read whole)'
 complete -c mon -n '__mon_in "profile list"' -l 'count' -d 'print only the number of items'
+complete -c mon -n '__mon_in "profile set"' -l 'display-name' -x -d 'the customer\'s name as reports show it, e.g. "Acme Design Ltd" (max 200 characters)'
 complete -c mon -n '__mon_arg "profile use" 1' -a '(__mon_profiles)'
 complete -c mon -n '__mon_arg "profile show" 1' -a '(__mon_profiles)'
 complete -c mon -n '__mon_arg "profile remove" 1' -a '(__mon_profiles)'
@@ -826,4 +855,4 @@ complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: 
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'
 complete -c mon -n '__mon_at "completion"' -a 'zsh' -d 'Print the zsh completion script'
 complete -c mon -n '__mon_at "completion"' -a 'fish' -d 'Print the fish completion script'
-complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report events changes api profile sandbox completion help options environment exit-codes formats fleet events sandbox'
+complete -c mon -n '__mon_arg "help" 1 +' -a 'groups computers expirations expiration-manufacturers expiration-products notes plugin users alerts status metrics report history events changes api profile sandbox completion help options environment exit-codes formats fleet events sandbox'

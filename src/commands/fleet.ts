@@ -57,25 +57,30 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, chang
   if (await showDryRun(ctx, plannedRequests(client, scope))) return;
   const selection = await openSelection(ctx, client, scope, filter);
   const nowSec = Math.floor(ctx.now() / 1000);
+  // A read of the whole account records the day (it lists no expirations: the day keeps those an earlier read found).
+  const history = (await import('../history/record.js')).historyRecorder(ctx, scope);
+  const recorded = () => history?.record({ expirationsRead: false });
   if (changes) {
     const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(ALERTS_VIEW), render, async (sink) => {
-      for await (const page of selection.results(nowSec)) sink.push(page);
+      for await (const page of selection.results(nowSec, history?.computer)) sink.push(page);
       // An unknown --computer or --plugin fails the run before anything is printed or saved.
       selection.checkNamed();
     });
+    await recorded();
     return;
   }
   if (count) {
     let total = 0;
-    for await (const page of selection.results(nowSec)) total += page.length;
+    for await (const page of selection.results(nowSec, history?.computer)) total += page.length;
     selection.checkNamed();
+    await recorded();
     return printCount(ctx, render, total);
   }
   const renderer = await ctx.output.list(render);
   const table = render.format === 'table';
   const rows: SelectedResult[] = [];
-  for await (const page of selection.results(nowSec)) {
+  for await (const page of selection.results(nowSec, history?.computer)) {
     if (table) {
       rows.push(...page);
       continue;
@@ -90,6 +95,7 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, chang
   }
   renderer.end();
   selection.checkNamed();
+  await recorded();
   if (rows.length === 0 && table) ctx.notice('No plugin results match.');
 }
 
@@ -145,13 +151,16 @@ async function readStatus(ctx: Context, options: StatusOptions): Promise<number 
   const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check, ctx.rateWait);
   let report: StatusReport;
   const started = ctx.now();
+  const history = (await import('../history/record.js')).historyRecorder(ctx, options.scope);
   try {
     report = await collectStatus(client, options.scope, ctx.now(), options.withinSec, {
       onPage: (read) => progress.update(readingComputers(read)),
+      ...(history && { onComputer: history.computer, onExpiration: history.expiration }),
     });
   } finally {
     progress.done();
   }
+  await history?.record();
   const readSeconds = (ctx.now() - started) / 1000;
   // One account of many: the reports are shown together once every account has finished.
   if (ctx.output.account) {

@@ -1,5 +1,6 @@
 import { api } from './api.js';
 import { changes } from './changes.js';
+import { history } from './history.js';
 import { expirationManufacturers, expirationProducts } from './catalogue.js';
 import { completeHelper, completion } from './completion.js';
 import { computers } from './computers.js';
@@ -17,4 +18,4 @@ import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, metrics, report, events, changes, api, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, metrics, report, history, events, changes, api, profile, sandbox, completion, completeHelper];

@@ -10,6 +10,9 @@ import { quoted } from '../text/escape.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
 
+/** The customer's name a report shows for the profile (never the profile's own name). */
+const DISPLAY_NAME_OPTION = { flags: '--display-name <text>', description: 'the customer\'s name as reports show it, e.g. "Acme Design Ltd"', rule: { type: 'text', max: 200, nonEmpty: true } } as const;
+
 /** Shows that a key is there and which one, never the key: its last 4 characters at most. */
 export function maskKey(key: string): string {
   return key.length >= 12 ? `****${key.slice(-4)}` : '****';
@@ -17,7 +20,7 @@ export function maskKey(key: string): string {
 
 const PROFILE_VIEW: View = {
   columns: [{ key: 'name' }, { key: 'default', kind: 'bool' }, { key: 'base_url', header: 'BASE URL' }, { key: 'api_key', header: 'KEY' }],
-  fields: ['name', 'default', 'base_url', 'api_key', 'subdomain', 'domain'],
+  fields: ['name', 'default', 'base_url', 'api_key', 'subdomain', 'domain', 'display_name'],
 };
 
 function shown(name: string, profile: Profile, isDefault: boolean): Record<string, unknown> {
@@ -27,6 +30,7 @@ function shown(name: string, profile: Profile, isDefault: boolean): Record<strin
     base_url: profile.baseUrl,
     api_key: maskKey(profile.apiKey),
     ...(profile.subdomain ? { subdomain: profile.subdomain, domain: profile.domain } : {}),
+    ...(profile.displayName ? { display_name: profile.displayName } : {}),
   };
 }
 
@@ -78,11 +82,13 @@ export const profile: ResourceSpec = {
         { flags: '--base-url <url>', description: 'a full base URL instead of --subdomain/--domain', rule: { type: 'text', max: 2048 } },
         { flags: '--api-key-stdin', description: 'read the API key from standard input' },
         { flags: '--default', description: 'make it the default profile' },
+        DISPLAY_NAME_OPTION,
       ],
       constraints: { atMostOne: [['subdomain', 'baseUrl'], ['domain', 'baseUrl']], together: [['subdomain', 'domain']] },
       examples: [
         'mon profile add acme --subdomain acme --domain monitoring.example.com',
         'printf %s "$MON_KEY" | mon profile add acme --subdomain acme --domain monitoring.example.com --api-key-stdin',
+        'mon profile add acme --subdomain acme --domain monitoring.example.com --display-name "Acme Design Ltd"',
       ],
       async run({ args, opts }, ctx) {
         const name = checkName(args.name!);
@@ -95,7 +101,9 @@ export const profile: ResourceSpec = {
         const apiKey = await readKey(ctx, opts.apiKeyStdin === true);
         const store = await ctx.profileStore();
         const existed = store.get(name) !== undefined;
-        await store.save(name, { baseUrl, apiKey, ...(subdomain ? { subdomain, domain } : {}) });
+        // Saved again without --display-name, a profile keeps the name it had.
+        const displayName = opts.displayName ?? store.get(name)?.displayName;
+        await store.save(name, { baseUrl, apiKey, ...(subdomain ? { subdomain, domain } : {}), ...(displayName ? { displayName } : {}) });
         if (opts.default) await store.use(name);
         ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : ''}. Check it with: mon profile test ${name}`);
       },
@@ -115,6 +123,25 @@ export const profile: ResourceSpec = {
         renderer.push(rows);
         renderer.end();
         if (rows.length === 0) ctx.notice('No profiles yet. Add one with: mon profile add <name> --subdomain <subdomain> --domain <service-domain>');
+      },
+    }),
+    verb({
+      name: 'set',
+      jsonOutput: false,
+      summary: 'Change what a saved profile shows: its display name',
+      description: 'The display name is the customer\'s name a report shows (`mon report`); the profile\'s own name never appears there.',
+      args: [{ name: 'name', description: 'a saved profile', rule: NAME_RULE }],
+      options: [DISPLAY_NAME_OPTION],
+      examples: ['mon profile set acme --display-name "Acme Design Ltd"'],
+      async run({ args, opts }, ctx) {
+        const store = await ctx.profileStore();
+        const name = args.name!;
+        if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
+        const displayName = opts.displayName;
+        if (displayName === undefined) throw new UsageError('profile set: nothing to change', 'give --display-name "…"');
+        if (dryRunLocally(ctx, `set the display name of profile ${name} to ${quoted(displayName)}`)) return;
+        await store.update(name, { displayName });
+        ctx.notice(`Profile ${name}: reports name the customer ${quoted(displayName)}.`);
       },
     }),
     {
@@ -164,7 +191,8 @@ export const profile: ResourceSpec = {
         // another account, whose names and lists are not these.
         (await import('../completion/live.js')).forgetLiveNames(ctx.configDir, name);
         const states = (await import('../changes/state.js')).ChangeStates.forgetProfile(ctx.configDir, name);
-        const forgot = states > 0 ? ` Its ${states} saved state${states === 1 ? '' : 's'} of --changes ${states === 1 ? 'is' : 'are'} forgotten too.` : '';
+        const days = (await import('../history/store.js')).forgetHistory(ctx.configDir, name);
+        const forgot = `${states > 0 ? ` Its ${states} saved state${states === 1 ? '' : 's'} of --changes ${states === 1 ? 'is' : 'are'} forgotten too.` : ''}${days > 0 ? ` Its ${days} day${days === 1 ? '' : 's'} of history ${days === 1 ? 'is' : 'are'} forgotten too.` : ''}`;
         ctx.notice(`Removed profile ${name}.${forgot}${wasDefault ? ' It was the default: there is none now (commands without -p stop at "no profile"); choose one with `mon profile use <name>`.' : ''}`);
       },
     },

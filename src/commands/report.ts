@@ -25,21 +25,23 @@ export const report = verb({
   name: 'report',
   summary: 'A customer report as one self-contained HTML file',
   description:
-    'One HTML file with no script and nothing external (the logo is embedded), so it opens offline, mails as an attachment and prints to PDF on A4 or Letter: the account at a glance (the counts of `mon status`), charts (platforms, operating systems, boot volume use, unmuted alerts by group, expirations by month for twelve months), the computers needing attention (missing, and unmuted alerts and warnings), expirations in the next 90 days, and the inventory. Computer names link to the service\'s own page where the API gives one. On stdout, or with --output-dir one file per account named after it (needed with --profiles and --all-profiles). With --since: what the API\'s own timestamps tell of that time (computers registered since); mon keeps no history for trends and says so.',
+    'One HTML file with no script and nothing external (the logo is embedded), so it opens offline, mails as an attachment and prints to PDF on A4 or Letter. For the period (--period 2026-11, --since 30d; the last 30 days by default), in the title: the account at a glance (the counts of `mon status`); the trends day by day (computers, not reporting, open alerts and warnings) from the days mon recorded (`mon history`), and which alerts were resolved or are new between the first and last of them; what needs a decision (expired warranties and licences and how long ago, those ending in 90 days, operating systems past or within 6 months of their vendor\'s end of support, boot volumes 90% full or more); security checks where the plugin results carry them (disk encryption, antivirus, pending updates); the computers not reporting and the open alerts and warnings; charts; and the inventory with model, serial, age, warranty and last user where the API gives them. The customer\'s name is the profile\'s display name (`mon profile set NAME --display-name …`); times are in the reader\'s zone (TZ), named on the page. On stdout, or with --output-dir one file per account named after it (needed with --profiles and --all-profiles).',
   options: [
     GROUP_OPTION,
-    { flags: '--since <when>', description: 'also show what changed since WHEN, as far as the API\'s timestamps tell (30d, 2w, an ISO 8601 time)', rule: { type: 'since' } },
+    { flags: '--period <month>', description: 'the calendar month the report covers, YYYY-MM (UTC days)', rule: { type: 'name', pattern: /^\d{4}-(0[1-9]|1[0-2])$/, says: 'a month as YYYY-MM, e.g. 2026-11' } },
+    { flags: '--since <when>', description: 'the report covers the days since WHEN (30d, 2w, an ISO 8601 time)', rule: { type: 'since' }, defaultText: '30d' },
     { flags: '--title <text>', description: 'the report\'s title (default: "Fleet report")', rule: { type: 'text', max: 200, nonEmpty: true } },
     { flags: '--logo <file>', description: 'a PNG, JPEG, GIF, WebP or SVG image shown at the top, embedded (at most 1 MiB)', rule: { type: 'text', max: 4096, nonEmpty: true } },
     { flags: '--footer <text>', description: 'a line at the foot of the report, e.g. your company\'s name', rule: { type: 'text', max: 500, nonEmpty: true } },
     { flags: '--output-dir <dir>', description: 'write <account>.html there instead of printing (one file per account)', rule: { type: 'text', max: 4096, nonEmpty: true } },
   ],
+  constraints: { atMostOne: [['period', 'since']] },
   jsonOutput: false,
   reads: true,
   examples: [
     'mon report > fleet.html',
     'mon report --title "Acme Design — November" --logo logo.png --footer "Northwind IT Services" > acme.html',
-    'mon --all-profiles report --output-dir reports/2026-11 --since 30d',
+    'mon --all-profiles report --output-dir reports/2026-11 --period 2026-11',
   ],
   async run({ opts }, ctx) {
     if (ctx.output.account && opts.outputDir === undefined) {
@@ -65,13 +67,33 @@ export const report = verb({
       import('../fleet/selection.js'),
     ]);
     const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
+    const nowMs = ctx.now();
+    const { monthPeriod, sincePeriod, trendsOf } = await import('../report/trends.js');
+    const period = opts.period !== undefined ? monthPeriod(opts.period) : sincePeriod(opts.since !== undefined ? opts.since * 1000 : nowMs - 30 * 86_400_000, nowMs);
+    const { historyRecorder, isWholeAccount } = await import('../history/record.js');
+    const history = historyRecorder(ctx, scope);
     let data;
     try {
-      data = await collectReport(client, account, scope, ctx.now(), opts.since === undefined ? undefined : opts.since * 1000, (read) => progress.update(readingComputers(read)));
+      data = await collectReport(client, account, scope, nowMs, Date.parse(`${period.fromDay}T00:00:00Z`), (read) => progress.update(readingComputers(read)), history);
     } finally {
       progress.done();
     }
-    const html = renderReport(data, { title: opts.title ?? 'Fleet report', ...(logo && { logo }), ...(opts.footer && { footer: opts.footer }), version: VERSION });
+    await history?.record();
+    // The trends: the days recorded in the period (today's just now, when the read was whole).
+    const { target, frame } = await (async () => {
+      const target = await ctx.target();
+      if (!isWholeAccount(scope)) return { target, frame: { noTrends: 'Trends are recorded for whole accounts: this report covers only part of one (--group).' } };
+      const { readHistory } = await import('../history/store.js');
+      const { snapshots } = readHistory(ctx.configDir, target.account.key, { fromDay: period.fromDay, toDay: period.toDay, alertingAtEndsOnly: true });
+      const trends = trendsOf(snapshots);
+      if (trends) return { target, frame: { trends } };
+      const first = snapshots[0]?.day;
+      const { dayLabel } = await import('../report/html.js');
+      return { target, frame: { noTrends: first ? `Trends start with the first recorded day, ${dayLabel(first)}: the next days recorded will draw them.` : 'No day of this period was recorded: trends start with the first recorded day.' } };
+    })();
+    const customer = await displayNameOf(ctx, target.account);
+    const { readerZone } = await import('../report/html.js');
+    const html = renderReport(data, { title: opts.title ?? 'Fleet report', ...(logo && { logo }), ...(opts.footer && { footer: opts.footer }), version: VERSION }, { ...frame, period, zone: readerZone(ctx.env.TZ), ...(customer && { customer }) });
     if (opts.outputDir === undefined) {
       ctx.io.stdout.write(html);
       return;
@@ -79,6 +101,19 @@ export const report = verb({
     await writeReport(ctx, opts.outputDir, account, html);
   },
 });
+
+/**
+ * The customer's name for the report: the display name saved with the profile in effect. None
+ * (and a notice saying how to set one) for a profile without it, or an account given by URL:
+ * the profile's own name is the provider's, not the customer's.
+ */
+async function displayNameOf(ctx: Context, account: { key: string; label: string }): Promise<string | undefined> {
+  if (account.key.startsWith('@')) return undefined;
+  const saved = (await ctx.profiles()).get(account.key)?.displayName;
+  if (saved) return saved;
+  ctx.notice(`report: profile ${account.key} has no display name, so the report names no customer; set one with \`mon profile set ${account.key} --display-name "…"\``);
+  return undefined;
+}
 
 /** The logo as a data: URL, checked to be an image of a known kind and not too large. */
 async function logoData(file: string): Promise<string> {

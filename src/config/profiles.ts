@@ -9,6 +9,8 @@ export interface Profile {
   apiKey: string;
   subdomain?: string;
   domain?: string;
+  /** The customer's name as the report shows it (`--display-name`). */
+  displayName?: string;
 }
 
 export interface StoreShape {
@@ -92,7 +94,7 @@ export function checkShape(file: string, store: unknown, asParsed: unknown = sto
     for (const key of ['baseUrl', 'apiKey']) {
       if (typeof fields[key] !== 'string' || fields[key] === '') throw wrong(`${key} of profile ${JSON.stringify(name)} is not a non-empty string`);
     }
-    for (const key of ['subdomain', 'domain']) {
+    for (const key of ['subdomain', 'domain', 'displayName']) {
       if (fields[key] !== undefined && typeof fields[key] !== 'string') throw wrong(`${key} of profile ${JSON.stringify(name)} is not a string`);
     }
   }

@@ -73,6 +73,17 @@ export class ProfileStore implements ProfileReader {
     });
   }
 
+  /** Changes some fields of a saved profile, read and written under the file's lock; undefined removes a field. */
+  update(name: string, patch: Partial<Profile>): Promise<void> {
+    return this.write(() => {
+      const saved = this.get(name);
+      if (!saved) return;
+      const next: Record<string, unknown> = { ...saved, ...patch };
+      for (const [key, value] of Object.entries(patch)) if (value === undefined) delete next[key];
+      this.conf.set('profiles', { ...this.list(), [name]: next as unknown as Profile });
+    });
+  }
+
   use(name: string): Promise<void> {
     return this.write(() => this.conf.set('defaultProfile', name));
   }

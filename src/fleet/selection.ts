@@ -212,13 +212,16 @@ export class Selection {
   }
 
   /** The plugin results that pass the filter, one array per page, as pages arrive. */
-  async *results(nowSec: number): AsyncGenerator<SelectedResult[]> {
+  /** `onComputer`: each computer of the scope with all its results, before the filter (a caller that also counts, as the history does). */
+  async *results(nowSec: number, onComputer?: (entry: ScopedComputer) => void): AsyncGenerator<SelectedResult[]> {
     const filter = this.filter ?? { statuses: [], muted: 'any', includeHidden: true };
     // A result uid under two computers (a server's error) is selected once too.
     const selectedUids = new Set<string>();
     for await (const page of this.computers()) {
       const selected: SelectedResult[] = [];
-      for (const { computer, group, results } of page) {
+      for (const entry of page) {
+        onComputer?.(entry);
+        const { computer, group, results } = entry;
         let ref: ComputerRef | undefined;
         for (const result of results) {
           if (this.uidKeys && !this.uidKeys.has(String(result.uid))) continue;

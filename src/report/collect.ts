@@ -9,6 +9,9 @@ import { collectStatus, type StatusReport } from '../fleet/status.js';
 import { isMissing, type Scope } from '../fleet/selection.js';
 import { parseTime } from '../time/parse.js';
 import { isHidden, isMuted } from '../model/plugin-result.js';
+import { BOOT_BANDS, bootBand, bootPercent, computerName, numberOf, text } from '../history/snapshot.js';
+import type { HistoryRecorder } from '../history/record.js';
+import { endOfSupportOf, supportState, type EndOfSupport } from './end-of-support.js';
 
 type Item = Record<string, unknown>;
 
@@ -26,6 +29,13 @@ export interface InventoryRow {
   /** When the service first saw it (registration_date, else created_at). */
   registeredMs: number | undefined;
   missing: boolean;
+  model: string;
+  serial: string;
+  /** The API's estimated manufacture date. */
+  manufacturedMs: number | undefined;
+  /** Only where the warranty-lookup integration gives it. */
+  warranty: string;
+  lastUser: string;
 }
 
 /** A plugin result that needs attention: an unmuted, visible Alert or Warning. */
@@ -39,7 +49,7 @@ export interface AttentionRow {
   lastRunMs: number | undefined;
 }
 
-/** An expiration due within the window. */
+/** An expiration due within the window, or one that has ended. */
 export interface DueRow {
   what: string;
   computer: string;
@@ -57,6 +67,14 @@ export interface ReportData {
   attention: AttentionRow[];
   /** Expirations due in the next 90 days, soonest first. */
   due: DueRow[];
+  /** Expirations that have ended, the latest first (as many as status counts expired). */
+  expired: DueRow[];
+  /** Boot volumes at 90% and over, the fullest first. */
+  fullVolumes: InventoryRow[];
+  /** Systems past or near their vendor's end of support, the earliest end first. */
+  endOfSupport: { system: EndOfSupport; state: 'past' | 'soon'; computers: InventoryRow[] }[];
+  /** Security checks the plugin results carry (empty where they carry none). */
+  security: SecurityCheck[];
   /** Computers by operating system version (the most common first). */
   osVersions: [string, number][];
   /** Computers by boot volume use, in buckets of BOOT_BUCKETS. */
@@ -67,21 +85,25 @@ export interface ReportData {
   since?: { sinceMs: number; newComputers: InventoryRow[] };
 }
 
-const DUE_DAYS = 90;
-const BOOT_BUCKETS: [string, number][] = [
-  ['under 50%', 50],
-  ['50–70%', 70],
-  ['70–80%', 80],
-  ['80–90%', 90],
-  ['90% and over', Infinity],
+/** One kind of security check, and the computers whose results of it are not OK. */
+export interface SecurityCheck {
+  kind: string;
+  /** Computers with a result of this kind. */
+  checked: number;
+  ok: number;
+  failing: { computer: string; url: string | undefined; group: string; plugin: string; status: string; details: string; muted: boolean }[];
+}
+
+/** Which plugin results speak of security, by their name or slug. */
+const SECURITY_KINDS: readonly [string, RegExp][] = [
+  ['Disk encryption', /filevault|bitlocker|encrypt|luks/i],
+  ['Antivirus and malware protection', /defender|antivirus|anti-virus|malware|xprotect|endpoint protection|sophos|crowdstrike|sentinel/i],
+  ['Pending updates', /updates?\b|patch/i],
 ];
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-const numberOf = (value: unknown): number | undefined => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
-const computerName = (computer: Item): string => text(computer.custom_name) || text(computer.computer_name) || text(computer.client_id) || text(computer.uid);
+const DUE_DAYS = 90;
+const FULL_PERCENT = 90;
+
 const linkOf = (computer: Item): string | undefined => {
   const url = text(computer.computer_url);
   // Only a web address becomes a link: a value the API sends is not trusted to be one.
@@ -89,18 +111,28 @@ const linkOf = (computer: Item): string | undefined => {
 };
 
 /** Reads the account once and keeps what the report shows. */
-export async function collectReport(client: ApiClient, account: string, scope: Scope, nowMs: number, sinceMs: number | undefined, onPage?: (read: { computers: number; total?: number | undefined }) => void): Promise<ReportData> {
+export async function collectReport(
+  client: ApiClient,
+  account: string,
+  scope: Scope,
+  nowMs: number,
+  sinceMs: number | undefined,
+  onPage?: (read: { computers: number; total?: number | undefined }) => void,
+  history?: Pick<HistoryRecorder, 'computer' | 'expiration'>,
+): Promise<ReportData> {
   const nowSec = Math.floor(nowMs / 1000);
   const inventory: InventoryRow[] = [];
   const attention: AttentionRow[] = [];
   const byUid = new Map<string, InventoryRow>();
   const expirations: Item[] = [];
+  const security = new Map<string, SecurityCheck>(SECURITY_KINDS.map(([kind]) => [kind, { kind, checked: 0, ok: 0, failing: [] }]));
   const status = await collectStatus(client, scope, nowMs, 30 * 86_400, {
     onPage,
-    onComputer: ({ computer, group, results }) => {
+    onComputer: (entry) => {
+      history?.computer(entry);
+      const { computer, group, results } = entry;
       const capacity = numberOf(computer.boot_volume_capacity_in_bytes);
-      const used = numberOf(computer.boot_volume_usage_in_bytes);
-      const percent = numberOf(computer.boot_volume_usage_percent) ?? (capacity && used !== undefined ? (used / capacity) * 100 : undefined);
+      const percent = bootPercent(computer);
       const row: InventoryRow = {
         name: computerName(computer),
         url: linkOf(computer),
@@ -113,9 +145,30 @@ export async function collectReport(client: ApiClient, account: string, scope: S
         lastReportMs: parseTime(computer.last_report),
         registeredMs: parseTime(computer.registration_date) ?? parseTime(computer.created_at),
         missing: isMissing(computer),
+        model: text(computer.model_name) || text(computer.product_description) || text(computer.model_identifier),
+        serial: text(computer.serial_number),
+        manufacturedMs: parseTime(computer.estimated_manufacture_date),
+        warranty: text(computer.warranty_status),
+        lastUser: text(computer.last_user),
       };
       inventory.push(row);
       byUid.set(text(computer.uid), row);
+      const seen = new Set<string>();
+      for (const result of results) {
+        if (isHidden(result)) continue;
+        const named = `${text(result.name)} ${text(result.slug)}`;
+        const kind = SECURITY_KINDS.find(([, pattern]) => pattern.test(named))?.[0];
+        if (kind === undefined) continue;
+        const check = security.get(kind)!;
+        if (!seen.has(kind)) {
+          seen.add(kind);
+          check.checked++;
+        }
+        if (result.status === 'OK') check.ok++;
+        else if (result.status === 'Alert' || result.status === 'Warning') {
+          check.failing.push({ computer: row.name, url: row.url, group: row.group, plugin: text(result.name) || text(result.slug), status: text(result.status), details: text(result.details).trim().split(/\r?\n|\r/)[0] ?? '', muted: isMuted(result, nowSec) });
+        }
+      }
       for (const result of results) {
         if (isHidden(result) || isMuted(result, nowSec)) continue;
         if (result.status !== 'Alert' && result.status !== 'Warning') continue;
@@ -130,7 +183,10 @@ export async function collectReport(client: ApiClient, account: string, scope: S
         });
       }
     },
-    onExpiration: (expiration) => expirations.push(expiration),
+    onExpiration: (expiration) => {
+      history?.expiration(expiration);
+      expirations.push(expiration);
+    },
   });
   // One collator for every comparison: localeCompare with options makes one per call.
   const { compare } = new Intl.Collator('en', { sensitivity: 'base' });
@@ -139,32 +195,53 @@ export async function collectReport(client: ApiClient, account: string, scope: S
   const missing = inventory.filter((row) => row.missing).sort((a, b) => (a.lastReportMs ?? 0) - (b.lastReportMs ?? 0));
 
   const due: DueRow[] = [];
+  const expired: DueRow[] = [];
   const months = new Map<string, number>();
   for (let i = 0; i < 12; i++) months.set(monthOf(addMonths(nowMs, i)), 0);
+  const rowOf = (expiration: Item, at: number): DueRow => {
+    const computer = byUid.get(uidOf(expiration.computer) ?? '');
+    return { what: dueWhat(expiration), computer: computer?.name ?? '', group: computer?.group ?? groupName(expiration.group, status), expiresMs: at };
+  };
   for (const expiration of expirations) {
     const at = parseTime(expiration.expires_at);
-    if (at === undefined || at < nowMs) continue;
+    if (at === undefined) continue;
+    // Before now, as status counts it expired.
+    if (at < Math.floor(nowMs / 1000) * 1000) {
+      expired.push(rowOf(expiration, at));
+      continue;
+    }
+    if (at < nowMs) continue;
     const month = monthOf(at);
     if (months.has(month)) months.set(month, months.get(month)! + 1);
     if (at > nowMs + DUE_DAYS * 86_400_000) continue;
-    const computer = byUid.get(uidOf(expiration.computer) ?? '');
-    due.push({ what: dueWhat(expiration), computer: computer?.name ?? '', group: computer?.group ?? groupName(expiration.group, status), expiresMs: at });
+    due.push(rowOf(expiration, at));
   }
-  // Expirations name their product by uid: the catalogue names them (one list, read only when something is due).
-  if (due.length > 0) {
+  // Expirations name their product by uid: the catalogue names them (one list, read only when something is shown).
+  if (due.length > 0 || expired.length > 0) {
     const names = new Map<string, string>();
     for await (const page of client.pages('expirationProducts.list', {}, { all: true, perPage: MAX_PER_PAGE })) for (const product of page.items) names.set(text(product.uid), text(product.name));
-    for (const row of due) row.what = names.get(row.what) ?? row.what;
+    for (const row of [...due, ...expired]) row.what = names.get(row.what) ?? row.what;
   }
   due.sort((a, b) => a.expiresMs - b.expiresMs || a.what.localeCompare(b.what));
+  expired.sort((a, b) => b.expiresMs - a.expiresMs || a.what.localeCompare(b.what));
+
+  const eos = new Map<EndOfSupport, { system: EndOfSupport; state: 'past' | 'soon'; computers: InventoryRow[] }>();
+  for (const row of inventory) {
+    const system = endOfSupportOf(row.os);
+    const state = system && supportState(system, nowMs);
+    if (!system || !state) continue;
+    let entry = eos.get(system);
+    if (!entry) eos.set(system, (entry = { system, state, computers: [] }));
+    entry.computers.push(row);
+  }
 
   const osCounts = new Map<string, number>();
   for (const row of inventory) osCounts.set(row.os || 'unknown', (osCounts.get(row.os || 'unknown') ?? 0) + 1);
-  const bootUse = BOOT_BUCKETS.map(([label]) => [label, 0] as [string, number]);
+  const bootUse = BOOT_BANDS.map(([label]) => [label, 0] as [string, number]);
   for (const row of inventory) {
     if (row.bootUsedPercent === undefined) continue;
-    const at = BOOT_BUCKETS.findIndex(([, under]) => row.bootUsedPercent! < under);
-    bootUse[at]![1]++;
+    const band = bootBand(row.bootUsedPercent);
+    bootUse.find(([label]) => label === band)![1]++;
   }
   return {
     account,
@@ -174,6 +251,10 @@ export async function collectReport(client: ApiClient, account: string, scope: S
     missing,
     attention,
     due,
+    expired,
+    fullVolumes: inventory.filter((row) => row.bootUsedPercent !== undefined && row.bootUsedPercent >= FULL_PERCENT).sort((a, b) => b.bootUsedPercent! - a.bootUsedPercent! || compare(a.name, b.name)),
+    endOfSupport: [...eos.values()].sort((a, b) => a.system.ends.localeCompare(b.system.ends)),
+    security: [...security.values()].filter((check) => check.checked > 0),
     osVersions: [...osCounts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
     bootUse,
     expiringByMonth: [...months],

@@ -18,6 +18,21 @@ describe('profiles', () => {
   });
   afterAll(() => sandbox.close());
 
+  it('keeps a display name for reports: given to add, changed by set, kept when the profile is saved again', async () => {
+    const config = tempConfigDir();
+    const run = (args: string[], input?: string) => runMain(args, { env: { MON_CONFIG_DIR: config }, input });
+    expect((await run(['profile', 'add', 'acme', '--base-url', 'https://acme.monitoring.example.com', '--api-key-stdin', '--display-name', 'Acme Design'], `${KEY}\n`)).code).toBe(0);
+    expect(JSON.parse((await run(['profile', 'show', 'acme', '--json'])).stdout).display_name).toBe('Acme Design');
+    const set = await run(['profile', 'set', 'acme', '--display-name', 'Acme Design Ltd']);
+    expect(set.code).toBe(0);
+    expect(set.stderr).toBe('Profile acme: reports name the customer \'Acme Design Ltd\'.\n');
+    expect((await run(['profile', 'add', 'acme', '--base-url', 'https://acme.monitoring.example.com', '--api-key-stdin'], `${KEY}\n`)).code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).profiles.acme;
+    expect(saved).toEqual({ baseUrl: 'https://acme.monitoring.example.com', apiKey: KEY, displayName: 'Acme Design Ltd' });
+    expect(await run(['profile', 'set', 'nobody', '--display-name', 'X'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^mon: no profile named 'nobody'/) });
+    expect(await run(['profile', 'set', 'acme', '--display-name', 'x'.repeat(201)])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^mon: --display-name: .*200/) });
+  });
+
   it('adds a profile from stdin, in a 0700 folder and a 0600 file, and never echoes the key', async () => {
     const added = await mon(['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'monitoring.example.com', '--api-key-stdin'], `${KEY}\n`);
     expect(added.code).toBe(0);

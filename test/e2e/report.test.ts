@@ -73,15 +73,16 @@ describe('mon report', () => {
     const cards = Object.fromEntries([...html.matchAll(/<span class="n[^"]*">([\d,]+)<\/span><span class="what">([^<]+)<\/span>/g)].map(([, n, what]) => [what!.replace(/ \(.*/, ''), Number(n!.replace(/,/g, ''))]));
     expect(cards).toEqual({
       computers: report.computers.total,
-      missing: report.computers.missing,
-      hidden: report.computers.hidden,
-      'alerts, unmuted': report.plugin_results.alerts,
-      'warnings, unmuted': report.plugin_results.warnings,
-      'muted plugin results': report.plugin_results.muted,
+      'not reporting': report.computers.missing,
+      'hidden from the dashboard': report.computers.hidden,
+      'open alerts': report.plugin_results.alerts,
+      'open warnings': report.plugin_results.warnings,
+      'muted checks': report.plugin_results.muted,
     });
     expect(html).toContain(`Inventory (${report.computers.total})`);
-    expect(html).toContain(`Missing (${report.computers.missing})`);
-    expect(html).toContain(`Alerts and warnings (${report.plugin_results.alerts + report.plugin_results.warnings})`);
+    expect(html).toContain(`Not reporting (${report.computers.missing})`);
+    expect(html).toContain(`Open alerts and warnings (${report.plugin_results.alerts + report.plugin_results.warnings})`);
+    expect(html).toContain(`Expired warranties and licences (${report.expirations.expired})`);
     expect(textOf(html)).toContain('Northwind IT Services');
   });
 
@@ -95,12 +96,13 @@ describe('mon report', () => {
     const { dom, png } = inChromium(file);
     const text = textOf(dom);
     expect(text).toContain(`${status.computers.total} computers`);
-    expect(text).toMatch(new RegExp(`${status.computers.missing} missing`));
-    const charts = [...dom.matchAll(/<figure[^>]*>([\s\S]*?)<\/figure>/g)].map(([, figure]) => figure!);
+    expect(text).toMatch(new RegExp(`${status.computers.missing} not reporting`));
+    const section = /<section id="charts">([\s\S]*?)<\/section>/.exec(dom)![1]!;
+    const charts = [...section.matchAll(/<figure[^>]*>([\s\S]*?)<\/figure>/g)].map(([, figure]) => figure!);
     expect(charts).toHaveLength(5);
     for (const chart of charts) {
       expect(chart).toMatch(/<svg[^>]*viewBox="0 0 \d+ \d+"/);
-      const labels = [...chart.matchAll(/<text[^>]*>([^<]+)<\/text>/g)].map(([, label]) => label);
+      const labels = [...chart.matchAll(/<(?:text|tspan)[^>]*>([^<]+)<\/(?:text|tspan)>/g)].map(([, label]) => label);
       expect(labels.length).toBeGreaterThan(1);
       // At least one bar with a size: the chart drew something.
       expect([...chart.matchAll(/<rect[^>]*(?:width|height)="([1-9]\d*)"/g)].length).toBeGreaterThan(0);
@@ -117,14 +119,21 @@ describe('mon report', () => {
       expect((await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env: profiles, input: `${one.apiKey}\n` })).code).toBe(0);
     }
     const out = tempDir('mon-reports-');
+    expect((await runMain(['profile', 'set', 'northwind', '--display-name', 'Northwind Clinic Ltd'], { env: profiles })).code).toBe(0);
     const run = await runMon(['--all-profiles', 'report', '--output-dir', join(out, '2026-11'), '--since', '30d'], { env: profiles });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
     expect(readdirSync(join(out, '2026-11')).sort()).toEqual(['acme.html', 'northwind.html']);
     const northwind = readFileSync(join(out, '2026-11', 'northwind.html'), 'utf8');
     expect(northwind).toContain('Inventory (9)');
-    expect(northwind).toMatch(/<p class="sub">northwind · \d{4}-\d\d-\d\d<\/p>/);
-    expect(northwind).toContain('mon keeps no history');
+    // The customer's name, never the profile's; the period in the title; the zone named.
+    expect(northwind).toMatch(/<p class="sub"><strong class="customer">Northwind Clinic Ltd<\/strong> · as of \d{1,2} [A-Z][a-z]{2} \d{4} · times in UTC<\/p>/);
+    expect(northwind).toMatch(/<h1>Fleet report — \d{1,2} [A-Z][a-z]{2}( \d{4})? – \d{1,2} [A-Z][a-z]{2} \d{4}<\/h1>/);
+    expect(textOf(/<header>[\s\S]*<\/header>/.exec(northwind)![0])).not.toContain('northwind');
+    expect(northwind).not.toContain('mon keeps no history');
+    // acme has no display name: no customer named, and the run says how to set one.
+    expect(readFileSync(join(out, '2026-11', 'acme.html'), 'utf8')).not.toContain('class="customer"');
+    expect(run.stderr).toContain('profile acme has no display name');
 
     const requests = sandbox.requests.length;
     const refused = await runMon(['--all-profiles', 'report'], { env: profiles });
@@ -157,6 +166,8 @@ describe('mon report', () => {
   it.each([
     [['--output-dir', '/etc/passwd'], 'mon: --output-dir: cannot write in /etc/passwd (not a folder) — give a folder you may write in\n'],
     [['--fields', 'computers'], 'mon: --fields: `mon report` writes its own HTML, whose sections are fixed — drop --fields; for chosen figures use `mon status -o json --fields …`\n'],
+    [['--period', '2026-13'], "mon: --period: '2026-13' is not a month as YYYY-MM, e.g. 2026-11 — `mon report --help` shows its options\n"],
+    [['--period', '2026-11', '--since', '30d'], 'mon: --period and --since cannot be used together — `mon report --help` shows its options\n'],
   ])('%j: exit 2 before anything is read', async (args, line) => {
     const requests = sandbox.requests.length;
     const run = await runMain(['report', ...args], { env: env(sandbox) });

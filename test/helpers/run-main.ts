@@ -13,7 +13,7 @@ import { tempConfigDir } from './run-mon.js';
  * (signals, exit status, stdout flushing, a terminal, the saved root help and --version, the
  * time zone) stays with runMon. A test clock makes waits instant.
  */
-export async function runMain(args: readonly string[], options: RunOptions & { clock?: Clock } = {}): Promise<Omit<MonResult, 'signal'>> {
+export async function runMain(args: readonly string[], options: RunOptions & { clock?: Clock; now?: () => number } = {}): Promise<Omit<MonResult, 'signal'>> {
   let stdout = '';
   let stderr = '';
   const io = {
@@ -27,7 +27,7 @@ export async function runMain(args: readonly string[], options: RunOptions & { c
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const code = await main(args, { io, env, clock: options.clock });
+  const code = await main(args, { io, env, clock: options.clock, ...(options.now && { now: options.now }) });
   return { code, stdout, stderr };
 }
 

@@ -89,6 +89,7 @@ describe('imports point down', () => {
     ['resolve', 'sandbox', 'completion'],
     ['runtime.ts', 'changes'],
     ['fleet', 'events'],
+    ['history'],
     ['report'],
     ['commands', 'help.ts', 'usage.ts'],
     ['program.ts'],

@@ -1,0 +1,113 @@
+/**
+ * `mon history`: the daily snapshots reads of a whole account leave behind (src/history), from
+ * which `mon report` draws its trends: list the accounts that have some, export one account's,
+ * forget them.
+ */
+import { NotFoundError } from '../errors.js';
+import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
+import { confirmAction, dryRunLocally, printCount, renderOptions, type View } from './actions.js';
+
+const LIST_VIEW: View = {
+  columns: [{ key: 'profile' }, { key: 'days' }, { key: 'first' }, { key: 'last' }, { key: 'bytes' }],
+  fields: ['profile', 'days', 'first', 'last', 'bytes', 'folder'],
+};
+
+/** The flat figures of a day: what -o csv and the table show of each snapshot. */
+const EXPORT_KEYS = ['day', 'taken_at', 'computers', 'missing', 'hidden', 'alerts', 'warnings', 'alerting_results', 'expired', 'expiring_30d', 'expiring_90d'] as const;
+const EXPORT_VIEW: View = {
+  columns: EXPORT_KEYS.map((key) => ({ key })),
+  fields: [...EXPORT_KEYS, 'format', 'version', 'account', 'computers', 'alerts', 'warnings', 'expirations', 'alerting'],
+};
+
+const PERIOD_OPTIONS = [
+  { flags: '--since <when>', description: 'only the days since WHEN (30d, 2w, an ISO 8601 time)', rule: { type: 'since' } },
+] as const;
+
+export const history: ResourceSpec = {
+  name: 'history',
+  summary: 'Daily snapshots per account: list, export, forget',
+  verbs: [
+    verb({
+      name: 'list',
+      aliases: ['ls'],
+      summary: 'The accounts with snapshots: how many days, first and last',
+      description:
+        'Every read of a whole account (`mon status`, `mon report`, `mon alerts`) records that day\'s counts in the config folder: computers by platform, operating system and boot volume use, missing, unmuted alerts and warnings by plugin and group, expirations, and which results were alerting. One per account and UTC day (the last read of the day wins), about two years kept (731 days; the oldest go first), never a key. MON_HISTORY=0 records nothing. A daily cron line running `mon status -q` is enough to build it.',
+      options: WHOLE_LIST_OPTIONS,
+      examples: ['mon history list', 'mon history list --json'],
+      async run({ opts }, ctx) {
+        const { listAccounts } = await import('../history/store.js');
+        const rows = listAccounts(ctx.configDir).map(({ account, ...rest }) => ({ profile: account, ...rest }));
+        const render = renderOptions(ctx, LIST_VIEW);
+        if (opts.count) return printCount(ctx, render, rows.length);
+        const renderer = await ctx.output.list(render);
+        renderer.push(rows);
+        renderer.end();
+        if (rows.length === 0) ctx.notice('No history yet: every `mon status`, `mon report` or `mon alerts` of a whole account records the day (a daily `mon status -q` in cron is enough).');
+      },
+    }),
+    verb({
+      name: 'export',
+      summary: 'The snapshots of the profile in effect, oldest first (-o ndjson, csv)',
+      description: '-o ndjson and -o json give each snapshot whole (counts by platform, OS, boot volume band, plugin and group, and the alerting results); -o csv, tsv and the table give one row of figures per day.',
+      fields: EXPORT_VIEW.fields,
+      options: [...PERIOD_OPTIONS],
+      examples: ['mon history export -o ndjson > acme-history.ndjson', 'mon -p acme history export -o csv --since 90d > acme.csv'],
+      async run({ opts }, ctx) {
+        const { readHistory } = await import('../history/store.js');
+        const { account } = await ctx.target();
+        const fromDay = opts.since === undefined ? undefined : new Date(opts.since * 1000).toISOString().slice(0, 10);
+        const { snapshots, damaged } = readHistory(ctx.configDir, account.key, { ...(fromDay && { fromDay }) });
+        const render = renderOptions(ctx, EXPORT_VIEW);
+        const whole = render.format === 'json' || render.format === 'ndjson';
+        const rows = snapshots.map((s) =>
+          whole
+            ? (s as unknown as Record<string, unknown>)
+            : {
+                day: s.day,
+                taken_at: s.taken_at,
+                computers: s.computers.total,
+                missing: s.computers.missing,
+                hidden: s.computers.hidden,
+                alerts: s.alerts.total,
+                warnings: s.warnings.total,
+                alerting_results: s.alerting.length,
+                expired: s.expirations?.expired ?? null,
+                expiring_30d: s.expirations?.within_30d ?? null,
+                expiring_90d: s.expirations?.within_90d ?? null,
+              },
+        );
+        const renderer = await ctx.output.list(render);
+        renderer.push(rows);
+        renderer.end();
+        if (damaged.length > 0) ctx.io.stderr.write(`mon: ${damaged.length} day${damaged.length === 1 ? '' : 's'} could not be read and ${damaged.length === 1 ? 'was' : 'were'} left out (${damaged.slice(0, 3).join(', ')}${damaged.length > 3 ? ', …' : ''})\n`);
+        if (rows.length === 0) ctx.notice(`No history for ${account.label}${fromDay ? ` since ${fromDay}` : ''}: a read of the whole account (\`mon status\`) records the day.`);
+      },
+    }),
+    verb({
+      name: 'forget',
+      aliases: ['rm'],
+      jsonOutput: false,
+      summary: 'Forget the snapshots of the profile in effect (all, or --before a day)',
+      options: [{ flags: '--before <day>', description: 'only the days before DAY (YYYY-MM-DD)', rule: { type: 'date' } }],
+      examples: ['mon -p old-client history forget --yes', 'mon history forget --before 2025-01-01 --yes'],
+      async run({ opts }, ctx) {
+        const { daysKept, forgetHistory } = await import('../history/store.js');
+        const { account } = await ctx.target();
+        const before = opts.before as string | undefined;
+        const days = daysKept(ctx.configDir, account.key).filter((day) => before === undefined || day < before);
+        const who = account.key.startsWith('@') ? account.label : `profile ${account.label}`;
+        if (days.length === 0) throw new NotFoundError(`no history${before ? ` before ${before}` : ''} for ${who}`, 'see `mon history list`');
+        const what = `${days.length} day${days.length === 1 ? '' : 's'} of history of ${who} (${days[0]} to ${days.at(-1)})`;
+        if (dryRunLocally(ctx, `forget ${what}`)) return;
+        await confirmAction(ctx, {
+          question: async () => `Forget ${what}? This cannot be undone. [y/N] `,
+          refusal: ['refusing to forget history without --yes: no terminal to confirm on', 'add --yes (-y) to forget it from a script'],
+          declined: 'nothing forgotten: it was not confirmed',
+        });
+        const gone = forgetHistory(ctx.configDir, account.key, before);
+        ctx.notice(`Forgot ${gone} day${gone === 1 ? '' : 's'} of history of ${who}.`);
+      },
+    }),
+  ],
+};

@@ -1,0 +1,55 @@
+/**
+ * The one way a read records the day's snapshot of an account (`status`, `report`, `alerts`, and
+ * any refresh that reads an account whole): ask for a recorder before the read, hand its
+ * visitor's calls the pages, and `record` the counts after the read has wholly succeeded. No
+ * recorder (undefined) when MON_HISTORY=0, under --dry-run, or when the read is not of the whole
+ * account (--group, a computer filter): a part of an account is not its history.
+ */
+import type { Context } from '../context.js';
+import type { Scope, ScopedComputer } from '../fleet/selection.js';
+import { SnapshotBuilder, type Snapshot } from './snapshot.js';
+import { historyEnabled, recordSnapshot as writeSnapshot } from './store.js';
+
+export { recordSnapshot as writeSnapshot } from './store.js';
+
+export interface HistoryRecorder {
+  computer(entry: ScopedComputer): void;
+  expiration(expiration: Record<string, unknown>): void;
+  /** Writes the snapshot; a failure to write is a warning on stderr, never the command's failure. */
+  record(options?: { expirationsRead?: boolean }): Promise<Snapshot | undefined>;
+}
+
+/** Whether a scope is the whole account. */
+export const isWholeAccount = (scope: Scope): boolean =>
+  !scope.groups?.length && !scope.computers?.length && !scope.missing && Object.values(scope.query ?? {}).every((value) => value === undefined || (Array.isArray(value) && value.length === 0));
+
+/** A recorder for one whole read of the account in effect, or undefined when nothing is to be kept. */
+export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | undefined {
+  if (!historyEnabled(ctx.env) || ctx.globals.dryRun || !isWholeAccount(scope)) return undefined;
+  const builder = new SnapshotBuilder(ctx.now());
+  return {
+    computer: (entry) => builder.computer(entry),
+    expiration: (expiration) => builder.expiration(expiration),
+    async record(options = {}) {
+      const { account } = await ctx.target();
+      const snapshot = builder.finish(account.key.startsWith('@') ? account.label.replace(/^https?:\/\//, '') : account.label, options.expirationsRead ?? true);
+      try {
+        writeSnapshot(ctx.configDir, account, snapshot);
+      } catch (error) {
+        const why = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : error instanceof Error ? error.message : String(error);
+        ctx.io.stderr.write(`mon: the day's snapshot was not recorded (${why}); set MON_HISTORY=0 to record none\n`);
+        return undefined;
+      }
+      return snapshot;
+    },
+  };
+}
+
+/**
+ * For a caller that has the counts of a whole read and the pages already walked (the metrics
+ * exporter's refresh): build with {@link SnapshotBuilder}, then record here.
+ */
+export function recordSnapshot(ctx: Pick<Context, 'env' | 'configDir'>, account: Parameters<typeof writeSnapshot>[1], snapshot: Snapshot): string | undefined {
+  if (!historyEnabled(ctx.env)) return undefined;
+  return writeSnapshot(ctx.configDir, account, snapshot);
+}
