@@ -15,7 +15,8 @@ export type { Profile } from './profiles.js';
  * UsageError naming the path and what is wrong (exit 2).
  */
 export class ProfileStore implements ProfileReader {
-  private readonly conf: Conf<StoreShape>;
+  /** conf, open only while a write holds the file's lock (see write()). */
+  private conf: Conf<StoreShape> | undefined;
   private readonly file: string;
 
   /** `warn` takes the one-time warning about a file others could read (silent with -q). */
@@ -27,35 +28,14 @@ export class ProfileStore implements ProfileReader {
     // the object {0: 1, 1: 2} and write that back).
     readProfiles(dir, warn);
     this.file = join(dir, 'config.json');
-    // An empty file holds no settings, as readProfiles reads it; conf would call it broken JSON.
-    if (existsSync(this.file) && readFileSync(this.file, 'utf8').trim() === '') rmSync(this.file);
-    try {
-      this.conf = new Conf<StoreShape>({
-        cwd: dir,
-        configName: 'config',
-        projectName: 'mon',
-        configFileMode: 0o600,
-        defaults: { profiles: {} },
-        // Dots are legal in profile names; never read them as paths.
-        accessPropertiesByDotNotation: false,
-      });
-    } catch (error) {
-      if (error instanceof SyntaxError) {
-        throw notJson(this.file, error);
-      }
-      // conf writes the file when it finds none: only a file that is there and cannot be read
-      // failed the read.
-      throw this.fsError(unreadable(this.file) ? 'read' : 'write', error);
-    }
-    checkShape(this.file, this.conf.store);
   }
 
   get path(): string {
-    return this.conf.path;
+    return this.file;
   }
 
   list(): Record<string, Profile> {
-    return this.conf.get('profiles') ?? {};
+    return this.conf ? (this.conf.get('profiles') ?? {}) : readProfiles(this.dir).list();
   }
 
   get(name: string): Profile | undefined {
@@ -63,13 +43,13 @@ export class ProfileStore implements ProfileReader {
   }
 
   get defaultName(): string | undefined {
-    return this.conf.get('defaultProfile');
+    return this.conf ? this.conf.get('defaultProfile') : readProfiles(this.dir).defaultName;
   }
 
   save(name: string, profile: Profile): Promise<void> {
     return this.write(() => {
-      this.conf.set('profiles', { ...this.list(), [name]: profile });
-      if (!this.defaultName || !this.get(this.defaultName)) this.conf.set('defaultProfile', name);
+      this.conf!.set('profiles', { ...this.list(), [name]: profile });
+      if (!this.defaultName || !this.get(this.defaultName)) this.conf!.set('defaultProfile', name);
     });
   }
 
@@ -80,12 +60,12 @@ export class ProfileStore implements ProfileReader {
       if (!saved) return;
       const next: Record<string, unknown> = { ...saved, ...patch };
       for (const [key, value] of Object.entries(patch)) if (value === undefined) delete next[key];
-      this.conf.set('profiles', { ...this.list(), [name]: next as unknown as Profile });
+      this.conf!.set('profiles', { ...this.list(), [name]: next as unknown as Profile });
     });
   }
 
   use(name: string): Promise<void> {
-    return this.write(() => this.conf.set('defaultProfile', name));
+    return this.write(() => this.conf!.set('defaultProfile', name));
   }
 
   /**
@@ -95,8 +75,8 @@ export class ProfileStore implements ProfileReader {
   remove(name: string): Promise<void> {
     return this.write(() => {
       const { [name]: _removed, ...rest } = this.list();
-      this.conf.set('profiles', rest);
-      if (this.defaultName === name) this.conf.delete('defaultProfile');
+      this.conf!.set('profiles', rest);
+      if (this.defaultName === name) this.conf!.delete('defaultProfile');
     });
   }
 
@@ -114,12 +94,42 @@ export class ProfileStore implements ProfileReader {
       throw this.fsError('write', error);
     }
     try {
+      this.conf = this.openConf();
       change();
     } catch (error) {
       throw this.fsError('write', error);
     } finally {
+      this.conf = undefined;
       lock.release();
     }
+  }
+
+  /**
+   * conf over the file as it is now. Opened under the lock only: conf writes its defaults when it
+   * finds no file, which outside the lock could overwrite a profile another process just saved.
+   */
+  private openConf(): Conf<StoreShape> {
+    // An empty file holds no settings, as readProfiles reads it; conf would call it broken JSON.
+    if (existsSync(this.file) && readFileSync(this.file, 'utf8').trim() === '') rmSync(this.file);
+    let conf: Conf<StoreShape>;
+    try {
+      conf = new Conf<StoreShape>({
+        cwd: this.dir,
+        configName: 'config',
+        projectName: 'mon',
+        configFileMode: 0o600,
+        defaults: { profiles: {} },
+        // Dots are legal in profile names; never read them as paths.
+        accessPropertiesByDotNotation: false,
+      });
+    } catch (error) {
+      if (error instanceof SyntaxError) throw notJson(this.file, error);
+      // conf writes the file when it finds none: only a file that is there and cannot be read
+      // failed the read.
+      throw this.fsError(unreadable(this.file) ? 'read' : 'write', error);
+    }
+    checkShape(this.file, conf.store);
+    return conf;
   }
 
   /** An error of the file system (EACCES, EROFS, ENOSPC…) as exit 2 naming the file; anything else as it is. */
