@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { ApiError, many, one, parseJsonParams, parseParams, readBody, sendJson, type Params } from './http.js';
+import { ApiError, many, one, parseJsonParams, parseMultipartParams, parseParams, readBody, sendJson, type Params } from './http.js';
 import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId } from './model.js';
 import { parseExpand } from './render.js';
 import { RateLimiter } from './rate-limit.js';
@@ -116,15 +116,17 @@ export function buildRouter(): Router {
  * Parameters of a request body: form-encoded (api-v2.5 conventions 7) or JSON with the same
  * keys nested as objects, as the service accepts; any other type is 400.
  */
-function bodyParams(req: IncomingMessage, raw: Buffer): Params {
+async function bodyParams(req: IncomingMessage, raw: Buffer): Promise<Params> {
   if (raw.length === 0) return {};
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  const contentType = req.headers['content-type'] ?? '';
+  const type = contentType.split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') return parseParams(raw.toString('utf8'));
   if (type === 'application/json') return parseJsonParams(raw.toString('utf8'));
+  if (type === 'multipart/form-data') return parseMultipartParams(raw, contentType);
   throw new ApiError(
     400,
     ':bad_request',
-    `request bodies must be application/x-www-form-urlencoded or application/json, not ${type || 'untyped'} (api-v2.5 conventions 7)`,
+    `request bodies must be application/x-www-form-urlencoded, multipart/form-data or application/json, not ${type || 'untyped'} (api-v2.5 conventions 7)`,
   );
 }
 
@@ -160,7 +162,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       sendJson(res, status, body, headers);
     };
     try {
-      const form = bodyParams(req, await readBody(req, MAX_BODY_BYTES));
+      const form = await bodyParams(req, await readBody(req, MAX_BODY_BYTES));
       entry.form = form;
       const apiKey = one(form, 'api_key') ?? one(query, 'api_key');
 
