@@ -74,12 +74,12 @@ export const sandbox: ResourceSpec = {
           }
           if (dryRunLocally(ctx, 'remove every sandbox state')) return;
           const count = await resetEverySandbox(ctx.configDir);
-          ctx.notice(count > 0 ? `Sandbox reset: ${count} state${count === 1 ? '' : 's'} removed; the demo data is restored on the next start.` : 'Sandbox already fresh: nothing to reset.');
+          ctx.notice(count > 0 ? `Sandbox reset: ${count} state${count === 1 ? '' : 's'} removed; the demo data is restored (a sandbox serving it starts over at its next request).` : 'Sandbox already fresh: nothing to reset.');
           return;
         }
         if (dryRunLocally(ctx, "forget every change made in the sandbox's data")) return;
         const existed = await resetSandbox(sandboxStateFile(ctx.configDir, { account: opts.account, computers: opts.computers, seed: opts.seed }));
-        ctx.notice(existed ? 'Sandbox reset: the demo data is restored on its next start.' : 'Sandbox already fresh: nothing to reset.');
+        ctx.notice(existed ? 'Sandbox reset: the demo data is restored (a sandbox serving it starts over at its next request).' : 'Sandbox already fresh: nothing to reset.');
       },
     }),
   ],

@@ -1,9 +1,10 @@
 /** What `mon sandbox` and `mon sandbox reset` run. */
-import { readdir, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { demoAccountKey, seedOf, STATE_FILE_NAME, type SandboxIdentity } from '../config/sandbox-identity.js';
 import { startSandbox } from './server.js';
-import { isTempFileOf, journalOf } from './store.js';
+import { isTempFileOf, journalOf, withStateLock } from './store.js';
 
 export interface SandboxCliIo {
   stdout: NodeJS.WritableStream;
@@ -55,25 +56,24 @@ export async function serveForeground(opts: {
   await sandbox.close();
 }
 
-/** Deletes the state file (and temp files a crash may have left) so the next start re-seeds. */
+/**
+ * Deletes the state file, its journal (and temp files a crash may have left) so the data is
+ * seeded anew: at once by a sandbox serving it (its next request finds the file gone and
+ * re-seeds, store.ts refresh), else on the next start. Under the state's lock, so a write of a
+ * running sandbox cannot land between the two removals. Whether a state existed.
+ */
 export async function resetSandbox(stateFile: string): Promise<boolean> {
-  let existed = true;
-  try {
-    await rm(stateFile);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    existed = false;
-  }
-  try {
+  if (!existsSync(dirname(stateFile))) return false;
+  return withStateLock(stateFile, () => {
+    const existed = existsSync(stateFile);
+    rmSync(stateFile, { force: true });
+    rmSync(journalOf(stateFile), { force: true });
     const dir = dirname(stateFile);
-    for (const name of await readdir(dir)) {
-      if (isTempFileOf(stateFile, name)) await rm(join(dir, name), { force: true });
+    for (const name of readdirSync(dir)) {
+      if (isTempFileOf(stateFile, name)) rmSync(join(dir, name), { force: true });
     }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  await rm(journalOf(stateFile), { force: true });
-  return existed;
+    return existed;
+  });
 }
 
 /** The options of `mon sandbox reset` that name this data. */

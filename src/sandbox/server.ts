@@ -100,6 +100,12 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+/** What a 404 for an unknown route adds: the prefix only when the path lacks it, else where the routes are listed. */
+function notFoundHint(pathname: string): string {
+  if (pathname === '/v2.5' || pathname.startsWith('/v2.5/')) return '; the v2.5 API has no such path (its paths are listed in api-v2.5.md)';
+  return '; paths begin with /v2.5';
+}
+
 export function buildRouter(): Router {
   const router = new Router();
   groupRoutes(router);
@@ -178,7 +184,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
       const match = router.match(method, pathname);
       if (match.kind === 'none') {
-        throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}; paths begin with /v2.5`);
+        throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}${notFoundHint(pathname)}`);
       }
       if (match.kind === 'method') {
         throw new ApiError(405, ':method_not_allowed', `${req.method ?? ''} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`, undefined, {
@@ -211,13 +217,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const write = method !== 'GET';
       if (write && options.stateFile !== undefined) {
         const reply = await withStateLock(options.stateFile, () => {
-          store = store.refresh();
+          store = store.refresh(now());
           return run();
         });
         send(reply.status ?? 200, reply.body ?? null, reply.headers);
         return;
       }
-      store = store.refresh();
+      store = store.refresh(now());
       const reply = run();
       send(reply.status ?? 200, reply.body ?? null, reply.headers);
     } catch (err) {
