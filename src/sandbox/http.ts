@@ -13,6 +13,7 @@ const TITLES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  409: 'Conflict',
   413: 'Payload Too Large',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',

@@ -7,9 +7,10 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { ApiError, many, one, parseJsonParams, parseMultipartParams, parseParams, readBody, sendJson, type Params } from './http.js';
-import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId } from './model.js';
-import { parseExpand } from './render.js';
+import { ApiError, invalidParameter, many, one, parseJsonParams, parseMultipartParams, parseParams, readBody, sendJson, type Params } from './http.js';
+import { LiveFleet, STEP_SECONDS, type Transition } from './live.js';
+import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId, type PluginStatus } from './model.js';
+import { parseExpand, type RenderCtx } from './render.js';
 import { RateLimiter } from './rate-limit.js';
 import { Router, type Reply, type RequestContext, type SandboxSettings } from './router.js';
 import { catalogRoutes } from './routes/catalog.js';
@@ -20,6 +21,7 @@ import { noteRoutes } from './routes/notes.js';
 import { pluginResultRoutes } from './routes/plugin-results.js';
 import { userRoutes } from './routes/users.js';
 import { Store, withStateLock } from './store.js';
+import { connectionTestEvent, DEFAULT_RETRY, testEvent, transitionEvent, WebhookSender, type Delivery, type RetryPolicy } from './webhooks.js';
 
 /** Key of the primary demo subscriber. */
 export const SANDBOX_API_KEY = 'sbx_live_demo_4f6c2a9e1b7d';
@@ -67,6 +69,16 @@ export interface SandboxOptions {
   compactJournalBytes?: number;
   /** receives notices such as a re-seed of the state file */
   onNotice?: (message: string) => void;
+  /**
+   * The living fleet (live.ts): simulated time passes `speed` times as fast as `now`, from
+   * `now()` at the start; every answer is computed against the simulated clock. Kept in memory:
+   * a state file is not read or written.
+   */
+  live?: { speed: number };
+  /** addresses the sandbox POSTs each plugin result's change of state to (webhooks.ts) */
+  webhooks?: readonly string[];
+  /** retries of webhook deliveries; tests shorten them */
+  webhookRetry?: Partial<RetryPolicy>;
 }
 
 export interface RecordedRequest {
@@ -87,8 +99,27 @@ export interface RunningSandbox {
   otherApiKey: string;
   /** every request received, in order */
   requests: RecordedRequest[];
+  /** the living fleet, when started with `live` */
+  live: LiveFleet | undefined;
+  /**
+   * Moves the living fleet's clock forward by `seconds` of simulated time and simulates them
+   * (what `POST /_sandbox/tick` does); the transitions made, in order. Webhooks are sent for each.
+   */
+  tick(seconds: number): Transition[];
+  /** resolves when every webhook delivery queued so far is delivered or given up */
+  webhooksSettled(): Promise<void>;
   /** stops listening, closes idle and keep-alive sockets, resolves when done */
   close(): Promise<void>;
+}
+
+/** Paths of the sandbox's own control routes (not the API's): `mon sandbox trigger` sends here. */
+export const CONTROL_PREFIX = '/_sandbox/';
+
+const FORCED: Readonly<Record<string, PluginStatus>> = { alert: 'Alert', warning: 'Warning', ok: 'OK' };
+
+/** A transition as the control routes answer it. */
+function describe(t: Transition): Record<string, unknown> {
+  return { plugin_result_uid: t.result.uid, client_id: t.computer.client_id, name: t.result.name, previous: t.previous, status: t.status, at: t.atSec, cause: t.cause };
 }
 
 /** Loopback only: the sandbox is plain HTTP with well-known keys. */
@@ -141,17 +172,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (!isLoopbackHost(host)) {
     throw new Error(`The sandbox only listens on loopback (127.0.0.1, ::1, localhost), not on ${host}`);
   }
-  const now = options.now ?? Date.now;
+  const realNow = options.now ?? Date.now;
+  const notice = options.onNotice ?? ((): void => undefined);
+  const sender = new WebhookSender(options.webhooks ?? [], { ...DEFAULT_RETRY, ...options.webhookRetry }, notice);
+  const deliveries = new Set<Promise<Delivery[]>>();
+  const deliver = (event: Record<string, unknown>): Promise<Delivery[]> => {
+    const sent = sender.send(event);
+    deliveries.add(sent);
+    void sent.finally(() => deliveries.delete(sent));
+    return sent;
+  };
+  const renderCtx = (): RenderCtx => {
+    const nowMs = now();
+    return { store, nowMs, nowSec: Math.floor(nowMs / 1000) };
+  };
+  // Every change of a plugin result's state, simulated or forced, is one event to each address.
+  const onTransition = (t: Transition): void => {
+    if (sender.urls.length > 0) void deliver(transitionEvent(renderCtx(), t));
+  };
+  // Forced transitions (`trigger`) use the fleet's rules in a still sandbox too; only a live one moves by itself.
+  const fleet = new LiveFleet({ seed: options.seed ?? 1, speed: options.live?.speed ?? 0, startMs: realNow(), realNow, onTransition });
+  const live = options.live !== undefined ? fleet : undefined;
+  const now = live ? live.now : realNow;
+  const stateFile = live ? undefined : options.stateFile;
   let store = Store.open({
     now,
-    ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
+    ...(stateFile !== undefined && { stateFile }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.computers !== undefined && { computers: options.computers }),
     ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
     ...(options.compactJournalBytes !== undefined && { compactJournalBytes: options.compactJournalBytes }),
   });
   const settings: SandboxSettings = { ticketIntegration: options.ticketIntegration ?? true };
-  const limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, now);
+  const limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, realNow);
   const router = buildRouter();
   const primaryKey = options.apiKey ?? SANDBOX_API_KEY;
   const keys: ReadonlyMap<string, AccountId> = options.apiKey === undefined ? KEYS : new Map([[primaryKey, PRIMARY_ACCOUNT], [SANDBOX_OTHER_API_KEY, OTHER_ACCOUNT]]);
@@ -182,6 +235,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
       const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
       const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+      if (live) live.catchUp(store);
+      if (pathname.startsWith(CONTROL_PREFIX)) {
+        if (apiKey === undefined || keys.get(apiKey) !== PRIMARY_ACCOUNT) throw new ApiError(401, ':unauthorized', 'the sandbox\'s control routes take the primary api_key');
+        const reply = await control(method, pathname.slice(CONTROL_PREFIX.length), { ...query, ...form });
+        send(200, reply);
+        return;
+      }
       const match = router.match(method, pathname);
       if (match.kind === 'none') {
         throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}${notFoundHint(pathname)}`);
@@ -217,13 +277,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const write = method !== 'GET';
       if (write && options.stateFile !== undefined) {
         const reply = await withStateLock(options.stateFile, () => {
-          store = store.refresh(now());
+          store = store.refresh(realNow());
           return run();
         });
         send(reply.status ?? 200, reply.body ?? null, reply.headers);
         return;
       }
-      store = store.refresh(now());
+      store = store.refresh(realNow());
       const reply = run();
       send(reply.status ?? 200, reply.body ?? null, reply.headers);
     } catch (err) {
@@ -235,6 +295,57 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       send(500, [{ status_code: 500, code: ':internal_server_error', title: 'Internal Server Error', details: `sandbox failure: ${message}` }]);
     }
   }
+
+  const tick = (seconds: number): Transition[] => {
+    if (!live) throw new ApiError(409, ':conflict', 'this sandbox is not live: start it with `mon sandbox serve --live` to move its clock');
+    live.step(seconds * 1000);
+    return live.catchUp(store);
+  };
+
+  /** The sandbox-only routes under /_sandbox/ (README, Control routes): tick and trigger. */
+  async function control(method: string, route: string, params: Params): Promise<unknown> {
+    if (method !== 'POST') throw new ApiError(405, ':method_not_allowed', `${method} is not allowed on ${CONTROL_PREFIX}${route}; allowed: POST`, undefined, { allow: 'POST' });
+    const nowSec = Math.floor(now() / 1000);
+    if (route === 'tick') {
+      const raw = one(params, 'seconds') ?? '';
+      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 366 * 86_400) throw invalidParameter('seconds', 'must be an integer from 1 to 31622400 (a year)');
+      const made = tick(Number(raw));
+      return { now: Math.floor(now() / 1000), transitions: made.map(describe) };
+    }
+    if (route !== 'trigger') throw new ApiError(404, ':not_found', `no control route ${CONTROL_PREFIX}${route}; there are ${CONTROL_PREFIX}tick and ${CONTROL_PREFIX}trigger`);
+    const kind = one(params, 'kind') ?? '';
+    const target = one(params, 'target') ?? '';
+    if (kind === 'test') {
+      const event = testEvent(nowSec);
+      return { event_id: event.event_id, deliveries: await deliver(event) };
+    }
+    if (kind === 'connection_test') return { deliveries: await sender.probe(connectionTestEvent(nowSec)) };
+    const computer = target.startsWith('pr_') ? store.computers.get(store.pluginResults.get(target)?.computer ?? '') : target !== '' ? store.computerByClientId(target) : undefined;
+    if (target !== '' && (computer === undefined || computer.account !== PRIMARY_ACCOUNT)) throw new ApiError(404, ':not_found', `no computer or plugin result ${target} of the primary account`);
+    if (kind === 'missing') {
+      const c = computer ?? store.computers.items.find((x) => x.account === PRIMARY_ACCOUNT && x.report_if_missing && !x.agent_removed && nowSec - x.last_report < 86_400);
+      if (!c) throw new ApiError(404, ':not_found', 'no reporting computer left to go missing');
+      fleet.forceMissing(store, c, nowSec);
+      c.report_if_missing = true;
+      c.ignore_missing_until = null;
+      c.last_report = Math.min(c.last_report, nowSec - c.report_missing_after * 86_400 - 3_600);
+      c.last_update = c.last_report;
+      store.commit({ saved: [c] });
+      return { client_id: c.client_id, missing: true, last_report: c.last_report };
+    }
+    const status = FORCED[kind];
+    if (status === undefined) throw invalidParameter('kind', 'must be one of test, connection_test, missing, alert, warning, ok');
+    const candidates = (computer ? [computer] : store.computers.items.filter((x) => x.account === PRIMARY_ACCOUNT && !x.hidden)).flatMap((c) => store.resultsOf(c.uid).filter((r) => r.visible));
+    const result = target.startsWith('pr_') ? store.pluginResults.get(target) : (candidates.find((r) => r.status !== status && r.mute === null) ?? candidates.find((r) => r.status !== status));
+    if (!result) throw new ApiError(404, ':not_found', `no visible plugin result that is not ${status} already`);
+    const owner = store.computers.get(result.computer);
+    if (!owner) throw new ApiError(404, ':not_found', `plugin result ${result.uid} has no computer`);
+    return describe(fleet.force(store, owner, result, status, nowSec));
+  }
+
+  // A live fleet moves (and sends its webhooks) between requests too: one catch-up per simulated step.
+  const ticker = live ? setInterval(() => live.catchUp(store), Math.max(50, (STEP_SECONDS * 1000) / live.speed)) : undefined;
+  ticker?.unref();
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
@@ -261,7 +372,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     apiKey: primaryKey,
     otherApiKey: SANDBOX_OTHER_API_KEY,
     requests,
+    live,
+    tick,
+    async webhooksSettled(): Promise<void> {
+      while (deliveries.size > 0) await Promise.all([...deliveries]);
+    },
     close(): Promise<void> {
+      if (ticker) clearInterval(ticker);
+      sender.close();
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeIdleConnections();

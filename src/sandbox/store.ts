@@ -355,6 +355,11 @@ export class Store {
     this.version++;
   }
 
+  /** Adds a record, or replaces the one of its uid, with the indexes kept (the living fleet enrols computers this way); commit() after. */
+  put(record: Owned): void {
+    this.upsert(collectionKeyOf(record.uid), record);
+  }
+
   private upsert(key: CollectionKey, record: Owned): void {
     const collection = this[key] as unknown as Collection<Owned>;
     const old = collection.get(record.uid);
