@@ -62,6 +62,7 @@ _mon_command() {
     'profile|remove'|'profile|rm') REPLY='profile remove' ;;
     'profile|test') REPLY='profile test' ;;
     'sandbox|serve') REPLY='sandbox serve' ;;
+    'sandbox|trigger') REPLY='sandbox trigger' ;;
     'sandbox|reset') REPLY='sandbox reset' ;;
     'completion|bash') REPLY='completion bash' ;;
     'completion|zsh') REPLY='completion zsh' ;;
@@ -247,6 +248,8 @@ _mon_option() {
     'sandbox|--computers') REPLY='v' ;;
     'sandbox|--seed') REPLY='v' ;;
     'sandbox|--rate-limit') REPLY='v' ;;
+    'sandbox|--speed') REPLY='v' ;;
+    'sandbox|--webhook') REPLY='v' ;;
     *) REPLY= ;;
   esac
 }
@@ -283,7 +286,7 @@ _mon_flags() {
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
     'profile list') REPLY='--all --count' ;;
-    'sandbox') REPLY='--port --host --account --computers --seed --rate-limit' ;;
+    'sandbox') REPLY='--port --host --account --computers --seed --rate-limit --live --speed --webhook' ;;
     'sandbox reset') REPLY='--all' ;;
     *) REPLY= ;;
   esac
@@ -303,7 +306,7 @@ _mon_commands() {
     'users') REPLY='list'; _mon_aliases='ls' ;;
     'changes') REPLY='list forget'; _mon_aliases='ls rm' ;;
     'profile') REPLY='add list use show remove test'; _mon_aliases='ls rm' ;;
-    'sandbox') REPLY='serve reset'; _mon_aliases='' ;;
+    'sandbox') REPLY='serve trigger reset'; _mon_aliases='' ;;
     'completion') REPLY='bash zsh fish'; _mon_aliases='' ;;
     *) REPLY=; _mon_aliases= ;;
   esac

@@ -301,7 +301,9 @@ export class LiveFleet {
 
   /** `trigger alert|warning|ok`: the result changes state now, with its event. */
   force(store: Store, c: ComputerRec, r: PluginResultRec, status: PluginStatus, nowSec: number): Transition {
-    this.resultSim(r, nowSec).since = nowSec;
+    // the simulation's own state agrees, so the next report keeps the forced state going
+    this.resultSim(r, nowSec).since = status === 'Alert' ? nowSec - 25 * DAY : status === 'Warning' ? nowSec - 8 * DAY : nowSec;
+    if (r.slug === 'disk_space') this.computerSim(store, c, nowSec).fill = status === 'Alert' ? 0.985 : status === 'Warning' ? 0.93 : 0.6;
     const transition = this.change(store, c, r, status, nowSec, 'forced');
     store.commit({ saved: [c, r] });
     return transition;

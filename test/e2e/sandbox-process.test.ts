@@ -151,7 +151,7 @@ describe('sandboxes serving other data', () => {
     expect(uids('south').size).toBe(40);
     expect([...uids('north')].filter((uid) => uids('south').has(uid))).toEqual([]);
     // Each account's own file; the default data is not written.
-    expect(readdirSync(configDir).filter((name) => name.startsWith('sandbox')).sort()).toEqual(['sandbox-north.json', 'sandbox-south.json']);
+    expect(readdirSync(configDir).filter((name) => name.startsWith('sandbox') && name.endsWith('.json')).sort()).toEqual(['sandbox-north.json', 'sandbox-south.json']);
   });
 
   it('--rate-limit N/S sets what each key may send; a bad rate is refused naming the form', async () => {
