@@ -286,7 +286,7 @@ _mon_flags() {
     'api') REPLY='-F --field --paginate -i --include' ;;
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default' ;;
     'profile list') REPLY='--all --count' ;;
-    'sandbox') REPLY='--port --host --account --computers --seed --rate-limit --live --speed --webhook' ;;
+    'sandbox') REPLY='--port --host --account --computers --seed --rate-limit --tls --live --speed --webhook' ;;
     'sandbox reset') REPLY='--all' ;;
     *) REPLY= ;;
   esac

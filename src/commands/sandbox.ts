@@ -1,4 +1,4 @@
-import { sandboxStateError, sandboxStateFile } from '../config/paths.js';
+import { sandboxCaCert, sandboxStateError, sandboxStateFile } from '../config/paths.js';
 import { AuthError, NetworkError, NotFoundError, UsageError } from '../errors.js';
 import { DEMO_ACCOUNT_NAME, demoAccountKey } from '../config/sandbox-identity.js';
 import { parseDuration } from '../validate/when.js';
@@ -67,6 +67,7 @@ export const sandbox: ResourceSpec = {
         { flags: '--host <host>', description: 'loopback address to listen on', choices: ['127.0.0.1', 'localhost', '::1'], defaultText: '127.0.0.1' },
         ...DATA_OPTIONS,
         { flags: '--rate-limit <n/s>', description: 'requests each key may send per S seconds (default 400/60, as the API)', rule: { type: 'rate' } },
+        { flags: '--tls', description: "serve HTTPS, with a certificate of a local CA made once in the config folder (mon trusts it; the banner says how others can)" },
         { flags: '--live', description: 'a living fleet: simulated time passes, computers report, go missing and come back, checks change state, new computers enrol (kept in memory)' },
         { flags: '--speed <n>', description: 'with --live: simulated seconds per real second (60: an hour a minute)', rule: { type: 'int', min: 1, max: 86400 }, defaultText: '60' },
         { flags: '--webhook <url>', description: "POST each plugin result's change of state to this address as JSON (repeatable)", rule: { type: 'url', max: 2048 }, repeatable: true },
@@ -77,6 +78,7 @@ export const sandbox: ResourceSpec = {
         'mon sandbox --account north --port 0',
         'mon sandbox --rate-limit 4000/60',
         'mon sandbox serve --live --speed 3600 --webhook http://127.0.0.1:9000/hook',
+        'mon sandbox serve --tls',
       ],
       async run({ opts }, ctx) {
         if (opts.speed !== undefined && opts.live !== true) throw new UsageError('--speed: sets how fast a living fleet moves, so it goes with --live', 'add --live, or leave out --speed');
@@ -89,6 +91,7 @@ export const sandbox: ResourceSpec = {
           host: opts.host,
           rateLimit: opts.rateLimit,
           live: opts.live === true ? { speed: opts.speed ?? 60 } : undefined,
+          tls: opts.tls === true ? { configDir: ctx.configDir } : undefined,
           webhooks: opts.webhook,
           io: ctx.io as never,
           signal: ctx.signal,
@@ -129,7 +132,7 @@ export const sandbox: ResourceSpec = {
         if (dryRunLocally(ctx, `POST ${found.url}/_sandbox/${event === 'tick' ? 'tick' : 'trigger'} ${new URLSearchParams(params).toString()}`)) return;
         let reply: { status: number; body: unknown };
         try {
-          reply = await callControl(found.url, found.apiKey, event === 'tick' ? 'tick' : 'trigger', params);
+          reply = await callControl(found.url, found.apiKey, event === 'tick' ? 'tick' : 'trigger', params, sandboxCaCert(ctx.configDir));
         } catch (error) {
           throw new NetworkError(`cannot reach the sandbox at ${found.url}: ${(error as Error).message}`, 'is it still running? `mon sandbox serve` starts one');
         }

@@ -1,11 +1,14 @@
 /** What `mon sandbox` and `mon sandbox reset` run. */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { demoAccountKey, seedOf, STATE_FILE_NAME, type SandboxIdentity } from '../config/sandbox-identity.js';
 import { writeFileAtomic } from '../config/files.js';
 import { CONTROL_PREFIX, startSandbox } from './server.js';
+import { ensureLocalCa, serverCertificate } from './tls.js';
 import { isTempFileOf, journalOf, withStateLock } from './store.js';
 
 export interface SandboxCliIo {
@@ -25,6 +28,8 @@ export async function serveForeground(opts: {
   port?: number;
   host?: string;
   rateLimit?: { requests: number; windowMs: number } | undefined;
+  /** serve HTTPS with a certificate of the config folder's local CA (tls.ts) */
+  tls?: { configDir: string } | undefined;
   /** simulated seconds per real second: a living fleet, kept in memory */
   live?: { speed: number } | undefined;
   webhooks?: readonly string[] | undefined;
@@ -32,7 +37,9 @@ export async function serveForeground(opts: {
   signal: AbortSignal;
 }): Promise<void> {
   const { identity } = opts;
+  const ca = opts.tls ? ensureLocalCa(opts.tls.configDir) : undefined;
   const sandbox = await startSandbox({
+    ...(ca !== undefined && { tls: serverCertificate(ca) }),
     ...(opts.live === undefined && { stateFile: opts.stateFile }),
     ...(opts.live !== undefined && { live: opts.live }),
     ...(opts.webhooks !== undefined && { webhooks: opts.webhooks }),
@@ -58,6 +65,15 @@ export async function serveForeground(opts: {
         ? `# state: ${opts.stateFile} (forget changes with \`mon sandbox reset${resetOptions(identity)}\`); stop with Ctrl-C`
         : `# living fleet: simulated time runs ${live.speed}× (${speedText(live.speed)}) from now, seed ${seedOf(identity)}; kept in memory, each start begins again from the demo data; \`mon sandbox trigger tick 1d\` jumps ahead; stop with Ctrl-C`,
       ...(opts.webhooks ?? []).map((url) => `# webhook: each plugin result's change of state is POSTed to ${url}`),
+      ...(ca === undefined
+        ? []
+        : [
+            `# HTTPS: the certificate is signed by the local CA ${ca.certPath} (mon trusts it by itself); for other clients:`,
+            `#   curl --cacert ${ca.certPath} ${sandbox.url}/v2.5/groups?api_key=…`,
+            `#   export SSL_CERT_FILE=${ca.certPath}          # OpenSSL-based clients (this CA only, in that shell)`,
+            `#   export REQUESTS_CA_BUNDLE=${ca.certPath}     # Python requests`,
+            `#   export NODE_EXTRA_CA_CERTS=${ca.certPath}    # Node, besides its own CAs`,
+          ]),
       `export MON_BASE_URL=${sandbox.url}`,
       `export MON_API_KEY=${sandbox.apiKey}`,
       '',
@@ -106,10 +122,14 @@ export function servingSandbox(stateFile: string): { url: string; apiKey: string
  * One call of a sandbox's control routes (`/_sandbox/tick`, `/_sandbox/trigger`) over plain
  * node:http: the sandbox never uses the API client. Rejects with the socket's error.
  */
-export function callControl(base: string, apiKey: string, route: 'tick' | 'trigger', params: Record<string, string>): Promise<{ status: number; body: unknown }> {
+export function callControl(base: string, apiKey: string, route: 'tick' | 'trigger', params: Record<string, string>, caCert?: string): Promise<{ status: number; body: unknown }> {
   const body = new URLSearchParams({ ...params, api_key: apiKey }).toString();
+  const target = new URL(`${CONTROL_PREFIX}${route}`, base);
+  // https: the local CA besides Node's own (a sandbox is on loopback: isLoopbackHost holds for it)
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const trust = target.protocol === 'https:' && caCert !== undefined ? { ca: [...rootCertificates, caCert] } : {};
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(`${CONTROL_PREFIX}${route}`, base), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) }, timeout: 120_000 }, (res) => {
+    const req = send(target, { ...trust, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) }, timeout: 120_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

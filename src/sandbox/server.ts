@@ -6,6 +6,7 @@
  * fail against this server instead of being mirrored by it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
 import { ApiError, invalidParameter, many, one, parseJsonParams, parseMultipartParams, parseParams, readBody, sendJson, type Params } from './http.js';
 import { LiveFleet, STEP_SECONDS, type Transition } from './live.js';
@@ -75,6 +76,8 @@ export interface SandboxOptions {
    * a state file is not read or written.
    */
   live?: { speed: number };
+  /** serve HTTPS with this certificate and key (PEM; tls.ts makes them); default plain HTTP */
+  tls?: { cert: string; key: string };
   /** addresses the sandbox POSTs each plugin result's change of state to (webhooks.ts) */
   webhooks?: readonly string[];
   /** retries of webhook deliveries; tests shorten them */
@@ -347,12 +350,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const ticker = live ? setInterval(() => live.catchUp(store), Math.max(50, (STEP_SECONDS * 1000) / live.speed)) : undefined;
   ticker?.unref();
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
-  });
+  };
+  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -368,7 +372,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
     apiKey: primaryKey,
     otherApiKey: SANDBOX_OTHER_API_KEY,
     requests,
