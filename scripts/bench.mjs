@@ -28,6 +28,7 @@ import { measureChanges, reportChanges } from './bench/changes.mjs';
 import { measureMute, reportMute } from './bench/mute.mjs';
 import { measureOutputs, reportOutputs } from './bench/outputs.mjs';
 import { measureSandboxWrites, reportSandboxWrites } from './bench/sandbox-writes.mjs';
+import { measureSandboxLive, reportSandboxLive } from './bench/sandbox-live.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -132,6 +133,8 @@ const results = { version, cpus: cpus().length, runs: RUNS, allRuns: ALL_RUNS, m
 for (const node of NODES) results.nodes[node.version] = await measure(node);
 // The sandbox's store, in this process (its Node): scripts/bench/sandbox-writes.mjs.
 const sandboxWrites = QUICK ? undefined : await measureSandboxWrites({ sandboxes, computers: BIG, runs: 30, fail });
+// `mon sandbox serve` at fleet size as a process: start times and the living fleet's CPU (scripts/bench/sandbox-live.mjs).
+const sandboxLive = QUICK ? undefined : await measureSandboxLive({ computers: BIG, runs: 3, cpuSeconds: 60 });
 await sandboxes.close();
 report();
 
@@ -369,6 +372,8 @@ function report() {
   say();
   say(`node ${process.versions.node} (the bench's own process):`);
   results.sandboxWriteTargets = reportSandboxWrites(sandboxWrites, say);
+  say();
+  results.sandboxLiveTargets = reportSandboxLive(sandboxLive, say);
   finish();
 }
 
