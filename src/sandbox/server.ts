@@ -221,7 +221,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (record) requests.push(entry);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       entry.status = status;
-      sendJson(res, status, body, headers);
+      // A living fleet's clock is the server's clock: its Date header says the simulated time.
+      sendJson(res, status, body, live ? { ...headers, date: new Date(live.now()).toUTCString() } : headers);
     };
     try {
       const form = await bodyParams(req, await readBody(req, MAX_BODY_BYTES));

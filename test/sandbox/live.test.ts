@@ -98,6 +98,8 @@ describe('control routes', () => {
     const res = await api.send('POST', '/_sandbox/tick', { seconds: DAY });
     expect(res.status).toBe(200);
     expect(res.body.now).toBe(NOW_SEC + DAY);
+    // the Date header is the simulated clock's
+    expect(Date.parse(res.headers.get('date') ?? '') / 1000).toBe(NOW_SEC + DAY);
     expect(res.body.transitions.map((t: any) => `${t.at - NOW_SEC} ${t.client_id.slice(0, 8)} ${t.previous}->${t.status}`)).toEqual(EXPECTED_SEED_1_DAY_1.map((line) => line.replace(/ \S+ (\S+->\S+)$/, ' $1')));
     expect((await api.as(null).send('POST', '/_sandbox/tick', { seconds: 60 })).status).toBe(401);
     const bad = await api.send('POST', '/_sandbox/tick', { seconds: '0' });
