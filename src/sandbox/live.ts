@@ -102,6 +102,8 @@ interface ComputerSim {
 interface ResultSim {
   key: number;
   since: number;
+  /** a backup that has stopped running (it reads OK for its first days) */
+  stopped: boolean;
 }
 
 export interface LiveOptions {
@@ -186,7 +188,7 @@ export class LiveFleet {
     let sim = this.results.get(r.uid);
     if (!sim) {
       // how long the seeded state has lasted: a Warning backup is 5 to 21 days old, an Alert one older
-      sim = { key: hashText(r.uid), since: r.status === 'Alert' ? atSec - 25 * DAY : r.status === 'Warning' ? atSec - 8 * DAY : atSec };
+      sim = { key: hashText(r.uid), since: r.status === 'Alert' ? atSec - 25 * DAY : r.status === 'Warning' ? atSec - 8 * DAY : atSec, stopped: r.status === 'Warning' || r.status === 'Alert' };
       this.results.set(r.uid, sim);
     }
     return sim;
@@ -255,11 +257,12 @@ export class LiveFleet {
       return slot - rs.since > 21 * DAY ? 'Alert' : s;
     }
     if (r.slug === 'time_machine') {
-      if (s === 'OK') {
-        if (u >= RATES.backupStops / 24) return 'OK';
+      // a stopped backup reads OK for five days, then ages into Warning and Alert
+      if (!rs.stopped && u < RATES.backupStops / 24) {
+        rs.stopped = true;
         rs.since = slot;
-      } else if (u < RATES.backupResumes / 24) return 'OK';
-      const age = slot - rs.since;
+      } else if (rs.stopped && u < RATES.backupResumes / 24) rs.stopped = false;
+      const age = rs.stopped ? slot - rs.since : 0;
       return age > 21 * DAY ? 'Alert' : age > 5 * DAY ? 'Warning' : 'OK';
     }
     if (s === 'OK') return u < RATES.warn / 24 ? 'Warning' : 'OK';
@@ -302,7 +305,9 @@ export class LiveFleet {
   /** `trigger alert|warning|ok`: the result changes state now, with its event. */
   force(store: Store, c: ComputerRec, r: PluginResultRec, status: PluginStatus, nowSec: number): Transition {
     // the simulation's own state agrees, so the next report keeps the forced state going
-    this.resultSim(r, nowSec).since = status === 'Alert' ? nowSec - 25 * DAY : status === 'Warning' ? nowSec - 8 * DAY : nowSec;
+    const rs = this.resultSim(r, nowSec);
+    rs.since = status === 'Alert' ? nowSec - 25 * DAY : status === 'Warning' ? nowSec - 8 * DAY : nowSec;
+    rs.stopped = status !== 'OK';
     if (r.slug === 'disk_space') this.computerSim(store, c, nowSec).fill = status === 'Alert' ? 0.985 : status === 'Warning' ? 0.93 : 0.6;
     const transition = this.change(store, c, r, status, nowSec, 'forced');
     store.commit({ saved: [c, r] });

@@ -150,3 +150,26 @@ const EXPECTED_SEED_1_DAY_1: string[] = [
   '61335 4934A281 filevault Warning->OK',
   '84795 007493FE windows_update OK->Warning',
 ];
+
+describe('how checks move, over two months of 200 computers', () => {
+  it('disks fill to Warning and Alert, updates pend and install, backups age, a SMART error never clears', async () => {
+    const { sandbox } = await live({ computers: 200 });
+    const seen = new Map<string, Set<string>>();
+    const smartBroken = new Set<string>();
+    for (let d = 0; d < 60; d++) {
+      for (const t of sandbox.tick(DAY)) {
+        const kinds = seen.get(t.result.slug) ?? new Set<string>();
+        kinds.add(`${t.previous}->${t.status}`);
+        seen.set(t.result.slug, kinds);
+        if (t.result.slug === 'smart_status' && t.cause === 'simulated') {
+          expect(t.status, 'a SMART error stays').not.toBe('OK');
+          smartBroken.add(t.result.uid);
+        }
+      }
+    }
+    expect([...(seen.get('disk_space') ?? [])]).toEqual(expect.arrayContaining(['OK->Warning', 'Warning->Alert']));
+    expect([...(seen.get('macos_updates') ?? []), ...(seen.get('windows_update') ?? [])]).toEqual(expect.arrayContaining(['OK->Warning', 'Warning->OK']));
+    expect([...(seen.get('time_machine') ?? [])]).toEqual(expect.arrayContaining(['OK->Warning']));
+    expect(smartBroken.size).toBeGreaterThan(0);
+  }, 120_000);
+});
