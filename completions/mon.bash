@@ -71,6 +71,7 @@ _mon_command() {
     'profile|remove'|'profile|rm') REPLY='profile remove' ;;
     'profile|test') REPLY='profile test' ;;
     'sandbox|serve') REPLY='sandbox serve' ;;
+    'sandbox|trigger') REPLY='sandbox trigger' ;;
     'sandbox|reset') REPLY='sandbox reset' ;;
     'completion|bash') REPLY='completion bash' ;;
     'completion|zsh') REPLY='completion zsh' ;;
@@ -282,6 +283,8 @@ _mon_option() {
     'sandbox|--computers') REPLY='v' ;;
     'sandbox|--seed') REPLY='v' ;;
     'sandbox|--rate-limit') REPLY='v' ;;
+    'sandbox|--speed') REPLY='v' ;;
+    'sandbox|--webhook') REPLY='v' ;;
     *) REPLY= ;;
   esac
 }
@@ -324,7 +327,7 @@ _mon_flags() {
     'profile add') REPLY='--subdomain --domain --api-key-stdin --default --display-name' ;;
     'profile list') REPLY='--all --count' ;;
     'profile set') REPLY='--display-name' ;;
-    'sandbox') REPLY='--port --host --account --computers --seed --rate-limit' ;;
+    'sandbox') REPLY='--port --host --account --computers --seed --rate-limit --tls --live --speed --webhook' ;;
     'sandbox reset') REPLY='--all' ;;
     *) REPLY= ;;
   esac
@@ -347,7 +350,7 @@ _mon_commands() {
     'events') REPLY='listen'; _mon_aliases='' ;;
     'changes') REPLY='list forget'; _mon_aliases='ls rm' ;;
     'profile') REPLY='add list set use show remove test'; _mon_aliases='ls rm' ;;
-    'sandbox') REPLY='serve reset'; _mon_aliases='' ;;
+    'sandbox') REPLY='serve trigger reset'; _mon_aliases='' ;;
     'completion') REPLY='bash zsh fish'; _mon_aliases='' ;;
     *) REPLY=; _mon_aliases= ;;
   esac

@@ -137,6 +137,8 @@ function __mon_command
             echo 'profile test'
         case 'sandbox|serve'
             echo 'sandbox serve'
+        case 'sandbox|trigger'
+            echo 'sandbox trigger'
         case 'sandbox|reset'
             echo 'sandbox reset'
         case 'completion|bash'
@@ -351,7 +353,9 @@ function __mon_option
             'sandbox|--account' \
             'sandbox|--computers' \
             'sandbox|--seed' \
-            'sandbox|--rate-limit'
+            'sandbox|--rate-limit' \
+            'sandbox|--speed' \
+            'sandbox|--webhook'
             echo v
         case 'plugin mute|--timed'
             echo o
@@ -849,7 +853,12 @@ complete -c mon -n '__mon_in "sandbox"' -l 'account' -x -d 'a demo account of it
 complete -c mon -n '__mon_in "sandbox"' -l 'computers' -x -d 'how many computers to seed (default 40); another size is another state (1..100000)'
 complete -c mon -n '__mon_in "sandbox"' -l 'seed' -x -d 'seed of the demo data (default 1, or one of the account\'s own); another seed is another state (0..2147483647)'
 complete -c mon -n '__mon_in "sandbox"' -l 'rate-limit' -x -d 'requests each key may send per S seconds (default 400/60, as the API)'
+complete -c mon -n '__mon_in "sandbox"' -l 'tls' -d 'serve HTTPS, with a certificate of a local CA made once in the config folder (mon trusts it; the banner says how others can)'
+complete -c mon -n '__mon_in "sandbox"' -l 'live' -d 'a living fleet: simulated time passes, computers report, go missing and come back, checks change state, new computers enrol (kept in memory)'
+complete -c mon -n '__mon_in "sandbox"' -l 'speed' -x -d 'with --live: simulated seconds per real second (60: an hour a minute) (1..86400, default: 60)'
+complete -c mon -n '__mon_in "sandbox"' -l 'webhook' -x -d 'POST each plugin result\'s change of state to this address as JSON (repeatable) (max 2048 characters)'
 complete -c mon -n '__mon_at "sandbox"' -a 'serve' -d 'Run the sandbox in the foreground until Ctrl-C; prints its base URL and key'
+complete -c mon -n '__mon_at "sandbox"' -a 'trigger' -d 'Make a running sandbox send a test delivery, move its clock or force a change'
 complete -c mon -n '__mon_at "sandbox"' -a 'reset' -d 'Restore the demo data: forget every change made in the sandbox (the default data, the data named, or --all)'
 complete -c mon -n '__mon_in "sandbox reset"' -l 'all' -d 'every sandbox state: each account, size and seed'
 complete -c mon -n '__mon_at "completion"' -a 'bash' -d 'Print the bash completion script'

@@ -29,6 +29,8 @@ import { measureMute, reportMute } from './bench/mute.mjs';
 import { measureOutputs, reportOutputs } from './bench/outputs.mjs';
 import { measureSandboxWrites, reportSandboxWrites } from './bench/sandbox-writes.mjs';
 import { measureExporter, reportExporter } from './bench/exporter.mjs';
+  say();
+import { measureSandboxLive, reportSandboxLive } from './bench/sandbox-live.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MON = join(root, 'bin/mon');
@@ -133,6 +135,8 @@ const results = { version, cpus: cpus().length, runs: RUNS, allRuns: ALL_RUNS, m
 for (const node of NODES) results.nodes[node.version] = await measure(node);
 // The sandbox's store, in this process (its Node): scripts/bench/sandbox-writes.mjs.
 const sandboxWrites = QUICK ? undefined : await measureSandboxWrites({ sandboxes, computers: BIG, runs: 30, fail });
+// `mon sandbox serve` at fleet size as a process: start times and the living fleet's CPU (scripts/bench/sandbox-live.mjs).
+const sandboxLive = QUICK ? undefined : await measureSandboxLive({ computers: BIG, runs: 3, cpuSeconds: 60 });
 await sandboxes.close();
 // `metrics serve` under scrapes, on the bench's own Node: scripts/bench/exporter.mjs.
 const exporter = QUICK ? undefined : await measureExporter({ computers: BIG, scrapes: 10_000, concurrency: 50 });
@@ -374,6 +378,8 @@ function report() {
   results.sandboxWriteTargets = reportSandboxWrites(sandboxWrites, say);
   say();
   results.exporterTargets = reportExporter(exporter, say);
+  say();
+  results.sandboxLiveTargets = reportSandboxLive(sandboxLive, say);
   finish();
 }
 

@@ -1,5 +1,5 @@
 import { UsageError } from './errors.js';
-import { configDir, PROFILE_NAME, sandboxStateError, sandboxStateFile } from './config/paths.js';
+import { configDir, PROFILE_NAME, sandboxCaCert, sandboxStateError, sandboxStateFile } from './config/paths.js';
 import { forgetTrustedFolders } from './config/trust.js';
 import type { Command } from 'commander';
 import { longRunsCut, quoted, terminalSafe } from './text/escape.js';
@@ -317,8 +317,11 @@ export function createContext(
         // The budget's clock: its waits are dated by it (a test's moves only when it sleeps).
         const clock = deps.clock;
         ctx.rateWait = createWaitNotice(io.stderr, clock ? () => clock.now() : Date.now, globals.quiet, log);
+        // The sandbox's local CA, trusted for a loopback https:// base only (client.ts): `--tls` needs nothing set.
+        const loopbackCa = reached.baseUrl.startsWith('https://') ? sandboxCaCert(dir) : undefined;
         const made = new ApiClient({
           ...reached,
+          ...(loopbackCa !== undefined && { loopbackCa }),
           timeoutMs: globals.timeoutMs,
           retries: globals.retries,
           deadlineMs: deadlineFromEnv(env),

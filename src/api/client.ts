@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
@@ -43,6 +45,12 @@ export interface ClientConfig {
   budget?: RateBudget;
   /** One line per request for --verbose; lines never contain the key. */
   log?: (line: string) => void;
+  /**
+   * A CA certificate (PEM) trusted besides the usual ones, and only when the base URL is
+   * https:// on a loopback host: the sandbox's local CA (`mon sandbox serve --tls`), so mon
+   * reaches it with nothing set, while the CA can never vouch for any other host.
+   */
+  loopbackCa?: string;
   /** Base of the exponential backoff between retries, in ms. */
   backoffMs?: number;
   /** The longest wait a Retry-After may ask for before the client gives up instead. */
@@ -140,7 +148,7 @@ export class ApiClient {
       noProxy: env.NO_PROXY ?? env.no_proxy,
       // Certificates are verified whatever NODE_TLS_REJECT_UNAUTHORIZED says (README, Security):
       // Node's default follows that variable; an explicit option does not.
-      connect: { timeout: config.timeoutMs, rejectUnauthorized: true },
+      connect: { timeout: config.timeoutMs, rejectUnauthorized: true, ...this.loopbackTrust(config) },
       requestTls: { rejectUnauthorized: true },
       // Not beside a SOCKS5 proxy: undici's SOCKS5 agent speaks TLS to the proxy whenever proxyTls
       // is given, which no SOCKS5 proxy answers. An https:// proxy beside it is still verified:
@@ -154,6 +162,19 @@ export class ApiClient {
   /** The rate budget's limit (MON_RATE_LIMIT, else the API's 400 a minute), for estimates of time left. */
   get rateLimit(): { requests: number; windowMs: number } | undefined {
     return this.config.budget?.limit;
+  }
+
+  /** `ca` for the connection: the system's and NODE_EXTRA_CA_CERTS' certificates and the loopback CA, for a loopback https base only. */
+  private loopbackTrust(config: ClientConfig): { ca?: string[] } {
+    if (config.loopbackCa === undefined || this.base.protocol !== 'https:' || !this.loopback) return {};
+    const extra = config.env.NODE_EXTRA_CA_CERTS;
+    let extraPem: string[] = [];
+    try {
+      if (extra) extraPem = [readFileSync(extra, 'utf8')];
+    } catch {
+      // Node itself warns of an unreadable NODE_EXTRA_CA_CERTS and goes on without it
+    }
+    return { ca: [...rootCertificates, ...extraPem, config.loopbackCa] };
   }
 
   /** Whether requests stay on this machine: a loopback base URL (the sandbox). */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
@@ -39,6 +40,19 @@ export function configDir(env: Record<string, string | undefined>): string {
  * The file a sandbox keeps its state in, beside the profiles, once the folder is found
  * trustworthy: one file for each set of demo data (src/sandbox/identity.ts).
  */
+/** The sandbox's local CA (`mon sandbox serve --tls`, src/sandbox/tls.ts): its certificate and its key (0600). */
+export const SANDBOX_CA_CERT = 'sandbox-ca.pem';
+export const SANDBOX_CA_KEY = 'sandbox-ca-key.pem';
+
+/** The local CA's certificate when the config folder has one. */
+export function sandboxCaCert(configDir: string): string | undefined {
+  try {
+    return readFileSync(join(configDir, SANDBOX_CA_CERT), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 export function sandboxStateFile(configDir: string, identity: SandboxIdentity = {}): string {
   ensureConfigDir(configDir);
   return join(configDir, stateFileName(identity));

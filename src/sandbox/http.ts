@@ -13,6 +13,7 @@ const TITLES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  409: 'Conflict',
   413: 'Payload Too Large',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
@@ -70,15 +71,18 @@ export const forbidden = (details: string): ApiError => new ApiError(403, ':forb
 export const overLimit = (name: string, limit: number): ApiError =>
   new ApiError(500, ':internal_server_error', `${name} is longer than ${limit} characters`);
 
-/** Parses a query string or a form body; repeated keys become arrays, in order. */
-export function parseParams(text: string): Params {
-  const out: Params = {};
-  for (const [key, value] of new URLSearchParams(text)) {
+/** Adds one value under its key: a repeated key becomes an array, in order. */
+function addParam(out: Params, key: string, value: string): void {
     const prev = out[key];
     if (prev === undefined) out[key] = value;
     else if (Array.isArray(prev)) prev.push(value);
     else out[key] = [prev, value];
-  }
+}
+
+/** Parses a query string or a form body; repeated keys become arrays, in order. */
+export function parseParams(text: string): Params {
+  const out: Params = {};
+  for (const [key, value] of new URLSearchParams(text)) addParam(out, key, value);
   return out;
 }
 
@@ -100,12 +104,7 @@ export function parseJsonParams(text: string): Params {
     throw new ApiError(400, ':bad_request', 'a JSON request body must be an object, e.g. {"note": {"body": "…"}}');
   }
   const out: Params = {};
-  const put = (key: string, value: string): void => {
-    const prev = out[key];
-    if (prev === undefined) out[key] = value;
-    else if (Array.isArray(prev)) prev.push(value);
-    else out[key] = [prev, value];
-  };
+  const put = (key: string, value: string): void => addParam(out, key, value);
   const scalar = (key: string, value: unknown): string => {
     if (value === null) return '';
     if (typeof value === 'string') return value;
@@ -122,6 +121,26 @@ export function parseJsonParams(text: string): Params {
     }
   };
   for (const [key, value] of Object.entries(parsed)) walk(key, value);
+  return out;
+}
+
+/**
+ * A multipart/form-data body (`curl -F 'computer[asset_id]=X'`), read as a web framework reads
+ * it: each part is a parameter under its name, as a form-encoded body would carry it; a file
+ * part counts as its text. Parsed by Node's own fetch `Response.formData()`; a body that is not
+ * valid multipart (no boundary, truncated) is 400 `:bad_request`.
+ */
+export async function parseMultipartParams(raw: Buffer, contentType: string): Promise<Params> {
+  let data: FormData;
+  try {
+    data = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  } catch (err) {
+    throw new ApiError(400, ':bad_request', `the multipart/form-data body could not be read: ${(err as Error).message}`);
+  }
+  const out: Params = {};
+  for (const [key, entry] of data) {
+    addParam(out, key, typeof entry === 'string' ? entry : await entry.text());
+  }
   return out;
 }
 

@@ -4,4 +4,5 @@
  * a plain request never reads the sandbox's code (scripts/esbuild.config.mjs).
  */
 export { startSandbox } from './server.js';
-export { resetEverySandbox, resetSandbox, serveForeground } from './cli.js';
+export { callControl, resetEverySandbox, resetSandbox, serveForeground, servingSandbox } from './cli.js';
+export { SANDBOX_API_KEY } from './server.js';

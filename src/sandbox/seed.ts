@@ -826,3 +826,31 @@ export function seedState(opts: SeedOptions): StateData {
     users: [...users, ...otherUsers],
   };
 }
+
+/** The text a plugin result of this kind shows in this status (the catalogue's); undefined for a plugin not in it. */
+export function pluginDetails(slug: string, status: PluginStatus): string | undefined {
+  for (const pool of Object.values(PLUGIN_POOLS)) {
+    const spec = pool.find((p) => p.slug === slug);
+    if (spec) return spec.details[status];
+  }
+  return undefined;
+}
+
+/**
+ * A computer enrolling now (the living fleet, src/sandbox/live.ts): made as the seed makes an
+ * OK computer, in the group new machines are enrolled in ("Staging – new hires"), created and
+ * reported at `nowSec`. `index` numbers its name; `rng` gives every value, uids included.
+ */
+export function enrolComputer(rng: Prng, groups: readonly GroupRec[], index: number, nowSec: number): { computer: ComputerRec; pluginResults: PluginResultRec[] } {
+  const gi = PRIMARY_GROUPS.length - 1;
+  const spec = PRIMARY_GROUPS[gi] as GroupSpec;
+  const group = groups.find((g) => g.account === PRIMARY_ACCOUNT && g.name === spec.name) ?? groups.find((g) => g.account === PRIMARY_ACCOUNT);
+  if (!group) throw new Error('no group to enrol a computer in');
+  const ctx: Ctx = { rng, now: nowSec, pluginResults: [] };
+  const plan: Plan = { ...OK_PLAN, group: gi };
+  const computer = makeComputer(ctx, PRIMARY_ACCOUNT, index, group, spec, plan);
+  Object.assign(computer, { created_at: nowSec, registration_date: nowSec, last_report: nowSec, last_update: nowSec });
+  makePluginResults(ctx, computer, plan);
+  for (const result of ctx.pluginResults) result.last_run = nowSec;
+  return { computer, pluginResults: ctx.pluginResults };
+}

@@ -6,10 +6,12 @@
  * fail against this server instead of being mirrored by it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
-import { ApiError, many, one, parseJsonParams, parseParams, readBody, sendJson, type Params } from './http.js';
-import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId } from './model.js';
-import { parseExpand } from './render.js';
+import { ApiError, invalidParameter, many, one, parseJsonParams, parseMultipartParams, parseParams, readBody, sendJson, type Params } from './http.js';
+import { LiveFleet, STEP_SECONDS, type Transition } from './live.js';
+import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId, type PluginStatus } from './model.js';
+import { parseExpand, type RenderCtx } from './render.js';
 import { RateLimiter } from './rate-limit.js';
 import { Router, type Reply, type RequestContext, type SandboxSettings } from './router.js';
 import { catalogRoutes } from './routes/catalog.js';
@@ -20,6 +22,7 @@ import { noteRoutes } from './routes/notes.js';
 import { pluginResultRoutes } from './routes/plugin-results.js';
 import { userRoutes } from './routes/users.js';
 import { Store, withStateLock } from './store.js';
+import { connectionTestEvent, DEFAULT_RETRY, testEvent, transitionEvent, WebhookSender, type Delivery, type RetryPolicy } from './webhooks.js';
 
 /** Key of the primary demo subscriber. */
 export const SANDBOX_API_KEY = 'sbx_live_demo_4f6c2a9e1b7d';
@@ -67,6 +70,18 @@ export interface SandboxOptions {
   compactJournalBytes?: number;
   /** receives notices such as a re-seed of the state file */
   onNotice?: (message: string) => void;
+  /**
+   * The living fleet (live.ts): simulated time passes `speed` times as fast as `now`, from
+   * `now()` at the start; every answer is computed against the simulated clock. Kept in memory:
+   * a state file is not read or written.
+   */
+  live?: { speed: number };
+  /** serve HTTPS with this certificate and key (PEM; tls.ts makes them); default plain HTTP */
+  tls?: { cert: string; key: string };
+  /** addresses the sandbox POSTs each plugin result's change of state to (webhooks.ts) */
+  webhooks?: readonly string[];
+  /** retries of webhook deliveries; tests shorten them */
+  webhookRetry?: Partial<RetryPolicy>;
 }
 
 export interface RecordedRequest {
@@ -87,8 +102,27 @@ export interface RunningSandbox {
   otherApiKey: string;
   /** every request received, in order */
   requests: RecordedRequest[];
+  /** the living fleet, when started with `live` */
+  live: LiveFleet | undefined;
+  /**
+   * Moves the living fleet's clock forward by `seconds` of simulated time and simulates them
+   * (what `POST /_sandbox/tick` does); the transitions made, in order. Webhooks are sent for each.
+   */
+  tick(seconds: number): Transition[];
+  /** resolves when every webhook delivery queued so far is delivered or given up */
+  webhooksSettled(): Promise<void>;
   /** stops listening, closes idle and keep-alive sockets, resolves when done */
   close(): Promise<void>;
+}
+
+/** Paths of the sandbox's own control routes (not the API's): `mon sandbox trigger` sends here. */
+export const CONTROL_PREFIX = '/_sandbox/';
+
+const FORCED: Readonly<Record<string, PluginStatus>> = { alert: 'Alert', warning: 'Warning', ok: 'OK' };
+
+/** A transition as the control routes answer it. */
+function describe(t: Transition): Record<string, unknown> {
+  return { plugin_result_uid: t.result.uid, client_id: t.computer.client_id, name: t.result.name, previous: t.previous, status: t.status, at: t.atSec, cause: t.cause };
 }
 
 /** Loopback only: the sandbox is plain HTTP with well-known keys. */
@@ -98,6 +132,12 @@ export function isLoopbackHost(host: string): boolean {
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
   return false;
+}
+
+/** What a 404 for an unknown route adds: the prefix only when the path lacks it, else where the routes are listed. */
+function notFoundHint(pathname: string): string {
+  if (pathname === '/v2.5' || pathname.startsWith('/v2.5/')) return '; the v2.5 API has no such path (its paths are listed in api-v2.5.md)';
+  return '; paths begin with /v2.5';
 }
 
 export function buildRouter(): Router {
@@ -116,15 +156,17 @@ export function buildRouter(): Router {
  * Parameters of a request body: form-encoded (api-v2.5 conventions 7) or JSON with the same
  * keys nested as objects, as the service accepts; any other type is 400.
  */
-function bodyParams(req: IncomingMessage, raw: Buffer): Params {
+async function bodyParams(req: IncomingMessage, raw: Buffer): Promise<Params> {
   if (raw.length === 0) return {};
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  const contentType = req.headers['content-type'] ?? '';
+  const type = contentType.split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') return parseParams(raw.toString('utf8'));
   if (type === 'application/json') return parseJsonParams(raw.toString('utf8'));
+  if (type === 'multipart/form-data') return parseMultipartParams(raw, contentType);
   throw new ApiError(
     400,
     ':bad_request',
-    `request bodies must be application/x-www-form-urlencoded or application/json, not ${type || 'untyped'} (api-v2.5 conventions 7)`,
+    `request bodies must be application/x-www-form-urlencoded, multipart/form-data or application/json, not ${type || 'untyped'} (api-v2.5 conventions 7)`,
   );
 }
 
@@ -133,17 +175,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (!isLoopbackHost(host)) {
     throw new Error(`The sandbox only listens on loopback (127.0.0.1, ::1, localhost), not on ${host}`);
   }
-  const now = options.now ?? Date.now;
+  const realNow = options.now ?? Date.now;
+  const notice = options.onNotice ?? ((): void => undefined);
+  const sender = new WebhookSender(options.webhooks ?? [], { ...DEFAULT_RETRY, ...options.webhookRetry }, notice);
+  const deliveries = new Set<Promise<Delivery[]>>();
+  const deliver = (event: Record<string, unknown>): Promise<Delivery[]> => {
+    const sent = sender.send(event);
+    deliveries.add(sent);
+    void sent.finally(() => deliveries.delete(sent));
+    return sent;
+  };
+  const renderCtx = (): RenderCtx => {
+    const nowMs = now();
+    return { store, nowMs, nowSec: Math.floor(nowMs / 1000) };
+  };
+  // Every change of a plugin result's state, simulated or forced, is one event to each address.
+  const onTransition = (t: Transition): void => {
+    if (sender.urls.length > 0) void deliver(transitionEvent(renderCtx(), t));
+  };
+  // Forced transitions (`trigger`) use the fleet's rules in a still sandbox too; only a live one moves by itself.
+  const fleet = new LiveFleet({ seed: options.seed ?? 1, speed: options.live?.speed ?? 0, startMs: realNow(), realNow, onTransition });
+  const live = options.live !== undefined ? fleet : undefined;
+  const now = live ? live.now : realNow;
+  const stateFile = live ? undefined : options.stateFile;
   let store = Store.open({
     now,
-    ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
+    ...(stateFile !== undefined && { stateFile }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.computers !== undefined && { computers: options.computers }),
     ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
     ...(options.compactJournalBytes !== undefined && { compactJournalBytes: options.compactJournalBytes }),
   });
   const settings: SandboxSettings = { ticketIntegration: options.ticketIntegration ?? true };
-  const limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, now);
+  const limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, realNow);
   const router = buildRouter();
   const primaryKey = options.apiKey ?? SANDBOX_API_KEY;
   const keys: ReadonlyMap<string, AccountId> = options.apiKey === undefined ? KEYS : new Map([[primaryKey, PRIMARY_ACCOUNT], [SANDBOX_OTHER_API_KEY, OTHER_ACCOUNT]]);
@@ -157,10 +221,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (record) requests.push(entry);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       entry.status = status;
-      sendJson(res, status, body, headers);
+      // A living fleet's clock is the server's clock: its Date header says the simulated time.
+      sendJson(res, status, body, live ? { ...headers, date: new Date(live.now()).toUTCString() } : headers);
     };
     try {
-      const form = bodyParams(req, await readBody(req, MAX_BODY_BYTES));
+      const form = await bodyParams(req, await readBody(req, MAX_BODY_BYTES));
       entry.form = form;
       const apiKey = one(form, 'api_key') ?? one(query, 'api_key');
 
@@ -174,9 +239,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
       const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
       const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+      if (live) live.catchUp(store);
+      if (pathname.startsWith(CONTROL_PREFIX)) {
+        if (apiKey === undefined || keys.get(apiKey) !== PRIMARY_ACCOUNT) throw new ApiError(401, ':unauthorized', 'the sandbox\'s control routes take the primary api_key');
+        const reply = await control(method, pathname.slice(CONTROL_PREFIX.length), { ...query, ...form });
+        send(200, reply);
+        return;
+      }
       const match = router.match(method, pathname);
       if (match.kind === 'none') {
-        throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}; paths begin with /v2.5`);
+        throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}${notFoundHint(pathname)}`);
       }
       if (match.kind === 'method') {
         throw new ApiError(405, ':method_not_allowed', `${req.method ?? ''} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`, undefined, {
@@ -209,13 +281,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const write = method !== 'GET';
       if (write && options.stateFile !== undefined) {
         const reply = await withStateLock(options.stateFile, () => {
-          store = store.refresh();
+          store = store.refresh(realNow());
           return run();
         });
         send(reply.status ?? 200, reply.body ?? null, reply.headers);
         return;
       }
-      store = store.refresh();
+      store = store.refresh(realNow());
       const reply = run();
       send(reply.status ?? 200, reply.body ?? null, reply.headers);
     } catch (err) {
@@ -228,12 +300,64 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
   }
 
-  const server = createServer((req, res) => {
+  const tick = (seconds: number): Transition[] => {
+    if (!live) throw new ApiError(409, ':conflict', 'this sandbox is not live: start it with `mon sandbox serve --live` to move its clock');
+    live.step(seconds * 1000);
+    return live.catchUp(store);
+  };
+
+  /** The sandbox-only routes under /_sandbox/ (README, Control routes): tick and trigger. */
+  async function control(method: string, route: string, params: Params): Promise<unknown> {
+    if (method !== 'POST') throw new ApiError(405, ':method_not_allowed', `${method} is not allowed on ${CONTROL_PREFIX}${route}; allowed: POST`, undefined, { allow: 'POST' });
+    const nowSec = Math.floor(now() / 1000);
+    if (route === 'tick') {
+      const raw = one(params, 'seconds') ?? '';
+      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 366 * 86_400) throw invalidParameter('seconds', 'must be an integer from 1 to 31622400 (a year)');
+      const made = tick(Number(raw));
+      return { now: Math.floor(now() / 1000), transitions: made.map(describe) };
+    }
+    if (route !== 'trigger') throw new ApiError(404, ':not_found', `no control route ${CONTROL_PREFIX}${route}; there are ${CONTROL_PREFIX}tick and ${CONTROL_PREFIX}trigger`);
+    const kind = one(params, 'kind') ?? '';
+    const target = one(params, 'target') ?? '';
+    if (kind === 'test') {
+      const event = testEvent(nowSec);
+      return { event_id: event.event_id, deliveries: await deliver(event) };
+    }
+    if (kind === 'connection_test') return { deliveries: await sender.probe(connectionTestEvent(nowSec)) };
+    const computer = target.startsWith('pr_') ? store.computers.get(store.pluginResults.get(target)?.computer ?? '') : target !== '' ? store.computerByClientId(target) : undefined;
+    if (target !== '' && (computer === undefined || computer.account !== PRIMARY_ACCOUNT)) throw new ApiError(404, ':not_found', `no computer or plugin result ${target} of the primary account`);
+    if (kind === 'missing') {
+      const c = computer ?? store.computers.items.find((x) => x.account === PRIMARY_ACCOUNT && x.report_if_missing && !x.agent_removed && nowSec - x.last_report < 86_400);
+      if (!c) throw new ApiError(404, ':not_found', 'no reporting computer left to go missing');
+      fleet.forceMissing(store, c, nowSec);
+      c.report_if_missing = true;
+      c.ignore_missing_until = null;
+      c.last_report = Math.min(c.last_report, nowSec - c.report_missing_after * 86_400 - 3_600);
+      c.last_update = c.last_report;
+      store.commit({ saved: [c] });
+      return { client_id: c.client_id, missing: true, last_report: c.last_report };
+    }
+    const status = FORCED[kind];
+    if (status === undefined) throw invalidParameter('kind', 'must be one of test, connection_test, missing, alert, warning, ok');
+    const candidates = (computer ? [computer] : store.computers.items.filter((x) => x.account === PRIMARY_ACCOUNT && !x.hidden)).flatMap((c) => store.resultsOf(c.uid).filter((r) => r.visible));
+    const result = target.startsWith('pr_') ? store.pluginResults.get(target) : (candidates.find((r) => r.status !== status && r.mute === null) ?? candidates.find((r) => r.status !== status));
+    if (!result) throw new ApiError(404, ':not_found', `no visible plugin result that is not ${status} already`);
+    const owner = store.computers.get(result.computer);
+    if (!owner) throw new ApiError(404, ':not_found', `plugin result ${result.uid} has no computer`);
+    return describe(fleet.force(store, owner, result, status, nowSec));
+  }
+
+  // A live fleet moves (and sends its webhooks) between requests too: one catch-up per simulated step.
+  const ticker = live ? setInterval(() => live.catchUp(store), Math.max(50, (STEP_SECONDS * 1000) / live.speed)) : undefined;
+  ticker?.unref();
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
-  });
+  };
+  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -249,11 +373,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
     apiKey: primaryKey,
     otherApiKey: SANDBOX_OTHER_API_KEY,
     requests,
+    live,
+    tick,
+    async webhooksSettled(): Promise<void> {
+      while (deliveries.size > 0) await Promise.all([...deliveries]);
+    },
     close(): Promise<void> {
+      if (ticker) clearInterval(ticker);
+      sender.close();
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeIdleConnections();

@@ -355,6 +355,11 @@ export class Store {
     this.version++;
   }
 
+  /** Adds a record, or replaces the one of its uid, with the indexes kept (the living fleet enrols computers this way); commit() after. */
+  put(record: Owned): void {
+    this.upsert(collectionKeyOf(record.uid), record);
+  }
+
   private upsert(key: CollectionKey, record: Owned): void {
     const collection = this[key] as unknown as Collection<Owned>;
     const old = collection.get(record.uid);
@@ -388,11 +393,11 @@ export class Store {
    * since this one last read or wrote it (README, Two sandboxes on one state). Report times
    * are moved to this sandbox's own anchor, so every process shows the same clock.
    */
-  refresh(): Store {
+  refresh(nowMs: number): Store {
     const file = this.stateFile;
     if (file === undefined) return this;
     const now = fileIdentity(file);
-    if (now === undefined) return this;
+    if (now === undefined) return this.seen === undefined ? this : this.reseeded(file, nowMs);
     // The same snapshot: only the journal's new lines are read.
     if (now === this.seen) {
       this.replayJournal();
@@ -404,6 +409,20 @@ export class Store {
     store.seen = read.identity;
     store.compactJournalBytes = this.compactJournalBytes;
     store.replayJournal();
+    return store;
+  }
+  /**
+   * The state file this store read is gone: `mon sandbox reset` removed it. The demo data is
+   * seeded anew at once (same seed and size) and saved, so the reset holds for a running
+   * sandbox too instead of being undone by its next write. Another sandbox on the same file
+   * that re-seeds at the same moment writes the same records; the last save wins and the
+   * other reads it on its next request.
+   */
+  private reseeded(file: string, nowMs: number): Store {
+    const store = new Store({ ...seedState({ seed: this.data.seed, computers: this.data.computerCount, nowMs }), anchorMs: nowMs }, file);
+    store.compactJournalBytes = this.compactJournalBytes;
+    rmSync(journalOf(file), { force: true });
+    store.save();
     return store;
   }
 }

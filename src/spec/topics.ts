@@ -140,6 +140,10 @@ const sandbox: Topic = {
       kind: 'text',
       text: '`mon sandbox --port 8025` serves it in the foreground for other tools and scripts, and prints its base URL and the two `export` lines (MON_BASE_URL, MON_API_KEY) that point mon at it; Ctrl-C stops it. `--computers N` seeds a larger account (10000 for benchmarks). `--account NAME` serves a demo account of its own: its own data (its own seed unless --seed is given), its own key (in its export lines) and its own state; two of them, each saved as a profile, give --all-profiles two different accounts. `--rate-limit N/S` lets each key send N requests per S seconds (default 400/60, as the API). `mon sandbox --help` lists its options.',
     },
+    {
+      kind: 'text',
+      text: "`mon sandbox serve --live` serves a fleet that lives, in memory: simulated time passes --speed times as fast (default 60, an hour a minute); computers report hourly, some go missing and come back, checks move between OK, Warning and Alert, timed mutes end, new computers enrol. The same --seed from the same start gives the same fleet. `--webhook URL` POSTs each plugin result's change of state as JSON. `mon sandbox trigger` acts on the running sandbox: test and connection_test deliveries, `tick 3d` (the clock jumps ahead), `missing`, `alert`, `warning`, `ok`.",
+    },
     { kind: 'text', text: 'The sandbox account is named `@sandbox` where mon names accounts (`mon changes list`, the states of --changes).' },
   ],
 };

@@ -123,10 +123,10 @@ describe('sandboxes serving other data', () => {
     expect(JSON.parse(read.stdout).body).toBe('kept');
 
     // reset names the data it forgets; --all forgets every one.
-    expect(await runMon(['sandbox', 'reset', '--computers', '60'], { env })).toMatchObject({ code: 0, stderr: 'Sandbox reset: the demo data is restored on its next start.\n' });
+    expect(await runMon(['sandbox', 'reset', '--computers', '60'], { env })).toMatchObject({ code: 0, stderr: 'Sandbox reset: the demo data is restored (a sandbox serving it starts over at its next request).\n' });
     expect(existsSync(join(configDir, 'sandbox-60c.json'))).toBe(false);
     expect(existsSync(join(configDir, 'sandbox.json'))).toBe(true);
-    expect(await runMon(['sandbox', 'reset', '--all'], { env })).toMatchObject({ code: 0, stderr: 'Sandbox reset: 1 state removed; the demo data is restored on the next start.\n' });
+    expect(await runMon(['sandbox', 'reset', '--all'], { env })).toMatchObject({ code: 0, stderr: 'Sandbox reset: 1 state removed; the demo data is restored (a sandbox serving it starts over at its next request).\n' });
     expect(existsSync(join(configDir, 'sandbox.json'))).toBe(false);
   });
 
@@ -151,7 +151,7 @@ describe('sandboxes serving other data', () => {
     expect(uids('south').size).toBe(40);
     expect([...uids('north')].filter((uid) => uids('south').has(uid))).toEqual([]);
     // Each account's own file; the default data is not written.
-    expect(readdirSync(configDir).filter((name) => name.startsWith('sandbox')).sort()).toEqual(['sandbox-north.json', 'sandbox-south.json']);
+    expect(readdirSync(configDir).filter((name) => name.startsWith('sandbox') && name.endsWith('.json')).sort()).toEqual(['sandbox-north.json', 'sandbox-south.json']);
   });
 
   it('--rate-limit N/S sets what each key may send; a bad rate is refused naming the form', async () => {

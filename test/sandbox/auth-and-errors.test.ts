@@ -127,6 +127,15 @@ describe('errors', () => {
     }
   });
 
+  it('says paths begin with /v2.5 only of a path that does not', async () => {
+    for (const path of ['/', '/v2.2/groups', '/groups']) expect(errorOf(await api.get(path)).details, path).toMatch(/paths begin with \/v2\.5$/);
+    for (const path of ['/v2.5/widgets', '/v2.5/groups/a/b', '/v2.5']) {
+      const details = errorOf(await api.get(path)).details;
+      expect(details, path).not.toMatch(/begin with/);
+      expect(details, path).toMatch(/the v2\.5 API has no such path/);
+    }
+  });
+
   it('answers a wrong method on a known path with 405 and Allow', async () => {
     const res = await api.send('DELETE', '/v2.5/groups/g_whatever');
     expect(res.status).toBe(405);
@@ -154,7 +163,7 @@ describe('errors', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(res.status).toBe(400);
-    expect(errorOf(res).details).toMatch(/x-www-form-urlencoded or application\/json/);
+    expect(errorOf(res).details).toMatch(/x-www-form-urlencoded, multipart\/form-data or application\/json/);
   });
 
   it('accepts a form content type with a charset', async () => {

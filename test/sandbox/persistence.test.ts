@@ -285,6 +285,31 @@ describe('resetSandbox', () => {
   });
 });
 
+describe('resetSandbox while a sandbox serves the data', () => {
+  it('takes effect at once: the running sandbox serves the demo data again and its next write does not bring the old data back', async () => {
+    const running = await start({ stateFile: file });
+    try {
+      const g = (await running.api.get('/v2.5/groups')).body[0];
+      expect((await running.api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': 'Changed' })).status).toBe(200);
+      const note = await running.api.send('POST', '/v2.5/notes', { 'note[group_id]': g.uid, 'note[body]': 'before the reset' });
+      expect(note.status).toBe(200);
+
+      expect(await resetSandbox(file)).toBe(true);
+      expect((await running.api.get(`/v2.5/groups/${g.uid}`)).body.name).toBe(g.name);
+      expect((await running.api.get(`/v2.5/notes/${note.body.uid}`)).status).toBe(404);
+      // the next write lands on the fresh data, and the file holds the fresh data plus that write
+      const other = (await running.api.get('/v2.5/groups')).body[1];
+      expect((await running.api.send('PUT', `/v2.5/groups/${other.uid}`, { 'group[name]': 'After the reset' })).status).toBe(200);
+      const saved = readState(file)!;
+      expect(saved.groups.find((x: { uid: string }) => x.uid === g.uid)!.name).toBe(g.name);
+      expect(saved.notes.some((n: { uid: string }) => n.uid === note.body.uid)).toBe(false);
+      expect(saved.groups.find((x: { uid: string }) => x.uid === other.uid)!.name).toBe('After the reset');
+    } finally {
+      await running.sandbox.close();
+    }
+  });
+});
+
 class Capture extends Writable {
   text = '';
   private waiting: { part: string; resolve: () => void }[] = [];
