@@ -423,7 +423,7 @@ complete -c mon -l 'dry-run' -d 'print the request that would be sent (key redac
 complete -c mon -s 'y' -l 'yes' -d 'confirm deletes and bulk mutes; without a terminal they are refused without it'
 complete -c mon -s 'q' -l 'quiet' -d 'only data on stdout, no notices on stderr'
 complete -c mon -s 'v' -l 'verbose' -d 'each request and its status on stderr (key redacted)'
-complete -c mon -l 'no-color' -d 'no colour (also NO_COLOR; colour is only ever used on a terminal)'
+complete -c mon -l 'no-color' -d 'no colour (also NO_COLOR or TERM=dumb; colour is only ever used on a terminal)'
 complete -c mon -s 'h' -l 'help' -d 'show help'
 complete -c mon -n '__mon_at ""' -a 'groups' -d 'List, show, find-or-create and update groups'
 complete -c mon -n '__mon_at ""' -a 'computers' -d 'List, show and update monitored computers'

@@ -3,7 +3,7 @@ import { withExpand } from '../api/encode.js';
 import { routeOf, type RouteName } from '../api/endpoints.js';
 import { leftAfter, MAX_PER_PAGE, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { DeclinedError, UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { terminalSafe } from '../output/escape.js';
 import { sharedKeys } from '../output/columns.js';
@@ -88,13 +88,14 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
 
 /**
  * Colour only on a terminal (cli-contract.md, Output): --no-color and NO_COLOR turn it off,
- * FORCE_COLOR (other than 0) turns it on even in a pipe, for those who ask.
+ * and so does TERM=dumb (a terminal that draws no escapes: Emacs' shell, a serial console);
+ * FORCE_COLOR (other than 0) turns it on even in a pipe or on a dumb terminal, for those who ask.
  */
 export function colourWanted(ctx: Context, tty: boolean): boolean {
   const { env, globals } = ctx;
   if (!globals.color || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return tty;
+  return tty && env.TERM !== 'dumb';
 }
 
 /**
@@ -260,14 +261,15 @@ export interface Confirmation {
 
 /**
  * --yes, or a "y" typed on a terminal (stdin and stderr both terminals); without a terminal
- * and --yes, a UsageError (exit 2) before anything is sent; any other answer, a UsageError too.
+ * and --yes, a UsageError (exit 2) before anything is sent; any other answer, a DeclinedError
+ * (exit 1: the command line was right, the person said no).
  */
 export async function confirmAction(ctx: Context, confirmation: Confirmation): Promise<void> {
   if (ctx.globals.yes) return;
   const { stdin, stderr } = ctx.io;
   if (!stdin.isTTY || !stderr.isTTY) throw new UsageError(...confirmation.refusal);
   await confirmation.preface?.();
-  if (!(await askYesNo(ctx, await confirmation.question()))) throw new UsageError(confirmation.declined);
+  if (!(await askYesNo(ctx, await confirmation.question()))) throw new DeclinedError(confirmation.declined);
 }
 
 async function askYesNo(ctx: Context, question: string): Promise<boolean> {
