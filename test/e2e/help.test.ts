@@ -8,6 +8,7 @@ import { buildTree, walk } from '../../src/completion/tree.js';
 import { AccountsFailedError, EXIT_CODES, UsageError } from '../../src/errors.js';
 import { OUTPUT_FORMATS } from '../../src/output/types.js';
 import { ENVIRONMENT, TOPIC_NAMES, TOPICS } from '../../src/spec/topics.js';
+import { HELP_WIDTH } from '../../src/help.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 
@@ -197,6 +198,17 @@ describe('help', () => {
       expect(text).toMatch(new RegExp(`^Usage: mon ${node.path.slice(0, -1).join(' ')}`));
       expect(text.replace(/\s+/g, ' ')).toContain(` ${node.summary} `);
       expect(text).toMatch(/\nExamples:\n {2}\$ mon \S/);
+    });
+    it('wraps its description once: each line of prose is as full as the width allows', () => {
+      // The description runs from after the summary to the first section (Arguments:, Options:...).
+      const body = text.split('\n\n').slice(2).join('\n\n');
+      const description = body.slice(0, body.search(/^(Arguments|Options|Commands):$/m));
+      const lines = description.split('\n');
+      for (let i = 0; i + 1 < lines.length; i++) {
+        const [line, next] = [lines[i]!, lines[i + 1]!];
+        // Two lines of one paragraph: the next one's first word would not have fitted.
+        if (line && next && !/^\s/.test(line) && !/^\s/.test(next)) expect(`${line} ${next.split(' ')[0]}`.length, `${line}\n${next}`).toBeGreaterThan(HELP_WIDTH);
+      }
     });
   });
 });
