@@ -404,7 +404,7 @@ function __mon_names
 end
 
 complete -c mon -f
-complete -c mon -s 'V' -l 'version' -d 'print the version'
+complete -c mon -s 'V' -l 'version' -d 'print the version (also: mon version)'
 complete -c mon -s 'p' -l 'profile' -x -a '(__mon_profiles)' -d 'saved profile to use (env MON_PROFILE; default: the one set with `profile use`)'
 complete -c mon -l 'profiles' -x -a '(__fish_complete_list , __mon_profiles)' -d 'run a read across these saved profiles, side by side (env MON_PROFILES)'
 complete -c mon -l 'all-profiles' -d 'run a read across every saved profile, in the order `profile list` shows'

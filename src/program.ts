@@ -23,7 +23,7 @@ export interface ProgramOutput {
 export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: readonly string[]): Command {
   const program = new Command('mon')
     .description('Administer the Endpoint Monitoring Service (API v2.5) from the command line.')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(VERSION, '-V, --version', 'print the version (also: mon version)')
     .helpOption('-h, --help', 'show help')
     // Ours, not commander's: commander's help command reads one word (`mon help computers list`
     // would show the help of computers).

@@ -23,7 +23,7 @@ describe('help', () => {
     expect(stdout).toMatch(/^Usage: mon \[global options\] <command> \[<verb>\] \[arguments\] \[options\]\n\nAdminister the Endpoint Monitoring Service .*\n\nCommands:\n/);
     expect(stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(40);
     expect(Math.max(...stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
-    for (const spec of COMMANDS.filter((candidate) => candidate.name !== '__complete')) expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
+    for (const spec of COMMANDS.filter((candidate) => !('hidden' in candidate && candidate.hidden))) expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
     expect(stdout).not.toContain('__complete');
     const topics = stdout.slice(stdout.indexOf('Help topics (mon help <topic>):\n'));
     for (const name of TOPIC_NAMES) expect(topics).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
@@ -236,6 +236,13 @@ describe('version', () => {
     // bin/mon answers from package.json, without loading the bundle: a real process.
     const { code, stdout, stderr } = await runMon([flag]);
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('`mon version` prints what --version prints (as gh, kubectl and doctl take it), with global options too', async () => {
+    for (const words of [['version'], ['--sandbox', 'version'], ['version', '--no-color']]) {
+      const { code, stdout, stderr } = await runMon(words);
+      expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
   });
 });
 
