@@ -125,6 +125,8 @@ _mon_option() {
     'expirations list|--license-key') REPLY='v' ;;
     'expirations list|--expires-start') REPLY='v' ;;
     'expirations list|--expires-end') REPLY='v' ;;
+    'expirations list|--within') REPLY='v' ;;
+    'expirations list|--order') REPLY='v soonest latest' ;;
     'expirations list|--page') REPLY='v' ;;
     'expirations list|--per-page') REPLY='v' ;;
     'expirations list|--offset') REPLY='v' ;;
@@ -260,7 +262,7 @@ _mon_flags() {
     'groups update') REPLY='--name --description --reference-email --show-contact-menu --no-show-contact-menu' ;;
     'computers list') REPLY='--status --group --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --order --page --per-page --offset --all --limit --count --changes --reset' ;;
     'computers update') REPLY='--asset-id --custom-name --description --reference-email --product-description --estimated-manufacture-date --beacon-reporting --no-beacon-reporting --beacon-missing-threshold --create-ticket-on-beacon-found --no-create-ticket-on-beacon-found' ;;
-    'expirations list') REPLY='--uid --manufacturer --product --group --computer --license-key --expires-start --expires-end --page --per-page --offset --all --limit --count --changes --reset' ;;
+    'expirations list') REPLY='--uid --manufacturer --product --group --computer --license-key --expires-start --expires-end --within --expired --order --page --per-page --offset --all --limit --count --changes --reset' ;;
     'expirations create') REPLY='--license-key --expires-at --manufacturer --product --group --computer --renewable --no-renewable --notes' ;;
     'expirations update') REPLY='--license-key --expires-at --manufacturer --product --group --computer --renewable --no-renewable --notes' ;;
     'expiration-manufacturers list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;

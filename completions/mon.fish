@@ -186,6 +186,8 @@ function __mon_option
             'expirations list|--license-key' \
             'expirations list|--expires-start' \
             'expirations list|--expires-end' \
+            'expirations list|--within' \
+            'expirations list|--order' \
             'expirations list|--page' \
             'expirations list|--per-page' \
             'expirations list|--offset' \
@@ -515,7 +517,7 @@ complete -c mon -n '__mon_in "computers update"' -l 'beacon-missing-threshold' -
 complete -c mon -n '__mon_in "computers update"' -l 'create-ticket-on-beacon-found' -d 'send an alert when the computer comes online'
 complete -c mon -n '__mon_in "computers update"' -l 'no-create-ticket-on-beacon-found' -d 'do not send an alert when the computer comes online'
 complete -c mon -n '__mon_arg "computers update" 1' -a '(__mon_names computers)'
-complete -c mon -n '__mon_at "expirations"' -a 'list' -d 'List expirations, latest expiry first'
+complete -c mon -n '__mon_at "expirations"' -a 'list' -d 'List expirations, soonest expiry first'
 complete -c mon -n '__mon_at "expirations"' -a 'get' -d 'Show one expiration'
 complete -c mon -n '__mon_at "expirations"' -a 'create' -d 'Record a license or warranty expiry for a group or a computer'
 complete -c mon -n '__mon_at "expirations"' -a 'update' -d 'Change an expiration\'s license key, date, manufacturer, product, owner, renewal or notes'
@@ -531,6 +533,9 @@ complete -c mon -n '__mon_in "expirations list"' -l 'computer' -x -a '(__mon_nam
 complete -c mon -n '__mon_in "expirations list"' -l 'license-key' -x -d 'only this license key (max 191 characters)'
 complete -c mon -n '__mon_in "expirations list"' -l 'expires-start' -x -d 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)'
 complete -c mon -n '__mon_in "expirations list"' -l 'expires-end' -x -d 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)'
+complete -c mon -n '__mon_in "expirations list"' -l 'within' -x -d 'expiring from today through this long from now: 30d, 2w, 12h'
+complete -c mon -n '__mon_in "expirations list"' -l 'expired' -d 'already expired (a day before today, UTC)'
+complete -c mon -n '__mon_in "expirations list"' -l 'order' -x -a 'soonest latest' -d 'soonest (every page read, then sorted) or latest (the API\'s order, paged) (default: soonest)'
 complete -c mon -n '__mon_in "expirations list"' -l 'page' -x -d 'page to fetch (default 1)'
 complete -c mon -n '__mon_in "expirations list"' -l 'per-page' -x -d 'items per page, 1..100 (default 50; 100 with --all)'
 complete -c mon -n '__mon_in "expirations list"' -l 'offset' -x -d 'skip this many records (offset 5 starts at record 6)'

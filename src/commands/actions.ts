@@ -134,7 +134,12 @@ export function dryRunLocally(ctx: Context, wouldDo: string): boolean {
  * A list verb: --count prints x-total; otherwise pages stream into the renderer as they come
  * (ndjson lines appear while later pages are still on their way).
  */
-export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingValues): Promise<void> {
+/**
+ * A list: one page (or --all, --limit), --count, or --changes. With `sort`, an order the API
+ * cannot serve (expirations soonest first): every page is read, then sorted, and --limit keeps
+ * the first of that order; --page and --offset are the caller's to refuse.
+ */
+export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingValues, sort?: (a: Record<string, unknown>, b: Record<string, unknown>) => number): Promise<void> {
   const changes = changesWanted(opts);
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
@@ -163,6 +168,17 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     return;
   }
   const request = forPeople(route, input, view, render);
+  if (sort) {
+    if (await showDryRun(ctx, client.prepare(route, { ...request, query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
+    const items: Record<string, unknown>[] = [];
+    for await (const page of client.pages(route, request, { all: true, perPage: opts.perPage })) items.push(...(page.items as Record<string, unknown>[]));
+    const shown = items.sort(sort).slice(0, opts.limit);
+    const renderer = await ctx.output.list(render);
+    renderer.push(shown);
+    renderer.end();
+    if (shown.length === 0 && render.format === 'table') ctx.notice('No results.');
+    return;
+  }
   const first = client.prepare(route, { ...request, query: { ...request.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
   if (await showDryRun(ctx, first)) return;
   const renderer = await ctx.output.list(render);
