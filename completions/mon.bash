@@ -184,6 +184,7 @@ _mon_option() {
     'plugin mute|--plugin') REPLY='v @names:plugins' ;;
     'plugin mute|--group') REPLY='v @names:groups' ;;
     'plugin mute|--computer') REPLY='v @names:computers' ;;
+    'plugin mute|--ran-since') REPLY='v' ;;
     'plugin mute|--since') REPLY='v' ;;
     'plugin mute|--created-after') REPLY='v' ;;
     'plugin mute|--serial-number') REPLY='v' ;;
@@ -198,6 +199,7 @@ _mon_option() {
     'plugin unmute|--plugin') REPLY='v @names:plugins' ;;
     'plugin unmute|--group') REPLY='v @names:groups' ;;
     'plugin unmute|--computer') REPLY='v @names:computers' ;;
+    'plugin unmute|--ran-since') REPLY='v' ;;
     'plugin unmute|--since') REPLY='v' ;;
     'plugin unmute|--created-after') REPLY='v' ;;
     'plugin unmute|--serial-number') REPLY='v' ;;
@@ -217,6 +219,7 @@ _mon_option() {
     'alerts|--plugin') REPLY='v @names:plugins' ;;
     'alerts|--group') REPLY='v @names:groups' ;;
     'alerts|--computer') REPLY='v @names:computers' ;;
+    'alerts|--ran-since') REPLY='v' ;;
     'alerts|--since') REPLY='v' ;;
     'alerts|--created-after') REPLY='v' ;;
     'alerts|--serial-number') REPLY='v' ;;
@@ -275,10 +278,10 @@ _mon_flags() {
     'notes create') REPLY='--computer --group --body --body-file --private --include-in-email --include-in-report' ;;
     'notes update') REPLY='--body --body-file --computer --group --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
     'plugin list') REPLY='--status --muted --unmuted --include-hidden --all --count --changes --reset' ;;
-    'plugin mute') REPLY='--timed --ticket --ignore --ticket-url --status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
-    'plugin unmute') REPLY='--status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
+    'plugin mute') REPLY='--timed --ticket --ignore --ticket-url --status --include-hidden --plugin --group --computer --missing --ran-since --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
+    'plugin unmute') REPLY='--status --include-hidden --plugin --group --computer --missing --ran-since --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
-    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
+    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --ran-since --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
     'report') REPLY='--group --since --title --logo --footer --output-dir' ;;
     'changes list') REPLY='--all --count' ;;

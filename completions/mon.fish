@@ -244,6 +244,7 @@ function __mon_option
             'plugin mute|--plugin' \
             'plugin mute|--group' \
             'plugin mute|--computer' \
+            'plugin mute|--ran-since' \
             'plugin mute|--since' \
             'plugin mute|--created-after' \
             'plugin mute|--serial-number' \
@@ -258,6 +259,7 @@ function __mon_option
             'plugin unmute|--plugin' \
             'plugin unmute|--group' \
             'plugin unmute|--computer' \
+            'plugin unmute|--ran-since' \
             'plugin unmute|--since' \
             'plugin unmute|--created-after' \
             'plugin unmute|--serial-number' \
@@ -277,6 +279,7 @@ function __mon_option
             'alerts|--plugin' \
             'alerts|--group' \
             'alerts|--computer' \
+            'alerts|--ran-since' \
             'alerts|--since' \
             'alerts|--created-after' \
             'alerts|--serial-number' \
@@ -663,7 +666,8 @@ complete -c mon -n '__mon_in "plugin mute"' -l 'plugin' -x -a '(__mon_names plug
 complete -c mon -n '__mon_in "plugin mute"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'computer' -x -a '(__mon_names computers)' -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'missing' -d 'only results of missing computers'
-complete -c mon -n '__mon_in "plugin mute"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin mute"' -l 'ran-since' -x -d 'only results whose plugin last ran at or after WHEN (not when it began to alert: the API keeps no such time): a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin mute"' -l 'since' -x -d 'the old name of --ran-since, still taken (it says so on stderr)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
@@ -679,7 +683,8 @@ complete -c mon -n '__mon_in "plugin unmute"' -l 'plugin' -x -a '(__mon_names pl
 complete -c mon -n '__mon_in "plugin unmute"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'computer' -x -a '(__mon_names computers)' -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'missing' -d 'only results of missing computers'
-complete -c mon -n '__mon_in "plugin unmute"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'ran-since' -x -d 'only results whose plugin last ran at or after WHEN (not when it began to alert: the API keeps no such time): a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'since' -x -d 'the old name of --ran-since, still taken (it says so on stderr)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
@@ -707,7 +712,8 @@ complete -c mon -n '__mon_in "alerts"' -l 'plugin' -x -a '(__mon_names plugins)'
 complete -c mon -n '__mon_in "alerts"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'computer' -x -a '(__mon_names computers)' -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'missing' -d 'only results of missing computers'
-complete -c mon -n '__mon_in "alerts"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "alerts"' -l 'ran-since' -x -d 'only results whose plugin last ran at or after WHEN (not when it began to alert: the API keeps no such time): a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "alerts"' -l 'since' -x -d 'the old name of --ran-since, still taken (it says so on stderr)'
 complete -c mon -n '__mon_in "alerts"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
 complete -c mon -n '__mon_in "alerts"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
