@@ -136,6 +136,8 @@ _mon_option() {
     'expirations list|--license-key') REPLY='v' ;;
     'expirations list|--expires-start') REPLY='v' ;;
     'expirations list|--expires-end') REPLY='v' ;;
+    'expirations list|--within') REPLY='v' ;;
+    'expirations list|--order') REPLY='v soonest latest' ;;
     'expirations list|--page') REPLY='v' ;;
     'expirations list|--per-page') REPLY='v' ;;
     'expirations list|--offset') REPLY='v' ;;
@@ -193,6 +195,7 @@ _mon_option() {
     'plugin mute|--plugin') REPLY='v @names:plugins' ;;
     'plugin mute|--group') REPLY='v @names:groups' ;;
     'plugin mute|--computer') REPLY='v @names:computers' ;;
+    'plugin mute|--ran-since') REPLY='v' ;;
     'plugin mute|--since') REPLY='v' ;;
     'plugin mute|--created-after') REPLY='v' ;;
     'plugin mute|--serial-number') REPLY='v' ;;
@@ -207,6 +210,7 @@ _mon_option() {
     'plugin unmute|--plugin') REPLY='v @names:plugins' ;;
     'plugin unmute|--group') REPLY='v @names:groups' ;;
     'plugin unmute|--computer') REPLY='v @names:computers' ;;
+    'plugin unmute|--ran-since') REPLY='v' ;;
     'plugin unmute|--since') REPLY='v' ;;
     'plugin unmute|--created-after') REPLY='v' ;;
     'plugin unmute|--serial-number') REPLY='v' ;;
@@ -226,6 +230,7 @@ _mon_option() {
     'alerts|--plugin') REPLY='v @names:plugins' ;;
     'alerts|--group') REPLY='v @names:groups' ;;
     'alerts|--computer') REPLY='v @names:computers' ;;
+    'alerts|--ran-since') REPLY='v' ;;
     'alerts|--since') REPLY='v' ;;
     'alerts|--created-after') REPLY='v' ;;
     'alerts|--serial-number') REPLY='v' ;;
@@ -298,7 +303,7 @@ _mon_flags() {
     'groups update') REPLY='--name --description --reference-email --show-contact-menu --no-show-contact-menu' ;;
     'computers list') REPLY='--status --group --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --order --page --per-page --offset --all --limit --count --changes --reset' ;;
     'computers update') REPLY='--asset-id --custom-name --description --reference-email --product-description --estimated-manufacture-date --beacon-reporting --no-beacon-reporting --beacon-missing-threshold --create-ticket-on-beacon-found --no-create-ticket-on-beacon-found' ;;
-    'expirations list') REPLY='--uid --manufacturer --product --group --computer --license-key --expires-start --expires-end --page --per-page --offset --all --limit --count --changes --reset' ;;
+    'expirations list') REPLY='--uid --manufacturer --product --group --computer --license-key --expires-start --expires-end --within --expired --order --page --per-page --offset --all --limit --count --changes --reset' ;;
     'expirations create') REPLY='--license-key --expires-at --manufacturer --product --group --computer --renewable --no-renewable --notes' ;;
     'expirations update') REPLY='--license-key --expires-at --manufacturer --product --group --computer --renewable --no-renewable --notes' ;;
     'expiration-manufacturers list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
@@ -311,10 +316,10 @@ _mon_flags() {
     'notes create') REPLY='--computer --group --body --body-file --private --include-in-email --include-in-report' ;;
     'notes update') REPLY='--body --body-file --computer --group --private --no-private --include-in-email --no-include-in-email --include-in-report --no-include-in-report' ;;
     'plugin list') REPLY='--status --muted --unmuted --include-hidden --all --count --changes --reset' ;;
-    'plugin mute') REPLY='--timed --ticket --ignore --ticket-url --status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
-    'plugin unmute') REPLY='--status --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max --timed-only' ;;
+    'plugin mute') REPLY='--timed --ticket --ignore --ticket-url --status --include-hidden --plugin --group --computer --missing --ran-since --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max' ;;
+    'plugin unmute') REPLY='--status --include-hidden --plugin --group --computer --missing --ran-since --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --from --max --timed-only' ;;
     'users list') REPLY='--page --per-page --offset --all --limit --count --changes --reset' ;;
-    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
+    'alerts') REPLY='--status --muted --include-muted --include-hidden --plugin --group --computer --missing --ran-since --since --created-after --serial-number --asset-id --reference-email-computer --reference-email-group --reference-email --platform --all --count --changes --reset' ;;
     'status') REPLY='--group --within --check --warning-alerts --critical-alerts --warning-warnings --critical-warnings --warning-missing --critical-missing' ;;
     'metrics') REPLY='--listen --refresh --auth-token-file --basic-auth-file --tls-cert --tls-key --insecure' ;;
     'report') REPLY='--group --period --since --title --logo --footer --output-dir' ;;
@@ -389,6 +394,28 @@ _mon_find_option() {
   done
 }
 
+# The options of the line before the cursor that name the account (-p, --profile, --base-url,
+# --sandbox), in the array _mon_acct: names are completed from that account's cache. Read from
+# COMP_LINE, where a URL is one word (COMP_WORDS splits it at ':').
+_mon_account() {
+  local -a line
+  local -i j
+  local v
+  _mon_acct=()
+  read -ra line <<< "${COMP_LINE:0:COMP_POINT}"
+  for (( j = 1; j < ${#line[@]}; j++ )); do
+    v=${line[j]}
+    case $v in
+      -p|--profile|--base-url)
+        if (( j + 1 < ${#line[@]} )); then j+=1; _mon_acct+=("$v" "${line[j]}"); fi ;;
+      --profile=*|--base-url=*|--sandbox) _mon_acct+=("$v") ;;
+      --) break ;;
+    esac
+  done
+  # A value typed in quotes (-p 'south'): the quotes are the shell's, not the name's.
+  _mon_acct=("${_mon_acct[@]//[\'\"]/}")
+}
+
 # Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@names:<kind>", "@commands topic…") that start with $cur.
 _mon_offer() {
   local IFS=$' \t\n' parent
@@ -403,15 +430,22 @@ _mon_offer() {
     @files) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
     @names:*)
       # The account's names, one a line (spaces and quotes kept): those that start with what is
-      # typed. After a quote the user opened, each as it is (readline closes the quote); else
-      # quoted for the shell by printf -v, a builtin: no process for each of 100,000 names.
-      local typed=$cur name quoted open=''
+      # typed. After a quote the user opened, quoted for that quote (readline closes it): in
+      # single quotes a ' becomes '\'', in double quotes \ $ ` and " take a backslash.
+      # Else quoted for the shell by printf -v, a builtin: no process for each of 100,000 names.
+      local typed=$cur name quoted open='' sq="'\''"
       [[ $typed == [\"\']* ]] && open=${typed:0:1} && typed=${typed:1}
+      _mon_account
       COMPREPLY=()
       while IFS= read -r name; do
         [[ $name == "$typed"* ]] || continue
-        if [[ -n $open ]]; then COMPREPLY+=("$name"); else printf -v quoted '%q' "$name"; COMPREPLY+=("$quoted"); fi
-      done < <(command mon __complete "${1#@names:}" 2>/dev/null) ;;
+        case $open in
+          \') quoted=${name//\'/$sq} ;;
+          \") quoted=${name//\\/\\\\}; quoted=${quoted//\$/\\\$}; quoted=${quoted//\`/\\\`}; quoted=${quoted//\"/\\\"} ;;
+          *) printf -v quoted '%q' "$name" ;;
+        esac
+        COMPREPLY+=("$quoted")
+      done < <(command mon "${_mon_acct[@]}" __complete "${1#@names:}" 2>/dev/null) ;;
     @commands*)
       # The commands of the parent, and the help topics that follow the word.
       [[ $path == *' '* ]] && parent=${path% *} || parent=''
@@ -423,6 +457,7 @@ _mon_offer() {
 
 _mon() {
   local cur=${COMP_WORDS[COMP_CWORD]} path='' word take opt='' prefix='' flags='' p REPLY _mon_aliases
+  local -a _mon_acct
   local -i i=1 nargs=0
   COMPREPLY=()
   # Walk the words before the cursor: subcommands move down the tree, option values are skipped.

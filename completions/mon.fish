@@ -207,6 +207,8 @@ function __mon_option
             'expirations list|--license-key' \
             'expirations list|--expires-start' \
             'expirations list|--expires-end' \
+            'expirations list|--within' \
+            'expirations list|--order' \
             'expirations list|--page' \
             'expirations list|--per-page' \
             'expirations list|--offset' \
@@ -263,6 +265,7 @@ function __mon_option
             'plugin mute|--plugin' \
             'plugin mute|--group' \
             'plugin mute|--computer' \
+            'plugin mute|--ran-since' \
             'plugin mute|--since' \
             'plugin mute|--created-after' \
             'plugin mute|--serial-number' \
@@ -277,6 +280,7 @@ function __mon_option
             'plugin unmute|--plugin' \
             'plugin unmute|--group' \
             'plugin unmute|--computer' \
+            'plugin unmute|--ran-since' \
             'plugin unmute|--since' \
             'plugin unmute|--created-after' \
             'plugin unmute|--serial-number' \
@@ -296,6 +300,7 @@ function __mon_option
             'alerts|--plugin' \
             'alerts|--group' \
             'alerts|--computer' \
+            'alerts|--ran-since' \
             'alerts|--since' \
             'alerts|--created-after' \
             'alerts|--serial-number' \
@@ -446,13 +451,36 @@ function __mon_profiles
     command mon __complete profiles 2>/dev/null
 end
 
-# The account's names of one kind, one a line, from the live cache.
+# The options of the line before the cursor that name the account (-p, --profile, --base-url,
+# --sandbox), one a line: names are completed from that account's cache.
+function __mon_account
+    set -l words (commandline -opc)
+    set -l i 2
+    while test $i -le (count $words)
+        switch $words[$i]
+            case -p --profile --base-url
+                if test $i -lt (count $words)
+                    printf '%s
+' $words[$i] $words[(math $i + 1)]
+                end
+                set i (math $i + 1)
+            case '--profile=*' '--base-url=*' --sandbox
+                printf '%s
+' $words[$i]
+            case --
+                break
+        end
+        set i (math $i + 1)
+    end
+end
+
+# The account's names of one kind, one a line, from the live cache of the account on the line.
 function __mon_names
-    command mon __complete $argv[1] 2>/dev/null
+    command mon (__mon_account) __complete $argv[1] 2>/dev/null
 end
 
 complete -c mon -f
-complete -c mon -s 'V' -l 'version' -d 'print the version'
+complete -c mon -s 'V' -l 'version' -d 'print the version (also: mon version)'
 complete -c mon -s 'p' -l 'profile' -x -a '(__mon_profiles)' -d 'saved profile to use (env MON_PROFILE; default: the one set with `profile use`)'
 complete -c mon -l 'profiles' -x -a '(__fish_complete_list , __mon_profiles)' -d 'run a read across these saved profiles, side by side (env MON_PROFILES)'
 complete -c mon -l 'all-profiles' -d 'run a read across every saved profile, in the order `profile list` shows'
@@ -472,7 +500,7 @@ complete -c mon -l 'dry-run' -d 'print the request that would be sent (key redac
 complete -c mon -s 'y' -l 'yes' -d 'confirm deletes and bulk mutes; without a terminal they are refused without it'
 complete -c mon -s 'q' -l 'quiet' -d 'only data on stdout, no notices on stderr'
 complete -c mon -s 'v' -l 'verbose' -d 'each request and its status on stderr (key redacted)'
-complete -c mon -l 'no-color' -d 'no colour (also NO_COLOR; colour is only ever used on a terminal)'
+complete -c mon -l 'no-color' -d 'no colour (also NO_COLOR or TERM=dumb; colour is only ever used on a terminal)'
 complete -c mon -s 'h' -l 'help' -d 'show help'
 complete -c mon -n '__mon_at ""' -a 'groups' -d 'List, show, find-or-create and update groups'
 complete -c mon -n '__mon_at ""' -a 'computers' -d 'List, show and update monitored computers'
@@ -567,7 +595,7 @@ complete -c mon -n '__mon_in "computers update"' -l 'beacon-missing-threshold' -
 complete -c mon -n '__mon_in "computers update"' -l 'create-ticket-on-beacon-found' -d 'send an alert when the computer comes online'
 complete -c mon -n '__mon_in "computers update"' -l 'no-create-ticket-on-beacon-found' -d 'do not send an alert when the computer comes online'
 complete -c mon -n '__mon_arg "computers update" 1' -a '(__mon_names computers)'
-complete -c mon -n '__mon_at "expirations"' -a 'list' -d 'List expirations, latest expiry first'
+complete -c mon -n '__mon_at "expirations"' -a 'list' -d 'List expirations, soonest expiry first'
 complete -c mon -n '__mon_at "expirations"' -a 'get' -d 'Show one expiration'
 complete -c mon -n '__mon_at "expirations"' -a 'create' -d 'Record a license or warranty expiry for a group or a computer'
 complete -c mon -n '__mon_at "expirations"' -a 'update' -d 'Change an expiration\'s license key, date, manufacturer, product, owner, renewal or notes'
@@ -583,6 +611,9 @@ complete -c mon -n '__mon_in "expirations list"' -l 'computer' -x -a '(__mon_nam
 complete -c mon -n '__mon_in "expirations list"' -l 'license-key' -x -d 'only this license key (max 191 characters)'
 complete -c mon -n '__mon_in "expirations list"' -l 'expires-start' -x -d 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)'
 complete -c mon -n '__mon_in "expirations list"' -l 'expires-end' -x -d 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)'
+complete -c mon -n '__mon_in "expirations list"' -l 'within' -x -d 'expiring from today through this long from now: 30d, 2w, 12h'
+complete -c mon -n '__mon_in "expirations list"' -l 'expired' -d 'already expired (a day before today, UTC)'
+complete -c mon -n '__mon_in "expirations list"' -l 'order' -x -a 'soonest latest' -d 'soonest (every page read, then sorted) or latest (the API\'s order, paged) (default: soonest)'
 complete -c mon -n '__mon_in "expirations list"' -l 'page' -x -d 'page to fetch (default 1)'
 complete -c mon -n '__mon_in "expirations list"' -l 'per-page' -x -d 'items per page, 1..100 (default 50; 100 with --all)'
 complete -c mon -n '__mon_in "expirations list"' -l 'offset' -x -d 'skip this many records (offset 5 starts at record 6)'
@@ -710,7 +741,8 @@ complete -c mon -n '__mon_in "plugin mute"' -l 'plugin' -x -a '(__mon_names plug
 complete -c mon -n '__mon_in "plugin mute"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'computer' -x -a '(__mon_names computers)' -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'missing' -d 'only results of missing computers'
-complete -c mon -n '__mon_in "plugin mute"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin mute"' -l 'ran-since' -x -d 'only results whose plugin last ran at or after WHEN (not when it began to alert: the API keeps no such time): a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin mute"' -l 'since' -x -d 'the old name of --ran-since, still taken (it says so on stderr)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
 complete -c mon -n '__mon_in "plugin mute"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
@@ -726,7 +758,8 @@ complete -c mon -n '__mon_in "plugin unmute"' -l 'plugin' -x -a '(__mon_names pl
 complete -c mon -n '__mon_in "plugin unmute"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'computer' -x -a '(__mon_names computers)' -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'missing' -d 'only results of missing computers'
-complete -c mon -n '__mon_in "plugin unmute"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'ran-since' -x -d 'only results whose plugin last ran at or after WHEN (not when it began to alert: the API keeps no such time): a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "plugin unmute"' -l 'since' -x -d 'the old name of --ran-since, still taken (it says so on stderr)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
 complete -c mon -n '__mon_in "plugin unmute"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'
@@ -755,7 +788,8 @@ complete -c mon -n '__mon_in "alerts"' -l 'plugin' -x -a '(__mon_names plugins)'
 complete -c mon -n '__mon_in "alerts"' -l 'group' -x -a '(__mon_names groups)' -d 'only computers of this group: uid, slug or name (repeatable) (max 255 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'computer' -x -a '(__mon_names computers)' -d 'only this computer: client_id or c_ uid (repeatable) (max 191 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'missing' -d 'only results of missing computers'
-complete -c mon -n '__mon_in "alerts"' -l 'since' -x -d 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "alerts"' -l 'ran-since' -x -d 'only results whose plugin last ran at or after WHEN (not when it began to alert: the API keeps no such time): a duration back (2h, 7d), an ISO 8601 time or epoch seconds'
+complete -c mon -n '__mon_in "alerts"' -l 'since' -x -d 'the old name of --ran-since, still taken (it says so on stderr)'
 complete -c mon -n '__mon_in "alerts"' -l 'created-after' -x -d 'only computers first seen after this date (YYYY-MM-DD)'
 complete -c mon -n '__mon_in "alerts"' -l 'serial-number' -x -d 'only this serial number (max 255 characters)'
 complete -c mon -n '__mon_in "alerts"' -l 'asset-id' -x -d 'only this asset id (max 191 characters)'

@@ -7,6 +7,7 @@
 /** The exit codes, by what they mean: the classes below take theirs from here. */
 export const EXIT = {
   ok: 0,
+  /** A bug, a --jq filter that failed, a damaged state; and a confirmation answered no. */
   internal: 1,
   usage: 2,
   auth: 3,
@@ -31,8 +32,8 @@ export const EXIT_CODES: readonly { code: string; meaning: string; retry: string
   { code: `${EXIT.ok}`, meaning: 'success', retry: '-' },
   {
     code: `${EXIT.internal}`,
-    meaning: 'a bug in mon (run with --verbose and report it); a --jq filter that failed on the data or ran out of memory (256 MB); or a saved --changes state that is damaged, or that another run holds past the wait (the message names the file)',
-    retry: 'no: for a state, do what the message says',
+    meaning: 'a bug in mon (run with --verbose and report it); a confirmation answered no on a terminal (nothing was done); a --jq filter that failed on the data or ran out of memory (256 MB); or a saved --changes state that is damaged, or that another run holds past the wait (the message names the file)',
+    retry: 'no: for a state, do what the message says; for a confirmation, answer y or add --yes',
   },
   {
     code: `${EXIT.usage}`,
@@ -70,6 +71,14 @@ export abstract class MonError extends Error {
 /** Bad flag, invalid value caught before sending, no profile, delete refused: exit 2. */
 export class UsageError extends MonError {
   readonly exitCode = EXIT.usage;
+}
+
+/**
+ * A question on a terminal answered no: nothing was done, and the command line was right, so it
+ * is not a usage error. Exit 1, as apt-get exits after "Abort.".
+ */
+export class DeclinedError extends MonError {
+  readonly exitCode = EXIT.internal;
 }
 
 /** 401 or 403: exit 3. */

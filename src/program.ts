@@ -23,7 +23,7 @@ export interface ProgramOutput {
 export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: readonly string[]): Command {
   const program = new Command('mon')
     .description('Administer the Endpoint Monitoring Service (API v2.5) from the command line.')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(VERSION, '-V, --version', 'print the version (also: mon version)')
     .helpOption('-h, --help', 'show help')
     // Ours, not commander's: commander's help command reads one word (`mon help computers list`
     // would show the help of computers).
@@ -47,7 +47,7 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .option('-y, --yes', 'confirm deletes and bulk mutes; without a terminal they are refused without it')
     .option('-q, --quiet', 'only data on stdout, no notices on stderr')
     .option('-v, --verbose', 'each request and its status on stderr (key redacted)')
-    .option('--no-color', 'no colour (also NO_COLOR; colour is only ever used on a terminal)')
+    .option('--no-color', 'no colour (also NO_COLOR or TERM=dumb; colour is only ever used on a terminal)')
     // Our own hint says what was meant (usage.ts); commander's would compare every option with
     // the word however long it is, seconds for a word of 100,000 characters, and is not shown.
     .showSuggestionAfterError(false)

@@ -409,7 +409,8 @@ export async function chooseTarget(globals: GlobalOptions, env: Record<string, s
     throw new UsageError(!baseUrl && !apiKey ? 'no profile: nothing says which account to use' : !apiKey ? 'no API key: set MON_API_KEY or save a profile' : 'no base URL: set MON_BASE_URL or save a profile', NO_ACCOUNT_HINT);
   }
   // Saved profiles are named by PROFILE_NAME, which no account of a base URL starts like ('@').
-  const account = profile && PROFILE_NAME.test(name!) ? { key: name!, label: name! } : accountOfUrl(baseUrl);
+  // A profile with --base-url pointing elsewhere is another account: its own Tab names, states.
+  const account = profile && PROFILE_NAME.test(name!) && baseUrl === profile.baseUrl ? { key: name!, label: name! } : accountOfUrl(baseUrl);
   return { account, endpoint: { baseUrl, baseUrlSource: globals.baseUrl ? urlSource : `profile ${name}`, apiKey } };
 }
 

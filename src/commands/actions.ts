@@ -3,7 +3,7 @@ import { withExpand } from '../api/encode.js';
 import { routeOf, type RouteName } from '../api/endpoints.js';
 import { leftAfter, MAX_PER_PAGE, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { DeclinedError, UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { terminalSafe } from '../text/escape.js';
 import { sharedKeys } from '../output/columns.js';
@@ -88,13 +88,14 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
 
 /**
  * Colour only on a terminal (docs/design/cli-contract.md, Output): --no-color and NO_COLOR turn it off,
- * FORCE_COLOR (other than 0) turns it on even in a pipe, for those who ask.
+ * and so does TERM=dumb (a terminal that draws no escapes: Emacs' shell, a serial console);
+ * FORCE_COLOR (other than 0) turns it on even in a pipe or on a dumb terminal, for those who ask.
  */
 export function colourWanted(ctx: Context, tty: boolean): boolean {
   const { env, globals } = ctx;
   if (!globals.color || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return tty;
+  return tty && env.TERM !== 'dumb';
 }
 
 /**
@@ -133,7 +134,12 @@ export function dryRunLocally(ctx: Context, wouldDo: string): boolean {
  * A list verb: --count prints x-total; otherwise pages stream into the renderer as they come
  * (ndjson lines appear while later pages are still on their way).
  */
-export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingValues): Promise<void> {
+/**
+ * A list: one page (or --all, --limit), --count, or --changes. With `sort`, an order the API
+ * cannot serve (expirations soonest first): every page is read, then sorted, and --limit keeps
+ * the first of that order; --page and --offset are the caller's to refuse.
+ */
+export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingValues, sort?: (a: Record<string, unknown>, b: Record<string, unknown>) => number): Promise<void> {
   const changes = changesWanted(opts);
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
@@ -162,6 +168,17 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     return;
   }
   const request = withViewExpand(route, input, view, render);
+  if (sort) {
+    if (await showDryRun(ctx, client.prepare(route, { ...request, query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
+    const items: Record<string, unknown>[] = [];
+    for await (const page of client.pages(route, request, { all: true, perPage: opts.perPage })) items.push(...(page.items as Record<string, unknown>[]));
+    const shown = items.sort(sort).slice(0, opts.limit);
+    const renderer = await ctx.output.list(render);
+    renderer.push(shown);
+    renderer.end();
+    if (shown.length === 0 && render.format === 'table') ctx.notice('No results.');
+    return;
+  }
   const first = client.prepare(route, { ...request, query: { ...request.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
   if (await showDryRun(ctx, first)) return;
   const renderer = await ctx.output.list(render);
@@ -260,14 +277,15 @@ export interface Confirmation {
 
 /**
  * --yes, or a "y" typed on a terminal (stdin and stderr both terminals); without a terminal
- * and --yes, a UsageError (exit 2) before anything is sent; any other answer, a UsageError too.
+ * and --yes, a UsageError (exit 2) before anything is sent; any other answer, a DeclinedError
+ * (exit 1: the command line was right, the person said no).
  */
 export async function confirmAction(ctx: Context, confirmation: Confirmation): Promise<void> {
   if (ctx.globals.yes) return;
   const { stdin, stderr } = ctx.io;
   if (!stdin.isTTY || !stderr.isTTY) throw new UsageError(...confirmation.refusal);
   await confirmation.preface?.();
-  if (!(await askYesNo(ctx, await confirmation.question()))) throw new UsageError(confirmation.declined);
+  if (!(await askYesNo(ctx, await confirmation.question()))) throw new DeclinedError(confirmation.declined);
 }
 
 async function askYesNo(ctx: Context, question: string): Promise<boolean> {

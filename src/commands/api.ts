@@ -112,13 +112,13 @@ export const api = verb({
   summary: 'Send any request to the API, print the JSON answer',
   // Paragraphs, each one line: help wraps them to its width (a line broken here would be broken again there).
   description: [
-    'The path may leave out /v2.5 (/computers is /v2.5/computers) and may carry a query string.',
+    'The method may be left out for a GET (mon api /groups is mon api GET /groups). The path may leave out /v2.5 (/computers is /v2.5/computers) and may carry a query string.',
     'Fields go to the query string for GET and to the form body otherwise; keys are sent as typed (note[body]=hi, platform[]=mac), api_key is added from the profile.',
     'The answer is printed as pretty JSON whatever -o says, except -o ndjson (one line per item); a 204 prints nothing. With -i the status line and the response headers (x-total, x-next-page, ...) come first.',
     'A DELETE asks for confirmation on a terminal and needs --yes in scripts, like every delete.',
   ].join('\n\n'),
   args: [
-    { name: 'method', description: 'GET, POST, PUT, DELETE or PATCH (any case)' },
+    { name: 'method', description: 'GET, POST, PUT, DELETE or PATCH (any case); GET when left out', omittable: { value: 'GET', accepts: /^(get|post|put|delete|patch)$/i } },
     { name: 'path', description: 'e.g. /v2.5/computers or /computers', rule: { type: 'text', max: 2048, nonEmpty: true } },
   ],
   options: [
@@ -129,6 +129,7 @@ export const api = verb({
   // Across accounts (--profiles) with GET only: the other methods change things.
   reads: (input) => input.args.method?.toUpperCase() === 'GET',
   examples: [
+    'mon api /groups',
     'mon api GET /computers -F status=missing -F platform[]=mac',
     'mon api get /v2.5/users --paginate',
     'mon api -i GET /computers -F per_page=10',

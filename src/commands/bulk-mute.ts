@@ -91,7 +91,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
 
   // Every status unless --status narrows it (README, plugin mute with selectors); muted and
   // unmuted alike are read, so that the plan can say how many need nothing.
-  const { scope, filter } = selectionOf(bulk.selectors, { statuses: [], muted: 'any', uids });
+  const { scope, filter } = selectionOf(bulk.selectors, { statuses: [], muted: 'any', uids }, (line) => ctx.notice(line));
   const client = await ctx.client();
   const selection = await openSelection(ctx, client, scope, filter);
   const nowSec = Math.floor(ctx.now() / 1000);

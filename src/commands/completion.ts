@@ -33,11 +33,15 @@ function shellVerb(shell: Shell): VerbSpec {
     summary: `Print the ${shell} completion script`,
     description: `${DETAILS[shell]}
 
-The script completes commands, aliases, options and their choices as of this version of mon;
-saved profile names are read when you press Tab, and so are the account's group names, computer
-client ids, plugin names and note and expiration uids, from a cache in the config folder that a
-Tab refreshes in the background once older than MON_COMPLETION_TTL (default 300 s): a Tab never
-waits for the API. Regenerate the script after upgrading mon.`,
+${[
+      'The script completes commands, aliases, options and their choices as of this version of mon;',
+      "saved profile names are read when you press Tab, and so are the account's group names, computer",
+      'client ids, plugin names and note and expiration uids, from a cache in the config folder that a',
+      'Tab refreshes in the background once older than MON_COMPLETION_TTL (default 300 s): a Tab never',
+      'waits for the API. Regenerate the script after upgrading mon.',
+      // One line: help wraps a paragraph to the width it prints at (a line break kept here would
+      // be wrapped again, leaving ragged lines).
+    ].join(' ')}`,
     examples: [INSTALL[shell]],
     async run(_input, ctx) {
       const { completionScript } = await import('../completion/scripts.js');

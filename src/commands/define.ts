@@ -1,9 +1,27 @@
 import { Argument, Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
 import { onceOnly } from '../once-only.js';
-import { isResource, optionKey, optionsOf, type CommandSpec, type OptionSpec, type ParsedInput, type VerbSpec } from '../spec/spec.js';
+import { isResource, optionKey, optionsOf, type ArgSpec, type CommandSpec, type OptionSpec, type ParsedInput, type VerbSpec } from '../spec/spec.js';
 
 /** Runs a verb once commander has parsed its words (program.ts supplies it). */
 export type VerbRunner = (verb: VerbSpec, input: ParsedInput, command: Command) => Promise<void>;
+
+/** The words commander parsed, with the value of each argument left out put in its place. */
+function withOmitted(declared: readonly ArgSpec[], parsed: readonly (string | string[] | undefined)[]): (string | string[] | undefined)[] {
+  const words = [...parsed];
+  const given = words.filter((word) => word !== undefined).length;
+  declared.forEach((arg, index) => {
+    const word = words[index];
+    if (!arg.omittable || given >= declared.length || (typeof word === 'string' && arg.omittable.accepts.test(word))) return;
+    words.splice(index, 0, arg.omittable.value);
+    words.length = declared.length;
+  });
+  return words;
+}
+
+function commandPath(command: Command): string[] {
+  return command.parent ? [...commandPath(command.parent), command.name()] : [command.name()];
+}
 
 /** Turns the command specs into commander commands under `parent`. The only code that knows commander's builder API. */
 export function defineCommands(parent: Command, specs: readonly CommandSpec[], runVerb: VerbRunner): void {
@@ -28,10 +46,15 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
   const command = new Command(verb.name).description(verb.description ? `${verb.summary}\n\n${verb.description}` : verb.summary);
   command.summary(verb.summary);
   if (verb.aliases) command.aliases([...verb.aliases]);
-  for (const arg of verb.args ?? []) {
+  const declared = verb.args ?? [];
+  for (const [index, arg] of declared.entries()) {
     const word = `${arg.name}${arg.variadic ? '...' : ''}`;
-    command.addArgument(new Argument(arg.optional ? `[${word}]` : `<${word}>`, arg.description));
+    // After an argument that may be left out, commander takes the rest as optional; the action
+    // moves the words along and names what is still missing.
+    const optional = arg.optional || declared.slice(0, index + 1).some((one) => one.omittable);
+    command.addArgument(new Argument(optional ? `[${word}]` : `<${word}>`, arg.description));
   }
+  if (declared.some((arg) => arg.omittable)) command.usage(`[options] ${declared.map((arg) => (arg.optional || arg.omittable ? `[${arg.name}]` : `<${arg.name}>`)).join(' ')}`);
   for (const spec of optionsOf(verb)) {
     const forms = commanderOptions(spec);
     for (const option of forms) command.addOption(option);
@@ -43,8 +66,9 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
     const self = words.at(-1) as Command;
     const args: Record<string, string | undefined> = {};
     const rest: string[] = [];
-    (verb.args ?? []).forEach((arg, index) => {
-      const value = self.processedArgs[index] as string | string[] | undefined;
+    const given = withOmitted(declared, self.processedArgs as (string | string[] | undefined)[]);
+    declared.forEach((arg, index) => {
+      const value = given[index];
       if (Array.isArray(value)) {
         args[arg.name] = value[0];
         rest.push(...value.slice(1));
@@ -52,6 +76,8 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
         args[arg.name] = value;
       }
     });
+    const missing = declared.find((arg) => !arg.optional && args[arg.name] === undefined);
+    if (missing) throw new UsageError(`missing <${missing.name}>`, `usage: ${[...commandPath(self), self.usage().replace(/\[options\]\s*/, '')].join(' ')}`);
     // A verb option named like a global one (profile add --base-url) is parsed by the root
     // command wherever it stands, so take its value from there.
     const withGlobals = self.optsWithGlobals();

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import { verb, type OptionSpec, type ResourceSpec } from '../spec/spec.js';
 import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
 import { owner, refName } from './computers.js';
@@ -24,6 +25,26 @@ export const EXPIRATION_VIEW: View = {
   tableExpand: ['expiration_product', 'computer', 'group'],
   changes: { noun: 'expirations', compare: ['expires_at', 'renewable', 'license_key', 'computer', 'group'] },
 };
+
+const DAY = 86_400;
+/** --within at most 100 years: an expiry is epoch seconds in an int32 (api-v2.5). */
+const WITHIN_MAX_DAYS = 36_500;
+
+/**
+ * --within and --expired as the API's expires_at_start and expires_at_end (each needs the
+ * other). An expiry is a UTC day: expired is a day before today; --within 30d runs from today
+ * through the day 30 days from now; both together, everything up to that day.
+ */
+export function expiryWindow(opts: { within?: number; expired?: boolean }, nowMs: number): { expires_at_start?: number; expires_at_end?: number } {
+  if (opts.within === undefined && !opts.expired) return {};
+  if (opts.within !== undefined && opts.within > WITHIN_MAX_DAYS * DAY) throw new UsageError(`--within: at most ${WITHIN_MAX_DAYS}d (100 years)`);
+  const today = Math.floor(nowMs / 1000 / DAY) * DAY;
+  const last = opts.within === undefined ? today - 1 : Math.floor((nowMs / 1000 + opts.within) / DAY) * DAY + DAY - 1;
+  return { expires_at_start: opts.expired ? 0 : today, expires_at_end: last };
+}
+
+/** Soonest expiry first; the uid breaks ties, so the order is the same on every run. */
+const soonestFirst = (a: Record<string, unknown>, b: Record<string, unknown>) => Number(a.expires_at) - Number(b.expires_at) || String(a.uid).localeCompare(String(b.uid));
 
 const UID_ARG = { name: 'uid', description: 'the expiration uid (e_…)', rule: { type: 'uid', prefix: 'e_' } } as const;
 
@@ -69,7 +90,9 @@ export const expirations: ResourceSpec = {
       name: 'list',
       route: 'expirations.list',
       aliases: ['ls'],
-      summary: 'List expirations, latest expiry first',
+      summary: 'List expirations, soonest expiry first',
+      description:
+        'The API serves expirations latest first: soonest first (the default), mon reads every page and sorts them, and --limit keeps the soonest; --order latest pages in the API\'s order (--page, --offset). --within 30d lists what expires from today (UTC) through 30 days from now, --expired what expired before today; both together, both.',
       list: true,
       fields: EXPIRATION_FIELDS,
       options: [
@@ -81,15 +104,30 @@ export const expirations: ResourceSpec = {
         { flags: '--license-key <key>', param: 'license_key', description: 'only this license key', rule: { type: 'text', max: 191, nonEmpty: true } },
         { flags: '--expires-start <date>', param: 'expires_at_start', description: 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)', rule: { type: 'date', epoch: 'start' } },
         { flags: '--expires-end <date>', param: 'expires_at_end', description: 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)', rule: { type: 'date', epoch: 'end' } },
+        { flags: '--within <duration>', description: 'expiring from today through this long from now: 30d, 2w, 12h', rule: { type: 'duration' } },
+        { flags: '--expired', description: 'already expired (a day before today, UTC)' },
+        { flags: '--order <order>', description: 'soonest (every page read, then sorted) or latest (the API\'s order, paged)', choices: ['soonest', 'latest'], defaultText: 'soonest' },
       ],
       // expires_at_start and expires_at_end each require the other (api-v2.5, Expirations)
-      constraints: { together: [['expiresStart', 'expiresEnd']], ordered: [['expiresStart', 'expiresEnd']] },
+      constraints: {
+        together: [['expiresStart', 'expiresEnd']],
+        ordered: [['expiresStart', 'expiresEnd']],
+        atMostOne: [['within', 'expiresStart'], ['within', 'expiresEnd'], ['expired', 'expiresStart'], ['expired', 'expiresEnd']],
+      },
       examples: [
         'mon expirations list',
+        'mon expirations list --within 30d',
+        'mon expirations list --expired -o csv',
         'mon expirations list --expires-start 2026-01-01 --expires-end 2026-03-31',
         'mon expirations list --group acme-design --product ep_7c1d9e -o csv',
       ],
-      run: ({ opts, params }, ctx) => listCommand(ctx, 'expirations.list', { query: params }, EXPIRATION_VIEW, opts),
+      run: ({ opts, params }, ctx) => {
+        const query = { ...params, ...expiryWindow(opts, ctx.now()) };
+        if (opts.order === 'latest') return listCommand(ctx, 'expirations.list', { query }, EXPIRATION_VIEW, opts);
+        const paged = opts.page !== undefined ? '--page' : opts.offset !== undefined ? '--offset' : undefined;
+        if (paged) throw new UsageError(`${paged}: soonest first is sorted after every page is read, so it has no pages`, 'add --order latest to page in the API\'s order, or use --limit');
+        return listCommand(ctx, 'expirations.list', { query }, EXPIRATION_VIEW, opts, soonestFirst);
+      },
     }),
     {
       name: 'get',

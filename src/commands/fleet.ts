@@ -218,13 +218,13 @@ export const alerts = verb({
     'mon alerts',
     'mon alerts --group "Acme Design" --status Alert',
     'mon alerts --plugin "Disk Space" --include-muted -o csv > disk.csv',
-    'mon alerts --since 24h -o ndjson | jq -r .computer.name',
+    'mon alerts --ran-since 24h -o ndjson | jq -r .computer.name',
     'mon alerts --platform windows --status alert --count',
     'mon --profiles acme,northwind alerts -o csv > alerts.csv',
     'mon alerts --changes morning -q',
   ],
   async run({ opts }, ctx) {
-    const { scope, filter } = selectionOf(opts, { statuses: ['Alert', 'Warning'], muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted' });
+    const { scope, filter } = selectionOf(opts, { statuses: ['Alert', 'Warning'], muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted' }, (line) => ctx.notice(line));
     await runAlerts(ctx, scope, filter, changesWanted(opts), opts.count === true);
   },
 });

@@ -16,6 +16,7 @@ import { report } from './report.js';
 import { sandbox } from './sandbox.js';
 import type { CommandSpec } from '../spec/spec.js';
 import { users } from './users.js';
+import { version } from './version.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, metrics, report, history, events, changes, api, profile, sandbox, completion, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, metrics, report, history, events, changes, api, profile, sandbox, completion, version, completeHelper];

@@ -74,7 +74,7 @@ export const profile: ResourceSpec = {
       name: 'add',
       jsonOutput: false,
       summary: 'Save a profile; the key is read from a hidden prompt or from stdin',
-      description: 'The key is never taken as an argument: it would end up in shell history and `ps`.\nThe first profile saved becomes the default.',
+      description: 'The key is never taken as an argument: it would end up in shell history and `ps`. The first profile saved becomes the default.',
       args: [{ name: 'name', description: 'a name for the account, e.g. acme', rule: NAME_RULE }],
       options: [
         { flags: '--subdomain <subdomain>', description: 'the subscriber subdomain', rule: { type: 'text', max: 63 } },

@@ -49,6 +49,10 @@ export const report = verb({
     }
     if (ctx.globals.output !== 'table') throw new UsageError(`-o ${ctx.globals.output}: \`mon report\` writes HTML`, 'drop -o; for figures use `mon status -o json` or -o openmetrics');
     if (ctx.globals.fields !== undefined) throw new UsageError('--fields: `mon report` writes its own HTML, whose sections are fixed', 'drop --fields; for chosen figures use `mon status -o json --fields …`');
+    // 20 KB of HTML on a screen helps nobody, as compressors refuse to write to a terminal.
+    if (opts.outputDir === undefined && ctx.io.stdout.isTTY && !ctx.globals.dryRun) {
+      throw new UsageError('report: standard output is a terminal, and the report is an HTML file', 'redirect it (mon report > report.html) or give --output-dir DIR');
+    }
     const logo = opts.logo === undefined ? undefined : await logoData(opts.logo);
     // A folder that cannot take the report is exit 2 before the reads, not after them.
     if (opts.outputDir !== undefined && !ctx.globals.dryRun) await outputDirReady(opts.outputDir);
@@ -153,7 +157,8 @@ async function writeReport(ctx: Context, dir: string, account: string, html: str
   const file = join(dir, `${account.replace(/[^\w.-]/g, '_')}.html`);
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileAtomic(file, html);
+    // A report is for others to read (mailed, shared): it follows the umask, as a redirect would.
+    writeFileAtomic(file, html, { mode: 0o666 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw error;

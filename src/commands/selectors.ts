@@ -5,6 +5,7 @@
  */
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { ResultFilter, Scope, Selection } from '../fleet/selection.js';
 import { PLUGIN_STATUSES } from '../model/plugin-result.js';
 import { apiParams } from '../spec/params.js';
@@ -42,7 +43,12 @@ export function selectorOptions(statusDefault: string) {
     GROUP_OPTION,
     { flags: '--computer <computer>', description: 'only this computer: client_id or c_ uid (repeatable)', rule: { type: 'text', max: 191, nonEmpty: true }, repeatable: true, names: 'computer' },
     { flags: '--missing', description: 'only results of missing computers' },
-    { flags: '--since <when>', description: 'only results whose last run is at or after WHEN: a duration back (2h, 7d), an ISO 8601 time or epoch seconds', rule: { type: 'since' } },
+    {
+      flags: '--ran-since <when>',
+      description: 'only results whose plugin last ran at or after WHEN (not when it began to alert: the API keeps no such time): a duration back (2h, 7d), an ISO 8601 time or epoch seconds',
+      rule: { type: 'since' },
+    },
+    { flags: '--since <when>', description: 'the old name of --ran-since, still taken (it says so on stderr)', rule: { type: 'since' } },
     ...COMPUTER_FILTERS,
   ] as const satisfies readonly OptionSpec[];
 }
@@ -62,7 +68,12 @@ export function anySelector(opts: SelectorValues): boolean {
 export function selectionOf(
   opts: SelectorValues,
   defaults: { statuses: readonly string[]; muted: ResultFilter['muted']; uids?: readonly string[] },
+  notice: (line: string) => void,
 ): { scope: Scope; filter: ResultFilter } {
+  if (opts.since !== undefined && opts.ranSince !== undefined) throw new UsageError('--since and --ran-since cannot be used together', '--since is the old name of --ran-since');
+  // --since read as "alerting since", which the API cannot tell: the old name still works and
+  // says what it filters on.
+  if (opts.since !== undefined) notice('mon: warning: --since is now --ran-since: it keeps results whose plugin last ran since then, not those alerting since then');
   return {
     scope: { groups: opts.group, computers: opts.computer, missing: opts.missing === true, query: apiParams(COMPUTER_FILTERS, opts) },
     filter: {
@@ -70,7 +81,7 @@ export function selectionOf(
       muted: defaults.muted,
       includeHidden: opts.includeHidden === true || defaults.uids !== undefined,
       plugins: opts.plugin,
-      since: opts.since,
+      since: opts.ranSince ?? opts.since,
       uids: defaults.uids,
     },
   };

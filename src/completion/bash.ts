@@ -103,6 +103,28 @@ _mon_find_option() {
   done
 }
 
+# The options of the line before the cursor that name the account (-p, --profile, --base-url,
+# --sandbox), in the array _mon_acct: names are completed from that account's cache. Read from
+# COMP_LINE, where a URL is one word (COMP_WORDS splits it at ':').
+_mon_account() {
+  local -a line
+  local -i j
+  local v
+  _mon_acct=()
+  read -ra line <<< "\${COMP_LINE:0:COMP_POINT}"
+  for (( j = 1; j < \${#line[@]}; j++ )); do
+    v=\${line[j]}
+    case $v in
+      -p|--profile|--base-url)
+        if (( j + 1 < \${#line[@]} )); then j+=1; _mon_acct+=("$v" "\${line[j]}"); fi ;;
+      --profile=*|--base-url=*|--sandbox) _mon_acct+=("$v") ;;
+      --) break ;;
+    esac
+  done
+  # A value typed in quotes (-p 'south'): the quotes are the shell's, not the name's.
+  _mon_acct=("\${_mon_acct[@]//[\\'\\"]/}")
+}
+
 # Offers the words of $1 ("word word", "@profiles", "@profile-list", "@files", "@names:<kind>", "@commands topic…") that start with $cur.
 _mon_offer() {
   local IFS=$' \\t\\n' parent
@@ -117,15 +139,22 @@ _mon_offer() {
     @files) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
     @names:*)
       # The account's names, one a line (spaces and quotes kept): those that start with what is
-      # typed. After a quote the user opened, each as it is (readline closes the quote); else
-      # quoted for the shell by printf -v, a builtin: no process for each of 100,000 names.
-      local typed=$cur name quoted open=''
+      # typed. After a quote the user opened, quoted for that quote (readline closes it): in
+      # single quotes a ' becomes '\\'', in double quotes \\ $ \` and " take a backslash.
+      # Else quoted for the shell by printf -v, a builtin: no process for each of 100,000 names.
+      local typed=$cur name quoted open='' sq="'\\''"
       [[ $typed == [\\"\\']* ]] && open=\${typed:0:1} && typed=\${typed:1}
+      _mon_account
       COMPREPLY=()
       while IFS= read -r name; do
         [[ $name == "$typed"* ]] || continue
-        if [[ -n $open ]]; then COMPREPLY+=("$name"); else printf -v quoted '%q' "$name"; COMPREPLY+=("$quoted"); fi
-      done < <(command mon __complete "\${1#@names:}" 2>/dev/null) ;;
+        case $open in
+          \\') quoted=\${name//\\'/$sq} ;;
+          \\") quoted=\${name//\\\\/\\\\\\\\}; quoted=\${quoted//\\$/\\\\\\$}; quoted=\${quoted//\\\`/\\\\\\\`}; quoted=\${quoted//\\"/\\\\\\"} ;;
+          *) printf -v quoted '%q' "$name" ;;
+        esac
+        COMPREPLY+=("$quoted")
+      done < <(command mon "\${_mon_acct[@]}" __complete "\${1#@names:}" 2>/dev/null) ;;
     @commands*)
       # The commands of the parent, and the help topics that follow the word.
       [[ $path == *' '* ]] && parent=\${path% *} || parent=''
@@ -137,6 +166,7 @@ _mon_offer() {
 
 _mon() {
   local cur=\${COMP_WORDS[COMP_CWORD]} path='' word take opt='' prefix='' flags='' p REPLY _mon_aliases
+  local -a _mon_acct
   local -i i=1 nargs=0
   COMPREPLY=()
   # Walk the words before the cursor: subcommands move down the tree, option values are skipped.

@@ -185,7 +185,28 @@ function __mon_profiles
     command mon __complete profiles 2>/dev/null
 end
 
-# The account's names of one kind, one a line, from the live cache.
+# The options of the line before the cursor that name the account (-p, --profile, --base-url,
+# --sandbox), one a line: names are completed from that account's cache.
+function __mon_account
+    set -l words (commandline -opc)
+    set -l i 2
+    while test $i -le (count $words)
+        switch $words[$i]
+            case -p --profile --base-url
+                if test $i -lt (count $words)
+                    printf '%s\n' $words[$i] $words[(math $i + 1)]
+                end
+                set i (math $i + 1)
+            case '--profile=*' '--base-url=*' --sandbox
+                printf '%s\n' $words[$i]
+            case --
+                break
+        end
+        set i (math $i + 1)
+    end
+end
+
+# The account's names of one kind, one a line, from the live cache of the account on the line.
 function __mon_names
-    command mon __complete $argv[1] 2>/dev/null
+    command mon (__mon_account) __complete $argv[1] 2>/dev/null
 end`;

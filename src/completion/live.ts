@@ -97,7 +97,10 @@ function startRefresh(ctx: Context): void {
     if (!bin) return;
     // The same account: the refresh reads the same environment (MON_PROFILE, MON_CONFIG_DIR…),
     // and ends within two minutes whatever the API does (MON_DEADLINE), freeing its lock.
-    const child = spawn(process.execPath, [bin, '__complete', 'refresh'], { detached: true, stdio: 'ignore', env: { ...ctx.env, MON_DEADLINE: ctx.env.MON_DEADLINE ?? '120' } });
+    // The account options of the Tab's line too (-p south): the refresh reads that account.
+    const { profile, baseUrl, sandbox } = ctx.globals;
+    const account = [...(sandbox ? ['--sandbox'] : []), ...(profile ? ['--profile', profile] : []), ...(baseUrl ? ['--base-url', baseUrl] : [])];
+    const child = spawn(process.execPath, [bin, ...account, '__complete', 'refresh'], { detached: true, stdio: 'ignore', env: { ...ctx.env, MON_DEADLINE: ctx.env.MON_DEADLINE ?? '120' } });
     child.on('error', () => undefined);
     child.unref();
   } catch {

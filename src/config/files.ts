@@ -189,12 +189,14 @@ export function isTempOf(file: string): RegExp {
  * request and holding only a minute, does without. Temporaries a killed writer left are
  * removed first (call it under the file's lock, so none of them is being written).
  */
-export function writeFileAtomic(file: string, text: string, options: { durable?: boolean } = {}): void {
+export function writeFileAtomic(file: string, text: string, options: { durable?: boolean; mode?: number } = {}): void {
   removeStaleTemps(file, isTempOf(file));
   // Unique enough: the process id, and the caller's lock keeps this process's writes one at a time.
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
-    const fd = openSync(tmp, 'w', 0o600);
+    // 0600 for the config folder's files; what the user hands on (a report) passes 0o666,
+    // which the umask then narrows as for any file the user makes.
+    const fd = openSync(tmp, 'w', options.mode ?? 0o600);
     try {
       writeFileSync(fd, text);
       if (options.durable) fsyncSync(fd);

@@ -77,6 +77,11 @@ export interface ArgSpec {
   optional?: boolean;
   /** Takes the rest of the words (`api -F` takes none; kept for completeness). */
   variadic?: boolean;
+  /**
+   * May be left out (`mon api /groups` is a GET): with a word fewer than the arguments, and the
+   * word in its place not one it could be (`accepts`), it takes `value` and the words move along.
+   */
+  omittable?: { value: string; accepts: RegExp };
   /** Names a computer, group, manufacturer or product (see OptionSpec.resolve). */
   resolve?: ResolveKind;
 }

@@ -46,7 +46,7 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   { name: 'MON_COMPLETION_TTL', meaning: "seconds the names Tab offers (groups, computers, plugins, note and expiration uids) are kept before a Tab refreshes them in the background (default 300); a Tab never waits for the API, it offers the names it has" },
   { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxies, as every Node tool reads them (also in lower case): http://[user:password@]host:port, https://… or socks5://…; anything else is exit 2' },
   { name: 'NODE_EXTRA_CA_CERTS', meaning: 'PEM file of a private CA or a TLS-inspecting proxy; certificates are always verified (NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored, and mon says so)' },
-  { name: 'NO_COLOR, FORCE_COLOR', meaning: 'colour (by default only ever on a terminal)' },
+  { name: 'NO_COLOR, FORCE_COLOR, TERM', meaning: 'colour (by default only ever on a terminal, and not when TERM is dumb; FORCE_COLOR turns it on anyway)' },
   { name: 'NODE_COMPILE_CACHE', meaning: "folder of mon's start-up code cache (default: mon-code-cache-<uid> in the temporary folder, 0700); Node 22 and later keep their own compile cache there too" },
   { name: 'NODE_DISABLE_COMPILE_CACHE', meaning: '1: no start-up code cache; every run compiles the bundle' },
 ];

@@ -48,6 +48,12 @@ beforeAll(async () => {
     JSON.stringify({ saved_at: Date.now(), groups: ['Acme Design', "O'Brien & Sons", 'Zeta'], computers: ['C0FFEE-01'], plugins: ['Disk Space', 'SMART Status'], notes: ['n_abc'], expirations: ['e_xyz'] }),
     { mode: 0o600 },
   );
+  // Another account's names: a line naming it (-p beta-2, --sandbox, --base-url) completes from them.
+  const other = (file: string, tag: string) =>
+    writeFileSync(join(cache, file), JSON.stringify({ saved_at: Date.now(), groups: [`${tag}-Group`], computers: [`${tag}-PC-01`], plugins: [], notes: [], expirations: [] }), { mode: 0o600 });
+  other('beta-2.json', 'Beta');
+  other('@sandbox.json', 'Sandbox');
+  other('@gamma.example.com.json', 'Gamma');
   // zsh's compinit on a loaded machine: a bound for a hang, not a measure.
 }, 60_000);
 
@@ -149,7 +155,22 @@ const LIVE_CASES: [line: string, expected: string[]][] = [
   ['mon expirations delete ', ['e_xyz']],
 ];
 
+/** The names of the account the line names, not the default profile's (acme). */
+const ACCOUNT_CASES: [line: string, expected: string[]][] = [
+  ['mon -p beta-2 computers get ', ['Beta-PC-01']],
+  ['mon --profile beta-2 alerts --group Beta', ['Beta-Group']],
+  ['mon --profile=beta-2 computers get ', ['Beta-PC-01']],
+  ['mon computers get -p beta-2 ', ['Beta-PC-01']],
+  ['mon --sandbox computers get ', ['Sandbox-PC-01']],
+  ['mon --base-url https://gamma.example.com computers get ', ['Gamma-PC-01']],
+  ['mon -p acme computers get ', ['C0FFEE-01']],
+];
+
 describe.concurrent.each(SHELLS)('%s completion', (shell, complete) => {
+  it.each(ACCOUNT_CASES)('names from the account on the line: `%s`', async (line, expected) => {
+    expect(await complete(line)).toEqual(sorted(expected));
+  });
+
   it.each(CASES)('after `%s`', async (line, expected) => {
     expect(await complete(line)).toEqual(sorted(expected));
   });

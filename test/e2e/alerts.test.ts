@@ -136,13 +136,22 @@ describe('mon alerts against the sandbox', () => {
     expect(uidsOf(await alerts('--computer', String(a!.client_id), '--computer', String(b!.uid)))).toEqual(want);
   });
 
-  it('--since keeps results whose last run is at or after the time', async () => {
+  it('--ran-since keeps results whose plugin last ran at or after the time; --since, its old name, says so', async () => {
     const times = rows.filter(attention).map((row) => Number(row.result.last_run)).sort((x, y) => x - y);
     const since = times[Math.floor(times.length / 2)]!;
     const want = expected((row) => attention(row) && Number(row.result.last_run) >= since);
     expect(want.length).toBeGreaterThan(0);
     expect(want.length).toBeLessThan(expected(attention).length);
-    expect(uidsOf(await alerts('--since', String(since)))).toEqual(want);
+    expect(uidsOf(await alerts('--ran-since', String(since)))).toEqual(want);
+    // The old name still works, and tells once on stderr that it is not "alerting since" (-q quiets it).
+    const old = await runMain(['alerts', '--since', String(since), '-o', 'ndjson'], { env });
+    expect(old.code).toBe(0);
+    expect(uidsOf(old.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item))).toEqual(want);
+    expect(old.stderr).toBe('mon: warning: --since is now --ran-since: it keeps results whose plugin last ran since then, not those alerting since then\n');
+    expect((await runMain(['alerts', '-q', '--since', String(since), '--count'], { env })).stderr).toBe('');
+    // Help says what it filters on.
+    const help = (await runMain(['alerts', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--ran-since <when> only results whose plugin last ran at or after WHEN (not when it began to alert');
   });
 
   it('the table names computer and group, sorted Alert before Warning, then group, computer, plugin', async () => {
@@ -205,6 +214,8 @@ describe('mon alerts against the sandbox', () => {
     [['--muted', '--include-muted'], '--muted and --include-muted cannot be used together'],
     [['--status', 'Bad'], "--status: 'Bad' is not one of OK, Warning, Alert, Informational"],
     [['--since', 'yesterday'], "--since: 'yesterday' is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds"],
+    [['--ran-since', 'yesterday'], "--ran-since: 'yesterday' is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds"],
+    [['--ran-since', '2h', '--since', '2h'], '--since and --ran-since cannot be used together'],
     [['--plugin', ''], '--plugin: must not be empty'],
   ])('%j is refused before anything is sent', async (args, message) => {
     expectRefusedBeforeSending(await runMain(['alerts', ...args], { env }), message, sandbox.requests);

@@ -33,6 +33,24 @@ describe('api against the sandbox', () => {
     expect(sandbox.requests[0]!.query).toEqual({ per_page: '2', page: '2', api_key: sandbox.apiKey });
   });
 
+  it('without a method, a GET (as gh api): `mon api /groups`, with fields in the query string', async () => {
+    const result = await runMain(['api', '/users', '-F', 'per_page=2', '-F', 'page=2'], { env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(`${JSON.stringify(users.slice(2, 4), null, 2)}\n`);
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path: '/v2.5/users' });
+  });
+
+  it.each([
+    [[], 'mon: missing <path> — usage: mon api [method] <path>\n'],
+    [['GET'], 'mon: missing <path> — usage: mon api [method] <path>\n'],
+    [['gte', '/users'], "mon: <method>: 'gte' is not one of GET, POST, PUT, DELETE, PATCH — did you mean GET?\n"],
+  ])('`mon api %j`: exit 2 naming what is wrong, nothing sent', async (words, said) => {
+    const result = await runMain(['api', ...words], { env });
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 2, stdout: '', stderr: said });
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
   it('api_key in the query string of the path is refused, as -F api_key is: exit 2, nothing sent', async () => {
     const result = await runMain(['api', 'GET', '/computers?per_page=1&api_key=zzz'], { env });
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'mon: <path>: api_key is added from the profile or MON_API_KEY; do not put it in the query string — `mon api --help` shows its options\n' });
@@ -119,7 +137,7 @@ describe('api against the sandbox', () => {
 
   it('DELETE on a terminal asks first; "n" keeps the item', async () => {
     const { code, screen } = await onTerminal(['api', 'DELETE', '/notes/n_keepme'], env, 'n\n');
-    expect(code).toBe(2);
+    expect(code).toBe(1);
     expect(screen).toContain('Delete the item at /v2.5/notes/n_keepme? This cannot be undone. [y/N]');
     expect(sandbox.requests).toEqual([]);
   });

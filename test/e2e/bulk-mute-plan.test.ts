@@ -104,7 +104,7 @@ describe('the plan of plugin mute|unmute with selectors', () => {
     const want = targets((c) => c.group === group.uid);
     expect(want.length).toBeGreaterThan(20);
     const run = await onTerminal(['plugin', 'mute', '--group', `'${String(group.slug)}'`, '--ignore'], env, 'n\r');
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
     // eslint-disable-next-line no-control-regex
     const screen = run.screen.replace(/\r/g, '').replace(/\x1b\[[0-9;]*m/g, '');
     const header = screen.indexOf('COMPUTER');

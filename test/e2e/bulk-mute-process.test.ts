@@ -77,7 +77,7 @@ describe('plugin mute with selectors, as a process', () => {
     writeFileSync(file, `${uids.join('\n')}\n`);
     sandbox.requests.length = 0;
     const declined = await onTerminal(['plugin', 'mute', '--from', file, '--ignore'], env, 'n\r');
-    expect(declined.code).toBe(2);
+    expect(declined.code).toBe(1);
     expect(declined.screen).toContain('mute 12 plugin results on');
     expect(declined.screen).toContain('Mute these 12 plugin results? [y/N]');
     expect(declined.screen).toContain('mon: nothing muted: not confirmed');

@@ -99,7 +99,7 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
   it('`delete` on a terminal names the item, and an "n" keeps it', async () => {
     const item = all[0]!;
     const { code, screen } = await onTerminal([command, 'delete', String(item.uid)], env, 'n\n');
-    expect(code).toBe(2);
+    expect(code).toBe(1);
     expect(screen).toContain(`Delete ${noun} ${String(item.uid)} (${String(item.name)})? This cannot be undone. [y/N]`);
     expect(sandbox.requests.map((r) => r.method)).toEqual(['GET']);
   });

@@ -65,9 +65,9 @@ describe('computers against the sandbox', () => {
     const dir = tempConfigDir();
     const command = `${process.execPath} ${MON_BIN} computers list --status missing`;
     // `script` gives the command a real pseudo-terminal, as a person at a shell would have.
-    const onTerminal = (line: string) =>
+    const onTerminal = (line: string, term = 'xterm-256color') =>
       promisify(execFile)('script', ['-qec', line, '/dev/null'], {
-        env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir, TERM: 'xterm-256color', ...env },
+        env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir, TERM: term, ...env },
         encoding: 'utf8',
       });
     const screen = (await onTerminal(command)).stdout;
@@ -76,6 +76,10 @@ describe('computers against the sandbox', () => {
     const plain = (await onTerminal(`${command} --no-color`)).stdout;
     expect(plain).toMatch(/days? ago|weeks? ago|months? ago/);
     expect(plain).not.toMatch(/\x1b\[[0-9;]*m/);
+    // A terminal that draws no escapes says so with TERM=dumb: honoured as NO_COLOR.
+    const dumb = (await onTerminal(command, 'dumb')).stdout;
+    expect(dumb).toMatch(/days? ago|weeks? ago|months? ago/);
+    expect(dumb).not.toMatch(/\x1b\[[0-9;]*m/);
   });
 
   it.each([

@@ -8,6 +8,10 @@ type Item = Record<string, unknown>;
 
 /** 2025-06-01 12:00 UTC: the sandbox seeds its demo data around this day. */
 const NOW = Date.parse('2025-06-01T12:00:00Z');
+const DAY = 86_400;
+const now = () => NOW;
+const soonest = (items: Item[]) => [...items].sort((a, b) => (a.expires_at as number) - (b.expires_at as number) || String(a.uid).localeCompare(String(b.uid)));
+const uids = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as Item).uid);
 
 
 describe('expirations against the sandbox', () => {
@@ -58,11 +62,65 @@ describe('expirations against the sandbox', () => {
       group: acme,
       computer: 'c_x',
       license_key: 'K-1',
+      per_page: '100',
       expires_at_start: '1767225600',
       expires_at_end: String(1774915200 + 86_399),
       page: '1',
       api_key: sandbox.apiKey,
     });
+  });
+
+  it('`list` is soonest expiry first, across every page; --order latest keeps the API\'s order and its pages', async () => {
+    const result = await runMain(['expirations', 'list', '--per-page', '5', '-o', 'ndjson'], { env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(uids(result.stdout)).toEqual(soonest(all).map((e) => e.uid));
+    expect(sandbox.requests.length).toBe(Math.ceil(all.length / 5));
+    const limited = await runMain(['expirations', 'list', '--limit', '2', '-o', 'ndjson'], { env });
+    expect(uids(limited.stdout)).toEqual(soonest(all).slice(0, 2).map((e) => e.uid));
+    sandbox.requests.length = 0;
+    const latest = await runMain(['expirations', 'list', '--order', 'latest', '--per-page', '3', '--page', '2', '-o', 'ndjson'], { env });
+    expect(uids(latest.stdout)).toEqual(all.slice(3, 6).map((e) => e.uid));
+    expect(sandbox.requests).toHaveLength(1);
+  });
+
+  it('`list --within 30d`: from today (UTC) through the day 30 days from now, soonest first', async () => {
+    const today = Math.floor(NOW / 1000 / DAY) * DAY;
+    const end = Math.floor((NOW / 1000 + 30 * DAY) / DAY) * DAY + DAY - 1;
+    const result = await runMain(['expirations', 'list', '--within', '30d', '-o', 'ndjson'], { env, now });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(sandbox.requests.at(-1)!.query).toMatchObject({ expires_at_start: String(today), expires_at_end: String(end) });
+    const expected = soonest(all.filter((e) => (e.expires_at as number) >= today && (e.expires_at as number) <= end));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(uids(result.stdout)).toEqual(expected.map((e) => e.uid));
+  });
+
+  it('`list --expired`: every expiry before today, soonest first; with --within, both', async () => {
+    const today = Math.floor(NOW / 1000 / DAY) * DAY;
+    const expired = await runMain(['expirations', 'list', '--expired', '-o', 'ndjson'], { env, now });
+    expect(expired).toMatchObject({ code: 0, stderr: '' });
+    expect(sandbox.requests.at(-1)!.query).toMatchObject({ expires_at_start: '0', expires_at_end: String(today - 1) });
+    const before = soonest(all.filter((e) => (e.expires_at as number) < today));
+    expect(before.length).toBeGreaterThan(0);
+    expect(uids(expired.stdout)).toEqual(before.map((e) => e.uid));
+    const both = await runMain(['expirations', 'list', '--expired', '--within', '2w', '-o', 'ndjson'], { env, now });
+    const end = Math.floor((NOW / 1000 + 14 * DAY) / DAY) * DAY + DAY - 1;
+    expect(uids(both.stdout)).toEqual(soonest(all.filter((e) => (e.expires_at as number) <= end)).map((e) => e.uid));
+  });
+
+  it.each([
+    [['--within', '0d'], "mon: --within: '0d' is not a duration such as 30d, 2w or 12h"],
+    [['--within', 'soon'], "mon: --within: 'soon' is not a duration such as 30d, 2w or 12h"],
+    [['--within', '36501d'], 'mon: --within: at most 36500d (100 years)'],
+    [['--within', '30d', '--expires-start', '2026-01-01', '--expires-end', '2026-02-01'], 'mon: --within and --expires-start cannot be used together'],
+    [['--expired', '--expires-start', '2026-01-01', '--expires-end', '2026-02-01'], 'mon: --expired and --expires-start cannot be used together'],
+    [['--page', '2'], 'mon: --page: soonest first is sorted after every page is read, so it has no pages'],
+    [['--order', 'first'], "mon: --order: 'first' is not one of soonest, latest"],
+  ])('`list %j`: exit 2 naming the option, nothing sent', async (words, said) => {
+    const result = await runMain(['expirations', 'list', ...words], { env, now });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')).toHaveLength(2);
+    expect(result.stderr.startsWith(said)).toBe(true);
+    expect(sandbox.requests).toEqual([]);
   });
 
   it('`list --json` prints the objects as received; the date range keeps what the API keeps', async () => {
@@ -80,7 +138,8 @@ describe('expirations against the sandbox', () => {
     expect(result.code).toBe(0);
     // A table names what JSON leaves as uids: it asks for them expanded.
     expect(sandbox.requests[0]!.query['expand[]']).toEqual(['expiration_product', 'computer', 'group']);
-    const named = (await api(sandbox, '/v2.5/expirations?per_page=3&expand[]=expiration_product&expand[]=computer&expand[]=group')).body as Item[];
+    // Soonest expiry first: the API's order (latest first) sorted the other way.
+    const named = soonest((await api(sandbox, '/v2.5/expirations?per_page=100&expand[]=expiration_product&expand[]=computer&expand[]=group')).body as Item[]).slice(0, 3);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^UID\s+PRODUCT\s+LICENSE KEY\s+EXPIRES\s+RENEWABLE\s+OWNER$/);
     expect(lines).toHaveLength(4);
@@ -183,7 +242,7 @@ describe('expirations against the sandbox', () => {
   });
 
   it('`--fields` picks documented keys and table columns; csv keeps epoch times as ISO dates', async () => {
-    const now = (await api(sandbox, '/v2.5/expirations?per_page=2')).body as Item[];
+    const now = soonest(all).slice(0, 2);
     sandbox.requests.length = 0;
     const result = await runMain(['expirations', 'list', '--limit', '2', '-o', 'csv', '--fields', 'uid,license_key,expires_at,owner'], { env });
     expect(result.code).toBe(0);

@@ -8,6 +8,7 @@ import { buildTree, walk } from '../../src/completion/tree.js';
 import { AccountsFailedError, EXIT_CODES, UsageError } from '../../src/errors.js';
 import { OUTPUT_FORMATS } from '../../src/output/types.js';
 import { ENVIRONMENT, TOPIC_NAMES, TOPICS } from '../../src/spec/topics.js';
+import { HELP_WIDTH } from '../../src/help.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 
@@ -22,7 +23,7 @@ describe('help', () => {
     expect(stdout).toMatch(/^Usage: mon \[global options\] <command> \[<verb>\] \[arguments\] \[options\]\n\nAdminister the Endpoint Monitoring Service .*\n\nCommands:\n/);
     expect(stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(40);
     expect(Math.max(...stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
-    for (const spec of COMMANDS.filter((candidate) => candidate.name !== '__complete')) expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
+    for (const spec of COMMANDS.filter((candidate) => !('hidden' in candidate && candidate.hidden))) expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
     expect(stdout).not.toContain('__complete');
     // A topic named like a command is named on the heading (`mon help sandbox`), not listed again.
     const heading = /^Help topics \(mon help <topic\|command>; also ([a-z, -]+)\):$/m.exec(stdout)!;
@@ -204,6 +205,17 @@ describe('help', () => {
       expect(text.replace(/\s+/g, ' ')).toContain(` ${node.summary} `);
       expect(text).toMatch(/\nExamples:\n {2}\$ mon \S/);
     });
+    it('wraps its description once: each line of prose is as full as the width allows', () => {
+      // The description runs from after the summary to the first section (Arguments:, Options:...).
+      const body = text.split('\n\n').slice(2).join('\n\n');
+      const description = body.slice(0, body.search(/^(Arguments|Options|Commands):$/m));
+      const lines = description.split('\n');
+      for (let i = 0; i + 1 < lines.length; i++) {
+        const [line, next] = [lines[i]!, lines[i + 1]!];
+        // Two lines of one paragraph: the next one's first word would not have fitted.
+        if (line && next && !/^\s/.test(line) && !/^\s/.test(next)) expect(`${line} ${next.split(' ')[0]}`.length, `${line}\n${next}`).toBeGreaterThan(HELP_WIDTH);
+      }
+    });
   });
 });
 
@@ -230,6 +242,13 @@ describe('version', () => {
     // bin/mon answers from package.json, without loading the bundle: a real process.
     const { code, stdout, stderr } = await runMon([flag]);
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('`mon version` prints what --version prints (as gh, kubectl and doctl take it), with global options too', async () => {
+    for (const words of [['version'], ['--sandbox', 'version'], ['version', '--no-color']]) {
+      const { code, stdout, stderr } = await runMon(words);
+      expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
   });
 });
 

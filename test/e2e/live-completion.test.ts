@@ -55,6 +55,18 @@ describe('mon __complete <kind>', () => {
     expect((await runMon(['__complete', 'expirations'], { env })).stdout).toMatch(/^e_/);
   });
 
+  it('with -p on the line, reads and refreshes that account, not the default one', async () => {
+    // acme (the default) hangs; south is the sandbox: `mon -p south __complete groups` refreshes south.
+    const env = await profile(hanging.url, 'sbx_live_hanging_0123456789');
+    expect((await runMon(['profile', 'add', 'south', '--base-url', sandbox.url, '--api-key-stdin'], { env, input: `${sandbox.apiKey}\n` })).code).toBe(0);
+    const first = await runMon(['-p', 'south', '__complete', 'groups'], { env });
+    expect(first).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    await eventually(join(env.MON_CONFIG_DIR!, 'completion', 'south.json'));
+    const groups = (JSON.parse((await runMon(['-p', 'south', 'groups', 'list', '--all', '-o', 'json'], { env })).stdout) as { name: string }[]).map((group) => group.name).sort();
+    expect((await runMon(['-p', 'south', '__complete', 'groups'], { env })).stdout).toBe(`${groups.join('\n')}\n`);
+    expect(existsSync(join(env.MON_CONFIG_DIR!, 'completion', 'acme.json'))).toBe(false);
+  });
+
   it('offers the stale names at once while the API hangs, past MON_COMPLETION_TTL', async () => {
     const env = await profile(hanging.url, 'sbx_live_hanging_0123456789');
     const cache = join(env.MON_CONFIG_DIR!, 'completion');

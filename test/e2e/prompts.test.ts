@@ -20,12 +20,16 @@ describe('questions on a terminal', () => {
 
   it.each([
     ['Ctrl-C', '\x03', 130, 'mon: interrupted'],
-    ['Ctrl-D', '\x04', 2, 'mon: not deleted: the deletion was not confirmed'],
+    ['Ctrl-D', '\x04', 1, 'mon: not deleted: the deletion was not confirmed'],
+    ['n', 'n\r', 1, 'mon: not deleted: the deletion was not confirmed'],
+    ['an empty line', '\r', 1, 'mon: not deleted: the deletion was not confirmed'],
   ])('a y/N question answered with %s: the profile kept', async (_name, key, code, said) => {
     const dir = await withProfile();
     const { code: exit, screen } = await onTerminal(['profile', 'remove', 'acme'], { MON_CONFIG_DIR: dir }, key);
     expect(exit).toBe(code);
     expect(screen).toContain(said);
+    // A "no" is not a usage error: no pointer to the help.
+    expect(screen).not.toMatch(/--help|mon help/);
     expect(screen).not.toMatch(/unexpected error|Aborted|at .*\.js/);
     expect(await profiles(dir)).toBe('name\nacme\n');
   });

@@ -4,14 +4,15 @@
  * Chromium (Debian's chromium, which .ci/run installs) renders it at A4 width, and the page's
  * text and charts are read from what the browser drew.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { hasProgram } from '../helpers/programs.js';
 import { runMain } from '../helpers/run-main.js';
-import { runMon, tempConfigDir, tempDir } from '../helpers/run-mon.js';
+import { MON_BIN, runMon, tempConfigDir, tempDir } from '../helpers/run-mon.js';
+import { onTerminal } from '../helpers/terminal.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = hasProgram('chromium', [CHROMIUM, '--version'], 'apt-get install -y chromium');
@@ -139,6 +140,41 @@ describe('mon report', () => {
     const refused = await runMon(['--all-profiles', 'report'], { env: profiles });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/give --output-dir DIR/);
+    expect(sandbox.requests.length).toBe(requests);
+  });
+
+  it('--output-dir files follow the umask (a colleague may read them); the config folder stays 0600', async () => {
+    const config = tempConfigDir();
+    const out = tempDir('mon-reports-');
+    for (const [umask, mode] of [['022', 0o644], ['077', 0o600], ['002', 0o664]] as const) {
+      const dir = join(out, umask);
+      // The shell sets the umask and hands over to mon, as a cron job's shell does (asynchronous:
+      // the sandbox answers from this process).
+      const inShell = (words: string[], input = '') =>
+        new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+          const child = spawn('sh', ['-c', `umask ${umask}; exec "$0" "$@"`, process.execPath, MON_BIN, ...words], { env: { PATH: process.env.PATH ?? '', HOME: config, MON_CONFIG_DIR: config } });
+          let stderr = '';
+          child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+          child.on('error', reject);
+          child.on('close', (code) => resolve({ code, stderr }));
+          child.stdin.end(input);
+        });
+      const added = await inShell(['profile', 'add', `u${umask}`, '--base-url', sandbox.url, '--api-key-stdin'], `${sandbox.apiKey}\n`);
+      expect(added.code, added.stderr).toBe(0);
+      const report = await inShell(['-p', `u${umask}`, 'report', '--output-dir', dir]);
+      expect(report.code, report.stderr).toBe(0);
+      const [file] = readdirSync(dir);
+      expect(statSync(join(dir, file!)).mode & 0o777).toBe(mode);
+    }
+    expect(statSync(join(config, 'config.json')).mode & 0o777).toBe(0o600);
+  }, 120_000);
+
+  it('on a terminal without --output-dir: refused, exit 2, saying to redirect or give --output-dir; nothing read', async () => {
+    const requests = sandbox.requests.length;
+    const { code, screen } = await onTerminal(['report'], env(sandbox), '');
+    expect(code).toBe(2);
+    expect(screen.replace(/\r/g, '')).toContain('mon: report: standard output is a terminal, and the report is an HTML file — redirect it (mon report > report.html) or give --output-dir DIR\n');
+    expect(screen).not.toContain('<html');
     expect(sandbox.requests.length).toBe(requests);
   });
 

@@ -112,7 +112,7 @@ describe('mon status against the sandbox', () => {
     `);
   });
 
-  it('on a terminal the bars are coloured, unless NO_COLOR says otherwise', async () => {
+  it('on a terminal the bars are coloured, unless NO_COLOR or TERM=dumb says otherwise', async () => {
     const dir = tempConfigDir();
     // `script` gives mon a real pseudo-terminal, as a person at a shell has.
     const onTerminal = (extra: Record<string, string>) =>
@@ -126,6 +126,10 @@ describe('mon status against the sandbox', () => {
     const plain = (await onTerminal({ NO_COLOR: '1' })).stdout;
     expect(plain).toMatch(/Computers: \d+/);
     expect(plain).not.toMatch(/\x1b\[[0-9;]*m/);
+    const dumb = (await onTerminal({ TERM: 'dumb' })).stdout;
+    expect(dumb).toMatch(/Computers: \d+/);
+    expect(dumb).not.toMatch(/\x1b\[[0-9;]*m/);
+    expect((await onTerminal({ TERM: 'dumb', FORCE_COLOR: '1' })).stdout).toMatch(/\x1b\[31m█/);
   });
 
   it('--check against the sandbox: one Nagios line whose counts match', async () => {

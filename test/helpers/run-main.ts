@@ -11,7 +11,8 @@ import { tempConfigDir } from './run-mon.js';
  * options, same environment, the same result but for the signal) wherever the process itself is not what is tested.
  * Spawning node for each case would only make the suite slow; what only a real process shows
  * (signals, exit status, stdout flushing, a terminal, the saved root help and --version, the
- * time zone) stays with runMon. A test clock makes waits instant.
+ * time zone) stays with runMon. A test clock makes waits instant; `now` is the time commands
+ * see (today, 24h ago).
  */
 export async function runMain(args: readonly string[], options: RunOptions & { clock?: Clock; now?: () => number } = {}): Promise<Omit<MonResult, 'signal'>> {
   let stdout = '';

@@ -79,7 +79,7 @@ beforeAll(async () => {
   // dist/ is built by the test set-up; --ignore-scripts keeps prepack from rebuilding it under
   // the tests that run bin/mon meanwhile.
   await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: root, env });
-  const tarball = readdirSync(work).find((file) => /^mon-.*\.tgz$/.test(file))!;
+  const tarball = readdirSync(work).find((file) => /^mon-cli-.*\.tgz$/.test(file))!;
   prefix = join(work, 'prefix');
   install = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(work, tarball)], { cwd: work, env });
 }, 240_000);
@@ -98,8 +98,8 @@ function installed(args: string[]) {
 describe('the packed tarball, installed with npm install -g into an empty prefix', () => {
   it('installs without a warning or a build step', () => {
     expect(install.stderr.split('\n').filter((line) => /warn|error/i.test(line))).toEqual([]);
-    expect(existsSync(join(prefix, 'lib', 'node_modules', 'mon', 'dist', 'mon.cjs'))).toBe(true);
-    expect(existsSync(join(prefix, 'lib', 'node_modules', 'mon', 'src'))).toBe(false);
+    expect(existsSync(join(prefix, 'lib', 'node_modules', 'mon-cli', 'dist', 'mon.cjs'))).toBe(true);
+    expect(existsSync(join(prefix, 'lib', 'node_modules', 'mon-cli', 'src'))).toBe(false);
   });
 
   it('`mon --version` prints the version', () => {
@@ -116,7 +116,7 @@ describe('the packed tarball, installed with npm install -g into an empty prefix
   });
 
   it('carries the completion scripts and the docs', () => {
-    const dir = join(prefix, 'lib', 'node_modules', 'mon');
+    const dir = join(prefix, 'lib', 'node_modules', 'mon-cli');
     for (const file of ['completions/mon.bash', 'completions/_mon', 'completions/mon.fish', 'docs/commands.md', 'docs/help/exit-codes.md', 'README.md']) expect(existsSync(join(dir, file)), file).toBe(true);
   });
 
@@ -128,5 +128,21 @@ describe('the packed tarball, installed with npm install -g into an empty prefix
     const text = result.stdout.replace(/.\x08/g, '').replace(/\x1b\[[0-9;]*m/g, '');
     expect(text).toMatch(/^NAME\n\s+mon +- +administer +the +Endpoint +Monitoring +Service/m);
     expect(text).toContain('EXIT STATUS');
+  });
+});
+
+describe('the package name', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('\n## ', readme.indexOf('## Install') + 1));
+  const { name, bin } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+
+  it('is not `mon`, which is an unrelated package on the npm registry; the command stays `mon`', () => {
+    expect(name).not.toBe('mon');
+    expect(Object.keys(bin)).toEqual(['mon']);
+  });
+
+  it('is what the README install section packs and installs', () => {
+    expect(install).toContain(`\`${name}\``);
+    expect(install).toContain(`npm install -g ./${name}-*.tgz`);
   });
 });
