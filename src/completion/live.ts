@@ -128,7 +128,7 @@ export async function refreshLiveNames(ctx: Context): Promise<void> {
     const plugins = new Set<string>();
     const text = (value: unknown) => (offerable(value) ? value : undefined);
     for await (const page of client.pages('groups.list', {}, { all: true })) for (const group of page.items) names.groups.push(...[text(group.name)].filter((one): one is string => one !== undefined));
-    for await (const page of client.pages('computers.list', { query: { 'expand[]': 'plugin_results' } }, { all: true })) {
+    for await (const page of client.pages('computers.list', { query: { 'expand[]': 'plugin_results' } }, { all: true, anyOrder: true })) {
       for (const computer of page.items) {
         const id = text(computer.client_id) ?? text(computer.uid);
         if (id) names.computers.push(id);

@@ -141,7 +141,7 @@ describe('mon status against the sandbox', () => {
     expect(result.stdout).toBe(
       [
         `GET ${sandbox.url}/v2.5/groups?per_page=100&api_key=[REDACTED]`,
-        `GET ${sandbox.url}/v2.5/computers?expand[]=plugin_results&group_id=acme&page=1&per_page=100&api_key=[REDACTED]`,
+        `GET ${sandbox.url}/v2.5/computers?expand[]=plugin_results&group_id=acme&page=1&per_page=100&order=created_desc&api_key=[REDACTED]`,
         `GET ${sandbox.url}/v2.5/expirations?per_page=100&group=acme&api_key=[REDACTED]`,
         '',
       ].join('\n'),
