@@ -70,7 +70,7 @@ export const profile: ResourceSpec = {
       name: 'add',
       jsonOutput: false,
       summary: 'Save a profile; the key is read from a hidden prompt or from stdin',
-      description: 'The key is never taken as an argument: it would end up in shell history and `ps`.\nThe first profile saved becomes the default.',
+      description: 'The key is never taken as an argument: it would end up in shell history and `ps`.\nThe first profile saved in an empty store becomes the default; after the default is removed, none does until `mon profile use` or --default names one.',
       args: [{ name: 'name', description: 'a name for the account, e.g. acme', rule: NAME_RULE }],
       options: [
         { flags: '--subdomain <subdomain>', description: 'the subscriber subdomain', rule: { type: 'text', max: 63 } },
@@ -97,7 +97,8 @@ export const profile: ResourceSpec = {
         const existed = store.get(name) !== undefined;
         await store.save(name, { baseUrl, apiKey, ...(subdomain ? { subdomain, domain } : {}) });
         if (opts.default) await store.use(name);
-        ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : ''}. Check it with: mon profile test ${name}`);
+        const none = store.defaultName === undefined || store.get(store.defaultName) === undefined;
+        ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : none ? '; there is no default profile (commands without -p stop at "no profile"): choose one with `mon profile use <name>`' : ''}. Check it with: mon profile test ${name}`);
       },
     }),
     verb({

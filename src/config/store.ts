@@ -89,10 +89,16 @@ export class ProfileStore implements ProfileReader {
     return this.conf.get('defaultProfile');
   }
 
+  /**
+   * Saves a profile. Only the first profile of an empty store becomes the default by itself:
+   * once the default has been removed, the next one saved must not take its place unasked (a
+   * cron job without -p would go on against another customer's account).
+   */
   save(name: string, profile: Profile): Promise<void> {
     return this.write(() => {
+      const first = Object.keys(this.list()).length === 0;
       this.conf.set('profiles', { ...this.list(), [name]: profile });
-      if (!this.defaultName || !this.get(this.defaultName)) this.conf.set('defaultProfile', name);
+      if (first) this.conf.set('defaultProfile', name);
     });
   }
 
