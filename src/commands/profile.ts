@@ -4,7 +4,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, dryRunLocally, printCount, renderOptions, type View } from './actions.js';
+import { confirmDeletion, dryRunLocally, printCount, showDryRun, renderOptions, type View } from './actions.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../output/escape.js';
 
@@ -178,8 +178,10 @@ export const profile: ResourceSpec = {
       async run({ args }, ctx) {
         if (args.name) ctx.globals.profile = args.name;
         const client = await ctx.client();
+        const prepared = client.prepare('groups.list', { query: { per_page: 1 } });
+        if (await showDryRun(ctx, prepared)) return;
         const started = ctx.now();
-        const { headers } = await client.call('groups.list', { query: { per_page: 1 } });
+        const { headers } = await client.send(prepared);
         const groups = headers['x-total'] ? `, ${headers['x-total']} groups` : '';
         ctx.io.stdout.write(`ok: ${client.baseUrl} answered with a valid key (${Math.round(ctx.now() - started)} ms${groups})\n`);
       },

@@ -45,8 +45,10 @@ export const sandbox: ResourceSpec = {
       ],
       examples: ['mon sandbox', 'mon sandbox --port 8025 --computers 10000', 'mon sandbox --account north --port 0', 'mon sandbox --rate-limit 4000/60'],
       async run({ opts }, ctx) {
-        const { serveForeground } = await import('../sandbox/index.js');
         const identity = { account: opts.account, computers: opts.computers, seed: opts.seed };
+        const where = `${opts.host ?? '127.0.0.1'}:${opts.port ?? 'any free port'}`;
+        if (dryRunLocally(ctx, `serve the sandbox's API on ${where} with the data of ${sandboxStateFile(ctx.configDir, identity)}`)) return;
+        const { serveForeground } = await import('../sandbox/index.js');
         await serveForeground({
           stateFile: sandboxStateFile(ctx.configDir, identity),
           identity,
