@@ -1,9 +1,10 @@
-import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
 import { acquireLock, BRIEF_LOCK, writeFileAtomic } from './files.js';
 import { checkShape, notJson, readProfiles, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
+import { readConfigFile } from './trust.js';
 
 export type { Profile } from './profiles.js';
 
@@ -51,7 +52,7 @@ export class ProfileStore implements ProfileReader {
     readProfiles(dir, warn);
     this.file = join(dir, 'config.json');
     // An empty file holds no settings, as readProfiles reads it; conf would call it broken JSON.
-    if (existsSync(this.file) && readFileSync(this.file, 'utf8').trim() === '') rmSync(this.file);
+    if (existsSync(this.file) && readConfigFile(this.file)?.trim() === '') rmSync(this.file);
     try {
       this.conf = new ProfileConf({
         cwd: dir,
