@@ -6,6 +6,7 @@
 import { EXPIRATION_WINDOWS, type ExpirationWindow, type StatusReport } from './status-report.js';
 import { PLUGIN_STATUSES } from '../plugin-result.js';
 import { METRIC_FAMILIES, type MetricName } from './metric-families.js';
+import { terminalSafe } from './escape.js';
 
 /** One account's outcome: its report and how long reading it took, or a failure (mon_up 0). */
 export interface AccountFigures {
@@ -21,9 +22,12 @@ interface Family {
   samples: { labels: Labels; value: number }[];
 }
 
-/** A label value as the format wants it: backslash, double quote and line feed escaped. */
+/**
+ * A label value as the format wants it: backslash, double quote and line feed escaped, and what
+ * a terminal would act on (a group named with escape sequences) shown as escape.ts shows it.
+ */
 export function labelValue(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+  return terminalSafe(text, '\n').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
 const sample = (name: string, labels: Labels, value: number): string =>

@@ -5,6 +5,7 @@
  * API and from customers.
  */
 import type { ReportData, InventoryRow } from './collect.js';
+import { terminalSafe } from '../output/escape.js';
 
 export interface ReportLook {
   title: string;
@@ -16,7 +17,8 @@ export interface ReportLook {
 
 /** Text for HTML, in content and in attribute values alike. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  // Control characters as escape.ts shows them: inert in a browser, and in a file cat'ed to a terminal.
+  return terminalSafe(text, '\n\t').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 const e = escapeHtml;

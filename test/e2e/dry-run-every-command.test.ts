@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/commands/index.js';
-import { isResource, type VerbSpec } from '../../src/spec/spec.js';
 import { apiError, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { EXAMPLES } from '../helpers/examples.js';
 import { runMain } from '../helpers/run-main.js';
 import { tempConfigDir } from '../helpers/run-mon.js';
 
@@ -10,38 +9,6 @@ import { tempConfigDir } from '../helpers/run-mon.js';
  * --dry-run against a server that records what it receives. The one documented exception is a
  * bulk mute by selectors, which sends the reads its plan needs (GETs) and no write.
  */
-
-/** The words of an example as a shell splits them (quotes, no expansions). */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  let quote: string | undefined;
-  for (const char of line) {
-    if (quote) {
-      if (char === quote) quote = undefined;
-      else word = (word ?? '') + char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      word ??= '';
-    } else if (/\s/.test(char)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else word = (word ?? '') + char;
-  }
-  if (word !== undefined) words.push(word);
-  return words;
-}
-
-/** Every example of every verb, as a command line: the part before a pipe or redirect. */
-const EXAMPLES: [string, string[]][] = COMMANDS.flatMap((command) => {
-  const verbs: VerbSpec[] = isResource(command) ? [...command.verbs] : [command];
-  return verbs.flatMap((verb) =>
-    (verb.examples ?? [])
-      .map((example) => example.split(/\s[|>]|\s2>|\s<|\$\(/)[0]!.trim())
-      .filter((example) => example.startsWith('mon ') && !/\$|`/.test(example))
-      .map((example): [string, string[]] => [example, shellWords(example).slice(1)]),
-  );
-});
 
 describe('--dry-run sends nothing, in every command', { timeout: 120_000 }, () => {
   let api: FakeApi;
