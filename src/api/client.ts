@@ -8,13 +8,14 @@ import { endpointOf, proxiesFrom, quietSocksWarnings } from './proxy.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
 import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
-import { fillPath, routeOf, type HttpMethod, type RouteName } from './endpoints.js';
-import { paginate, type Page, type Paging } from './paginate.js';
+import { fillPath, routeOf, STABLE_ORDERS, type HttpMethod, type RouteName } from './endpoints.js';
+import { paginate, readWhole, type Page, type Paging } from './paginate.js';
+import { parseTime } from '../time/parse.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_MAX_RETRY_AFTER_MS, retrying, withAttempts, type RetryPolicy } from './retry.js';
 
 export type { ApiResponse, PreparedRequest } from './attempt.js';
 export type { Page, Paging } from './paginate.js';
-export { MAX_PER_PAGE } from './paginate.js';
+export { MAX_PER_PAGE, readWhole } from './paginate.js';
 export { maxResponseFromEnv } from './response-cap.js';
 export { deadlineFromEnv, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
 
@@ -248,7 +249,42 @@ export class ApiClient {
    * with --all every page.
    */
   pages(route: RouteName, input: RequestInput, paging: Paging): AsyncGenerator<Page> {
-    return this.pagesOf(this.prepare(route, input), paging);
+    // A full read of a list whose order a change moves records in is read in an order that does
+    // not (STABLE_ORDERS; paginate.ts, rule 5), then sorted as asked unless the reader sorts itself.
+    const read = this.readOf(route, input, paging);
+    const prepared = this.prepare(route, read.input);
+    return read.sortBy === undefined || paging.anyOrder ? this.pagesOf(prepared, paging) : this.sortedPages(prepared, paging, read.sortBy);
+  }
+
+  /**
+   * What a read of `route` sends (what --dry-run shows): a full read of a list whose order a
+   * change moves records in asks for the order that does not (STABLE_ORDERS; paginate.ts, rule
+   * 5), and `sortBy` is then the field the order asked for sorts on.
+   */
+  readOf(route: RouteName, input: RequestInput, paging: Paging): { input: RequestInput; sortBy?: string } {
+    const stable = STABLE_ORDERS[route];
+    const full = paging.all === true && paging.limit === undefined && (paging.page ?? 1) === 1 && paging.offset === undefined;
+    if (!stable || !full) return { input };
+    const asked = input.query?.[stable.param];
+    const sortBy = stable.sortBy[typeof asked === 'string' ? asked : stable.default];
+    if (sortBy === undefined) return { input };
+    return { input: { ...input, query: { ...input.query, [stable.param]: stable.stable } }, sortBy };
+  }
+
+  /**
+   * Every page of a full read, then its records sorted newest first by `field` (ties by uid),
+   * handed out again in pages of the sizes read. The list is held whole to be sorted.
+   */
+  private async *sortedPages(prepared: PreparedRequest, paging: Paging, field: string): AsyncGenerator<Page> {
+    const pages = await readWhole(() => this.pagesOf(prepared, paging));
+    const when = (item: Record<string, unknown>) => parseTime(item[field]) ?? Number.NEGATIVE_INFINITY;
+    const uid = (item: Record<string, unknown>) => (typeof item.uid === 'string' ? item.uid : '');
+    const items = pages.flatMap((page) => page.items).sort((a, b) => when(b) - when(a) || (uid(a) < uid(b) ? -1 : uid(a) > uid(b) ? 1 : 0));
+    let at = 0;
+    for (const page of pages) {
+      const sorted = items.slice(at, (at += page.items.length));
+      yield { ...page, items: sorted, data: sorted };
+    }
   }
 
   /**
@@ -256,14 +292,17 @@ export class ApiClient {
    * its URL, the rest of its query kept.
    */
   async *pagesOf(prepared: PreparedRequest, paging: Paging): AsyncGenerator<Page> {
-    yield* paginate(async (query) => {
+    for await (const page of paginate(async (query) => {
       const url = new URL(prepared.url);
       for (const [key, value] of Object.entries(query)) {
         if (value !== undefined) url.searchParams.set(key, String(value));
       }
       const { data, headers } = await this.send({ ...prepared, url });
       return { data, headers };
-    }, paging, `GET ${prepared.url.pathname}`);
+    }, paging, `GET ${prepared.url.pathname}`)) {
+      paging.onPage?.(page);
+      yield page;
+    }
   }
 
   /**

@@ -54,6 +54,28 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
  */
 export const IDEMPOTENT_POSTS: ReadonlySet<RouteName> = new Set(['groups.findOrCreate']);
 
+/**
+ * Lists whose order moves a record when the record changes, and the order the API offers that
+ * does not: computers come most recently reported first by default (api-v2.5, Computers), so a
+ * computer that reports while the list is read moves to the front between two pages, read
+ * twice while another is never read. A full read asks for `stable` instead and sorts into the
+ * order asked (`sortBy`: the time field each other order sorts on, newest first).
+ */
+export interface StableOrder {
+  /** The query parameter that names the order. */
+  param: string;
+  /** The order a change does not move a record in (new records come first, which rule 2 of paginate.ts allows). */
+  stable: string;
+  /** The order when none is asked for. */
+  default: string;
+  /** Each other order: the time field it sorts on, newest first (ties by uid, as the sandbox). */
+  sortBy: Record<string, string>;
+}
+
+export const STABLE_ORDERS: Partial<Record<RouteName, StableOrder>> = {
+  'computers.list': { param: 'order', stable: 'created_desc', default: 'last_reported_desc', sortBy: { last_reported_desc: 'last_report', reported_desc: 'last_report' } },
+};
+
 /** Splits a route into its method and path template. */
 export function routeOf(name: RouteName): { method: HttpMethod; template: string } {
   const [method, template] = ENDPOINTS[name].split(' ') as [HttpMethod, string];

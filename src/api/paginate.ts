@@ -20,6 +20,15 @@
  *    names the page itself or an earlier one, and a page that repeats one read before (a
  *    server that ignores `page`, a
  *    loop) whatever the headers say.
+ * 5. A full read (`all`, no `limit`) is whole only when it holds as many DISTINCT records (by uid,
+ *    else id) as x-total promised: a record that moves between pages while the list is read (a
+ *    computer that reports, in the default most-recently-reported order) is read twice while
+ *    another is never read, and the count of records alone still adds up. Fewer distinct records
+ *    than the first page's x-total (or than the last page's, for a list that shrank) is a
+ *    MovedWhileRead (exit 7), thrown before the last page is yielded. A list that grows while it
+ *    is read holds every record it promised and passes. Readers that hold the whole list before
+ *    using it read it once more (readWhole); where a list has an order that a change does not
+ *    move (computers: created_desc), the client reads in it (client.ts, STABLE_ORDERS).
  *
  * Pages are yielded as they come and the next ones are asked for only as the reader takes
  * them (at most PAGE_CONCURRENCY ahead), so a slow reader holds a few pages, not the list.
@@ -38,7 +47,18 @@ export interface Paging {
   all?: boolean;
   /** At most this many items in all. */
   limit?: number;
+  /**
+   * The reader does not care in which order the records come (it counts, groups or sorts them
+   * itself): a full read of a list with an order that a change does not move streams in that
+   * order, unsorted (client.ts, STABLE_ORDERS).
+   */
+  anyOrder?: boolean;
+  /** Told of each page as it is read, also when a sorted full read yields them only at its end (progress). */
+  onPage?: (page: Page) => void;
 }
+
+/** Rule 5: a full read that missed a record that moved between pages (exit 7, a partial read). */
+export class MovedWhileRead extends ServerError {}
 
 /** One page of a list: its items and what the pagination headers said. */
 export interface Page {
@@ -104,10 +124,13 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
   // The records ahead of the first page, which x-total counts too.
   const before = paging.offset ?? (firstPage - 1) * size;
   const promise = promiseOf(first, size, firstPage, before, paging.offset !== undefined);
-  const walk = new Walk(promise, size, before, paging.offset !== undefined, name);
+  const whole = paging.all === true && paging.limit === undefined;
+  const walk = new Walk(promise, size, before, paging.offset !== undefined, name, whole);
   walk.check(first);
+  const more = walk.goesOn(first);
+  if (!more) walk.complete(first);
   yield take(first);
-  if ((paging.all !== true && paging.limit === undefined) || remaining <= 0 || !walk.goesOn(first)) return;
+  if ((paging.all !== true && paging.limit === undefined) || remaining <= 0 || !more) return;
 
   // --limit needs no page past the one that holds its last item.
   const end = promise.lastPage === undefined || paging.limit === undefined ? promise.lastPage : Math.min(promise.lastPage, firstPage - 1 + Math.ceil(paging.limit / size));
@@ -127,9 +150,11 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
     while (inFlight.length > 0) {
       const page = await inFlight.shift()!;
       walk.check(page);
+      const goesOn = walk.goesOn(page);
+      if (!goesOn) walk.complete(page);
       refill();
       yield take(page);
-      if (remaining <= 0 || !walk.goesOn(page)) return;
+      if (remaining <= 0 || !goesOn) return;
       last = page;
     }
   }
@@ -138,6 +163,7 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
   while (remaining > 0 && walk.goesOn(last)) {
     const page = await get(last.number + 1, walk.read);
     walk.check(page);
+    if (!walk.goesOn(page)) walk.complete(page);
     yield take(page);
     last = page;
   }
@@ -167,6 +193,8 @@ class Walk {
   read = 0;
   /** The pages read, by what they hold (see fingerprint): a page served again is a loop. */
   private readonly seen = new Map<string, number>();
+  /** Rule 5: the records read, by uid (or id), on a full read; undefined once one has neither. */
+  private distinct: Set<string> | undefined;
 
   constructor(
     private readonly promise: Promised,
@@ -176,7 +204,25 @@ class Walk {
     private readonly byOffset: boolean,
     /** The list, as errors name it (its path). */
     private readonly name: string,
-  ) {}
+    /** A full read: its distinct records are counted (rule 5). */
+    whole: boolean,
+  ) {
+    if (whole) this.distinct = new Set();
+  }
+
+  /** Rule 5, at the end of a full read (`last` is its last page): as many distinct records as promised. */
+  complete(last: Page): void {
+    if (this.distinct === undefined || this.promise.records === undefined) return;
+    const promised = Math.min(this.promise.records, last.total === undefined ? Number.POSITIVE_INFINITY : Math.max(0, last.total - this.before));
+    const missed = promised - this.distinct.size;
+    if (missed <= 0) return;
+    const twice = this.read - this.distinct.size;
+    throw new MovedWhileRead(
+      `${this.name}: ${this.distinct.size.toLocaleString('en')} distinct records read of the ${promised.toLocaleString('en')} x-total announced` +
+        `${twice > 0 ? ` (${twice.toLocaleString('en')} read twice)` : ''}: records moved between pages while the list was read, and ${missed.toLocaleString('en')} ${missed === 1 ? 'was' : 'were'} never read: the list was not read whole`,
+      'the list changed while it was read; try again',
+    );
+  }
 
   /** Whether the promise holds more than was read when `page` was the last one read. */
   private owed(page: Page): boolean {
@@ -192,6 +238,17 @@ class Walk {
     if (again !== undefined) throw this.broken(page, `holds the same items as page ${again} (the server does not serve the page asked for)`);
     if (key !== undefined) this.seen.set(key, page.number);
     this.read += page.items.length;
+    if (this.distinct !== undefined) {
+      for (const item of page.items) {
+        const id = typeof item.uid === 'string' ? item.uid : typeof item.id === 'string' || typeof item.id === 'number' ? `id ${item.id}` : undefined;
+        if (id === undefined) {
+          // Records with neither uid nor id cannot be told apart: rule 5 cannot be checked.
+          this.distinct = undefined;
+          break;
+        }
+        this.distinct.add(id);
+      }
+    }
     // More records than the page's own x-total counts, and yet more to come: the count is wrong,
     // and ending at it would pass a partial read for the whole list. (More records on a last
     // page is a list that moved while it was read: a record read twice, nothing left out.)
@@ -285,6 +342,23 @@ export function leftAfter(page: Page, paging: Paging): { before: number; total?:
   const before = paging.offset ?? (page.number - 1) * size;
   if (page.total !== undefined) return before + page.items.length < page.total ? { before, total: page.total } : undefined;
   return page.items.length > 0 && hasNext(page, size) ? { before } : undefined;
+}
+
+/**
+ * Every page of a full read, for a reader that holds the whole list before it uses it: a read
+ * that missed a record that moved between pages (rule 5) is read once more, and a second such
+ * read is the failure (exit 7).
+ */
+export async function readWhole(read: () => AsyncIterable<Page>): Promise<Page[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const pages: Page[] = [];
+      for await (const page of read()) pages.push(page);
+      return pages;
+    } catch (error) {
+      if (!(error instanceof MovedWhileRead) || attempt === 2) throw error;
+    }
+  }
 }
 
 /** The items of the pages, one by one. */

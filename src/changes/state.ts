@@ -4,10 +4,10 @@
  * fsync, rename) and only after a whole success; read and written under `<NAME>.json.lock`, so
  * two runs with one NAME take turns. A damaged file is reported (exit 1) and left alone.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock, LockTrouble, LONG_LOCK, writeFileAtomic, type HeldLock } from '../config/files.js';
-import { checkConfigFile, checkPrivateFolder, ensureConfigDir } from '../config/trust.js';
+import { checkConfigFile, checkPrivateFolder, ensureConfigDir, readConfigFile } from '../config/trust.js';
 import type { Account } from '../context.js';
 import { StateFileError, UsageError } from '../errors.js';
 import type { Kept } from './compare.js';
@@ -119,8 +119,9 @@ export class ChangeStates {
       );
     let text: string;
     try {
-      if (!checkConfigFile(file, undefined, { what: 'saved state', maxBytes: MAX_STATE_BYTES })) return undefined;
-      text = readFileSync(file, 'utf8');
+      const read = readConfigFile(file, undefined, { what: 'saved state', maxBytes: MAX_STATE_BYTES });
+      if (read === undefined) return undefined;
+      text = read;
     } catch (error) {
       // Not a regular file, or too large: damaged as any other, exit 1 as `help exit-codes` says.
       if (error instanceof UsageError) throw damaged(error.message.replace(`saved state ${file} `, '').replace(/^is /, ''));
@@ -191,7 +192,8 @@ export function listStates(configDir: string): StateSummary[] {
       try {
         // As read() reads it: only a regular file of a sane size (a FIFO would hold the listing
         // for good, a link to /dev/zero fill the memory).
-        state = checkConfigFile(file, undefined, { what: 'saved state', maxBytes: MAX_STATE_BYTES }) ? parseState(JSON.parse(readFileSync(file, 'utf8'))) : 'gone';
+        const text = readConfigFile(file, undefined, { what: 'saved state', maxBytes: MAX_STATE_BYTES });
+        state = text !== undefined ? parseState(JSON.parse(text)) : 'gone';
       } catch {
         state = 'not JSON';
       }

@@ -147,7 +147,8 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     // Every page, 100 at a time unless --per-page says otherwise (the conflicting paging options were refused).
     const request = withViewExpand(route, input, view, render);
     const paging = { all: true, perPage: opts.perPage };
-    if (await showDryRun(ctx, client.prepare(route, { ...request, query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
+    const read = client.readOf(route, request, paging).input;
+    if (await showDryRun(ctx, client.prepare(route, { ...read, query: { ...read.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
     const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(view), render, async (sink) => {
       for await (const page of client.pages(route, request, paging)) sink.push(page.items);
@@ -179,7 +180,8 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     if (shown.length === 0 && render.format === 'table') ctx.notice('No results.');
     return;
   }
-  const first = client.prepare(route, { ...request, query: { ...request.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
+  const read = client.readOf(route, request, opts).input;
+  const first = client.prepare(route, { ...read, query: { ...read.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
   if (await showDryRun(ctx, first)) return;
   const renderer = await ctx.output.list(render);
   // A table is printed once the last page is in: a person at a terminal sees the pages come.
@@ -187,13 +189,15 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   const progress = render.format === 'table' && !ctx.output.account ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait) : undefined;
   const noun = route.slice(0, route.indexOf('.')).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`); // pluginResults: plugin results
   let shown = 0;
+  let counted = 0;
   let last: Page | undefined;
+  // Counted as read: a sorted full read (client.ts, readOf) yields its pages only once all are in.
+  const onPage = progress && ((page: Page) => progress.update(`reading ${noun} ${(counted += page.items.length)}${page.total === undefined ? '' : `/${page.total}`}`));
   try {
-    for await (const page of client.pages(route, request, opts)) {
+    for await (const page of client.pages(route, request, { ...opts, onPage })) {
       renderer.push(page.items);
       shown += page.items.length;
       last = page;
-      progress?.update(`reading ${noun} ${shown}${page.total === undefined ? '' : `/${page.total}`}`);
       await drained(ctx.io.stdout, ctx.signal);
     }
   } finally {

@@ -91,7 +91,7 @@ export const computers: ResourceSpec = {
       aliases: ['ls'],
       route: 'computers.list',
       summary: 'List computers, most recently reported first',
-      description: 'With --changes NAME: only computers new, gone or changed since the last run with NAME, compared on missing, hidden, overdue (last report older than report_missing_after days, default 7), group and os_version, or on --fields.',
+      description: 'With --changes NAME: only computers new, gone or changed since the last run with NAME, compared on missing, hidden, overdue (last report older than report_missing_after days, default 7), group and os_version, or on --fields. With --all (and --changes) the computers are read in the order they were created (created_desc), an order in which a computer that reports while they are read does not move between pages, and then sorted as --order asks: every computer once, the lines printed once the last page is in (--order created_desc prints each page as it comes). A read that still misses a record is read once more, then exit 7.',
       list: true,
       fields: COMPUTER_FIELDS,
       options: [

@@ -4,7 +4,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, dryRunLocally, printCount, renderOptions, type View } from './actions.js';
+import { confirmDeletion, dryRunLocally, printCount, showDryRun, renderOptions, type View } from './actions.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
 
@@ -74,7 +74,7 @@ export const profile: ResourceSpec = {
       name: 'add',
       jsonOutput: false,
       summary: 'Save a profile; the key is read from a hidden prompt or from stdin',
-      description: 'The key is never taken as an argument: it would end up in shell history and `ps`. The first profile saved becomes the default.',
+      description: 'The key is never taken as an argument: it would end up in shell history and `ps`. The first profile saved in an empty store becomes the default; after the default is removed, none does until `mon profile use` or --default names one.',
       args: [{ name: 'name', description: 'a name for the account, e.g. acme', rule: NAME_RULE }],
       options: [
         { flags: '--subdomain <subdomain>', description: 'the subscriber subdomain', rule: { type: 'text', max: 63 } },
@@ -105,7 +105,8 @@ export const profile: ResourceSpec = {
         const displayName = opts.displayName ?? store.get(name)?.displayName;
         await store.save(name, { baseUrl, apiKey, ...(subdomain ? { subdomain, domain } : {}), ...(displayName ? { displayName } : {}) });
         if (opts.default) await store.use(name);
-        ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : ''}. Check it with: mon profile test ${name}`);
+        const none = store.defaultName === undefined || store.get(store.defaultName) === undefined;
+        ctx.notice(`${existed ? 'Updated' : 'Saved'} profile ${name} (${baseUrl})${store.defaultName === name ? ', the default' : none ? '; there is no default profile (commands without -p stop at "no profile"): choose one with `mon profile use <name>`' : ''}. Check it with: mon profile test ${name}`);
       },
     }),
     verb({
@@ -205,8 +206,10 @@ export const profile: ResourceSpec = {
       async run({ args }, ctx) {
         if (args.name) ctx.globals.profile = args.name;
         const client = await ctx.client();
+        const prepared = client.prepare('groups.list', { query: { per_page: 1 } });
+        if (await showDryRun(ctx, prepared)) return;
         const started = ctx.now();
-        const { headers } = await client.call('groups.list', { query: { per_page: 1 } });
+        const { headers } = await client.send(prepared);
         const groups = headers['x-total'] ? `, ${headers['x-total']} groups` : '';
         ctx.io.stdout.write(`ok: ${client.baseUrl} answered with a valid key (${Math.round(ctx.now() - started)} ms${groups})\n`);
       },

@@ -121,13 +121,18 @@ async function displayNameOf(ctx: Context, account: { key: string; label: string
 
 /** The logo as a data: URL, checked to be an image of a known kind and not too large. */
 async function logoData(file: string): Promise<string> {
-  const { readFile, stat } = await import('node:fs/promises');
+  const { stat } = await import('node:fs/promises');
+  const { readAtMost } = await import('../config/trust.js');
   let bytes: Buffer;
   try {
     const about = await stat(file);
+    const larger = () => new UsageError(`--logo ${basename(file)}: larger than 1 MiB`, 'use a smaller image: it is embedded in every report');
     if (!about.isFile()) throw new UsageError(`--logo ${basename(file)}: not a file`, 'give a PNG, JPEG, GIF, WebP or SVG file');
-    if (about.size > LOGO_MAX_BYTES) throw new UsageError(`--logo ${basename(file)}: larger than 1 MiB`, 'use a smaller image: it is embedded in every report');
-    bytes = await readFile(file);
+    if (about.size > LOGO_MAX_BYTES) throw larger();
+    // At most the limit and one byte, whatever stat says: /proc/self/pagemap says 0 and is endless.
+    const read = readAtMost(file, LOGO_MAX_BYTES);
+    if (read === undefined) throw larger();
+    bytes = read;
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`--logo: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'give a PNG, JPEG, GIF, WebP or SVG file');

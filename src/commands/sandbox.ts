@@ -82,8 +82,10 @@ export const sandbox: ResourceSpec = {
       ],
       async run({ opts }, ctx) {
         if (opts.speed !== undefined && opts.live !== true) throw new UsageError('--speed: sets how fast a living fleet moves, so it goes with --live', 'add --live, or leave out --speed');
-        const { serveForeground } = await import('../sandbox/index.js');
         const identity = { account: opts.account, computers: opts.computers, seed: opts.seed };
+        const where = `${opts.host ?? '127.0.0.1'}:${opts.port ?? 'any free port'}`;
+        if (dryRunLocally(ctx, `serve the sandbox's API on ${where} with the data of ${sandboxStateFile(ctx.configDir, identity)}`)) return;
+        const { serveForeground } = await import('../sandbox/index.js');
         await serveForeground({
           stateFile: sandboxStateFile(ctx.configDir, identity),
           identity,

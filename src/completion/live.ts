@@ -6,8 +6,8 @@
  * `mon __complete refresh` in the background, detached, to read the account afresh.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { checkConfigFile } from '../config/trust.js';
+import { rmSync } from 'node:fs';
+import { readConfigFile } from '../config/trust.js';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 
@@ -75,8 +75,9 @@ function offerable(value: unknown): value is string {
  */
 function readCache(file: string): CacheFile | undefined {
   try {
-    if (!checkConfigFile(file, undefined, { what: 'completion cache', maxBytes: MAX_CACHE_BYTES })) return undefined;
-    const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile>;
+    const text = readConfigFile(file, undefined, { what: 'completion cache', maxBytes: MAX_CACHE_BYTES });
+    if (text === undefined) return undefined;
+    const data = JSON.parse(text) as Partial<CacheFile>;
     if (typeof data.saved_at !== 'number') return undefined;
     const list = (value: unknown) => (Array.isArray(value) ? value.filter(offerable) : []);
     return { saved_at: data.saved_at, ...(Object.fromEntries(NAME_KINDS.map((kind) => [kind, list(data[kind])])) as Names) };
@@ -131,7 +132,7 @@ export async function refreshLiveNames(ctx: Context): Promise<void> {
     const plugins = new Set<string>();
     const text = (value: unknown) => (offerable(value) ? value : undefined);
     for await (const page of client.pages('groups.list', {}, { all: true })) for (const group of page.items) names.groups.push(...[text(group.name)].filter((one): one is string => one !== undefined));
-    for await (const page of client.pages('computers.list', { query: { 'expand[]': 'plugin_results' } }, { all: true })) {
+    for await (const page of client.pages('computers.list', { query: { 'expand[]': 'plugin_results' } }, { all: true, anyOrder: true })) {
       for (const computer of page.items) {
         const id = text(computer.client_id) ?? text(computer.uid);
         if (id) names.computers.push(id);

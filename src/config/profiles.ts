@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { checkConfigFile, ensureConfigDir } from './trust.js';
+import { ensureConfigDir, readConfigFile } from './trust.js';
 
 /** One saved account: where the API lives and the key that opens it. */
 export interface Profile {
@@ -50,15 +49,16 @@ export function readProfiles(dir: string, warn?: (message: string) => void): Pro
   ensureConfigDir(dir);
   const path = join(dir, 'config.json');
   let store: StoreShape = { profiles: {} };
-  if (checkConfigFile(path, warn)) {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') text = '{}';
-      else throw new UsageError(`cannot read config file ${path} (${code})`, `check that you can read ${dir} (ls -ld ${dir})`);
-    }
+  let text: string | undefined;
+  try {
+    text = readConfigFile(path, warn);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') text = '{}';
+    else throw new UsageError(`cannot read config file ${path} (${code})`, `check that you can read ${dir} (ls -ld ${dir})`);
+  }
+  if (text !== undefined) {
     try {
       // conf reads an empty file as no settings at all.
       const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);

@@ -1,9 +1,10 @@
-import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
 import { acquireLock, BRIEF_LOCK } from './files.js';
 import { checkShape, notJson, readProfiles, type Profile, type ProfileReader, type StoreShape } from './profiles.js';
+import { readConfigFile } from './trust.js';
 
 export type { Profile } from './profiles.js';
 
@@ -46,10 +47,16 @@ export class ProfileStore implements ProfileReader {
     return this.conf ? this.conf.get('defaultProfile') : readProfiles(this.dir).defaultName;
   }
 
+  /**
+   * Saves a profile. Only the first profile of an empty store becomes the default by itself:
+   * once the default has been removed, the next one saved must not take its place unasked (a
+   * cron job without -p would go on against another customer's account).
+   */
   save(name: string, profile: Profile): Promise<void> {
     return this.write(() => {
+      const first = Object.keys(this.list()).length === 0;
       this.conf!.set('profiles', { ...this.list(), [name]: profile });
-      if (!this.defaultName || !this.get(this.defaultName)) this.conf!.set('defaultProfile', name);
+      if (first) this.conf!.set('defaultProfile', name);
     });
   }
 
@@ -110,7 +117,7 @@ export class ProfileStore implements ProfileReader {
    */
   private openConf(): Conf<StoreShape> {
     // An empty file holds no settings, as readProfiles reads it; conf would call it broken JSON.
-    if (existsSync(this.file) && readFileSync(this.file, 'utf8').trim() === '') rmSync(this.file);
+    if (existsSync(this.file) && readConfigFile(this.file)?.trim() === '') rmSync(this.file);
     let conf: Conf<StoreShape>;
     try {
       conf = new Conf<StoreShape>({

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -9,6 +9,50 @@ import { UsageError } from '../errors.js';
  * user's own and nobody else can write to it, and only regular files of a sane size are read
  * from it (a FIFO would block a read forever, /dev/zero would exhaust memory).
  */
+
+/**
+ * A file read whole, but never more than `maxBytes` + 1 bytes, whatever its size says: stat's
+ * size is no bound (a /proc file says 0 and holds gigabytes; a file grows after it was looked
+ * at). The bytes, or undefined when the file holds more than `maxBytes`. Every file mon reads
+ * with a limit on its size is read through this: the config folder's files (readConfigFile),
+ * --logo, and, as a stream, --body-file and --from (io/user-input.ts counts as it reads).
+ */
+export function readAtMost(path: string, maxBytes: number): Buffer | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    while (length <= maxBytes) {
+      const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, maxBytes + 1 - length));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      length += read;
+    }
+    return length > maxBytes ? undefined : Buffer.concat(chunks, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A file of the config folder, checked (checkConfigFile) and read within its limit: its text, or
+ * undefined when there is none. More than the limit, whatever stat said, is the same UsageError.
+ */
+export function readConfigFile(file: string, warn?: (message: string) => void, limits: { what?: string; maxBytes?: number } = {}): string | undefined {
+  if (!checkConfigFile(file, warn, limits)) return undefined;
+  const bytes = readAtMost(file, limits.maxBytes ?? MAX_CONFIG_FILE_BYTES);
+  if (bytes === undefined) throw tooLarge(file, limits);
+  return bytes.toString('utf8');
+}
+
+/** A file over its limit: its size when stat told it, else only that it holds more (a /proc file says 0). */
+function tooLarge(file: string, limits: { what?: string; maxBytes?: number }, size?: number): UsageError {
+  const maxBytes = limits.maxBytes ?? MAX_CONFIG_FILE_BYTES;
+  return new UsageError(`${limits.what ?? 'config file'} ${file} is ${size === undefined ? '' : `${size} bytes, `}more than the ${maxBytes} ${limits.what ? 'it' : 'a config file'} may be`, limits.what ? 'move it away' : 'move it away and add your profiles again');
+}
 
 /** Largest config.json read: profiles take a few hundred bytes each. */
 export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
@@ -159,9 +203,7 @@ export function checkConfigFile(file: string, warn?: (message: string) => void, 
   if (!stats) return false;
   if (!stats.isFile()) throw new UsageError(`${what} ${file} is not a regular file (it is ${kindOf(stats)})`, 'move it away; mon writes that file itself');
   checkOwner(what, file, stats, `chmod 600 ${file}`);
-  if (stats.size > maxBytes) {
-    throw new UsageError(`${what} ${file} is ${stats.size} bytes, more than the ${maxBytes} ${limits.what ? 'it' : 'a config file'} may be`, limits.what ? 'move it away' : 'move it away and add your profiles again');
-  }
+  if (stats.size > maxBytes) throw tooLarge(file, limits, stats.size);
   if (myUid() !== undefined && (stats.mode & 0o077) !== 0) {
     try {
       chmodSync(file, 0o600);

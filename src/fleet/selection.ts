@@ -16,7 +16,7 @@
  */
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
 import type { Attributes } from '../api/encode.js';
-import { MAX_PER_PAGE } from '../api/client.js';
+import { MAX_PER_PAGE, readWhole } from '../api/client.js';
 import { NotFoundError } from '../errors.js';
 import { matchesResult, type ResultMatch } from '../model/plugin-result.js';
 import { pick } from '../resolve/index.js';
@@ -108,9 +108,12 @@ export function plannedRequests(client: ApiClient, scope: Scope): PreparedReques
   return [
     client.prepare('groups.list', { query: { per_page: MAX_PER_PAGE } }),
     // group_id as given: a name is sent as the uid it resolves to.
-    client.prepare('computers.list', computersInput(scope.groups?.length === 1 ? scope.groups[0] : undefined, scope, 1)),
+    client.prepare('computers.list', client.readOf('computers.list', computersInput(scope.groups?.length === 1 ? scope.groups[0] : undefined, scope, 1), COMPUTERS_READ).input),
   ];
 }
+
+/** The computers of a selection: every page, in any order (what is done with them sorts or counts). */
+const COMPUTERS_READ = { all: true, perPage: MAX_PER_PAGE, anyOrder: true } as const;
 
 function computersInput(groupId: string | undefined, scope: Scope, page?: number): RequestInput {
   return {
@@ -176,7 +179,7 @@ export class Selection {
    */
   static async open(client: ApiClient, scope: Scope, filter?: ResultFilter): Promise<Selection> {
     const groups: Item[] = [];
-    for await (const page of client.pages('groups.list', {}, { all: true, perPage: MAX_PER_PAGE })) {
+    for (const page of await readWhole(() => client.pages('groups.list', {}, { all: true, perPage: MAX_PER_PAGE }))) {
       for (const { uid, slug, name } of page.items) if (typeof uid === 'string') groups.push({ uid, slug, name });
     }
     const scopeGroups = scope.groups?.length ? resolveGroups(groups, scope.groups) : undefined;
@@ -191,7 +194,7 @@ export class Selection {
   async *computers(): AsyncGenerator<ScopedComputer[]> {
     const only = this.scopeGroups ? new Set(this.scopeGroups.map((g) => g.uid)) : undefined;
     const input = computersInput(this.scopeGroups?.length === 1 ? this.scopeGroups[0]!.uid : undefined, this.scope);
-    for await (const page of this.client.pages('computers.list', input, { all: true, perPage: MAX_PER_PAGE })) {
+    for await (const page of this.client.pages('computers.list', input, COMPUTERS_READ)) {
       const scoped: ScopedComputer[] = [];
       this.read.total ??= page.total;
       for (const computer of page.items) {

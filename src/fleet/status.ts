@@ -4,7 +4,7 @@
  * counted and let go.
  */
 import type { ApiClient } from '../api/client.js';
-import { MAX_PER_PAGE } from '../api/client.js';
+import { MAX_PER_PAGE, readWhole } from '../api/client.js';
 import { parseTime } from '../time/parse.js';
 import { isHidden, isMuted } from '../model/plugin-result.js';
 import { isMissing, plannedRequests, Selection, type Scope, type ScopedComputer } from './selection.js';
@@ -142,7 +142,7 @@ async function countExpirations(
   let expired = 0;
   let expiring = 0;
   const windows: Record<ExpirationWindow, number> = { '30d': 0, '90d': 0 };
-  for await (const page of client.pages('expirations.list', { query: { group } }, { all: true, perPage: MAX_PER_PAGE })) {
+  for (const page of await readWhole(() => client.pages('expirations.list', { query: { group } }, { all: true, perPage: MAX_PER_PAGE }))) {
     for (const expiration of page.items) {
       if (only) {
         const ref = expiration.group;

@@ -6,6 +6,7 @@
 import { EXPIRATION_WINDOWS, type ExpirationWindow, type StatusReport } from './status-report.js';
 import { PLUGIN_STATUSES } from '../model/plugin-result.js';
 import { METRIC_FAMILIES, type MetricName } from './metric-families.js';
+import { terminalSafe } from '../text/escape.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -29,9 +30,12 @@ interface Family {
   samples: { labels: Labels; value: number }[];
 }
 
-/** A label value as the format wants it: backslash, double quote and line feed escaped. */
+/**
+ * A label value as the format wants it: backslash, double quote and line feed escaped, and what
+ * a terminal would act on (a group named with escape sequences) shown as escape.ts shows it.
+ */
 export function labelValue(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+  return terminalSafe(text, '\n').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
 const sample = (name: string, labels: Labels, value: number): string =>

@@ -4,7 +4,7 @@
  * customer reads: the inventory, what needs attention, expirations due, and distributions for
  * the charts.
  */
-import { MAX_PER_PAGE, type ApiClient } from '../api/client.js';
+import { MAX_PER_PAGE, readWhole, type ApiClient } from '../api/client.js';
 import { collectStatus, type StatusReport } from '../fleet/status.js';
 import { isMissing, type Scope } from '../fleet/selection.js';
 import { parseTime } from '../time/parse.js';
@@ -219,7 +219,7 @@ export async function collectReport(
   // Expirations name their product by uid: the catalogue names them (one list, read only when something is shown).
   if (due.length > 0 || expired.length > 0) {
     const names = new Map<string, string>();
-    for await (const page of client.pages('expirationProducts.list', {}, { all: true, perPage: MAX_PER_PAGE })) for (const product of page.items) names.set(text(product.uid), text(product.name));
+    for (const page of await readWhole(() => client.pages('expirationProducts.list', {}, { all: true, perPage: MAX_PER_PAGE }))) for (const product of page.items) names.set(text(product.uid), text(product.name));
     for (const row of [...due, ...expired]) row.what = names.get(row.what) ?? row.what;
   }
   due.sort((a, b) => a.expiresMs - b.expiresMs || a.what.localeCompare(b.what));

@@ -5,6 +5,7 @@
  * API and from customers.
  */
 import type { ReportData, InventoryRow } from './collect.js';
+import { terminalSafe } from '../text/escape.js';
 import type { Period, Trends } from './trends.js';
 
 export interface ReportLook {
@@ -17,7 +18,8 @@ export interface ReportLook {
 
 /** Text for HTML, in content and in attribute values alike. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  // Control characters as escape.ts shows them: inert in a browser, and in a file cat'ed to a terminal.
+  return terminalSafe(text, '\n\t').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 const e = escapeHtml;

@@ -1,4 +1,5 @@
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
+import { readWhole } from '../api/paginate.js';
 import type { RouteName } from '../api/endpoints.js';
 import { KIND_PREFIX, optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec/spec.js';
 import type { Context } from '../context.js';
@@ -88,7 +89,7 @@ export class Resolver {
    */
   async computerByUid(uid: string, label: string): Promise<Ref> {
     const client = await this.client(`${label} ${quoted(uid)}`, 'computers.list');
-    for await (const page of client.pages('computers.list', {}, { all: true })) {
+    for await (const page of client.pages('computers.list', {}, { all: true, anyOrder: true })) {
       const found = page.items.find((item) => item.uid === uid);
       if (found) return computerRef(found);
     }
@@ -113,7 +114,7 @@ export class Resolver {
     }
     const items: Record<string, unknown>[] = [];
     const client = await this.client(what, catalogue.list);
-    for await (const page of client.pages(catalogue.list, {}, { all: true })) items.push(...page.items);
+    for (const page of await readWhole(() => client.pages(catalogue.list, {}, { all: true }))) items.push(...page.items);
     return pick(kind, text, items, label);
   }
 

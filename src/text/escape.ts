@@ -4,8 +4,8 @@
  * window title, clear the screen or move the cursor), line and paragraph separators and the
  * bidirectional overrides that can make text read other than it is are shown as visible
  * escapes (`\e`, `\r`, `\n`, `\t`, `\x07`, `\u202e`), so one line stays one line and nothing
- * is acted on. A backslash is left as it is. JSON output never goes through here: it prints
- * exactly what the API sent, with JSON's own escapes.
+ * is acted on. A backslash is left as it is. JSON output keeps exactly what the API sent, with
+ * JSON's own escapes, those of C1 and the separators too (jsonSafe): the same value.
  */
 
 // Keep in sync with the escapes below: C0, DEL, C1, U+2028/2029, bidi embeddings/overrides/isolates.
@@ -26,6 +26,19 @@ function escapeOne(char: string): string {
  */
 export function terminalSafe(text: string, keep = ''): string {
   return text.replace(UNSAFE, (char) => (keep.includes(char) ? char : escapeOne(char)));
+}
+
+/** What JSON.stringify leaves raw of UNSAFE (it escapes C0 itself): DEL, C1, separators, bidi. */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text with the characters of UNSAFE that JSON.stringify leaves raw written as `\uXXXX`
+ * escapes: the same JSON value, and nothing a terminal acts on when it is printed (a C1 CSI,
+ * 0x9b, is an escape sequence to some terminals). Only strings can hold them, so this is exact.
+ */
+export function jsonSafe(json: string): string {
+  UNSAFE_IN_JSON.lastIndex = 0;
+  return UNSAFE_IN_JSON.test(json) ? json.replace(UNSAFE_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 }
 
 /** The most characters of a value a message quotes whole; a longer one is cut (see {@link quoted}). */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ServerError } from '../../src/errors.js';
-import { itemsOf, paginate, PAGE_CONCURRENCY, type FetchPage, type PageQuery } from '../../src/api/paginate.js';
+import { itemsOf, MovedWhileRead, paginate, PAGE_CONCURRENCY, readWhole, type FetchPage, type PageQuery } from '../../src/api/paginate.js';
 
 /** A list of `total` numbered items served by page, with the headers `headers` picks. */
 function list(total: number, headers: (page: number, pages: number, perPage: number) => Record<string, string>) {
@@ -306,5 +306,62 @@ describe('the paginator against servers that page differently', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('rule 5: a full read holds as many distinct records as x-total promised', () => {
+  /** 30 records by uid, 10 a page, x-total 30; `move` changes the list once page 1 is served. */
+  function moving(move: (uids: string[]) => string[], times = Number.POSITIVE_INFINITY) {
+    const original = Array.from({ length: 30 }, (_, i) => `u${i + 1}`);
+    let served = 0;
+    let uids = original;
+    const fetch: FetchPage = async (query) => {
+      const page = query.page ?? 1;
+      if (page === 1) uids = original;
+      const data = uids.slice((page - 1) * 10, page * 10).map((uid) => ({ uid }));
+      const headers = { 'x-total': String(uids.length), 'x-per-page': '10', 'x-next-page': page * 10 < uids.length ? String(page + 1) : '' };
+      if (page === 1 && served++ < times) uids = move(original);
+      return { data, headers };
+    };
+    return fetch;
+  }
+  /** Record 15 moves to the front: record 10 is read twice, record 15 never. */
+  const toFront = (uids: string[]) => ['u15', ...uids.filter((uid) => uid !== 'u15')];
+
+  it('a record that moves to the front between pages is exit 7 before the last page is yielded', async () => {
+    const yielded: number[] = [];
+    const read = (async () => {
+      for await (const page of paginate(moving(toFront), { all: true, perPage: 10 }, 'GET /v2.5/computers')) yielded.push(page.number);
+    })();
+    await expect(read).rejects.toThrow(MovedWhileRead);
+    await expect(read).rejects.toThrow('GET /v2.5/computers: 29 distinct records read of the 30 x-total announced (1 read twice)');
+    expect(yielded).toEqual([1, 2]);
+    expect(new MovedWhileRead('x')).toBeInstanceOf(ServerError);
+  });
+
+  it('a list that grows at the front while it is read holds every record it promised: no exit 7', async () => {
+    const grown = (uids: string[]) => ['u0', ...uids];
+    const items = await all(paginate(moving(grown), { all: true, perPage: 10 }));
+    expect(items).toHaveLength(31);
+    // Without x-next-page the walk ends at the promised 30 records, one of them read twice: the
+    // record pushed past the end was never read, and that is said (it was silently left out).
+    const inner = moving(grown);
+    const silent: FetchPage = async (query) => {
+      const { data, headers } = await inner(query);
+      return { data, headers: { ...headers, 'x-next-page': '' } };
+    };
+    await expect(all(paginate(silent, { all: true, perPage: 10 }))).rejects.toThrow(MovedWhileRead);
+  });
+
+  it('without --all (one page, --limit) nothing is counted', async () => {
+    expect(await all(paginate(moving(toFront), { limit: 25, perPage: 10 }))).toHaveLength(25);
+  });
+
+  it('readWhole reads a spoiled list once more, and a second spoiled read is the failure', async () => {
+    const once = moving(toFront, 1);
+    const pages = await readWhole(() => paginate(once, { all: true, perPage: 10 }));
+    expect(new Set(pages.flatMap((page) => page.items.map((item) => item.uid))).size).toBe(30);
+    const always = moving(toFront);
+    await expect(readWhole(() => paginate(always, { all: true, perPage: 10 }))).rejects.toThrow(MovedWhileRead);
   });
 });

@@ -426,7 +426,7 @@ describe('ndjson across accounts', () => {
       stderr: { write: () => true, isTTY: false },
       stdin: Object.assign(Readable.from([]), { isTTY: false }),
     };
-    const code = await main(['--profiles', 'one,two', 'computers', 'list', '--all', '--per-page', '2', '-o', 'ndjson'], { io, env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir }, clock: testClock() });
+    const code = await main(['--profiles', 'one,two', 'computers', 'list', '--all', '--order', 'created_desc', '--per-page', '2', '-o', 'ndjson'], { io, env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir }, clock: testClock() });
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Item);
     expect(lines.map((line) => `${line.profile}:${line.uid}`)).toEqual(['one:c_1', 'one:c_2', 'one:c_3', 'one:c_4', 'two:c_1', 'two:c_2', 'two:c_3']);

@@ -169,6 +169,24 @@ describe('the profile store under concurrent and hand-made changes', () => {
     expect(await mon(['groups', 'list'])).toEqual({ code: 2, stdout: '', stderr: 'mon: no default profile, and none given (saved: second) — give one with -p <name>, or make one the default with `mon profile use <name>`\n' });
   });
 
+  it('after the default is removed, the next profile added does not become the default by itself', async () => {
+    const dir = tempConfigDir();
+    const mon = (args: string[], input?: string) => runMain(args, { env: { MON_CONFIG_DIR: dir }, input });
+    for (const name of ['acme', 'globex']) expect((await mon(['profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], 'k_default_key_123456')).code).toBe(0);
+    expect((await mon(['profile', 'remove', 'acme', '--yes'])).code).toBe(0);
+    const added = await mon(['profile', 'add', 'initech', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], 'k_default_key_123456');
+    expect(added.code).toBe(0);
+    expect(added.stderr).toMatch(/^Saved profile initech \(http:\/\/127\.0\.0\.1:9\); there is no default profile .*mon profile use <name>/);
+    const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { defaultProfile?: string };
+    expect(saved.defaultProfile).toBeUndefined();
+    expect((await mon(['groups', 'list'])).stderr).toMatch(/^mon: no default profile, and none given/);
+    // --default still names one; the first profile of an empty store is the default by itself.
+    expect((await mon(['profile', 'add', 'umbrella', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin', '--default'], 'k_default_key_123456')).stderr).toMatch(/, the default\./);
+    const fresh = tempConfigDir();
+    const first = await runMain(['profile', 'add', 'solo', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: { MON_CONFIG_DIR: fresh }, input: 'k_default_key_123456' });
+    expect(first.stderr).toMatch(/^Saved profile solo \(http:\/\/127\.0\.0\.1:9\), the default\./);
+  });
+
   it('a default that names a profile no longer saved is said as such', async () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { kept: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k_default_key_123456' } }, defaultProfile: 'ghost' }), { mode: 0o600 });

@@ -5,7 +5,7 @@
  * text and charts are read from what the browser drew.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
@@ -196,6 +196,18 @@ describe('mon report', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(message);
     }
+    expect(sandbox.requests.length).toBe(requests);
+  });
+
+  it.runIf(existsSync('/proc/self/pagemap'))('a logo whose size says 0 and that never ends (a link to /proc/self/pagemap) is refused, read no further than its limit', async () => {
+    const dir = tempDir('mon-logo-');
+    const link = join(dir, 'logo.png');
+    symlinkSync('/proc/self/pagemap', link);
+    const requests = sandbox.requests.length;
+    // Read whole, this grew mon by gigabytes; the hang bound is the test's timeout.
+    const run = await runMon(['report', '--logo', link], { env: env(sandbox) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^mon: --logo(: cannot read it \(EINVAL\)| logo\.png: larger than 1 MiB) — /);
     expect(sandbox.requests.length).toBe(requests);
   });
 

@@ -82,32 +82,34 @@ describe('mon status against the sandbox', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatchInlineSnapshot(`
       "Computers: 40
-        missing           3  ███▋
-        hidden            4  ████▊
-        pending removal   1  █▎
-        mac              20  ████████████████████████
-        windows          12  ██████████████▍
-        linux             8  █████████▋
+        missing           3  ▌
+        hidden            4  ▋
+        pending removal   1  ▏
+        mac              20  ███▍
+        windows          12  ██
+        linux             8  █▍
 
       Plugin results: 213
-        Alert (unmuted)     2  █▎
-        Warning (unmuted)   4  ██▌
-        muted               6  ███▊
-        hidden             39  ████████████████████████
+        Alert (unmuted)            2  ▍
+        Warning (unmuted)          4  ▋
+        OK (unmuted)             144  ████████████████████████
+        Informational (unmuted)   18  ███
+        muted                      6  █
+        hidden                    39  ██████▌
 
       Plugins with the most unmuted alerts
-        Event Log Errors  1  ████████████████████████
-        Time Machine      1  ████████████████████████
+        Event Log Errors  1  ▏
+        Time Machine      1  ▏
 
       Groups by unmuted alerts, then missing computers
-        O'Brien & Sons Plumbing  1  ████████████████████████
-        Old Office (retired)     1  ████████████████████████
+        O'Brien & Sons Plumbing  1  ▏
+        Old Office (retired)     1  ▏
         Blue Harbor Legal        0  2 missing
         Summit Engineering       0  1 missing
 
       Expirations
-        expired                  12  ████████████████████████
-        expiring within 30 days   1  ██
+        expired                  12  ██
+        expiring within 30 days   1  ▏
       "
     `);
   });
@@ -139,13 +141,25 @@ describe('mon status against the sandbox', () => {
     expect(result.code).toBe(2);
   });
 
+  it('the lines under "Plugin results: N" add up to N, and every bar on the screen is drawn to one scale', async () => {
+    const { stdout } = await runMain(['status'], { env });
+    const [, total, body] = /^Plugin results: (\d+)\n((?:  .*\n)+)/m.exec(stdout)!;
+    const numbers = [...body!.matchAll(/^ {2}.*?\s(\d+)(?: |$)/gm)].map(([, n]) => Number(n));
+    expect(numbers.reduce((a, b) => a + b, 0)).toBe(Number(total));
+    // The same number draws the same bar in every section.
+    const bars = new Map<number, Set<string>>();
+    for (const [, n, drawn] of stdout.matchAll(/^ {2}\S.*?\s(\d+) {2}([█▏▎▍▌▋▊▉]+)/gm)) bars.set(Number(n), (bars.get(Number(n)) ?? new Set()).add(drawn!));
+    expect([...bars.values()].every((drawn) => drawn.size === 1)).toBe(true);
+    expect(bars.get(1)).toEqual(new Set(['▏']));
+  });
+
   it('--dry-run shows the reads in order, key redacted, and sends nothing', async () => {
     const result = await runMain(['status', '--group', 'acme', '--dry-run'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       [
         `GET ${sandbox.url}/v2.5/groups?per_page=100&api_key=[REDACTED]`,
-        `GET ${sandbox.url}/v2.5/computers?expand[]=plugin_results&group_id=acme&page=1&per_page=100&api_key=[REDACTED]`,
+        `GET ${sandbox.url}/v2.5/computers?expand[]=plugin_results&group_id=acme&page=1&per_page=100&order=created_desc&api_key=[REDACTED]`,
         `GET ${sandbox.url}/v2.5/expirations?per_page=100&group=acme&api_key=[REDACTED]`,
         '',
       ].join('\n'),

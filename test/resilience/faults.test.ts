@@ -224,7 +224,8 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
   it('--all stops at the first page that fails for good and prints only whole records before it', async () => {
     const pages = computersPage(30);
     api.handle((req, res, index) => (req.query.get('page') === '3' ? status(500)(req, res, index) : pages(req, res, index)));
-    const result = await runMon(['computers', 'list', '--all', '--per-page', '10', '-o', 'ndjson', '--retries', '0'], { env });
+    // --order created_desc: pages print as they come (another order is held whole and sorted first).
+    const result = await runMon(['computers', 'list', '--all', '--order', 'created_desc', '--per-page', '10', '-o', 'ndjson', '--retries', '0'], { env });
     expect(result.code).toBe(7);
     const lines = result.stdout.split('\n');
     expect(lines.pop()).toBe('');

@@ -227,7 +227,8 @@ describe('hostile answers', () => {
       json(res, 200, computers, { 'x-total': '250', 'x-per-page': String(size), 'x-page': String(page), 'x-next-page': String(page + 1) });
     });
     // MON_DEADLINE bounds what a walk without this end would do: read until it passes (exit 8).
-    const result = await runMon(['computers', 'list', '--all', '-o', 'ndjson', '--fields', 'uid'], { env: { ...env, MON_DEADLINE: '5' } });
+    // --order created_desc: the pages print as they come (a full read in another order is sorted, held whole first).
+    const result = await runMon(['computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson', '--fields', 'uid'], { env: { ...env, MON_DEADLINE: '5' } });
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/page 3 brings the records read to 300, more than the 250 its x-total counts, and more follow: the list was not read whole/);
     expect(api.requests.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);

@@ -25,8 +25,10 @@ describe('interrupts', () => {
   });
   afterAll(() => api.close());
 
+  // Computers are read with --order created_desc, the order the API reads them in, so that pages
+  // print as they come (a full read in another order is held whole and sorted before it prints).
   it('SIGINT during --all -o ndjson: exit 130, and every line on stdout is a whole JSON object', async () => {
-    const result = await interruptMon(['computers', 'list', '--all', '--per-page', '7', '-o', 'ndjson'], env, 'SIGINT', (out) => out.split('\n').length > 15);
+    const result = await interruptMon(['computers', 'list', '--all', '--order', 'created_desc', '--per-page', '7', '-o', 'ndjson'], env, 'SIGINT', (out) => out.split('\n').length > 15);
     expect(result.code).toBe(130);
     expect(result.stdout.endsWith('\n')).toBe(true);
     const lines = result.stdout.slice(0, -1).split('\n');
@@ -38,7 +40,7 @@ describe('interrupts', () => {
   });
 
   it('SIGTERM during --all -o csv: exit 143, a header and whole records only', async () => {
-    const result = await interruptMon(['computers', 'list', '--all', '--per-page', '5', '-o', 'csv', '--fields', 'uid,computer_name'], env, 'SIGTERM', (out) => out.split('\n').length > 8);
+    const result = await interruptMon(['computers', 'list', '--all', '--order', 'created_desc', '--per-page', '5', '-o', 'csv', '--fields', 'uid,computer_name'], env, 'SIGTERM', (out) => out.split('\n').length > 8);
     expect(result.code).toBe(143);
     expect(result.stdout.endsWith('\n')).toBe(true);
     const [header, ...rows] = result.stdout.slice(0, -1).split('\n');
@@ -50,7 +52,7 @@ describe('interrupts', () => {
   it('SIGINT while waiting for the rate budget: exit 130 at once, not a crash', async () => {
     // A budget of 2 requests a minute: the third page waits ~60 s for its turn, unless interrupted.
     const result = await interruptMon(
-      ['computers', 'list', '--all', '--per-page', '3', '-o', 'ndjson'],
+      ['computers', 'list', '--all', '--order', 'created_desc', '--per-page', '3', '-o', 'ndjson'],
       { ...env, MON_RATE_LIMIT: '2/60' },
       'SIGINT',
       (out) => out.split('\n').length > 6,
@@ -75,7 +77,7 @@ describe('one signal ends a writer blocked on a reader that stopped reading', ()
     api.requests.length = 0;
     // `mon … | (sleep 15; cat)`: the reader is a process that does not read for a long while.
     const reader = spawn('sleep', ['15'], { stdio: ['pipe', 'ignore', 'ignore'] });
-    const child = spawn(process.execPath, [MON_BIN, 'computers', 'list', '--all', '-o', 'ndjson'], {
+    const child = spawn(process.execPath, [MON_BIN, 'computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson'], {
       env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY },
       stdio: ['ignore', reader.stdin, 'pipe'],
     });

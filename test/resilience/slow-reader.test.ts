@@ -59,7 +59,8 @@ describe('a long --all into a reader that pauses', () => {
   afterAll(() => api.close());
 
   it.each([
-    [['computers', 'list', '--all', '-o', 'ndjson']],
+    // In the order the API reads them in (a full read in another order is sorted, so held whole first).
+    [['computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson']],
     [['api', 'get', '/computers', '--paginate', '-o', 'ndjson']],
   ])('mon %j waits for the reader, then prints every page in order', async (args) => {
     api.requests.length = 0;
