@@ -45,7 +45,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       await guardDeadline(verb, deps);
       onlyWhereOpenMetrics(verb, input.command, globals);
       // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever).
-      if (globals.outputFile !== undefined && !globals.dryRun) outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
+      if (globals.outputFile !== undefined && !globals.dryRun && !verb.writesOutputFile) outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
       const file = outputFile;
       const base: MainDeps = {
         ...deps,

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
 import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
@@ -175,6 +174,8 @@ export class ApiClient {
     } catch {
       // Node itself warns of an unreadable NODE_EXTRA_CA_CERTS and goes on without it
     }
+    // node:tls is loaded here only: a plain http request never needs it (test/perf/startup.test.ts).
+    const { rootCertificates } = process.getBuiltinModule('node:tls');
     return { ca: [...rootCertificates, ...extraPem, config.loopbackCa] };
   }
 

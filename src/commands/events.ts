@@ -25,12 +25,13 @@ export const events: ResourceSpec = {
     verb({
       name: 'listen',
       untilStopped: true,
+      writesOutputFile: true,
       jsonLines: true,
       reads: false,
       summary: "Receive the service's webhooks until stopped",
       description: [
         'Listens for the deliveries of the service\'s outgoing webhooks and prints one line per event: on a terminal the time, account, computer, group, plugin and transition; in a pipe, with -o json|ndjson or --jq, the event as sent with what mon understood under `_mon`. The URL to give the service is printed on stderr once listening.',
-        'A delivery is answered 2xx only once it is handled (accepted by --forward-to, run by --exec, on disk in --output-file, printed), otherwise 503 so the service sends it again; a delivery seen before (its event_id, or its body when it has none) is answered 2xx and not shown again, also after a restart with the same --output-file.',
+        'A delivery is answered 2xx only once it is handled (accepted by --forward-to, run by --exec, appended to --output-file as ndjson and synced to disk, printed), otherwise 503 so the service sends it again; a delivery seen before (its event_id, or its body when it has none) is answered 2xx and not shown again, also after a restart with the same --output-file.',
         `Listens on loopback unless told: another address needs a secret in ${EVENTS_SECRET_ENV} (at least ${MIN_EVENTS_SECRET} characters; the sender puts it as the URL's last segment, or sends Authorization: Bearer) and --tls-cert/--tls-key or --insecure. Bodies over 1 MiB get 413, other methods 405, slow senders 408. Ctrl-C or SIGTERM stops taking deliveries, finishes those in flight and exits 130/143. \`mon help events\` says more.`,
       ].join('\n\n'),
       options: [
@@ -44,7 +45,6 @@ export const events: ResourceSpec = {
         { flags: '--exec <command>', description: 'run this shell command for each event, the event (JSON) on its stdin; a failure is logged and counted' },
         { flags: '--exec-parallel <n>', description: 'how many --exec commands run at once, 1..32', defaultText: '4', rule: { type: 'int', min: 1, max: 32 } },
         { flags: '--exec-timeout <duration>', description: 'how long one --exec command may run (then it is stopped and counted as failed)', defaultText: '30s', rule: { type: 'duration' } },
-        { flags: '--output-file <path>', description: 'append each event to this file as ndjson, on disk before the delivery is answered; its last ids are read back on start' },
         { flags: '--max-events <n>', description: 'stop after this many events', rule: { type: 'int', min: 1 } },
         { flags: '--for <duration>', description: 'stop after this long (30s, 10m, 2h)', rule: { type: 'duration' } },
       ],
@@ -85,7 +85,7 @@ export const events: ResourceSpec = {
           exec: opts.exec,
           execParallel: opts.execParallel ?? 4,
           execTimeoutMs: (opts.execTimeout ?? 30) * 1000,
-          outputFile: opts.outputFile,
+          outputFile: ctx.globals.outputFile,
           maxEvents: opts.maxEvents,
           forMs: opts.for === undefined ? undefined : opts.for * 1000,
           human: human ? { color: colourWanted(ctx, true) } : undefined,

@@ -254,7 +254,8 @@ export async function collectReport(
     expired,
     fullVolumes: inventory.filter((row) => row.bootUsedPercent !== undefined && row.bootUsedPercent >= FULL_PERCENT).sort((a, b) => b.bootUsedPercent! - a.bootUsedPercent! || compare(a.name, b.name)),
     endOfSupport: [...eos.values()].sort((a, b) => a.system.ends.localeCompare(b.system.ends)),
-    security: [...security.values()].filter((check) => check.checked > 0),
+    // By computer, then check: the order the API lists computers in is not the reader's.
+    security: [...security.values()].filter((check) => check.checked > 0).map((check) => ({ ...check, failing: check.failing.sort((a, b) => a.computer.localeCompare(b.computer) || a.plugin.localeCompare(b.plugin)) })),
     osVersions: [...osCounts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
     bootUse,
     expiringByMonth: [...months],

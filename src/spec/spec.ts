@@ -165,6 +165,11 @@ export interface VerbSpec {
   hidden?: boolean;
   /** Runs until it is stopped (`sandbox serve`, a server in the foreground): MON_DEADLINE does not end it. */
   untilStopped?: true;
+  /**
+   * Writes --output-file itself (`events listen`: each event appended and synced before its
+   * delivery is answered, and the file read back on start), instead of stdout going there.
+   */
+  writesOutputFile?: true;
   /** Reads the accounts of --profiles/--all-profiles itself, in one run (`metrics serve`), instead of once per account. */
   spansAccounts?: true;
   run(input: Invocation, ctx: Context): Promise<VerbOutcome>;
