@@ -44,8 +44,11 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       parsedGlobals = globals;
       await guardDeadline(verb, deps);
       onlyWhereOpenMetrics(verb, input.command, globals);
-      // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever).
-      if (globals.outputFile !== undefined && !globals.dryRun) outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
+      // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever),
+      // unless the command declares an --output-file of its own (`events listen` appends its
+      // events there itself and still prints them): the file would get each line twice.
+      const ownOutputFile = command.options.some((option) => option.long === '--output-file');
+      if (globals.outputFile !== undefined && !globals.dryRun && !ownOutputFile) outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
       const file = outputFile;
       const base: MainDeps = {
         ...deps,

@@ -85,7 +85,7 @@ export const events: ResourceSpec = {
           exec: opts.exec,
           execParallel: opts.execParallel ?? 4,
           execTimeoutMs: (opts.execTimeout ?? 30) * 1000,
-          outputFile: opts.outputFile,
+          outputFile: opts.outputFile ?? ctx.globals.outputFile,
           maxEvents: opts.maxEvents,
           forMs: opts.for === undefined ? undefined : opts.for * 1000,
           human: human ? { color: colourWanted(ctx, true) } : undefined,
