@@ -22,7 +22,11 @@ export interface Understood {
   received_at: string;
   account?: string;
   computer?: string;
+  /** The computer's client id when the event carries it besides a name (--computer matches either). */
+  client_id?: string;
   group?: string;
+  /** The group's uid when the event carries it besides a name (--group matches either). */
+  group_uid?: string;
   plugin?: string;
   severity?: string;
   previous_severity?: string;
@@ -44,11 +48,21 @@ export interface Delivery {
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined);
 const record = (value: unknown): Record<string, unknown> | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 
-/** A name from `{name}`/`{custom_name}`/`{client_id}`/`{uid}` or a plain string. */
+/**
+ * A name from `{name}`, `{custom_name}` or `{computer_name}` (a computer as the API renders
+ * it: the display name first, as mon shows computers), `{hostname}`, else `{client_id}` or
+ * `{uid}`; or a plain string.
+ */
 function nameOf(value: unknown): string | undefined {
   const object = record(value);
   if (!object) return text(value);
-  return text(object.name) ?? text(object.custom_name) ?? text(object.hostname) ?? text(object.client_id) ?? text(object.uid);
+  return text(object.name) ?? text(object.custom_name) ?? text(object.computer_name) ?? text(object.hostname) ?? text(object.client_id) ?? text(object.uid);
+}
+
+/** `key` of an object, when the name shown is something else (a second handle for the filters). */
+function otherHandle(value: unknown, key: string, shown: string | undefined): string | undefined {
+  const handle = text(record(value)?.[key]);
+  return handle !== shown ? handle : undefined;
 }
 
 /** `alert` → `Alert`, `ok` → `OK`: as the API spells statuses. */
@@ -99,7 +113,9 @@ export function understand(body: Buffer, receivedAt: Date, account?: string): De
     received_at,
     account: account ?? nameOf(payload.account) ?? text(payload.subdomain),
     computer: nameOf(computer),
+    client_id: otherHandle(computer, 'client_id', nameOf(computer)),
     group: nameOf(group),
+    group_uid: otherHandle(group, 'uid', nameOf(group)),
     plugin: nameOf(plugin) ?? text(payload.plugin_name) ?? (typeof payload.plugin === 'string' ? payload.plugin : undefined),
     severity,
     previous_severity: previous,

@@ -224,7 +224,8 @@ const events: Topic = {
         ['id', 'what makes a retry known: the event_id, or `sha256:` of the body when there is none'],
         ['received_at', 'when mon received it (UTC)'],
         ['severity, previous_severity, transition', 'the words as sent, in lower case; `OK → Alert` (or `0 → 2` from previous_status and new_status)'],
-        ['computer, group, plugin, account', 'names read where the payload carries them (computer, group, plugin_result objects or strings); account is the --profile given'],
+        ['computer, group, plugin, account', 'names read where the payload carries them (computer, group, plugin_result objects or strings; a computer by custom_name, else computer_name); account is the --profile given'],
+        ['client_id, group_uid', 'the computer\'s client id and the group\'s uid, when the event carries them besides the names: --computer and --group match either'],
         ['mute_type, is_hidden', 'as sent'],
       ],
     },
@@ -239,6 +240,10 @@ const events: Topic = {
     {
       kind: 'text',
       text: "Safety. It listens on loopback by default. Another address needs a secret in MON_EVENTS_SECRET, which the sender presents as the URL's last segment or as `Authorization: Bearer`, and --tls-cert/--tls-key (PEM) or --insecure for plain HTTP. A wrong path or secret gets 404, another method 405, a body over 1 MiB 413, a sender too slow with its headers (10 s) or body (30 s) 408; none of them stops the listener, and the secret is never printed.",
+    },
+    {
+      kind: 'text',
+      text: 'To try it, the living sandbox sends these events: `mon sandbox serve --live --webhook http://127.0.0.1:8787/events` in another terminal, and `mon sandbox trigger alert` (or `test`, `connection_test`, `tick 1d`) makes one now. `mon help sandbox` and the sandbox guide say more.',
     },
     {
       kind: 'examples',

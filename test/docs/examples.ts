@@ -52,7 +52,7 @@ export interface ExampleRun {
 
 /**
  * Runs an example's block with bash in `dir`, `mon` being bin/mon (through a function that logs
- * each run's words and exit code, in pipelines and `$(…)` too). `env` is the whole environment
+ * each run's words and exit code, in pipelines, `$(…)` and `&` too). `env` is the whole environment
  * besides PATH and HOME.
  */
 export function runExample(example: Example, dir: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ExampleRun> {
@@ -65,7 +65,10 @@ export function runExample(example: Example, dir: string, env: Record<string, st
   }
   const log = join(tempDir('mon-example-'), 'log');
   writeFileSync(log, '');
-  const prelude = `mon() { command mon "$@"; local code=$?; printf '%s\\t%s\\n' "$code" "$*" >> ${JSON.stringify(log)}; return $code; }\n`;
+  // mon runs as a child the function waits for, and SIGTERM to the function is passed on to it:
+  // an example that starts a server with `mon … &` and stops it with `kill $!` stops mon, not
+  // only the subshell around it (stdin kept: `&` would give it /dev/null).
+  const prelude = `mon() { local pid code; command mon "$@" <&0 & pid=$!; trap "kill -TERM $pid 2>/dev/null" TERM; wait $pid; code=$?; while kill -0 $pid 2>/dev/null; do wait $pid; code=$?; done; trap - TERM; printf '%s\\t%s\\n' "$code" "$*" >> ${JSON.stringify(log)}; return $code; }\n`;
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', prelude + example.script], {
       cwd: dir,

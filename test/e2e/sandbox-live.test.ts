@@ -1,7 +1,8 @@
 /**
  * A living sandbox seen through mon (#43): `status --check` and `--changes` see transitions the
- * sandbox made, `mon sandbox trigger` reaches the sandbox MON_BASE_URL names or the one serving
- * the config folder's data, and `serve --live` says what it is.
+ * sandbox made (in this process, and as processes against `mon sandbox serve --live`), `mon
+ * sandbox trigger` reaches the sandbox MON_BASE_URL names or the one serving the config folder's
+ * data, and `serve --live` says what it is.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -96,6 +97,37 @@ describe('mon sandbox serve --live as a process', () => {
     await exited;
     expect(existsSync(join(dir, 'sandbox.json.serving'))).toBe(false);
     expect(await runMon(['sandbox', 'trigger', 'test'], { env })).toMatchObject({ code: 2 });
+  });
+
+  it('status --check and --changes, run as processes, see what `mon sandbox trigger` made the served fleet do', async () => {
+    const dir = tempConfigDir();
+    const child = spawn(process.execPath, [MON_BIN, 'sandbox', 'serve', '--live', '--speed', '1', '--port', '0'], { env: { PATH: process.env.PATH ?? '', HOME: dir, MON_CONFIG_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const banner = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        if (/^export MON_API_KEY=.*\n/m.test(out)) resolve(out);
+      });
+      child.on('exit', (code) => reject(new Error(`mon sandbox exited with ${code}`)));
+    });
+    // Its export lines, as a user pastes them; the client keeps its own config folder (the baseline).
+    const env = { MON_BASE_URL: /^export MON_BASE_URL=(\S+)$/m.exec(banner)![1]!, MON_API_KEY: /^export MON_API_KEY=(\S+)$/m.exec(banner)![1]!, MON_CONFIG_DIR: tempConfigDir() };
+    const check = ['status', '--check', '--critical-alerts', '2', '--warning-warnings', '100', '--warning-missing', '100'];
+    expect(await runMon(check, { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^MON OK - 2 alerts/) });
+    expect(await runMon(['computers', 'list', '--status', 'missing', '--changes', 'missing'], { env })).toMatchObject({ code: 0, stderr: "recorded 3 computers as the baseline of 'missing'\n" });
+
+    const alert = await runMon(['sandbox', 'trigger', 'alert'], { env });
+    expect(alert).toMatchObject({ code: 0, stdout: expect.stringMatching(/: OK -> Alert\n$/) });
+    expect(await runMon(check, { env })).toMatchObject({ code: 2, stdout: expect.stringMatching(/^MON CRITICAL - 3 alerts/) });
+
+    const missing = await runMon(['sandbox', 'trigger', 'missing'], { env });
+    expect(missing.code).toBe(0);
+    const clientId = /^(\S+) stopped reporting/.exec(missing.stdout)![1]!;
+    const changes = await runMon(['computers', 'list', '--status', 'missing', '--changes', 'missing', '-o', 'json'], { env });
+    expect(changes.code).toBe(0);
+    const listed = JSON.parse(changes.stdout) as { change: string; client_id?: string; item?: { client_id: string } }[];
+    expect(listed.filter((c) => c.change === 'new').map((c) => c.client_id ?? c.item?.client_id)).toEqual([clientId]);
   });
 
   it('--speed without --live is refused, exit 2', async () => {

@@ -44,8 +44,8 @@ async function urlOf(stderr: Growing, ended: Promise<unknown>, stdout: Growing):
   return LISTENING.exec(stderr.text)![1]!;
 }
 
-/** `mon events listen ARGS` through main() in this process (--listen 127.0.0.1:0 unless given). */
-export async function listenInProcess(args: readonly string[], env: Record<string, string> = {}, tty = false): Promise<RunningListener> {
+/** `mon [BEFORE] events listen ARGS` through main() in this process (--listen 127.0.0.1:0 unless given). */
+export async function listenInProcess(args: readonly string[], env: Record<string, string> = {}, tty = false, before: readonly string[] = []): Promise<RunningListener> {
   const stdout = new Growing();
   const stderr = new Growing();
   const controller = new AbortController();
@@ -55,7 +55,7 @@ export async function listenInProcess(args: readonly string[], env: Record<strin
     stdin: Object.assign(Readable.from([]), { isTTY: false }),
   };
   const withPort = args.includes('--listen') ? args : [...args, '--listen', '127.0.0.1:0'];
-  const ended = main(['events', 'listen', ...withPort], { io, env: { PATH: process.env.PATH, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env }, signal: controller.signal }).then((code) => ({ code }));
+  const ended = main([...before, 'events', 'listen', ...withPort], { io, env: { PATH: process.env.PATH, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env }, signal: controller.signal }).then((code) => ({ code }));
   const url = await urlOf(stderr, ended, stdout);
   return { url, stdout, stderr, ended, stop: (signal) => controller.abort(signal) };
 }

@@ -285,4 +285,14 @@ describe('--output-file', () => {
     expect(lines(readFileSync(file, 'utf8')).map((event) => (event._mon as { id: string }).id)).toEqual(['o1', expect.stringMatching(/^sha256:/), 'o2']);
     expect(lines(second.stdout.text)).toHaveLength(1);
   });
+
+  it('takes it before the verb too: each event once in the file, and printed', async () => {
+    const file = join(tempDir('mon-events-'), 'events.ndjson');
+    const listener = await listenInProcess(['--max-events', '1'], {}, false, ['--output-file', file]);
+    running.push(listener);
+    await post(listener.url, pluginEvent('b1'));
+    expect(await finished(listener)).toBe(0);
+    expect(lines(readFileSync(file, 'utf8')).map((event) => (event._mon as { id: string }).id)).toEqual(['b1']);
+    expect(lines(listener.stdout.text).map((event) => event.event_id)).toEqual(['b1']);
+  });
 });

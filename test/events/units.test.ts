@@ -23,6 +23,9 @@ describe('what mon understands of a delivery', () => {
     ['', { kind: 'unknown' }],
     [{ severity: 'warning', computer: 'db-1', group: 'g_1', plugin: 'Backup' }, { computer: 'db-1', group: 'g_1', plugin: 'Backup' }],
     [{ severity: 'warning', plugin_result: { name: 'Backup', computer: { client_id: 'C-9' }, group: { uid: 'g_9' } } }, { computer: 'C-9', group: 'g_9', plugin: 'Backup' }],
+    // A computer and group as the API renders them (the sandbox's deliveries): the names shown, the handles kept.
+    [{ severity: 'alert', computer: { uid: 'c_1', client_id: 'C-1', computer_name: 'Rosa’s MacBook Pro', custom_name: null }, group: { uid: 'g_1', name: 'Northwind Clinic' } }, { computer: 'Rosa’s MacBook Pro', client_id: 'C-1', group: 'Northwind Clinic', group_uid: 'g_1' }],
+    [{ severity: 'alert', computer: { client_id: 'C-1', computer_name: 'mbp', custom_name: 'Front desk' } }, { computer: 'Front desk', client_id: 'C-1' }],
   ])('%j', (body, expected) => {
     expect(read(body)).toMatchObject(expected);
   });
@@ -38,6 +41,14 @@ describe('what mon understands of a delivery', () => {
     expect(wanted(read({ svc_test: true }), { includeTests: true })).toBe(true);
     expect(wanted(read({ anything: 1 }), {})).toBe(true);
     expect(wanted(read({ anything: 1 }), { severity: ['alert'] })).toBe(false);
+  });
+
+  it('--computer matches the name or the client id, --group the name or the uid', () => {
+    const event = read({ severity: 'alert', computer: { client_id: 'C-1', computer_name: 'Rosa’s MacBook Pro' }, group: { uid: 'g_1', name: 'Northwind Clinic' } });
+    for (const computer of ['c-1', 'rosa’s macbook pro']) expect(wanted(event, { computer: [computer] })).toBe(true);
+    for (const group of ['g_1', 'northwind clinic']) expect(wanted(event, { group: [group] })).toBe(true);
+    expect(wanted(event, { computer: ['c-2'] })).toBe(false);
+    expect(wanted(event, { group: ['g_2'] })).toBe(false);
   });
 });
 
