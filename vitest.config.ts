@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { bound } from './test/helpers/slow.js';
 
 /**
  * Files that must have their modules to themselves: they mock a module (vi.mock), change the
@@ -10,8 +11,10 @@ const ISOLATED = ['test/unit/output-lazy.test.ts', 'test/unit/output-format.test
 
 export default defineConfig({
   test: {
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Hang bounds, not measures: a test or hook that takes this long is stuck. MON_TEST_SLOW
+    // (test/helpers/slow.ts) scales them with every other bound of the suite.
+    testTimeout: bound(60_000),
+    hookTimeout: bound(60_000),
     // Most test files wait on servers and spawned processes more than they compute: two workers
     // a core keep a small machine busy (CI's has two cores).
     maxWorkers: Math.max(4, 2 * availableParallelism()),

@@ -92,7 +92,7 @@ describe('a foreground sandbox and mon --sandbox on one config folder', () => {
     expect(new Set(made).size).toBe(8);
     const all = (await api('GET', `/v2.5/notes?group=${group}&per_page=100`)).body as { uid: string }[];
     for (const uid of [first, second, ...made]) expect(all.map((n) => n.uid)).toContain(uid);
-  }, 60_000);
+  });
 });
 
 describe('sandboxes serving other data', () => {

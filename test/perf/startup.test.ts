@@ -90,7 +90,7 @@ describe('the bundle', () => {
       const separate = separateBuildOptions({ entry, outfile: join(outdir, file) });
       await build({ ...separate, plugins: [recordEvaluation], absWorkingDir: root, logLevel: 'silent' });
     }
-  }, 60_000);
+  });
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
   it('holds the heavy packages, and no import() (each would start Node’s ES module loader)', () => {

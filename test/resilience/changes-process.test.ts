@@ -6,6 +6,7 @@ import { startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { computer, fleetHandler, type Fleet } from '../helpers/fake-fleet.js';
 import { runMain } from '../helpers/run-main.js';
 import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
+import { bound } from '../helpers/slow.js';
 
 /**
  * `--changes NAME` as real processes meet it: two cron jobs with one NAME at once, and Ctrl-C
@@ -27,7 +28,7 @@ function spawnMon(args: string[], env: Record<string, string>, onStart?: (kill: 
     const child = spawn(process.execPath, [MON_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);

@@ -5,6 +5,7 @@ import { main } from '../../src/main.js';
 import { json, startFakeApi, type FakeApi, type Handler } from '../helpers/fake-api.js';
 import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
 import { KEY } from './support.js';
+import { bound } from '../helpers/slow.js';
 
 /**
  * `mon … --all | slow-reader`: while the reader does not read, mon must stop fetching pages
@@ -121,7 +122,7 @@ describe('a reader that never reads, under MON_DEADLINE', () => {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => {
-      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const kill = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
       child.on('exit', (exitCode) => {
         clearTimeout(kill);
         resolve(exitCode);
