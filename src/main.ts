@@ -1,6 +1,8 @@
 import { CommanderError, type Command } from 'commander';
 import { longRunsCut, terminalSafe } from './output/escape.js';
-import { InterruptedError, MonError, UsageError } from './errors.js';
+import { deadlineLine } from './api/deadline.js';
+import { DeadlineError, InterruptedError, MonError, UsageError } from './errors.js';
+import { heldBack } from './output/drain.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
 import { buildProgram, hasDefaultVerb } from './program.js';
@@ -176,15 +178,14 @@ function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptio
  */
 async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
   if (!deps.endAtDeadline || verb.untilStopped) return;
-  const { deadlineFromEnv, deadlineError } = await import('./api/deadline.js');
+  const { deadlineFromEnv } = await import('./api/deadline.js');
   let deadlineMs: number;
   try {
     deadlineMs = deadlineFromEnv(deps.env);
   } catch {
     return;
   }
-  const { message, hint } = deadlineError(deadlineMs);
-  deps.endAtDeadline(deadlineMs, `mon: ${message} (standard output was not read) — ${hint}\n`, deps.env.MON_DEADLINE?.trim() ? 'set' : 'default');
+  deps.endAtDeadline(deadlineMs, (heldBy) => deadlineLine(deadlineMs, heldBy), deps.env.MON_DEADLINE?.trim() ? 'set' : 'default');
 }
 
 /**
@@ -228,6 +229,12 @@ function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: stri
   }
   if (error instanceof InterruptedError) {
     write(`mon: ${error.message}`);
+    return error.exitCode;
+  }
+  // Whichever deadline noticed first (a request's, the filter's, bin/mon's last word), what held
+  // the command is said from what is so now: output its reader has not taken.
+  if (error instanceof DeadlineError && heldBack(deps.io.stdout)) {
+    write(deadlineLine(error.deadlineMs, 'stdout').trimEnd());
     return error.exitCode;
   }
   if (error instanceof MonError) {
