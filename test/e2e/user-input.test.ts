@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { MON_BIN, runMon, tempConfigDir, tempDir } from '../helpers/run-mon.js';
-import { bound } from '../helpers/slow.js';
+import { bound, waitFor } from '../helpers/slow.js';
 
 /**
  * Every read of user input (`--from FILE|-`, `--body-file FILE|-`, `--api-key-stdin`) ends
@@ -46,15 +46,14 @@ function start(args: readonly string[], env: Record<string, string>, stdin: 'pip
 
 /** Resolves once the process holds `path` open: it is reading it. */
 async function opened(pid: number, path: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  const holds = () => {
     try {
-      if (readdirSync(`/proc/${pid}/fd`).some((fd) => safeLink(`/proc/${pid}/fd/${fd}`) === path)) return;
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => safeLink(`/proc/${pid}/fd/${fd}`) === path);
     } catch {
-      // the process is still starting (or has ended: the test's assertions say so)
+      return false; // the process is still starting (or has ended: the test's assertions say so)
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${path} was never opened`);
+  };
+  await waitFor(holds, `${path} to be opened`);
 }
 
 function safeLink(path: string): string | undefined {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computersPage, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runMon } from '../helpers/run-mon.js';
 import { asRoot } from '../helpers/programs.js';
+import { waitFor } from '../helpers/slow.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The name bin/load-bundle.cjs gives the cache of this bundle on this Node. */
@@ -84,7 +85,7 @@ describe('the code cache of the bundle', () => {
     let writtenBeforePage6 = false;
     const paced = await startFakeApi(async (req, res, index) => {
       if (Number(req.query.get('page')) > 5) {
-        for (let waited = 0; !existsSync(file) && waited < 10_000; waited += 20) await new Promise((done) => setTimeout(done, 20));
+        await waitFor(() => existsSync(file), 'the code cache').catch(() => undefined);
         if (req.query.get('page') === '6') writtenBeforePage6 = existsSync(file);
       }
       return pages(req, res, index);
