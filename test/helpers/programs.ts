@@ -66,6 +66,21 @@ export function prometheusPython(): string | undefined {
  */
 export function asRoot(what: string): boolean {
   const root = process.getuid?.() === 0;
-  if (!root) tell(`root:${what}`, `not root: ${what} skips its cases that act as another user (run as root to include them)`);
-  return root;
+  if (!root) {
+    tell(`root:${what}`, `not root: ${what} skips its cases that act as another user (run as root to include them)`);
+    return false;
+  }
+  if (!nodeForOthers()) {
+    tell(`node:${what}`, `${process.execPath} cannot be run by another user (it is in a folder only root may enter): ${what} skips its cases that act as another user`);
+    return false;
+  }
+  return true;
+}
+
+let othersRunNode: boolean | undefined;
+
+/** Whether another user (nobody's uid) can run this test's node: one installed under /root (npx node@22) cannot. */
+function nodeForOthers(): boolean {
+  othersRunNode ??= spawnSync(process.execPath, ['-e', ''], { uid: 65534, gid: 65534, stdio: 'ignore', timeout: 60_000 }).status === 0;
+  return othersRunNode;
 }
