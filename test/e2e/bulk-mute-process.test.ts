@@ -7,6 +7,7 @@ import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
 import { delivered, runMon, signalMon, tempConfigDir } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
+import { SLOW } from '../helpers/slow.js';
 
 /**
  * What only a real process shows about `plugin mute` with selectors: Ctrl-C in the middle and a
@@ -170,7 +171,9 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
   });
   it('MON_DEADLINE ends the wait for PUTs that hang after one Ctrl-C: exit 130', async () => {
     putDelayMs = 60_000;
-    const run = await interrupted(args, { ...env(), MON_DEADLINE: '3' }, [() => received.length >= 4]);
+    // The deadline must pass after the Ctrl-C (else it is exit 8, rightly): ten seconds leave a
+    // busy machine the time to start mon and send four PUTs first.
+    const run = await interrupted(args, { ...env(), MON_DEADLINE: String(10 * SLOW) }, [() => received.length >= 4]);
     expect(run.code).toBe(130);
     expect(received).toHaveLength(4);
     // Cut off by the deadline, each PUT is reported (it may or may not have been applied).
