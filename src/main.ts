@@ -1,6 +1,6 @@
 import { CommanderError, type Command } from 'commander';
 import { longRunsCut, terminalSafe } from './output/escape.js';
-import { deadlineLine } from './api/deadline.js';
+import { deadlineFromEnv, deadlineLine } from './api/deadline.js';
 import { DeadlineError, InterruptedError, MonError, UsageError } from './errors.js';
 import { heldBack } from './output/drain.js';
 import type { Context, GlobalOptions } from './context.js';
@@ -39,7 +39,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
       const globals = resolveGlobals(raw, deps.env);
       parsedGlobals = globals;
-      await guardDeadline(verb, deps);
+      guardDeadline(verb, deps);
       onlyWhereOpenMetrics(verb, input.command, globals);
       filter = await jqOutput(verb, input.command, globals, deps, cleanups);
       const jq = globals.dryRun ? undefined : filter;
@@ -176,9 +176,8 @@ function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptio
  * until stopped (`sandbox serve`). An unreadable MON_DEADLINE is said by what reads it (the
  * client, --jq), as before.
  */
-async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
+function guardDeadline(verb: VerbSpec, deps: MainDeps): void {
   if (!deps.endAtDeadline || verb.untilStopped) return;
-  const { deadlineFromEnv } = await import('./api/deadline.js');
   let deadlineMs: number;
   try {
     deadlineMs = deadlineFromEnv(deps.env);
@@ -196,7 +195,7 @@ async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
 async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps, cleanups: (() => Promise<void> | void)[]): Promise<JqSink | undefined> {
   if (globals.jq === undefined) return undefined;
   if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
-  const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./api/deadline.js')]);
+  const { JqSink } = await import('./output/jq.js');
   const sink = new JqSink(globals.jq, {
     engine: deps.jqEngine,
     mode: globals.output === 'ndjson' ? 'ndjson' : 'json',
