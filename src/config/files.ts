@@ -47,8 +47,8 @@ export interface LockOptions {
 /**
  * The two ways a lock is held, and so its timings, for every lock mon takes. A brief lock is
  * held for the milliseconds of one read and write (the rate ledger, a sandbox change): one
- * untouched for 5 s was left by a process that died, and a wait past 10 s means it is not being
- * taken in turns. A long lock is held through a whole listing (--changes): its file is renewed
+ * untouched for 5 s whose holder no longer runs was left by a process that died, and a wait of
+ * 10 s without the lock changing hands means it is not being taken in turns. A long lock is held through a whole listing (--changes): its file is renewed
  * every second, so one untouched for 10 s was left behind; how long to wait is the caller's.
  */
 export const BRIEF_LOCK = { staleMs: 5_000, maxWaitMs: 10_000 } as const;
