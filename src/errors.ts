@@ -115,6 +115,20 @@ export class NetworkError extends MonError {
 }
 
 /**
+ * MON_DEADLINE passed (exit 8, as a network failure). What held the command then is said in
+ * brackets by main() and bin/mon from what they see at that moment (src/api/deadline.ts,
+ * HELD_BY), never from which of them noticed first.
+ */
+export class DeadlineError extends NetworkError {
+  constructor(
+    readonly deadlineMs: number,
+    hint?: string,
+  ) {
+    super(`the command did not finish within its deadline of ${deadlineMs / 1000} s`, hint);
+  }
+}
+
+/**
  * With --profiles or --all-profiles: some accounts failed (each said why on its own line) and
  * the others' data was printed whole: exit 9.
  */

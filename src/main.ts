@@ -1,6 +1,8 @@
 import { CommanderError, type Command } from 'commander';
 import { longRunsCut, terminalSafe } from './text/escape.js';
-import { InterruptedError, MonError, UsageError } from './errors.js';
+import { deadlineFromEnv, deadlineLine } from './time/deadline.js';
+import { DeadlineError, InterruptedError, MonError, UsageError } from './errors.js';
+import { heldBack } from './output/drain.js';
 import type { Context, GlobalOptions } from './context.js';
 import type { JqSink } from './output/jq.js';
 import type { OutputFile } from './output/output-file.js';
@@ -42,7 +44,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
       const globals = resolveGlobals(raw, deps.env);
       parsedGlobals = globals;
-      await guardDeadline(verb, deps);
+      guardDeadline(verb, deps);
       onlyWhereOpenMetrics(verb, input.command, globals);
       // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever).
       if (globals.outputFile !== undefined && !globals.dryRun && !verb.writesOutputFile) outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
@@ -200,17 +202,15 @@ function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptio
  * until stopped (`sandbox serve`). An unreadable MON_DEADLINE is said by what reads it (the
  * client, --jq), as before.
  */
-async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
+function guardDeadline(verb: VerbSpec, deps: MainDeps): void {
   if (!deps.endAtDeadline || verb.untilStopped) return;
-  const { deadlineFromEnv, deadlineError } = await import('./time/deadline.js');
   let deadlineMs: number;
   try {
     deadlineMs = deadlineFromEnv(deps.env);
   } catch {
     return;
   }
-  const { message, hint } = deadlineError(deadlineMs);
-  deps.endAtDeadline(deadlineMs, `mon: ${message} (standard output was not read) — ${hint}\n`, deps.env.MON_DEADLINE?.trim() ? 'set' : 'default');
+  deps.endAtDeadline(deadlineMs, (heldBy) => deadlineLine(deadlineMs, heldBy), deps.env.MON_DEADLINE?.trim() ? 'set' : 'default');
 }
 
 /**
@@ -221,7 +221,7 @@ async function guardDeadline(verb: VerbSpec, deps: MainDeps): Promise<void> {
 async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps, cleanups: (() => Promise<void> | void)[]): Promise<JqSink | undefined> {
   if (globals.jq === undefined) return undefined;
   if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
-  const [{ JqSink }, { deadlineFromEnv }] = await Promise.all([import('./output/jq.js'), import('./time/deadline.js')]);
+  const { JqSink } = await import('./output/jq.js');
   const sink = new JqSink(globals.jq, {
     engine: deps.jqEngine,
     mode: globals.output === 'ndjson' || verb.jsonLines === true ? 'ndjson' : 'json',
@@ -254,6 +254,12 @@ function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: stri
   }
   if (error instanceof InterruptedError) {
     write(`mon: ${error.message}`);
+    return error.exitCode;
+  }
+  // Whichever deadline noticed first (a request's, the filter's, bin/mon's last word), what held
+  // the command is said from what is so now: output its reader has not taken.
+  if (error instanceof DeadlineError && heldBack(deps.io.stdout)) {
+    write(deadlineLine(error.deadlineMs, 'stdout').trimEnd());
     return error.exitCode;
   }
   if (error instanceof MonError) {

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { longRunsCut, quoted, terminalSafe } from './text/escape.js';
 import { keyFlaw, MIN_SECRET, redact } from './api/redact.js';
 import type { ApiClient } from './api/client.js';
+import type { HeldBy } from './time/deadline.js';
 import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
@@ -42,9 +43,11 @@ export interface MainDeps {
    * bin/mon's last word on MON_DEADLINE: past `deadlineMs` and a grace, the process ends with 8,
    * `line` on stderr, whatever still holds it (a reader that stopped reading, so stdout never
    * drains and no wait of mon's own can end). The command's own deadline errors come first.
-   * `source` says whether MON_DEADLINE was set or is the default.
+   * bin/mon asks `line` for the words when the time comes, saying what it sees holding the
+   * process then (output not taken, a question on the terminal), so the words depend on that
+   * state, not on which timer ran first. `source` says whether MON_DEADLINE was set or is the default.
    */
-  endAtDeadline?: (deadlineMs: number, line: string, source: 'set' | 'default') => void;
+  endAtDeadline?: (deadlineMs: number, line: (heldBy?: HeldBy) => string, source: 'set' | 'default') => void;
   /** Context.delivered when stdout is --jq's filter (main.ts): the filter's end, then stdout's flush. */
   delivered?: () => Promise<void>;
   /** Context.answerWhole: main.ts hears that --output-file may install the answer whatever the exit code. */

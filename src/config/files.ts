@@ -47,8 +47,8 @@ export interface LockOptions {
 /**
  * The two ways a lock is held, and so its timings, for every lock mon takes. A brief lock is
  * held for the milliseconds of one read and write (the rate ledger, a sandbox change): one
- * untouched for 5 s was left by a process that died, and a wait past 10 s means it is not being
- * taken in turns. A long lock is held through a whole listing (--changes): its file is renewed
+ * untouched for 5 s whose holder no longer runs was left by a process that died, and a wait of
+ * 10 s without the lock changing hands means it is not being taken in turns. A long lock is held through a whole listing (--changes): its file is renewed
  * every second, so one untouched for 10 s was left behind; how long to wait is the caller's.
  */
 export const BRIEF_LOCK = { staleMs: 5_000, maxWaitMs: 10_000 } as const;
@@ -68,7 +68,10 @@ export interface HeldLock {
 export async function acquireLock(lockFile: string, options: LockOptions): Promise<HeldLock> {
   // The system's time by default, without importing src/api: the sandbox takes this lock too.
   const clock: Clock = options.clock ?? { now: Date.now, sleep: (ms, signal) => wait(ms, undefined, { signal }) };
-  const started = clock.now();
+  // The wait is measured from the last time the lock changed hands: a queue of live holders
+  // taking it in turns on a busy machine is not one holder keeping it.
+  let started = clock.now();
+  let lastHolder: number | undefined;
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(lockFile, 'wx', 0o600);
@@ -89,9 +92,13 @@ export async function acquireLock(lockFile: string, options: LockOptions): Promi
       if (code !== 'EEXIST') throw error;
     }
     breakIfStale(lockFile, options);
+    const holder = holderOf(lockFile);
+    if (holder !== undefined && holder !== lastHolder) {
+      lastHolder = holder;
+      started = clock.now();
+    }
     if (options.signal.aborted) throw options.signal.reason;
     if (clock.now() - started > options.maxWaitMs) {
-      const holder = holderOf(lockFile);
       throw new LockTrouble(`the lock ${lockFile} was not free within ${Math.round(options.maxWaitMs / 1000)} s`, 'busy', holder);
     }
     // The holder keeps it for milliseconds (the ledger) or a listing (--changes): short steps
@@ -142,6 +149,21 @@ function removeFile(file: string): void {
 }
 
 /** The process id written into a lock, or undefined. */
+/** How many times staleMs a lock whose holder still runs is left alone. */
+const STALE_EVEN_IF_ALIVE = 12;
+
+/** Whether the process the lock file names still runs on this machine. */
+function holderRuns(lockFile: string): boolean {
+  const pid = holderOf(lockFile);
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 function holderOf(lockFile: string): number | undefined {
   try {
     const pid = Number(readFileSync(lockFile, 'utf8').trim());
@@ -168,6 +190,9 @@ function breakIfStale(lockFile: string, options: LockOptions): void {
   // A second of grace for clocks of processes that read it a moment apart.
   const future = age < -1_000;
   if (age <= options.staleMs && !future) return;
+  // A holder that still runs is slow (a busy machine), not gone: its lock stands, up to twelve
+  // times the bound (a process id reused by another program, or a holder on another host).
+  if (!future && age <= STALE_EVEN_IF_ALIVE * options.staleMs && holderRuns(lockFile)) return;
   try {
     removeFile(lockFile);
   } catch (error) {

@@ -1,17 +1,30 @@
 import { readFileSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import envPaths from 'env-paths';
 import { UsageError } from '../errors.js';
 import { stateFileName, type SandboxIdentity } from './sandbox-identity.js';
-import { ensureConfigDir } from './trust.js';
+import { ensureConfigDir, homeFolder } from './trust.js';
+
+/** The config folder's name in the platform's config folder: conf's project name and default suffix. */
+const CONFIG_NAME = 'mon-nodejs';
+
+/**
+ * The platform's config folder for mon, as env-paths (which conf uses) names it, from `env` and
+ * `home` (env-paths reads the HOME the process started with; main() is handed its environment).
+ */
+function platformConfigDir(env: Record<string, string | undefined>, home: string): string {
+  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', CONFIG_NAME);
+  if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), CONFIG_NAME, 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), CONFIG_NAME);
+}
 
 /**
  * The folder that holds profiles and the sandbox's state: MON_CONFIG_DIR, or the platform's
  * config folder exactly as conf would choose it (env-paths with conf's default suffix), so the
- * path is known without loading conf.
+ * path is known without loading conf. `systemHome` is the home folder the system names for this
+ * user (a test hands one in).
  */
-export function configDir(env: Record<string, string | undefined>): string {
+export function configDir(env: Record<string, string | undefined>, systemHome?: () => string): string {
   const override = env.MON_CONFIG_DIR;
   if (override) {
     // Quoted in a crontab or a unit file, ~ is not expanded: it would be a folder named '~'.
@@ -21,17 +34,12 @@ export function configDir(env: Record<string, string | undefined>): string {
     // A relative folder is made absolute once, from the folder mon starts in, for every message.
     return resolve(override);
   }
-  const found = envPaths('mon', { suffix: 'nodejs' }).config;
+  const found = platformConfigDir(env, process.platform === 'win32' ? homedir() : (env.HOME ?? ''));
   if (isAbsolute(found)) return found;
   // An empty HOME (or a relative XDG_CONFIG_HOME) makes that path relative: it would be found from
   // the current folder, which a cron job or a service may have anywhere. It is found from the
   // home folder the system gives this user instead.
-  let home: string;
-  try {
-    home = userInfo().homedir;
-  } catch {
-    home = '';
-  }
+  const home = homeFolder(env, systemHome);
   if (!isAbsolute(home)) throw new UsageError(`no home folder to keep mon's config in: HOME is empty and the system names none for this user (the path would be ${found}, in the current folder)`, 'set HOME, or MON_CONFIG_DIR to a folder of your own');
   return resolve(home, found);
 }

@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { homedir, userInfo } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../errors.js';
 
 /**
@@ -67,6 +67,21 @@ export function forgetTrustedFolders(): void {
   checked.clear();
 }
 
+/**
+ * The user's home folder: HOME of `env` (the user's profile folder on Windows), or, when it is
+ * empty or relative (a cron job or a service may run so), the one the system names for this user
+ * ('' when it names none). `systemHome` is the system's answer (a test hands one in).
+ */
+export function homeFolder(env: Record<string, string | undefined> = process.env, systemHome: () => string = () => userInfo().homedir): string {
+  const home = process.platform === 'win32' ? homedir() : (env.HOME ?? '');
+  if (isAbsolute(home)) return home;
+  try {
+    return systemHome();
+  } catch {
+    return '';
+  }
+}
+
 function myUid(): number | undefined {
   return typeof process.getuid === 'function' ? process.getuid() : undefined;
 }
@@ -127,7 +142,7 @@ function statOf(path: string, what: string): Stats | undefined {
  * With `optional`, a folder that cannot be created is no error: false (the rate ledger then
  * keeps the budget in the process).
  */
-export function ensureConfigDir(dir: string, options: { optional?: boolean } = {}): boolean {
+export function ensureConfigDir(dir: string, options: { optional?: boolean; home?: string } = {}): boolean {
   if (checked.has(dir)) return true;
   const what = 'config folder';
   let stats = statOf(dir, what);
@@ -143,7 +158,7 @@ export function ensureConfigDir(dir: string, options: { optional?: boolean } = {
     for (const level of missing) {
       // A home folder that does not exist is not mon's to create (HOME pointing at a folder
       // not mounted yet, or a service user's): the ledger then stays in memory (`optional`).
-      if (level === homedir()) {
+      if (level === (options.home ?? homeFolder())) {
         if (options.optional) return false;
         throw new UsageError(`cannot create ${what} ${dir}: the home folder ${level} does not exist, and mon does not create it`, 'set MON_CONFIG_DIR to a folder you can write');
       }

@@ -12,6 +12,15 @@ export async function drained(out: Sink, signal?: AbortSignal): Promise<void> {
 }
 
 /**
+ * Whether `out` holds output its reader has not taken yet (a pipe nobody reads): what the
+ * deadline's line then says held the command. A test's plain buffer holds nothing back.
+ */
+export function heldBack(out: Sink): boolean {
+  const stream = out as { writableLength?: unknown; writableNeedDrain?: unknown };
+  return (typeof stream.writableLength === 'number' && stream.writableLength > 0) || stream.writableNeedDrain === true;
+}
+
+/**
  * Resolves once what was written to `out` so far has been handed to the system (a stream calls
  * a write's callback then), or rejects with the write's error (ENOSPC, EPIPE). A test's plain
  * buffer holds it already.

@@ -47,10 +47,12 @@ export interface EngineOptions {
    * once, like any command of many requests (bin/load-bundle.cjs), not at its end.
    */
   longInput?: boolean;
+  /** The longest the worker waits for mainLoaded() before it goes on (ms); its own bound (1 s) unless given. */
+  mainLoadWaitMs?: number;
 }
 
 /** Starts the worker for `expression`; `workerFile` is dist/jq-worker.cjs. */
-export function startJqEngine(expression: string, workerFile: string, { mainLoading = false, longInput = false }: EngineOptions = {}): JqEngine {
+export function startJqEngine(expression: string, workerFile: string, { mainLoading = false, longInput = false, mainLoadWaitMs }: EngineOptions = {}): JqEngine {
   const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
   const mainLoaded = () => {
     Atomics.store(control, CONTROL.MAIN_LOADED, 1);
@@ -59,7 +61,7 @@ export function startJqEngine(expression: string, workerFile: string, { mainLoad
   if (!mainLoading) mainLoaded();
   const ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES));
   const { port1, port2 } = new MessageChannel();
-  const data: JqWorkerData = { expression, control: control.buffer as SharedArrayBuffer, ring: ring.buffer as SharedArrayBuffer, input: port2, optimised: longInput };
+  const data: JqWorkerData = { expression, control: control.buffer as SharedArrayBuffer, ring: ring.buffer as SharedArrayBuffer, input: port2, optimised: longInput, ...(mainLoadWaitMs === undefined ? {} : { mainLoadWaitMs }) };
   const worker = new Worker(workerFile, {
     workerData: data,
     transferList: [port2],

@@ -34,6 +34,8 @@ export interface JqWorkerData {
   input: unknown;
   /** V8 may optimise jq (a long input): the worker leaves V8's flags as they are. */
   optimised: boolean;
+  /** The longest the flags wait for the main thread to load (ms); the worker's own bound unless given. */
+  mainLoadWaitMs?: number;
 }
 
 /** What the worker tells the main thread, in this order: ready, then warnings, then one end. */

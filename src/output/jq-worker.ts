@@ -19,7 +19,7 @@ import { loadJq } from 'jq-wasm';
 import { CONTROL, type JqWorkerData, type WorkerMessage } from './jq-protocol.js';
 import { baselineOnly } from '../tiering.js';
 
-const { expression, control, ring, input, optimised } = workerData as JqWorkerData;
+const { expression, control, ring, input, optimised, mainLoadWaitMs } = workerData as JqWorkerData;
 const state = new Int32Array(control);
 const bytes = new Uint8Array(ring);
 const decoder = new TextDecoder();
@@ -216,7 +216,7 @@ async function run(): Promise<void> {
   const jqWasm = readFileSync(require.resolve('jq-wasm/jq.wasm'));
   let restoreFlags: () => void = () => undefined;
   if (!optimised) {
-    Atomics.wait(state, CONTROL.MAIN_LOADED, 0, MAIN_LOAD_WAIT_MS);
+    Atomics.wait(state, CONTROL.MAIN_LOADED, 0, mainLoadWaitMs ?? MAIN_LOAD_WAIT_MS);
     Atomics.store(state, CONTROL.FLAGS_CHANGED, 1);
     restoreFlags = baselineOnly();
   }

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { generatedFiles } from '../../scripts/generated-files.js';
 import { EXIT_CODES } from '../../src/errors.js';
 import { TOPICS } from '../../src/spec/topics.js';
+import { hasProgram } from '../helpers/programs.js';
 import { runMain } from '../helpers/run-main.js';
 
 /** groff, to render the man page; CI installs it with the shells. */
-const hasGroff = spawnSync('groff', ['--version']).status === 0;
+const hasGroff = hasProgram('groff');
 
 const root = new URL('../../', import.meta.url);
 const files = generatedFiles();

@@ -3,8 +3,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { hasProgram } from '../helpers/programs.js';
 import { runMon, tempDir } from '../helpers/run-mon.js';
 import { examplesOf, problems, runExample, transcriptsOf, type Example } from './examples.js';
+import { bound } from '../helpers/slow.js';
 
 /**
  * Every shell example of the README and the guides, run as printed with bash and bin/mon against
@@ -17,6 +19,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const FILES = ['README.md', ...readdirSync(join(root, 'docs', 'guides')).filter((file) => file.endsWith('.md')).map((file) => join('docs', 'guides', file))];
 const EXAMPLES = FILES.flatMap((file) => examplesOf(join(root, file)));
 const TRANSCRIPTS = FILES.flatMap((file) => transcriptsOf(join(root, file)));
+/** The examples are bash: without it they are skipped, said once. */
+const HAS_BASH = hasProgram('bash');
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -38,7 +42,7 @@ afterAll(async () => {
 
 const label = (example: Example) => `${relative(root, example.file)}:${example.line}`;
 
-describe.concurrent('the shell examples of the README and the guides', () => {
+describe.runIf(HAS_BASH).concurrent('the shell examples of the README and the guides', () => {
   it('are found in every file, and a few need a real account', () => {
     expect(EXAMPLES.length).toBeGreaterThan(15);
     for (const file of ['README.md', 'docs/guides/fleet.md', 'docs/guides/scripting.md']) expect(EXAMPLES.some((example) => relative(root, example.file) === file), file).toBe(true);
@@ -47,7 +51,7 @@ describe.concurrent('the shell examples of the README and the guides', () => {
   it.each(EXAMPLES.filter((example) => !example.needsAccount).map((example) => [label(example), example] as const))('%s runs against the sandbox', async (_label, example) => {
     const run = await runExample(example, dir, env, 110_000);
     expect(problems(run), run.output).toEqual([]);
-  }, 120_000);
+  }, bound(120_000));
 });
 
 describe('the transcripts marked <!-- output -->', () => {
@@ -61,7 +65,7 @@ describe('the transcripts marked <!-- output -->', () => {
   });
 });
 
-describe('the examples check', () => {
+describe.runIf(HAS_BASH)('the examples check', () => {
   it('fails on an example that no longer parses, naming the command and exit 2', async () => {
     const [broken] = examplesOf(fileURLToPath(new URL('fixtures/broken.md', import.meta.url)));
     const run = await runExample(broken!, dir, env);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { MON_BIN, tempDir } from '../helpers/run-mon.js';
+import { bound } from '../helpers/slow.js';
 
 /**
  * The shell examples of a Markdown file: every ```sh block whose first command starts with
@@ -78,7 +79,7 @@ export function runExample(example: Example, dir: string, env: Record<string, st
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), bound(timeoutMs));
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);

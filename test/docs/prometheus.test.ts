@@ -12,7 +12,7 @@ import { hasProgram } from '../helpers/programs.js';
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const RULES = `${root}docs/prometheus/rules.yml`;
-const PROMTOOL = hasProgram('promtool', ['promtool', '--version'], 'apt-get install -y prometheus');
+const PROMTOOL = hasProgram('promtool', ['promtool', '--version']);
 
 const rules = [...readFileSync(RULES, 'utf8').matchAll(/^\s+expr: (.+)$/gm)].map((match) => match[1]!);
 const dashboard = JSON.parse(readFileSync(`${root}docs/grafana/mon.json`, 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[]; templating: { list: { query?: { query: string } | string }[] } };

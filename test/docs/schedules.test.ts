@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const FILES = ['README.md', ...readdirSync(join(root, 'docs', 'guides')).filter((file) => file.endsWith('.md')).map((file) => join('docs', 'guides', file))];
 const SYSTEMD = join(root, 'docs', 'systemd');
 const UNITS = readdirSync(SYSTEMD).filter((file) => /\.(service|timer)$/.test(file));
-const HAS_SYSTEMD_ANALYZE = hasProgram('systemd-analyze', ['systemd-analyze', '--version'], 'apt-get install -y systemd');
+const HAS_SYSTEMD_ANALYZE = hasProgram('systemd-analyze', ['systemd-analyze', '--version']);
 
 /** The fenced blocks of one language in a file: where each starts, and its lines. */
 function blocks(language: string): { where: string; body: string[] }[] {

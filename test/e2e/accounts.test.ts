@@ -12,6 +12,7 @@ import { computersPage, hang, startFakeApi, type FakeApi } from '../helpers/fake
 import { expectRefusedBeforeSending, runMain } from '../helpers/run-main.js';
 import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
+import { bound } from '../helpers/slow.js';
 
 type Item = Record<string, unknown>;
 
@@ -274,7 +275,7 @@ describe('as a process', () => {
     });
     let stdout = '';
     let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       // alpha is whole and stuck is still waiting for its first answer.

@@ -117,5 +117,5 @@ describe('the plan of plugin mute|unmute with selectors', () => {
     for (const row of table.slice(1)) expect(row).toMatch(new RegExp(`${String(group.name)} .* mute until unmuted$`));
     expect(screen).toContain(`… and ${want.length - 20} more\n`);
     expect(writes()).toEqual([]);
-  }, 20_000);
+  });
 });

@@ -7,6 +7,7 @@ import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
 import { delivered, runMon, signalMon, tempConfigDir } from '../helpers/run-mon.js';
 import { readAll } from '../helpers/sandbox-http.js';
 import { onTerminal } from '../helpers/terminal.js';
+import { SLOW } from '../helpers/slow.js';
 
 /**
  * What only a real process shows about `plugin mute` with selectors: Ctrl-C in the middle and a
@@ -69,8 +70,7 @@ describe('plugin mute with selectors, as a process', () => {
     );
     expect(second.stderr.split('\n')[0]).toMatch(new RegExp(`^mute ${sentSecond.length} plugin results .*; ${already} more are muted already$`));
     expect(await unmutedOk()).toEqual([]);
-  }, 30_000);
-
+  });
   it('on a terminal: the plan, a y/N question, a meter with done/total, rate and time left; N sends nothing', async () => {
     const uids = (await unmutedOk()).slice(0, 12);
     const file = join(tempConfigDir(), 'uids.txt');
@@ -89,7 +89,7 @@ describe('plugin mute with selectors, as a process', () => {
     expect(puts().sort()).toEqual(uids);
     expect(accepted.screen).toMatch(/muting \[[#-]{20}\] \d+\/12 {2}\d+\.\d\/s {2}(\d+:\d\d left|time left unknown)/);
     expect(accepted.screen).toContain('muted 12 plugin results');
-  }, 30_000);
+  });
 });
 
 /** Ctrl-C once `when` holds, and again once the next condition does. */
@@ -159,8 +159,7 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
     expect(rows.map((row) => row.uid).sort()).toEqual(applied.sort());
     expect(rows.every((row) => row.outcome === 'muted')).toBe(true);
     expect(run.stderr).not.toContain(KEY);
-  }, 30_000);
-
+  });
   it('waits for PUTs that hang past the first Ctrl-C; a second one ends it: exit 130, none counted', async () => {
     putDelayMs = 60_000;
     // The second signal once the first has reached the process (two pending at once would be one).
@@ -169,11 +168,12 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
     expect(run.code).toBe(130);
     expect(received).toHaveLength(4);
     expect(run.stderr).toMatch(/^mon: 0 of 24 muted; run the same command again to finish$/m);
-  }, 30_000);
-
+  });
   it('MON_DEADLINE ends the wait for PUTs that hang after one Ctrl-C: exit 130', async () => {
     putDelayMs = 60_000;
-    const run = await interrupted(args, { ...env(), MON_DEADLINE: '3' }, [() => received.length >= 4]);
+    // The deadline must pass after the Ctrl-C (else it is exit 8, rightly): ten seconds leave a
+    // busy machine the time to start mon and send four PUTs first.
+    const run = await interrupted(args, { ...env(), MON_DEADLINE: String(10 * SLOW) }, [() => received.length >= 4]);
     expect(run.code).toBe(130);
     expect(received).toHaveLength(4);
     // Cut off by the deadline, each PUT is reported (it may or may not have been applied).
@@ -181,5 +181,5 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
     const rows = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
     expect(rows).toHaveLength(4);
     for (const row of rows) expect(row).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('deadline') });
-  }, 30_000);
+  });
 });

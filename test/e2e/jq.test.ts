@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { runMain } from '../helpers/run-main.js';
 import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { bound } from '../helpers/slow.js';
 
 /** Every computer straight from the sandbox over HTTP, without mon in between. */
 async function allComputers(sandbox: RunningSandbox): Promise<Record<string, unknown>[]> {
@@ -34,7 +35,7 @@ function spawnMon(args: readonly string[], env: Record<string, string>, act: (ou
   });
   const out = { stdout: '', stderr: '' };
   let sent = false;
-  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
   const check = () => {
     const signal = sent ? undefined : act(out);
     if (!signal) return;

@@ -10,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
+import { SLOW, waitFor } from '../helpers/slow.js';
 
-/** Waits for a file, a bounded number of times (the refresh runs in its own process). */
+/** The refresh's MON_DEADLINE against a server that never answers: it must have sent its request by then. */
+const REFRESH_DEADLINE = String(10 * SLOW);
+
+/** Waits for a file (the refresh runs in its own process, and writes it when done). */
 async function eventually(file: string): Promise<void> {
-  for (let i = 0; i < 200 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(existsSync(file)).toBe(true);
+  await waitFor(() => existsSync(file), `${file} to be written`);
 }
 
 describe('mon __complete <kind>', () => {
@@ -72,9 +75,9 @@ describe('mon __complete <kind>', () => {
     const cache = join(env.MON_CONFIG_DIR!, 'completion');
     mkdirSync(cache, { recursive: true, mode: 0o700 });
     writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: 0, groups: ['Old Name', 'Other'] }), { mode: 0o600 });
-    const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_COMPLETION_TTL: '0', MON_DEADLINE: '3' } });
+    const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_COMPLETION_TTL: '0', MON_DEADLINE: REFRESH_DEADLINE } });
     expect(run).toMatchObject({ code: 0, stdout: 'Old Name\nOther\n', stderr: '' });
-    for (let i = 0; i < 200 && hanging.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => hanging.requests.length > 0, 'the refresh to ask for the groups');
     expect(hanging.requests[0]?.path).toBe('/v2.5/groups');
   });
 
@@ -84,9 +87,9 @@ describe('mon __complete <kind>', () => {
     const cache = join(env.MON_CONFIG_DIR!, 'completion');
     mkdirSync(cache, { recursive: true, mode: 0o700 });
     writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: Date.now() + 365 * 86_400_000, groups: ['Ahead'] }), { mode: 0o600 });
-    const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_DEADLINE: '3' } });
+    const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_DEADLINE: REFRESH_DEADLINE } });
     expect(run).toMatchObject({ code: 0, stdout: 'Ahead\n', stderr: '' });
-    for (let i = 0; i < 200 && hanging.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => hanging.requests.length > 0, 'the refresh to ask for the groups');
     expect(hanging.requests[0]?.path).toBe('/v2.5/groups');
   });
 

@@ -3,6 +3,7 @@ import { symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { hasProgram } from '../helpers/programs.js';
 import { MON_BIN, tempConfigDir, tempDir } from '../helpers/run-mon.js';
 import { api } from '../helpers/sandbox-http.js';
 import { runMain } from '../helpers/run-main.js';
@@ -35,7 +36,7 @@ describe('computers, groups, manufacturers and products by any of their names', 
   });
   afterAll(() => sandbox.close());
 
-  it("the README's loop over missing computers works as printed: client ids from the list name the computers of new notes", async () => {
+  it.runIf(hasProgram('bash'))("the README's loop over missing computers works as printed: client ids from the list name the computers of new notes", async () => {
     const bin = tempDir('mon-bin-');
     symlinkSync(MON_BIN, join(bin, 'mon'));
     const script = `mon computers list --status missing --all -o tsv --no-header --fields client_id |
@@ -56,8 +57,7 @@ describe('computers, groups, manufacturers and products by any of their names', 
     const notes = (await api(sandbox, '/v2.5/notes?per_page=100')).body as Item[];
     const checked = notes.filter((n) => n.body === 'Checked by the night run').map((n) => n.computer);
     expect(checked.sort()).toEqual(missing.map((c) => c.uid).sort());
-  }, 60_000);
-
+  });
   it('`notes create --computer <client id>` looks up the uid with one GET, shown by --verbose', async () => {
     const result = await runMain(['notes', 'create', '--computer', String(computer.client_id), '--body', 'by client id', '--json', '-v'], { env });
     expect(result.code).toBe(0);

@@ -7,17 +7,17 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { hasProgram } from '../helpers/programs.js';
+import { hasProgram, prometheusPython } from '../helpers/programs.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { labelValue, renderOpenMetrics } from '../../src/output/openmetrics.js';
 import { startFakeApi } from '../helpers/fake-api.js';
 import { computer, fleetHandler, result } from '../helpers/fake-fleet.js';
 
-/** Debian's python3, where python3-prometheus-client installs (not a version manager's). */
-const PYTHON = '/usr/bin/python3';
-const PARSER = hasProgram('the Prometheus parser', [PYTHON, '-c', 'import prometheus_client'], 'apt-get install -y python3-prometheus-client');
-const PROMTOOL = hasProgram('promtool', ['promtool', '--version'], 'apt-get install -y prometheus');
+/** The python3 with the Prometheus parser (Debian's python3-prometheus-client), when there is one. */
+const PYTHON = prometheusPython();
+const PARSER = PYTHON !== undefined;
+const PROMTOOL = hasProgram('promtool', ['promtool', '--version']);
 
 interface Sample {
   name: string;
@@ -33,7 +33,7 @@ function parse(text: string): { families: { name: string; type: string }[]; samp
     'families = list(text_string_to_metric_families(sys.stdin.read()))',
     'print(json.dumps({"families": [{"name": f.name, "type": f.type} for f in families], "samples": [{"name": s.name, "labels": s.labels, "value": s.value} for f in families for s in f.samples]}))',
   ].join('\n');
-  return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: text, encoding: 'utf8' }));
+  return JSON.parse(execFileSync(PYTHON!, ['-c', script], { input: text, encoding: 'utf8' }));
 }
 
 const sum = (samples: Sample[], name: string, where: Record<string, string> = {}) =>

@@ -14,7 +14,7 @@ import { hasProgram } from '../helpers/programs.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon, tempDir } from '../helpers/run-mon.js';
 
-const PROMETHEUS = hasProgram('Prometheus', ['prometheus', '--version'], 'apt-get install -y prometheus');
+const PROMETHEUS = hasProgram('Prometheus', ['prometheus', '--version']);
 
 /** A port nobody listens on now. */
 function freePort(): Promise<number> {

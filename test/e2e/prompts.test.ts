@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { json, startFakeApi } from '../helpers/fake-api.js';
 import { runMain } from '../helpers/run-main.js';
 import { tempConfigDir } from '../helpers/run-mon.js';
 import { onTerminal } from '../helpers/terminal.js';
@@ -44,5 +45,32 @@ describe('questions on a terminal', () => {
     expect(screen).toContain(said);
     expect(screen).not.toMatch(/unexpected error|Aborted|at .*\.js/);
     expect(await profiles(dir)).toBe('name\n');
+  });
+
+  /**
+   * #41 item 7: MON_DEADLINE while a y/N question waits. The line says that no answer came, not
+   * that standard output was not read: bin/mon's last word looks at what holds the process then.
+   * Nothing is typed; the process ends by itself (the helper's hang bound would kill it).
+   */
+  it('MON_DEADLINE at a y/N question nobody answers: exit 8 saying no answer came, the profile kept', async () => {
+    const dir = await withProfile();
+    const { code, screen } = await onTerminal(['profile', 'remove', 'acme'], { MON_CONFIG_DIR: dir, MON_DEADLINE: '1' }, '');
+    expect(code).toBe(8);
+    expect(screen).toContain('mon: the command did not finish within its deadline of 1 s (no answer came to the question) — raise MON_DEADLINE (seconds) if it needs longer');
+    expect(screen).not.toContain('standard output');
+    expect(await profiles(dir)).toBe('name\nacme\n');
+  });
+
+  it('MON_DEADLINE at `notes delete`\'s question: exit 8 saying no answer came, and no DELETE sent', async () => {
+    const api = await startFakeApi((_req, res) => json(res, 200, { uid: 'n_1', body: 'Battery replaced', private: false, computer: null, group: null }));
+    try {
+      const { code, screen } = await onTerminal(['notes', 'delete', 'n_1'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_prompt_test_123456', MON_DEADLINE: '1' }, '');
+      expect(code).toBe(8);
+      expect(screen).toContain('(no answer came to the question)');
+      expect(screen).not.toContain('standard output');
+      expect(api.requests.map((request) => request.method)).not.toContain('DELETE');
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ import { runMain } from '../helpers/run-main.js';
 import { tempConfigDir, tempDir } from '../helpers/run-mon.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = hasProgram('chromium', [CHROMIUM, '--version'], 'apt-get install -y chromium');
+const HAS_CHROMIUM = hasProgram('chromium', [CHROMIUM, '--version']);
 const NOW = Date.parse('2026-11-20T09:00:00Z');
 const DAY = 86_400_000;
 const EXPECTED = fileURLToPath(new URL('./fixtures/report-60-days.html', import.meta.url));

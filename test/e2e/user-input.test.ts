@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { MON_BIN, runMon, tempConfigDir, tempDir } from '../helpers/run-mon.js';
+import { bound, waitFor } from '../helpers/slow.js';
 
 /**
  * Every read of user input (`--from FILE|-`, `--body-file FILE|-`, `--api-key-stdin`) ends
@@ -32,7 +33,7 @@ function start(args: readonly string[], env: Record<string, string>, stdin: 'pip
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   // The bound of a hang: a run still going after this is killed and fails the test.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
   const ended = new Promise<Ended>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -45,15 +46,14 @@ function start(args: readonly string[], env: Record<string, string>, stdin: 'pip
 
 /** Resolves once the process holds `path` open: it is reading it. */
 async function opened(pid: number, path: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  const holds = () => {
     try {
-      if (readdirSync(`/proc/${pid}/fd`).some((fd) => safeLink(`/proc/${pid}/fd/${fd}`) === path)) return;
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => safeLink(`/proc/${pid}/fd/${fd}`) === path);
     } catch {
-      // the process is still starting (or has ended: the test's assertions say so)
+      return false; // the process is still starting (or has ended: the test's assertions say so)
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${path} was never opened`);
+  };
+  await waitFor(holds, `${path} to be opened`);
 }
 
 function safeLink(path: string): string | undefined {

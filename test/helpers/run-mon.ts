@@ -3,6 +3,7 @@ import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bound } from './slow.js';
 
 export const MON_BIN = fileURLToPath(new URL('../../bin/mon', import.meta.url));
 
@@ -82,7 +83,7 @@ export function runMon(args: readonly string[], options: RunOptions = {}): Promi
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), bound(Math.max(options.timeoutMs ?? 30_000, 30_000)));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -120,7 +121,7 @@ export function delivered(pid: number, signal: NodeJS.Signals): boolean {
  * its condition holds; resolves with how it ended and when each signal went (Date.now()).
  * Killed after `timeoutMs`, so a hang fails the test instead of stalling it.
  */
-export function signalMon(args: readonly string[], env: Record<string, string>, steps: readonly SignalStep[], timeoutMs = 20_000): Promise<MonResult & { sentAt: number[] }> {
+export function signalMon(args: readonly string[], env: Record<string, string>, steps: readonly SignalStep[], timeoutMs = 30_000): Promise<MonResult & { sentAt: number[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MON_BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
@@ -142,7 +143,7 @@ export function signalMon(args: readonly string[], env: Record<string, string>, 
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const poll = setInterval(check, 10);
-    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const killer = setTimeout(() => child.kill('SIGKILL'), bound(timeoutMs));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearInterval(poll);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { MON_BIN, tempConfigDir } from './run-mon.js';
+import { bound } from './slow.js';
 
 /**
  * Runs bin/mon on a pseudo-terminal (`script`), as a person at a shell would, and types
@@ -21,7 +22,7 @@ export function onTerminal(args: readonly string[], env: Record<string, string>,
       child.stdin.write(answer);
     }
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {

@@ -6,6 +6,8 @@ import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasProgram } from '../helpers/programs.js';
+import { bound } from '../helpers/slow.js';
 
 /**
  * The package a user installs: `npm pack` makes the tarball (from the dist/ the test set-up
@@ -19,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-const hasMan = spawnSync('man', ['--version']).status === 0;
+const hasMan = hasProgram('man');
 /** The node that runs the tests runs npm and the installed mon (PATH first). */
 const PATH = [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter);
 
@@ -82,8 +84,7 @@ beforeAll(async () => {
   const tarball = readdirSync(work).find((file) => /^mon-cli-.*\.tgz$/.test(file))!;
   prefix = join(work, 'prefix');
   install = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(work, tarball)], { cwd: work, env });
-}, 240_000);
-
+}, bound(240_000));
 afterAll(async () => {
   await new Promise((resolve) => registry?.close(resolve));
   rmSync(work, { recursive: true, force: true });

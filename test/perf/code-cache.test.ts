@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computersPage, json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runMon } from '../helpers/run-mon.js';
+import { asRoot } from '../helpers/programs.js';
+import { waitFor } from '../helpers/slow.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The name bin/load-bundle.cjs gives the cache of this bundle on this Node. */
@@ -19,7 +21,7 @@ const cacheName = () => {
 };
 /** How many runs took the cache and added to it: its first byte (1 for a fresh one). */
 const runsIn = (file: string) => readFileSync(file)[0];
-const asRoot = process.getuid?.() === 0;
+const AS_ROOT = asRoot('test/perf/code-cache.test.ts');
 /**
  * mon's files in a cache folder. Node 22 and later also keep a compile cache of their own in
  * NODE_COMPILE_CACHE (a folder named after the Node version), for bin/mon's own small files:
@@ -83,7 +85,7 @@ describe('the code cache of the bundle', () => {
     let writtenBeforePage6 = false;
     const paced = await startFakeApi(async (req, res, index) => {
       if (Number(req.query.get('page')) > 5) {
-        for (let waited = 0; !existsSync(file) && waited < 10_000; waited += 20) await new Promise((done) => setTimeout(done, 20));
+        await waitFor(() => existsSync(file), 'the code cache').catch(() => undefined);
         if (req.query.get('page') === '6') writtenBeforePage6 = existsSync(file);
       }
       return pages(req, res, index);
@@ -165,7 +167,7 @@ describe('the code cache of the bundle', () => {
     expect(monFiles(dir)).toEqual([cacheName()]);
   });
 
-  it.skipIf(!asRoot)('is neither read nor written in a folder of another user, nor from a file of another user', async () => {
+  it.runIf(AS_ROOT)('is neither read nor written in a folder of another user, nor from a file of another user', async () => {
     const theirs = freshDir();
     chmodSync(theirs, 0o700);
     chownSync(theirs, 65534, 65534);

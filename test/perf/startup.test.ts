@@ -16,7 +16,7 @@ import { buildProgram, commandsFor } from '../../src/program.js';
 // @ts-expect-error plain ESM script without types
 import { buildOptions, JQ_WORKER_NAME, LAZY_PACKAGES, SEPARATE_FILES, separateBuildOptions, workerBuildOptions } from '../../scripts/esbuild.config.mjs';
 import { computersPage, startFakeApi } from '../helpers/fake-api.js';
-import { MON_BIN, tempDir } from '../helpers/run-mon.js';
+import { MON_BIN, tempConfigDir, tempDir } from '../helpers/run-mon.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -70,7 +70,7 @@ async function probe(bundle: string, argv: string[], env: Record<string, string>
       process.exit(0);
     });`;
   // NODE_PATH: the test's bundle is not beside node_modules, where bin/mon finds the external packages.
-  const { stdout } = await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), NODE_PATH: join(root, 'node_modules'), ...env } });
+  const { stdout } = await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), NODE_PATH: join(root, 'node_modules'), ...env } });
   return JSON.parse(stdout) as { code: number; evaluated: string[]; builtins: string[]; external: string[] };
 }
 
@@ -90,7 +90,7 @@ describe('the bundle', () => {
       const separate = separateBuildOptions({ entry, outfile: join(outdir, file) });
       await build({ ...separate, plugins: [recordEvaluation], absWorkingDir: root, logLevel: 'silent' });
     }
-  }, 60_000);
+  });
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
   it('holds the heavy packages, and no import() (each would start Node’s ES module loader)', () => {
@@ -251,7 +251,9 @@ function copyOfMon(distFiles: string[]): { bin: string; remove: () => void } {
 
 describe('bin/mon --version and the root help', () => {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  const quiet = { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } };
+  // A home and config folder of the test's own: the machine's temporary folder may hold another
+  // user's .config, which mon rightly refuses.
+  const quiet = { env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir() } };
 
   it.each(['--version', '-V'])('%s prints the package version without the bundle', async (flag) => {
     const copy = copyOfMon([]);

@@ -6,6 +6,7 @@ import { startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { computer, fleetHandler, type Fleet } from '../helpers/fake-fleet.js';
 import { runMain } from '../helpers/run-main.js';
 import { MON_BIN, tempConfigDir } from '../helpers/run-mon.js';
+import { bound, waitFor } from '../helpers/slow.js';
 
 /**
  * `--changes NAME` as real processes meet it: two cron jobs with one NAME at once, and Ctrl-C
@@ -27,7 +28,7 @@ function spawnMon(args: string[], env: Record<string, string>, onStart?: (kill: 
     const child = spawn(process.execPath, [MON_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
@@ -39,13 +40,7 @@ function spawnMon(args: string[], env: Record<string, string>, onStart?: (kill: 
   });
 }
 
-async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (condition: () => boolean): Promise<void> => waitFor(condition, 'the run to reach its step');
 
 describe('--changes across processes', () => {
   let api: FakeApi;

@@ -144,10 +144,11 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
 
   it('a server that hangs: exit 8 at --timeout, not retried', async () => {
     api.handle(hang);
-    const result = await runMon(['groups', 'get', 'g_1', '--timeout', '0.3', '--verbose'], { env });
+    const result = await runMon(['groups', 'get', 'g_1', '--timeout', '1', '--verbose'], { env });
     expect(result.code).toBe(8);
-    expect(api.requests).toHaveLength(1);
-    expect(result.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.3 s — raise --timeout/);
+    // Sent once: on a machine busy enough, the one request may not even reach the server in time.
+    expect(api.requests.length).toBeLessThanOrEqual(1);
+    expect(result.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 1 s — raise --timeout/);
     expectNoKey(result);
   });
 

@@ -8,6 +8,7 @@ import { apiError, json, scripted, startFakeApi, type FakeApi, type Handler } fr
 import { runMain } from '../helpers/run-main.js';
 import { MON_BIN, runMon, tempConfigDir } from '../helpers/run-mon.js';
 import { expectNoKey, expectOneLine, KEY, selfSignedCert } from './support.js';
+import { bound } from '../helpers/slow.js';
 
 /**
  * Servers that answer what the API never promises: 204 on a read, bodies without end, a DELETE
@@ -143,7 +144,7 @@ describe('hostile answers', () => {
           // exited between two looks
         }
       }, 10);
-      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const killer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       clearInterval(watch);
       clearTimeout(killer);
@@ -160,8 +161,7 @@ describe('hostile answers', () => {
       // The process itself is ~60 MB; the capped body adds at most its 32 MiB (and a copy of it).
       expect(result.peakMb).toBeGreaterThan(20);
       expect(result.peakMb).toBeLessThan(250);
-    }, 30_000);
-
+    });
     it('MON_MAX_RESPONSE lowers (or raises) the cap; a Content-Length over it stops before reading', async () => {
       const body = JSON.stringify([{ uid: 'c_1', description: 'x'.repeat(2 * 1024 * 1024) }]);
       api.handle((_req, res) => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computersPage, hang, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { MON_BIN, signalMon, tempConfigDir } from '../helpers/run-mon.js';
 import { expectNoKey, KEY } from './support.js';
+import { bound } from '../helpers/slow.js';
 
 /**
  * Ctrl-C and SIGTERM in the middle of a long `--all`: bin/mon is spawned directly and signalled
@@ -83,7 +84,7 @@ describe('one signal ends a writer blocked on a reader that stopped reading', ()
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
     const exited = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
     try {
       // Until the pipe is full and mon has stopped fetching: it is blocked on the reader.

@@ -10,7 +10,7 @@ import { Api, errorOf, start } from './helpers.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
 const run = promisify(execFile);
-const haveCurl = hasProgram('curl', ['curl', '--version'], 'apt-get install curl');
+const haveCurl = hasProgram('curl', ['curl', '--version']);
 
 let sandbox: RunningSandbox;
 let api: Api;

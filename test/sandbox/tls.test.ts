@@ -16,8 +16,8 @@ import { tempConfigDir } from '../helpers/run-mon.js';
 import { runMain } from '../helpers/run-main.js';
 
 const run = promisify(execFile);
-const haveCurl = hasProgram('curl', ['curl', '--version'], 'apt-get install curl');
-const havePython = hasProgram('python3', ['python3', '--version'], 'apt-get install python3');
+const haveCurl = hasProgram('curl', ['curl', '--version']);
+const havePython = hasProgram('python3', ['python3', '--version']);
 
 let dir: string;
 let sandbox: RunningSandbox;

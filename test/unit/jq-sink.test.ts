@@ -7,21 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { JqSink } from '../../src/output/jq.js';
 import { startJqEngine } from '../../src/output/jq-engine.js';
 import { CONTROL } from '../../src/output/jq-protocol.js';
+import { bound, waitFor } from '../helpers/slow.js';
 
 const workerFile = fileURLToPath(new URL('../../dist/jq-worker.cjs', import.meta.url));
 
-/** Waits until `done()` holds, for at most 10 s. */
-async function until(done: () => boolean): Promise<void> {
-  for (let waited = 0; !done(); waited += 10) {
-    if (waited > 10_000) throw new Error('timed out');
-    await sleep(10);
-  }
-}
+/** Waits until `done()` holds (the worker's shared counters), within the hang bound. */
+const until = (done: () => boolean): Promise<void> => waitFor(done, 'the jq worker');
 
 function sinkFor(expression: string) {
   const engine = startJqEngine(expression, workerFile);
   let printed = '';
-  const sink = new JqSink(expression, { mode: 'json', out: { write: (text: string) => (printed += text) }, warn: () => undefined, deadlineMs: 20_000, engine });
+  const sink = new JqSink(expression, { mode: 'json', out: { write: (text: string) => (printed += text) }, warn: () => undefined, deadlineMs: bound(60_000), engine });
   return { sink, engine, printed: () => printed };
 }
 
