@@ -28,7 +28,7 @@ function spawnedFiles(): string[] {
       else if (path.endsWith('.test.ts') && /\b(runMon|signalMon|MON_BIN|onTerminal)\b|node:child_process/.test(readFileSync(join(import.meta.dirname, path), 'utf8'))) files.push(path);
     }
   };
-  for (const dir of ['e2e', 'resilience', 'sandbox', 'completion', 'docs', 'package', 'perf']) visit(`test/${dir}`);
+  for (const dir of ['e2e', 'events', 'resilience', 'sandbox', 'completion', 'docs', 'package', 'perf']) visit(`test/${dir}`);
   return files;
 }
 const SPAWNED = spawnedFiles();

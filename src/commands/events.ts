@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { knownSecrets } from '../runtime.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { colourWanted } from './actions.js';
+import { colourWanted, dryRunLocally } from './actions.js';
 
 /** The secret a sender off loopback presents: from the environment, never a flag (shell history, ps). */
 export const EVENTS_SECRET_ENV = 'MON_EVENTS_SECRET';
@@ -71,9 +71,11 @@ export const events: ResourceSpec = {
         if (secret !== undefined) knownSecrets.add(secret);
         const path = opts.path ?? '/events';
         if (!path.startsWith('/') || /[\s?#]/.test(path)) throw new UsageError(`--path ${JSON.stringify(path)}: must start with / and hold no spaces, ? or #`);
+        const listen = opts.listen ?? '127.0.0.1:8787';
+        if (dryRunLocally(ctx, `listen on ${listen}${path} for the service's webhooks`)) return;
         const human = format === 'table' && ctx.globals.jq === undefined && ctx.io.stdout.isTTY === true;
         return listenForEvents(ctx, {
-          listen: opts.listen ?? '127.0.0.1:8787',
+          listen,
           path,
           secret,
           secretSource: EVENTS_SECRET_ENV,

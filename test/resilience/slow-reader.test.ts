@@ -174,7 +174,8 @@ describe('the deadline\'s words come from what holds the command, not from which
       stderr: { write: (chunk: string) => (stderr += chunk), isTTY: false },
       stdin: Object.assign(Readable.from([]), { isTTY: false }),
     };
-    const code = await main(['computers', 'list', '--all', '-o', 'ndjson'], { io, env: { MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_DEADLINE: '5' }, clock });
+    // In created order, the pages are printed as they come (in another, once all are in).
+    const code = await main(['computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson'], { io, env: { MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_DEADLINE: '5' }, clock });
     expect(code).toBe(8);
     expect(stdout.text()).toBe(`${JSON.stringify({ uid: 'c_1', description: 'small' })}\n`);
     expect(stderr).toBe(`mon: the command did not finish within its deadline of 5 s${words} — raise MON_DEADLINE (seconds) if it needs longer\n`);
