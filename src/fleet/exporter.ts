@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { MonError } from '../errors.js';
 import { renderOpenMetrics, toPrometheusText, type AccountFigures } from '../output/openmetrics.js';
 import { collectStatus } from './status.js';
+import type { Scope, ScopedComputer } from './selection.js';
 import type { StatusReport } from '../output/status-report.js';
 import { MAX_PER_PAGE } from '../api/client.js';
 
@@ -45,13 +46,33 @@ export interface ExporterOptions {
   log(line: string): void;
 }
 
-/** Reads one account as `mon status` does, with a context of its own (its client, its deadline). */
-export async function readAccount(ctx: Context, profile: string | undefined): Promise<AccountRead> {
+/**
+ * What a whole read hands the day's history as it streams (the recorder of history/record.ts,
+ * which sits above the fleet: the command passes it in). `record` runs once the read succeeded.
+ */
+export interface ReadRecorder {
+  computer(entry: ScopedComputer): void;
+  expiration(expiration: Record<string, unknown>): void;
+  record(): Promise<unknown>;
+}
+
+/**
+ * Reads one account as `mon status` does, with a context of its own (its client, its deadline).
+ * `recorder`: the day's snapshot of the account, recorded as `status` records it, only when the
+ * whole read succeeded (undefined from it: nothing is kept, MON_HISTORY=0).
+ */
+export async function readAccount(ctx: Context, profile: string | undefined, recorder?: (accountCtx: Context, scope: Scope) => ReadRecorder | undefined): Promise<AccountRead> {
   const { ctx: accountCtx, close } = ctx.forAccount(profile);
   try {
     const started = accountCtx.now();
     let pages = 0;
-    const report = await collectStatus(await accountCtx.client(), {}, accountCtx.now(), WITHIN_SEC, { onPage: () => pages++ });
+    const scope: Scope = {};
+    const history = recorder?.(accountCtx, scope);
+    const report = await collectStatus(await accountCtx.client(), scope, accountCtx.now(), WITHIN_SEC, {
+      onPage: () => pages++,
+      ...(history && { onComputer: (entry) => history.computer(entry), onExpiration: (expiration) => history.expiration(expiration) }),
+    });
+    await history?.record();
     // The groups and the expirations, a page each at least, besides the computers' pages.
     const requests = Math.max(pages, Math.ceil(report.computers.total / MAX_PER_PAGE)) + 2;
     return { report, readSeconds: (accountCtx.now() - started) / 1000, requests };
