@@ -8,7 +8,7 @@
 import type { Context } from '../context.js';
 import type { Scope, ScopedComputer } from '../fleet/selection.js';
 import { SnapshotBuilder, type Snapshot } from './snapshot.js';
-import { historyEnabled, recordSnapshot as writeSnapshot } from './store.js';
+import { historyEnabled, lastTaken, recordSnapshot as writeSnapshot } from './store.js';
 
 export interface HistoryRecorder {
   computer(entry: ScopedComputer): void;
@@ -43,3 +43,19 @@ export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | u
   };
 }
 
+
+/**
+ * For a whole read of the account in effect that failed: when the last recorded one began
+ * (seconds since the epoch), so `status -o openmetrics` still says how old the account's last
+ * figures are (mon_last_success_timestamp_seconds). Undefined with MON_HISTORY=0 (the history
+ * may have stopped long ago), for a part of an account, or with no snapshot.
+ */
+export async function lastRecordedRead(ctx: Context, scope: Scope): Promise<number | undefined> {
+  if (!historyEnabled(ctx.env) || !isWholeAccount(scope)) return undefined;
+  try {
+    const at = lastTaken(ctx.configDir, (await ctx.target()).account.key);
+    return at === undefined ? undefined : Math.floor(at / 1000);
+  } catch {
+    return undefined;
+  }
+}

@@ -194,7 +194,7 @@ const fleet: Topic = {
     },
     {
       kind: 'text',
-      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox); `group_uid` tells apart two groups of one name and keeps a renamed group's series. An account that fails, alone or among others, has mon_up 0 and no other sample, and the exit code still says why (9 across accounts when some answered). `--output-file PATH` writes the file a textfile collector reads: a temporary beside it, renamed over it whatever the exit code, so a down account is installed as mon_up 0 and no temporary is left. Every other command refuses -o openmetrics (exit 2), and so does status with --jq or --fields (exit 2) or --check (3 UNKNOWN, as every error of --check).",
+      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox); `group_uid` tells apart two groups of one name and keeps a renamed group's series. An account that fails, alone or among others, has mon_up 0 and no other sample but mon_last_success_timestamp_seconds when mon's history holds an earlier whole read of it (when that read began), and the exit code still says why (9 across accounts when some answered). `--output-file PATH` writes the file a textfile collector reads: a temporary beside it, renamed over it whatever the exit code, so a down account is installed as mon_up 0 and no temporary is left. Every other command refuses -o openmetrics (exit 2), and so does status with --jq or --fields (exit 2) or --check (3 UNKNOWN, as every error of --check).",
     },
     {
       kind: 'examples',
