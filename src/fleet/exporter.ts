@@ -44,6 +44,8 @@ export interface ExporterOptions {
   now(): number;
   /** One line for people (stderr): never a key, a token or an account's URL. */
   log(line: string): void;
+  /** When the account's last recorded read began (seconds), for one that fails before any read here succeeded (a restart while it is down). */
+  lastRecorded?(name: string): Promise<number | undefined>;
 }
 
 /**
@@ -153,7 +155,8 @@ export class Exporter {
       } catch (error) {
         if (this.stopped) return;
         // The last figures stay; mon_up says they are old. The message may name the host: only its kind is said.
-        slot.figures = { ...slot.figures, up: false };
+        const lastSuccess = slot.figures.lastSuccess ?? (await this.options.lastRecorded?.(slot.name).catch(() => undefined));
+        slot.figures = { ...slot.figures, ...(lastSuccess !== undefined && { lastSuccess }), up: false };
         this.options.log(`${slot.name}: read failed (exit code ${error instanceof MonError ? error.exitCode : 1}); its last figures are kept, mon_up 0`);
       } finally {
         slot.tried = true;

@@ -199,6 +199,27 @@ describe('mon metrics serve', () => {
     expect(Date.parse(JSON.parse(second.text).taken_at)).toBeGreaterThan(Date.parse(snapshot.taken_at));
   });
 
+  it('started while an account is down: mon_up 0 with the time of its last recorded read', async () => {
+    const own = { ...env, MON_CONFIG_DIR: join(tempDir('mon-exporter-down-'), 'config') };
+    const gone = await startSandbox({ port: 0 });
+    expect((await runMain(['profile', 'add', 'east', '--base-url', gone.url, '--api-key-stdin'], { env: own, input: gone.apiKey })).code).toBe(0);
+    const taken = Date.parse('2026-11-20T09:00:00.750Z');
+    expect((await runMain(['-p', 'east', 'status', '-q'], { env: own, now: () => taken })).code).toBe(0);
+    await gone.close();
+    const served = await startExporter(['-p', 'east', 'metrics', 'serve', '--listen', '127.0.0.1:0'], own);
+    try {
+      await until(`${served.url}/-/ready`, {}, (status) => status === 200);
+      const samples = samplesOf(await until(`${served.url}/metrics`, {}, (status) => status === 200)).filter((s) => s.name !== 'mon_build_info');
+      expect(samples).toEqual([
+        { name: 'mon_up', labels: '{account="east"}', value: 0 },
+        { name: 'mon_last_success_timestamp_seconds', labels: '{account="east"}', value: Math.floor(taken / 1000) },
+      ]);
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.ended;
+    }
+  });
+
   it('SIGTERM ends it cleanly: the port closes and the exit code is 143', async () => {
     const own = await startExporter(['-p', 'north', 'metrics', 'serve', '--listen', '127.0.0.1:0'], env);
     await until(`${own.url}/-/ready`, {}, (status) => status === 200);
