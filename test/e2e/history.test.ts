@@ -198,7 +198,9 @@ for (let n = 0; ; n++) {
         });
         child.on('exit', () => resolve());
       });
-      for (const name of readdirSync(join(config, 'history', 'kill'))) {
+      // Killed before its first write began: no folder yet, nothing to tear.
+      const folder = join(config, 'history', 'kill');
+      for (const name of existsSync(folder) ? readdirSync(folder) : []) {
         if (!name.endsWith('.json')) continue;
         const snapshot = JSON.parse(readFileSync(join(config, 'history', 'kill', name), 'utf8'));
         expect(snapshot.alerting).toHaveLength(20000);
