@@ -262,7 +262,9 @@ _mon_option() {
     'report|--footer') REPLY='v' ;;
     'report|--output-dir') REPLY='v @files' ;;
     'history export|--since') REPLY='v' ;;
+    'history export|--account') REPLY='v' ;;
     'history forget|--before') REPLY='v' ;;
+    'history forget|--account') REPLY='v' ;;
     'events listen|--listen') REPLY='v' ;;
     'events listen|--path') REPLY='v @files' ;;
     'events listen|--tls-cert') REPLY='v @files' ;;
@@ -324,8 +326,8 @@ _mon_flags() {
     'metrics') REPLY='--listen --refresh --auth-token-file --basic-auth-file --tls-cert --tls-key --insecure' ;;
     'report') REPLY='--group --period --since --title --logo --footer --output-dir' ;;
     'history list') REPLY='--all --count' ;;
-    'history export') REPLY='--since' ;;
-    'history forget') REPLY='--before' ;;
+    'history export') REPLY='--since --account' ;;
+    'history forget') REPLY='--before --account' ;;
     'events listen') REPLY='--listen --path --tls-cert --tls-key --insecure --severity --group --computer --plugin --include-tests --forward-to --exec --exec-parallel --exec-timeout --max-events --for' ;;
     'changes list') REPLY='--all --count' ;;
     'api') REPLY='-F --field --paginate -i --include' ;;

@@ -332,7 +332,9 @@ function __mon_option
             'report|--footer' \
             'report|--output-dir' \
             'history export|--since' \
+            'history export|--account' \
             'history forget|--before' \
+            'history forget|--account' \
             'events listen|--listen' \
             'events listen|--path' \
             'events listen|--tls-cert' \
@@ -832,8 +834,10 @@ complete -c mon -n '__mon_alias "history" "list export forget"' -a 'ls' -d 'alia
 complete -c mon -n '__mon_alias "history" "list export forget"' -a 'rm' -d 'alias of forget'
 complete -c mon -n '__mon_in "history list"' -l 'all' -d 'every item (this list is always read whole)'
 complete -c mon -n '__mon_in "history list"' -l 'count' -d 'print only the number of items'
-complete -c mon -n '__mon_in "history export"' -l 'since' -x -d 'only the days since WHEN (30d, 2w, an ISO 8601 time)'
+complete -c mon -n '__mon_in "history export"' -l 'since' -x -d 'only the days from WHEN\'s UTC day on (30d, 2w, an ISO 8601 time)'
+complete -c mon -n '__mon_in "history export"' -l 'account' -x -d 'the account as `mon history list` names it (a profile, or @host of a base URL), instead of the one in effect: no key needed'
 complete -c mon -n '__mon_in "history forget"' -l 'before' -x -d 'only the days before DAY (YYYY-MM-DD)'
+complete -c mon -n '__mon_in "history forget"' -l 'account' -x -d 'the account as `mon history list` names it (a profile, or @host of a base URL), instead of the one in effect: no key needed'
 complete -c mon -n '__mon_at "events"' -a 'listen' -d 'Receive the service\'s webhooks until stopped'
 complete -c mon -n '__mon_in "events listen"' -l 'listen' -x -d 'address to listen on (default: 127.0.0.1:8787)'
 complete -c mon -n '__mon_in "events listen"' -l 'path' -r -F -d 'path deliveries are posted to (max 200 characters, default: /events)'

@@ -128,14 +128,21 @@ interface StatusOptions {
  * account is down), and the exit code says why.
  */
 async function runStatus(ctx: Context, options: StatusOptions): Promise<number | void> {
-  if (ctx.globals.output !== 'openmetrics' || ctx.output.account || ctx.globals.dryRun) return readStatus(ctx, options);
+  if (ctx.globals.output !== 'openmetrics' || ctx.globals.dryRun) return readStatus(ctx, options);
   const { accountName } = await import('../runtime.js');
-  const account = await accountName(ctx);
+  const account = ctx.output.account ? undefined : await accountName(ctx);
   try {
     return await readStatus(ctx, options);
   } catch (error) {
+    // How old the account's figures are: the last whole read that succeeded, as the history recorded it.
+    const lastSuccess = await (await import('../history/record.js')).lastRecordedRead(ctx, options.scope);
+    const failed = { ...(lastSuccess !== undefined && { lastSuccess }) } satisfies Partial<HeldStatus>;
+    if (ctx.output.account) {
+      ctx.output.account.hold(failed);
+      throw error;
+    }
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
-    ctx.io.stdout.write(renderOpenMetrics([{ account }]));
+    ctx.io.stdout.write(renderOpenMetrics([{ account: account!, ...failed }]));
     ctx.answerWhole();
     throw error;
   }
@@ -234,7 +241,7 @@ export const status = verb({
   openMetrics: true,
   summary: 'What needs attention now, or --check for Nagios',
   description:
-    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n-o openmetrics prints the figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_top_plugin_alerts{account,plugin} (the ten plugins with the most unmuted alerts), mon_expirations{account,window} (expired, 30d, 90d), mon_up{account}, mon_read_duration_seconds{account}, mon_last_success_timestamp_seconds{account} and mon_build_info{version}; groups are labelled group and group_uid. An account that fails has mon_up 0 and no other samples, and the exit code says why (9 across accounts). With --output-file PATH the file is replaced whole whatever the exit code (the file a textfile collector reads).\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
+    'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n-o openmetrics prints the figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_top_plugin_alerts{account,plugin} (the ten plugins with the most unmuted alerts), mon_expirations{account,window} (expired, 30d, 90d), mon_up{account}, mon_read_duration_seconds{account}, mon_last_success_timestamp_seconds{account} and mon_build_info{version}; groups are labelled group and group_uid. An account that fails has mon_up 0 and no other samples but mon_last_success_timestamp_seconds when the history mon keeps holds an earlier whole read of it (when that read began), and the exit code says why (9 across accounts). With --output-file PATH the file is replaced whole whatever the exit code (the file a textfile collector reads).\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [
     GROUP_OPTION,
     { flags: '--within <duration>', description: 'how far ahead an expiration counts as expiring (30d, 2w)', rule: { type: 'duration' }, defaultText: '30d' },
@@ -294,9 +301,12 @@ async function showStatusAcrossAccounts(ctx: Context, outcomes: readonly Account
   const { totalReport } = await import('../fleet/status.js');
   const render = renderOptions(ctx, STATUS_VIEW);
   if (render.format === 'openmetrics') {
-    // Every account, a failed one as mon_up 0 and nothing else; the exit code still says one failed.
+    // Every account, a failed one as mon_up 0 and the time of its last recorded read; the exit code still says one failed.
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
-    const held = (outcome: AccountOutcome) => (outcome.error === undefined ? (outcome.held as HeldStatus | undefined) : undefined);
+    const held = (outcome: AccountOutcome) => {
+      const figures = outcome.held as Partial<HeldStatus> | undefined;
+      return outcome.error === undefined ? figures : figures?.lastSuccess === undefined ? undefined : { lastSuccess: figures.lastSuccess };
+    };
     ctx.io.stdout.write(renderOpenMetrics(outcomes.map((outcome) => ({ account: outcome.profile, ...held(outcome) }))));
     ctx.answerWhole();
     return;

@@ -23,7 +23,7 @@ export const metrics: ResourceSpec = {
       reads: true,
       summary: 'A Prometheus exporter: /metrics, /probe?profile=NAME',
       description:
-        "Reads each account (-p, --profiles, --all-profiles; the default profile otherwise) every --refresh, staggered, through the collection `mon status` uses, and answers scrapes from the last figures: a scrape never calls the API. /metrics has every account, /probe?profile=NAME one (Prometheus's multi-target pattern), /-/healthy answers 200 while it runs, /-/ready 200 once every account was read once. The Prometheus text format, or OpenMetrics when the scraper's Accept asks for it; the families of `mon help fleet`. A read that fails keeps the last figures and sets mon_up 0; mon_last_success_timestamp_seconds says how old they are. A read of N requests waits N / 40 minutes at least before the next, so refreshes take at most a tenth of the account's 400 requests a minute. SIGHUP reads the profiles again (--profiles, --all-profiles); SIGTERM or Ctrl-C ends it once the scrapes in flight are answered. Loopback unless --listen says otherwise; another address needs --auth-token-file (the scraper sends it as a bearer token: authorization credentials_file) or --basic-auth-file (user:password; basic_auth) and --tls-cert/--tls-key or --insecure. No key, token or account URL is in a metric or a log line.",
+        "Reads each account (-p, --profiles, --all-profiles; the default profile otherwise) every --refresh, staggered, through the collection `mon status` uses, and answers scrapes from the last figures: a scrape never calls the API. /metrics has every account, /probe?profile=NAME one (Prometheus's multi-target pattern), /-/healthy answers 200 while it runs, /-/ready 200 once every account was read once. The Prometheus text format, or OpenMetrics when the scraper's Accept asks for it; the families of `mon help fleet`. A read that fails keeps the last figures and sets mon_up 0; mon_last_success_timestamp_seconds says how old they are (started while an account is down: when its last recorded read began). A read that succeeds records the account's day in mon's history as `mon status` does (mon history; MON_HISTORY=0 records none). A read of N requests waits N / 40 minutes at least before the next, so refreshes take at most a tenth of the account's 400 requests a minute. SIGHUP reads the profiles again (--profiles, --all-profiles); SIGTERM or Ctrl-C ends it once the scrapes in flight are answered. Loopback unless --listen says otherwise; another address needs --auth-token-file (the scraper sends it as a bearer token: authorization credentials_file) or --basic-auth-file (user:password; basic_auth) and --tls-cert/--tls-key or --insecure. No key, token or account URL is in a metric or a log line.",
       options: [
         { flags: '--listen <address>', description: 'address and port to serve on (host:port, [v6]:port, :port for 127.0.0.1)', defaultText: DEFAULT_LISTEN },
         { flags: '--refresh <duration>', description: 'how often each account is read (1m to 24h)', rule: { type: 'duration' }, defaultText: '5m' },
@@ -39,9 +39,10 @@ export const metrics: ResourceSpec = {
         'mon --all-profiles metrics serve --listen 0.0.0.0:9860 --auth-token-file /etc/mon/token --tls-cert /etc/mon/cert.pem --tls-key /etc/mon/key.pem',
       ],
       async run({ opts }, ctx) {
-        const [{ parseListen, checkExposure, readTls, listen, serveUntil, sameSecret }, { Exporter, readAccount, MIN_REFRESH_SEC }] = await Promise.all([
+        const [{ parseListen, checkExposure, readTls, listen, serveUntil, sameSecret }, { Exporter, readAccount, MIN_REFRESH_SEC }, { historyRecorder, lastRecordedRead }] = await Promise.all([
           import('../server/index.js'),
           import('../fleet/exporter.js'),
+          import('../history/record.js'),
         ]);
         const address = parseListen(opts.listen ?? DEFAULT_LISTEN);
         const refreshSec = opts.refresh ?? DEFAULT_REFRESH_SEC;
@@ -72,7 +73,17 @@ export const metrics: ResourceSpec = {
           refreshMs: refreshSec * 1000,
           now: ctx.now,
           log,
-          read: (name) => readAccount(ctx, spans ? name : undefined),
+          // Each read of an account records its day, as `status` does (the last read of the day wins).
+          read: (name) => readAccount(ctx, spans ? name : undefined, historyRecorder),
+          // Started while an account is down: its figures' age is that of its last recorded read.
+          lastRecorded: async (name) => {
+            const { ctx: accountCtx, close } = ctx.forAccount(spans ? name : undefined);
+            try {
+              return await lastRecordedRead(accountCtx, {});
+            } finally {
+              await close();
+            }
+          },
         });
         const server = await listen({
           address,

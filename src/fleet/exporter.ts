@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { MonError } from '../errors.js';
 import { renderOpenMetrics, toPrometheusText, type AccountFigures } from '../output/openmetrics.js';
 import { collectStatus } from './status.js';
+import type { Scope, ScopedComputer } from './selection.js';
 import type { StatusReport } from '../output/status-report.js';
 import { MAX_PER_PAGE } from '../api/client.js';
 
@@ -43,15 +44,37 @@ export interface ExporterOptions {
   now(): number;
   /** One line for people (stderr): never a key, a token or an account's URL. */
   log(line: string): void;
+  /** When the account's last recorded read began (seconds), for one that fails before any read here succeeded (a restart while it is down). */
+  lastRecorded?(name: string): Promise<number | undefined>;
 }
 
-/** Reads one account as `mon status` does, with a context of its own (its client, its deadline). */
-export async function readAccount(ctx: Context, profile: string | undefined): Promise<AccountRead> {
+/**
+ * What a whole read hands the day's history as it streams (the recorder of history/record.ts,
+ * which sits above the fleet: the command passes it in). `record` runs once the read succeeded.
+ */
+export interface ReadRecorder {
+  computer(entry: ScopedComputer): void;
+  expiration(expiration: Record<string, unknown>): void;
+  record(): Promise<unknown>;
+}
+
+/**
+ * Reads one account as `mon status` does, with a context of its own (its client, its deadline).
+ * `recorder`: the day's snapshot of the account, recorded as `status` records it, only when the
+ * whole read succeeded (undefined from it: nothing is kept, MON_HISTORY=0).
+ */
+export async function readAccount(ctx: Context, profile: string | undefined, recorder?: (accountCtx: Context, scope: Scope) => ReadRecorder | undefined): Promise<AccountRead> {
   const { ctx: accountCtx, close } = ctx.forAccount(profile);
   try {
     const started = accountCtx.now();
     let pages = 0;
-    const report = await collectStatus(await accountCtx.client(), {}, accountCtx.now(), WITHIN_SEC, { onPage: () => pages++ });
+    const scope: Scope = {};
+    const history = recorder?.(accountCtx, scope);
+    const report = await collectStatus(await accountCtx.client(), scope, accountCtx.now(), WITHIN_SEC, {
+      onPage: () => pages++,
+      ...(history && { onComputer: (entry) => history.computer(entry), onExpiration: (expiration) => history.expiration(expiration) }),
+    });
+    await history?.record();
     // The groups and the expirations, a page each at least, besides the computers' pages.
     const requests = Math.max(pages, Math.ceil(report.computers.total / MAX_PER_PAGE)) + 2;
     return { report, readSeconds: (accountCtx.now() - started) / 1000, requests };
@@ -132,7 +155,8 @@ export class Exporter {
       } catch (error) {
         if (this.stopped) return;
         // The last figures stay; mon_up says they are old. The message may name the host: only its kind is said.
-        slot.figures = { ...slot.figures, up: false };
+        const lastSuccess = slot.figures.lastSuccess ?? (await this.options.lastRecorded?.(slot.name).catch(() => undefined));
+        slot.figures = { ...slot.figures, ...(lastSuccess !== undefined && { lastSuccess }), up: false };
         this.options.log(`${slot.name}: read failed (exit code ${error instanceof MonError ? error.exitCode : 1}); its last figures are kept, mon_up 0`);
       } finally {
         slot.tried = true;

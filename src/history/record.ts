@@ -1,6 +1,6 @@
 /**
  * The one way a read records the day's snapshot of an account (`status`, `report`, `alerts`, and
- * any refresh that reads an account whole): ask for a recorder before the read, hand its
+ * `metrics serve`'s refresh of each account): ask for a recorder before the read, hand its
  * visitor's calls the pages, and `record` the counts after the read has wholly succeeded. No
  * recorder (undefined) when MON_HISTORY=0, under --dry-run, or when the read is not of the whole
  * account (--group, a computer filter): a part of an account is not its history.
@@ -8,9 +8,7 @@
 import type { Context } from '../context.js';
 import type { Scope, ScopedComputer } from '../fleet/selection.js';
 import { SnapshotBuilder, type Snapshot } from './snapshot.js';
-import { historyEnabled, recordSnapshot as writeSnapshot } from './store.js';
-
-export { recordSnapshot as writeSnapshot } from './store.js';
+import { historyEnabled, lastTaken, recordSnapshot as writeSnapshot } from './store.js';
 
 export interface HistoryRecorder {
   computer(entry: ScopedComputer): void;
@@ -45,11 +43,19 @@ export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | u
   };
 }
 
+
 /**
- * For a caller that has the counts of a whole read and the pages already walked (the metrics
- * exporter's refresh): build with {@link SnapshotBuilder}, then record here.
+ * For a whole read of the account in effect that failed: when the last recorded one began
+ * (seconds since the epoch), so `status -o openmetrics` still says how old the account's last
+ * figures are (mon_last_success_timestamp_seconds). Undefined with MON_HISTORY=0 (the history
+ * may have stopped long ago), for a part of an account, or with no snapshot.
  */
-export function recordSnapshot(ctx: Pick<Context, 'env' | 'configDir'>, account: Parameters<typeof writeSnapshot>[1], snapshot: Snapshot): string | undefined {
-  if (!historyEnabled(ctx.env)) return undefined;
-  return writeSnapshot(ctx.configDir, account, snapshot);
+export async function lastRecordedRead(ctx: Context, scope: Scope): Promise<number | undefined> {
+  if (!historyEnabled(ctx.env) || !isWholeAccount(scope)) return undefined;
+  try {
+    const at = lastTaken(ctx.configDir, (await ctx.target()).account.key);
+    return at === undefined ? undefined : Math.floor(at / 1000);
+  } catch {
+    return undefined;
+  }
 }

@@ -109,6 +109,26 @@ export function readHistory(configDir: string, accountKey: string, range: { from
   return { snapshots, damaged };
 }
 
+/**
+ * When the newest snapshot kept for an account was taken (ms since the epoch): the start of the
+ * last whole read that succeeded and was recorded, as the last day's file holds the day's last
+ * read. Undefined with no readable snapshot (a damaged newest day gives way to the one before).
+ */
+export function lastTaken(configDir: string, accountKey: string): number | undefined {
+  const folder = accountFolder(configDir, accountKey);
+  let days: string[];
+  try {
+    days = daysKept(configDir, accountKey);
+  } catch {
+    return undefined;
+  }
+  for (const day of days.reverse()) {
+    const at = Date.parse(readDay(folder, day)?.taken_at ?? '');
+    if (Number.isFinite(at)) return at;
+  }
+  return undefined;
+}
+
 /** Every account with history: its key, days kept, first and last day, bytes. */
 export function listAccounts(configDir: string): { account: string; days: number; first: string | null; last: string | null; bytes: number; folder: string }[] {
   const root = historyRoot(configDir);

@@ -23,7 +23,7 @@ export const METRIC_FAMILIES = [
   {
     name: 'mon_last_success_timestamp_seconds',
     labels: ['account'],
-    help: 'When the last read of the account that succeeded ended, in seconds since 1970 (absent while none has).',
+    help: 'When the last read of the account that succeeded ended, in seconds since 1970; for an account status could not read, when its last recorded read began (mon history); absent while none is known.',
     unit: 'seconds',
   },
   { name: 'mon_build_info', labels: ['version'], help: 'Always 1; version is the mon that wrote the figures.' },

@@ -13,7 +13,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<OutputFormat, string>> = {
   csv: 'RFC 4180 quoting, the field keys as the header, machine values (ISO 8601 UTC times, true/false)',
   tsv: 'as csv, with tabs; tabs and newlines inside values become spaces',
   openmetrics:
-    '`mon status` only: its figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_expirations{account,window} (window expired, 30d or 90d), mon_up{account} and mon_read_duration_seconds{account}; across accounts an account that failed has mon_up 0 and no other sample',
+    '`mon status` only: its figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_expirations{account,window} (window expired, 30d or 90d), mon_up{account} and mon_read_duration_seconds{account}; across accounts an account that failed has mon_up 0 and no other sample but mon_last_success_timestamp_seconds from mon history',
 };
 
 /** How a table cell is shown to people. JSON never uses it; csv/tsv only use `time` (ISO 8601 UTC). */

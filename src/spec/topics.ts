@@ -33,7 +33,7 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   { name: 'MON_PROFILE', meaning: 'saved profile to use (like -p)' },
   { name: 'MON_PROFILES', meaning: 'comma-separated profiles a read spans (like --profiles); MON_API_KEY, MON_BASE_URL and MON_PROFILE do not apply to them' },
   { name: 'MON_CONFIG_DIR', meaning: "where profiles, the sandbox's state, the rate ledger, the states of --changes and the daily history live (default: the platform's config folder, e.g. ~/.config/mon-nodejs; found from the home folder the system gives the user when HOME is empty, never from the current folder); a relative MON_CONFIG_DIR is taken from the current folder, and one that starts with ~ (which no shell expanded) is refused" },
-  { name: 'MON_HISTORY', meaning: 'MON_HISTORY=0 records no daily snapshot: by default every read of a whole account (`mon status`, `mon report`, `mon alerts`) keeps that day\'s counts in the config folder for the trends of `mon report` (`mon history`)' },
+  { name: 'MON_HISTORY', meaning: 'MON_HISTORY=0 records no daily snapshot: by default every read of a whole account (`mon status`, `mon report`, `mon alerts`, each refresh of `mon metrics serve`) keeps that day\'s counts in the config folder for the trends of `mon report` (`mon history`)' },
   { name: 'MON_TIMEOUT', meaning: 'seconds per request: connect, headers and body together (default 30; like --timeout)' },
   { name: 'MON_RETRIES', meaning: 'retries after the first attempt, 0..10 (default 5; like --retries)' },
   {
@@ -194,7 +194,7 @@ const fleet: Topic = {
     },
     {
       kind: 'text',
-      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox); `group_uid` tells apart two groups of one name and keeps a renamed group's series. An account that fails, alone or among others, has mon_up 0 and no other sample, and the exit code still says why (9 across accounts when some answered). `--output-file PATH` writes the file a textfile collector reads: a temporary beside it, renamed over it whatever the exit code, so a down account is installed as mon_up 0 and no temporary is left. Every other command refuses -o openmetrics (exit 2), and so does status with --jq or --fields (exit 2) or --check (3 UNKNOWN, as every error of --check).",
+      text: "`account` is the profile's name (or the base URL's host; sandbox for --sandbox); `group_uid` tells apart two groups of one name and keeps a renamed group's series. An account that fails, alone or among others, has mon_up 0 and no other sample but mon_last_success_timestamp_seconds when mon's history holds an earlier whole read of it (when that read began), and the exit code still says why (9 across accounts when some answered). `--output-file PATH` writes the file a textfile collector reads: a temporary beside it, renamed over it whatever the exit code, so a down account is installed as mon_up 0 and no temporary is left. Every other command refuses -o openmetrics (exit 2), and so does status with --jq or --fields (exit 2) or --check (3 UNKNOWN, as every error of --check).",
     },
     {
       kind: 'examples',

@@ -117,6 +117,37 @@ describe('mon history', () => {
     expect(none.code).toBe(4);
   });
 
+  it('export and forget --account NAME: a base URL\'s account as list names it, with no key; an unknown name is exit 2', async () => {
+    const config = tempConfigDir();
+    await runMain(['status', '-q'], { env: env(config), now: () => NOW });
+    const name = JSON.parse((await runMain(['history', 'list', '-o', 'json'], { env: { MON_CONFIG_DIR: config } })).stdout)[0].profile;
+    expect(name).toBe(account());
+    // No MON_BASE_URL, no key: the history is local.
+    const alone = { MON_CONFIG_DIR: config };
+    const csv = await runMain(['history', 'export', '--account', name, '-o', 'csv'], { env: alone });
+    expect(csv.code).toBe(0);
+    expect(csv.stdout.split('\n')[1]).toMatch(/^2026-11-20,/);
+    for (const wrong of ['nobody', '../history', '']) {
+      const refused = await runMain(['history', 'forget', '--account', wrong, '--yes'], { env: alone });
+      expect(refused.code, wrong).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`^mon: --account: no history is kept under .* \\(kept: ${name.replace(/[.]/g, '\\.')}\\)`));
+    }
+    const dry = await runMain(['--dry-run', 'history', 'forget', '--account', name], { env: alone });
+    expect(dry.stdout + dry.stderr).toContain(`forget 1 day of history of ${name} (2026-11-20)`);
+    const forgot = await runMain(['history', 'forget', '--account', name, '--yes'], { env: alone });
+    expect(forgot.code).toBe(0);
+    expect(existsSync(join(config, 'history', name))).toBe(false);
+  });
+
+  it('with none kept, says why: MON_HISTORY=0 named when it is set', async () => {
+    const config = tempConfigDir();
+    const on = await runMain(['history', 'list'], { env: { MON_CONFIG_DIR: config } });
+    expect(on.stderr).toContain('each refresh of `mon metrics serve`');
+    const off = await runMain(['history', 'export'], { env: env(config, { MON_HISTORY: '0' }) });
+    expect(off.code).toBe(0);
+    expect(off.stderr).toMatch(/^No history of .*: MON_HISTORY turns the recording off/);
+  });
+
   it(`never keeps more than ${HISTORY_DAYS} days: the oldest go`, async () => {
     const config = tempConfigDir();
     await runMain(['status', '-q'], { env: env(config), now: () => NOW });
@@ -167,7 +198,9 @@ for (let n = 0; ; n++) {
         });
         child.on('exit', () => resolve());
       });
-      for (const name of readdirSync(join(config, 'history', 'kill'))) {
+      // Killed before its first write began: no folder yet, nothing to tear.
+      const folder = join(config, 'history', 'kill');
+      for (const name of existsSync(folder) ? readdirSync(folder) : []) {
         if (!name.endsWith('.json')) continue;
         const snapshot = JSON.parse(readFileSync(join(config, 'history', 'kill', name), 'utf8'));
         expect(snapshot.alerting).toHaveLength(20000);

@@ -4,7 +4,7 @@
  * API, a down account is mon_up 0, the token and the loopback rule hold, SIGTERM ends it.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
@@ -146,6 +146,74 @@ describe('mon metrics serve', () => {
       const text = await until(`${served.url}/metrics`, {}, (_status, body) => body.includes('mon_up{account="west"} 1'));
       expect(text).not.toContain('account="north"');
       expect(served.stderr()).toMatch(/profiles read again: west/);
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.ended;
+    }
+  });
+
+  it('each read that succeeds records the day as status does (the last read wins); a failed read, or MON_HISTORY=0, records none', async () => {
+    const own = { ...env, MON_CONFIG_DIR: join(tempDir('mon-exporter-history-'), 'config') };
+    for (const [name, url, key] of [['north', north.url, north.apiKey], ['south', 'http://127.0.0.1:9', 'sbx_live_south_0123456789ab']]) {
+      expect((await runMain(['profile', 'add', name!, '--base-url', url!, '--api-key-stdin'], { env: own, input: key })).code).toBe(0);
+    }
+    const history = join(own.MON_CONFIG_DIR, 'history');
+    const snapshotOf = () => {
+      const days = readdirSync(join(history, 'north'));
+      expect(days).toHaveLength(1);
+      return { day: days[0]!, text: readFileSync(join(history, 'north', days[0]!), 'utf8') };
+    };
+    const serveOnce = async (extra: Record<string, string> = {}) => {
+      const served = await startExporter(['--all-profiles', 'metrics', 'serve', '--listen', '127.0.0.1:0'], { ...own, ...extra });
+      try {
+        // Ready once every account's first read has ended, its day recorded with it.
+        await until(`${served.url}/-/ready`, {}, (status) => status === 200);
+      } finally {
+        served.child.kill('SIGTERM');
+        await served.ended;
+      }
+    };
+
+    await serveOnce({ MON_HISTORY: '0' });
+    expect(existsSync(history)).toBe(false);
+
+    await serveOnce();
+    const first = snapshotOf();
+    // south's read failed: nothing of it is kept.
+    expect(readdirSync(history)).toEqual(['north']);
+    expect(first.text).not.toContain(north.apiKey);
+    const snapshot = JSON.parse(first.text);
+    expect(snapshot.account).toBe('north');
+    const json = JSON.parse((await runMon(['-p', 'north', 'status', '-o', 'json'], { env: { ...own, MON_HISTORY: '0' } })).stdout);
+    expect(snapshotOf().text).toBe(first.text);
+    expect(snapshot.computers).toMatchObject({ total: json.computers.total, missing: json.computers.missing, hidden: json.computers.hidden, platforms: json.computers.platforms });
+    expect(snapshot.alerts.total).toBe(json.plugin_results.alerts);
+    expect(snapshot.warnings.total).toBe(json.plugin_results.warnings);
+    expect(snapshot.alerting).toHaveLength(json.plugin_results.alerts + json.plugin_results.warnings);
+    expect(snapshot.expirations).toEqual({ expired: json.expirations.expired, within_30d: json.expirations.windows['30d'], within_90d: json.expirations.windows['90d'] });
+
+    // A later read of the same day replaces the day: still one file, taken later.
+    await serveOnce();
+    const second = snapshotOf();
+    expect(second.day).toBe(first.day);
+    expect(Date.parse(JSON.parse(second.text).taken_at)).toBeGreaterThan(Date.parse(snapshot.taken_at));
+  });
+
+  it('started while an account is down: mon_up 0 with the time of its last recorded read', async () => {
+    const own = { ...env, MON_CONFIG_DIR: join(tempDir('mon-exporter-down-'), 'config') };
+    const gone = await startSandbox({ port: 0 });
+    expect((await runMain(['profile', 'add', 'east', '--base-url', gone.url, '--api-key-stdin'], { env: own, input: gone.apiKey })).code).toBe(0);
+    const taken = Date.parse('2026-11-20T09:00:00.750Z');
+    expect((await runMain(['-p', 'east', 'status', '-q'], { env: own, now: () => taken })).code).toBe(0);
+    await gone.close();
+    const served = await startExporter(['-p', 'east', 'metrics', 'serve', '--listen', '127.0.0.1:0'], own);
+    try {
+      await until(`${served.url}/-/ready`, {}, (status) => status === 200);
+      const samples = samplesOf(await until(`${served.url}/metrics`, {}, (status) => status === 200)).filter((s) => s.name !== 'mon_build_info');
+      expect(samples).toEqual([
+        { name: 'mon_up', labels: '{account="east"}', value: 0 },
+        { name: 'mon_last_success_timestamp_seconds', labels: '{account="east"}', value: Math.floor(taken / 1000) },
+      ]);
     } finally {
       served.child.kill('SIGTERM');
       await served.ended;

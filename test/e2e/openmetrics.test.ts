@@ -149,6 +149,30 @@ describe('mon status -o openmetrics', () => {
     expect(parse(refused.stdout).samples.find((s) => s.name === 'mon_up')!.value).toBe(0);
   });
 
+  it.runIf(PARSER)('an account that cannot be read has the time of its last recorded read as mon_last_success_timestamp_seconds', async () => {
+    const own = await startSandbox({ port: 0 });
+    const dir = tempConfigDir();
+    const profiles = { MON_CONFIG_DIR: dir, HOME: dir, MON_RETRIES: '0' };
+    expect((await runMain(['profile', 'add', 'north', '--base-url', own.url, '--api-key-stdin'], { env: profiles, input: `${own.apiKey}\n` })).code).toBe(0);
+    const taken = Date.parse('2026-11-20T09:00:00.750Z');
+    expect((await runMain(['-p', 'north', 'status', '-q'], { env: profiles, now: () => taken })).code).toBe(0);
+    await own.close();
+    const figures = async (args: string[], extra: Record<string, string> = {}, scope: string[] = []) => {
+      const run = await runMain([...args, 'status', '-o', 'openmetrics', ...scope], { env: { ...profiles, ...extra } });
+      expect(run.code, args.join(' ')).toBe(8);
+      return parse(run.stdout).samples.filter((s) => s.name !== 'mon_build_info');
+    };
+    for (const args of [['-p', 'north'], ['--profiles', 'north']]) {
+      expect(await figures(args)).toEqual([
+        { name: 'mon_up', labels: { account: 'north' }, value: 0 },
+        { name: 'mon_last_success_timestamp_seconds', labels: { account: 'north' }, value: Math.floor(taken / 1000) },
+      ]);
+    }
+    // MON_HISTORY=0 (the history may be old), or a part of the account: no time is claimed.
+    expect(await figures(['-p', 'north'], { MON_HISTORY: '0' })).toEqual([{ name: 'mon_up', labels: { account: 'north' }, value: 0 }]);
+    expect(await figures(['-p', 'north'], {}, ['--group', 'Acme Design'])).toEqual([{ name: 'mon_up', labels: { account: 'north' }, value: 0 }]);
+  });
+
   it('sends what status sends, no more', async () => {
     const before = sandbox.requests.length;
     // In-process: the requests are under test, not the process.
