@@ -29,7 +29,6 @@ import { measureMute, reportMute } from './bench/mute.mjs';
 import { measureOutputs, reportOutputs } from './bench/outputs.mjs';
 import { measureSandboxWrites, reportSandboxWrites } from './bench/sandbox-writes.mjs';
 import { measureExporter, reportExporter } from './bench/exporter.mjs';
-  say();
 import { measureSandboxLive, reportSandboxLive } from './bench/sandbox-live.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
