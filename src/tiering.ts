@@ -1,11 +1,8 @@
 /**
- * V8's WebAssembly flags, changed for a while and put back, for jq alone. A short command that
- * runs a WebAssembly module it has just compiled makes V8 find it hot enough to compile it again
- * with its optimising tier, on other threads: CPU the command pays for and never gains from.
- * Measured with callgrind, `mon computers list --jq length` against the sandbox: 601 M
- * instructions on Node 22 and 657 M on Node 24 with these flags, 855 M and 871 M without (+42%,
- * +33%). (For undici's HTTP parser the same saved 2-3% of a one-request command: below what
- * changing V8's flags is worth, so requests run under V8's defaults.) V8 decides
+ * V8's WebAssembly flags, changed for a while and put back. A short command that runs a
+ * WebAssembly module it has just compiled (undici's HTTP parser, jq) makes V8 find it hot enough
+ * to compile it again with its optimising tier, on other threads: CPU the command pays for and
+ * never gains from (on Node 24 about half the instructions of a one-request command). V8 decides
  * a module's tiers when it compiles it and gives its functions their tier-up budget when it is
  * instantiated, so flags changed around those keep it on the baseline tier; put back after, they
  * are again those every run starts with, under which alone V8 takes the code cache bin/ writes.
