@@ -119,7 +119,7 @@ export interface Context {
   program: Command;
   /** Says the rate budget's long waits (on progress lines, or a line of its own); set with the client. */
   rateWait?: WaitNotice;
-  /** Which account and where requests go, decided on first use (src/runtime.ts, chooseTarget). */
+  /** Which account and where requests go, decided on first use (src/target.ts). */
   target(): Promise<Target>;
   /** The API client for the chosen profile (or the in-process sandbox), made on first use. */
   client(): Promise<ApiClient>;

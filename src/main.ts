@@ -8,7 +8,9 @@ import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
 import { hasChecks, needsResolving, optionsOf, type VerbOutcome, type VerbSpec } from './spec/spec.js';
 import { explain, missingVerb, optionTakenAsValue } from './usage.js';
-import { beginRun, createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
+import { beginRun, createContext, type MainDeps } from './runtime.js';
+import { resolveGlobals } from './globals.js';
+import { scrub } from './api/secrets.js';
 
 export type { MainDeps } from './runtime.js';
 
@@ -68,7 +70,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
             },
           }
         : base;
-      const ctx = createContext(runDeps, globals, cleanups, program, argv);
+      const ctx = createContext(runDeps, { globals, cleanups, program, argv });
       // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
       const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
       /** The verb against the account of `runCtx`. */

@@ -129,7 +129,7 @@ interface StatusOptions {
  */
 async function runStatus(ctx: Context, options: StatusOptions): Promise<number | void> {
   if (ctx.globals.output !== 'openmetrics' || ctx.output.account || ctx.globals.dryRun) return readStatus(ctx, options);
-  const { accountName } = await import('../runtime.js');
+  const { accountName } = await import('../target.js');
   const account = await accountName(ctx);
   try {
     return await readStatus(ctx, options);
@@ -169,7 +169,7 @@ async function readStatus(ctx: Context, options: StatusOptions): Promise<number 
   }
   if (render?.format === 'openmetrics') {
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
-    const { accountName } = await import('../runtime.js');
+    const { accountName } = await import('../target.js');
     ctx.io.stdout.write(renderOpenMetrics([{ account: await accountName(ctx), report, readSeconds, lastSuccess: ctx.now() / 1000 }]));
     return;
   }

@@ -65,8 +65,18 @@ export async function runAccounts(run: AccountsRun): Promise<{ code: number; fai
   const runOne = async (index: number): Promise<void> => {
     const profile = profiles[index]!;
     const output = merged.account(index, profile, outcomes[index]!);
-    const globals = { ...ctx.globals, profile, baseUrl: undefined, accounts: undefined };
-    const accountCtx = createContext({ ...deps, io }, globals, run.cleanups, run.program, ctx.argv, { output, footnote: (message) => ctx.footnote(message), startedAt });
+    const accountCtx = createContext(
+      { ...deps, io },
+      {
+        globals: { ...ctx.globals, accounts: undefined },
+        cleanups: run.cleanups,
+        program: run.program,
+        argv: ctx.argv,
+        // Each account is its saved profile alone (src/target.ts).
+        choice: { savedProfile: profile },
+        account: { output, footnote: (message) => ctx.footnote(message), startedAt },
+      },
+    );
     try {
       // A verb that spans accounts says its exit code once, in acrossAccounts.
       await run.run(accountCtx);
