@@ -138,17 +138,7 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
     },
     answerWhole: () => deps.answerWhole?.(),
     onHangup: (listener) => deps.onHangup?.(listener) ?? (() => undefined),
-    forAccount: (profile) => {
-      const own: (() => Promise<void> | void)[] = [];
-      const accountParts: ContextParts =
-        profile === undefined ? { globals, cleanups: own, program, argv, choice } : { globals: { ...globals, accounts: undefined }, cleanups: own, program, argv, choice: { savedProfile: profile } };
-      return {
-        ctx: createContext(deps, accountParts),
-        close: async () => {
-          for (const cleanup of own.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
-        },
-      };
-    },
+    forAccount: (profile) => freshContext(deps, { globals, program, argv, choice }, profile),
     letFinish: () => {
       // In a test without bin/mon nothing holds the process: the request's own bounds remain.
       if (!deps.interrupts) return { inFlight: new AbortController().signal, release: () => undefined };
@@ -160,6 +150,22 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
     client: () => (client ??= openClient(ctx, deps, { cleanups, startedAt: account?.startedAt, log: verboseLog(deps, globals, named) })),
   };
   return ctx;
+}
+
+/**
+ * Context.forAccount: a context of its own, with its own cleanups, for the saved profile
+ * `profile` alone (one account of many), or for the same account as `parts` (undefined).
+ */
+function freshContext(deps: MainDeps, parts: Omit<ContextParts, 'cleanups' | 'account'>, profile: string | undefined): { ctx: Context; close(): Promise<void> } {
+  const own: (() => Promise<void> | void)[] = [];
+  const accountParts: ContextParts =
+    profile === undefined ? { ...parts, cleanups: own } : { ...parts, globals: { ...parts.globals, accounts: undefined }, cleanups: own, choice: { savedProfile: profile } };
+  return {
+    ctx: createContext(deps, accountParts),
+    close: async () => {
+      for (const cleanup of own.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+    },
+  };
 }
 
 /**
