@@ -52,6 +52,8 @@ export interface Output {
   list(opts: RenderOptions): Promise<ListRenderer>;
   /** One object (get, create, update; a figure): across accounts, one item of the one list. */
   object(obj: Record<string, unknown>, opts: RenderOptions): Promise<void>;
+  /** --count: the number alone on `opts.out`; across accounts, one row per account (PROFILE and COUNT) in the format asked for. */
+  count(total: number, opts: RenderOptions): Promise<void>;
   /** Set when this run is one account of many. */
   readonly account?: {
     /** The profile this run reads. */

@@ -86,6 +86,9 @@ export interface ContextParts {
 const IN_USER_FORMAT: Output = {
   list: async (opts) => (await import('./output/render.js')).createListRenderer(opts),
   object: async (obj, opts) => (await import('./output/render.js')).renderObject(obj, opts),
+  count: async (total, opts) => {
+    opts.out.write(`${total}\n`);
+  },
 };
 
 /**

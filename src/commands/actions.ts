@@ -165,7 +165,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
       total = 0;
       for await (const page of client.pages(route, input, { all: true })) total += page.items.length;
     }
-    await printCount(ctx, render, total);
+    await ctx.output.count(total, render);
     return;
   }
   const request = withViewExpand(route, input, view, render);
@@ -211,12 +211,6 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
     ctx.footnote(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
   }
-}
-
-/** --count: the number alone; across accounts one row per account (PROFILE and COUNT), in the format asked for. */
-export async function printCount(ctx: Context, render: RenderOptions, total: number): Promise<void> {
-  if (ctx.output.account) await ctx.output.object({ count: total }, { ...render, columns: [{ key: 'count' }], fields: undefined });
-  else ctx.io.stdout.write(`${total}\n`);
 }
 
 /** What --changes compares for a view: its declaration, else the uid alone (only new and gone). */

@@ -4,7 +4,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, dryRunLocally, printCount, showDryRun, renderOptions, type View } from './actions.js';
+import { confirmDeletion, dryRunLocally, showDryRun, renderOptions, type View } from './actions.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
 
@@ -119,7 +119,7 @@ export const profile: ResourceSpec = {
         const store = await ctx.profiles();
         const rows = Object.entries(store.list()).map(([name, saved]) => shown(name, saved, name === store.defaultName));
         const render = renderOptions(ctx, PROFILE_VIEW);
-        if (opts.count) return printCount(ctx, render, rows.length);
+        if (opts.count) return ctx.output.count(rows.length, render);
         const renderer = await ctx.output.list(render);
         renderer.push(rows);
         renderer.end();

@@ -193,6 +193,8 @@ class MergedOutput {
         const columns = opts.columns.length > 0 || opts.fields ? opts.columns : Object.keys(obj).map((key) => ({ key }));
         list({ ...opts, columns }).push([obj]);
       },
+      // --count: the count is an object of one key, a row of the accounts' table.
+      count: async (total, opts) => list({ ...opts, columns: [{ key: 'count' }], fields: undefined }).push([{ count: total }]),
       account: {
         profile,
         hold: (value) => {
