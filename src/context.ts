@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ListRenderer, OutputFormat, RenderOptions, Sink } from './output/types.js';
+import type { ListRenderer, OutputFormat, RawOptions, RenderOptions, Sink } from './output/types.js';
 import type { ApiClient } from './api/client.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
@@ -54,6 +54,8 @@ export interface Output {
   object(obj: Record<string, unknown>, opts: RenderOptions): Promise<void>;
   /** --count: the number alone on `opts.out`; across accounts, one row per account (PROFILE and COUNT) in the format asked for. */
   count(total: number, opts: RenderOptions): Promise<void>;
+  /** A decoded answer as received (`mon api`): JSON, or a line per item; across accounts each item gains its profile. */
+  raw(data: unknown, opts: RawOptions): Promise<void>;
   /** Set when this run is one account of many. */
   readonly account?: {
     /** The profile this run reads. */

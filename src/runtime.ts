@@ -89,6 +89,7 @@ const IN_USER_FORMAT: Output = {
   count: async (total, opts) => {
     opts.out.write(`${total}\n`);
   },
+  raw: async (data, opts) => (await import('./output/raw.js')).printRaw(data, opts),
 };
 
 /**

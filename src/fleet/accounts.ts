@@ -195,6 +195,13 @@ class MergedOutput {
       },
       // --count: the count is an object of one key, a row of the accounts' table.
       count: async (total, opts) => list({ ...opts, columns: [{ key: 'count' }], fields: undefined }).push([{ count: total }]),
+      // Every item gains a `profile` key: one JSON array of every account's, or ndjson lines.
+      raw: async (data, opts) => {
+        const items = (Array.isArray(data) ? data : [data]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : { value: item }));
+        const merged = list({ format: opts.format, columns: [], fields: opts.fields, header: true, compact: opts.compact, color: false, tty: false, now: opts.now, out: opts.out });
+        merged.push(items);
+        merged.end();
+      },
       account: {
         profile,
         hold: (value) => {
