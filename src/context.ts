@@ -56,6 +56,10 @@ export interface Output {
   count(total: number, opts: RenderOptions): Promise<void>;
   /** A decoded answer as received (`mon api`): JSON, or a line per item; across accounts each item gains its profile. */
   raw(data: unknown, opts: RawOptions): Promise<void>;
+  /** Keys every item gains on the way out (across accounts, `profile`): --fields may name them. */
+  readonly addedKeys: readonly string[];
+  /** Whether a progress line on stderr may accompany it (not for one account of many: several would overwrite each other). */
+  readonly progress: boolean;
   /** Set when this run is one account of many. */
   readonly account?: {
     /** The profile this run reads. */

@@ -90,6 +90,8 @@ const IN_USER_FORMAT: Output = {
     opts.out.write(`${total}\n`);
   },
   raw: async (data, opts) => (await import('./output/raw.js')).printRaw(data, opts),
+  addedKeys: [],
+  progress: true,
 };
 
 /**

@@ -195,6 +195,8 @@ class MergedOutput {
       },
       // --count: the count is an object of one key, a row of the accounts' table.
       count: async (total, opts) => list({ ...opts, columns: [{ key: 'count' }], fields: undefined }).push([{ count: total }]),
+      addedKeys: [PROFILE_KEY],
+      progress: false,
       // Every item gains a `profile` key: one JSON array of every account's, or ndjson lines.
       raw: async (data, opts) => {
         const items = (Array.isArray(data) ? data : [data]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : { value: item }));
