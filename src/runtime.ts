@@ -211,7 +211,7 @@ async function openClient(ctx: Context, deps: MainDeps, run: { cleanups: (() => 
   const { env } = deps;
   const { globals, configDir: dir } = ctx;
   const { endpoint } = await ctx.target();
-  const reached = endpoint === 'sandbox' ? await (await import('./sandbox/in-process.js')).startInProcessSandbox(ctx) : endpoint;
+  const reached = endpoint === 'sandbox' ? await (await import('./sandbox-start.js')).startInProcessSandbox(ctx) : endpoint;
   knownSecrets.add(reached.apiKey);
   const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }, { createWaitNotice }] = await Promise.all([
     import('./api/client.js'),
