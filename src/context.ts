@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ListRenderer, OutputFormat, RenderOptions, Sink } from './output/types.js';
+import type { ListRenderer, OutputFormat, RawOptions, RenderOptions, Sink } from './output/types.js';
 import type { ApiClient } from './api/client.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
@@ -52,6 +52,14 @@ export interface Output {
   list(opts: RenderOptions): Promise<ListRenderer>;
   /** One object (get, create, update; a figure): across accounts, one item of the one list. */
   object(obj: Record<string, unknown>, opts: RenderOptions): Promise<void>;
+  /** --count: the number alone on `opts.out`; across accounts, one row per account (PROFILE and COUNT) in the format asked for. */
+  count(total: number, opts: RenderOptions): Promise<void>;
+  /** A decoded answer as received (`mon api`): JSON, or a line per item; across accounts each item gains its profile. */
+  raw(data: unknown, opts: RawOptions): Promise<void>;
+  /** Keys every item gains on the way out (across accounts, `profile`): --fields may name them. */
+  readonly addedKeys: readonly string[];
+  /** Whether a progress line on stderr may accompany it (not for one account of many: several would overwrite each other). */
+  readonly progress: boolean;
   /** Set when this run is one account of many. */
   readonly account?: {
     /** The profile this run reads. */
@@ -119,7 +127,7 @@ export interface Context {
   program: Command;
   /** Says the rate budget's long waits (on progress lines, or a line of its own); set with the client. */
   rateWait?: WaitNotice;
-  /** Which account and where requests go, decided on first use (src/runtime.ts, chooseTarget). */
+  /** Which account and where requests go, decided on first use (src/target.ts). */
   target(): Promise<Target>;
   /** The API client for the chosen profile (or the in-process sandbox), made on first use. */
   client(): Promise<ApiClient>;

@@ -8,9 +8,11 @@ import type { JqSink } from './output/jq.js';
 import type { OutputFile } from './output/output-file.js';
 import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
-import { hasChecks, needsResolving, optionsOf, type VerbOutcome, type VerbSpec } from './spec/spec.js';
+import { hasChecks, needsResolving, optionsOf, type ParsedInput, type VerbOutcome, type VerbSpec } from './spec/spec.js';
 import { explain, missingVerb, optionTakenAsValue } from './usage.js';
-import { beginRun, createContext, resolveGlobals, scrub, type MainDeps } from './runtime.js';
+import { beginRun, createContext, type MainDeps } from './runtime.js';
+import { resolveGlobals } from './globals.js';
+import { scrub } from './api/secrets.js';
 
 export type { MainDeps } from './runtime.js';
 
@@ -21,106 +23,50 @@ export type { MainDeps } from './runtime.js';
  */
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
   beginRun();
-  const { io } = deps;
-  // An engine started for --jq that the command line turns out not to use ends with the run.
-  const cleanups: (() => Promise<void> | void)[] = deps.jqEngine ? [() => void deps.jqEngine!.worker.terminate()] : [];
-  /** The global options, once the command line has been parsed and checked. */
-  let parsedGlobals: GlobalOptions | undefined;
-  /** --jq's sink, once the command line asked for it. */
-  let filter: JqSink | undefined;
-  /** The exit code the command's answer carries (status --check), when it ran to its end. */
-  let answerCode = 0;
-  /** --output-file's file, once the command line asked for it; `whole` once the command said its answer is whole though it fails. */
-  let outputFile: OutputFile | undefined;
-  let whole = false;
-  let answerFailed = false;
-  const program = buildProgram(
-    { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
-    async (verb, input, command) => {
-      const taken = optionTakenAsValue(program, argv);
-      if (taken) throw taken;
-      const raw = command.optsWithGlobals();
-      // -o as typed: commander's default would hide that it was not given (--jq implies json).
-      if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
-      const globals = resolveGlobals(raw, deps.env);
-      parsedGlobals = globals;
-      guardDeadline(verb, deps);
-      onlyWhereOpenMetrics(verb, input.command, globals);
-      // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever).
-      if (globals.outputFile !== undefined && !globals.dryRun && !verb.writesOutputFile) outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
-      const file = outputFile;
-      const base: MainDeps = {
-        ...deps,
-        answerWhole: () => {
-          whole = true;
-        },
-        ...(file ? { io: { stdout: file.stream, stderr: io.stderr, get stdin() { return io.stdin; } } } : {}),
-      };
-      filter = await jqOutput(verb, input.command, globals, base, cleanups);
-      const jq = globals.dryRun ? undefined : filter;
-      // With --jq, stdout is the filter, and the first request waits for its syntax check.
-      const runDeps: MainDeps = jq
-        ? {
-            ...base,
-            io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } },
-            beforeSending: jq.ready,
-            delivered: async () => {
-              await jq.end();
-              await (await import('./output/drain.js')).flushed(base.io.stdout);
-            },
-          }
-        : base;
-      const ctx = createContext(runDeps, globals, cleanups, program, argv);
-      // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
-      const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
-      /** The verb against the account of `runCtx`. */
-      const runOnce = async (runCtx: Context): Promise<VerbOutcome> => {
-        let resolved = checked;
-        if (needsResolving(verb)) {
-          // Names, slugs and the other id of a computer become what the request needs; with
-          // --dry-run, a lookup is shown as the first request and the run ends there.
-          const lookedUp = await (await import('./resolve/index.js')).resolveInput(verb, checked, runCtx);
-          if ('wouldLookUp' in lookedUp) {
-            const { showDryRun } = await import('./commands/actions.js');
-            await showDryRun(runCtx, lookedUp.wouldLookUp.prepared, `the request that would look up ${lookedUp.wouldLookUp.what}; what follows depends on its answer`);
-            return;
-          }
-          resolved = lookedUp.input;
-        }
-        return verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, runCtx);
-      };
-      if (!globals.accounts || verb.spansAccounts) {
-        answerCode = (await runOnce(ctx)) ?? 0;
-        await jq?.end();
-        ctx.printFootnotes();
-        return;
-      }
-      // --profiles, --all-profiles, MON_PROFILES: the same verb once per account (src/fleet/accounts.ts).
-      const { runAccounts } = await import('./fleet/accounts.js');
-      const { failure, code, answered, allFailed } = await runAccounts({
-        verb,
-        invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },
-        ctx,
-        deps: runDeps,
-        cleanups,
-        program,
-        run: runOnce,
-        report: (error, profile) => report(error, deps, globals.verbose, profile),
-      });
-      // The accounts that answered are printed whole, --jq's output too, before the failure is
-      // reported; when none answered, nothing is printed, as for one account that fails.
-      if (answered) {
-        await jq?.end();
-        ctx.printFootnotes();
-      }
-      if (failure) throw failure;
-      answerCode = code;
-      // Every account failed alike: the code is a failure's, not an answer's (--output-file keeps PATH).
-      answerFailed = allFailed === true;
-    },
-    argv,
-  );
+  const run = new CommandRun(argv, deps);
   try {
+    return await run.parseAndRun();
+  } catch (error) {
+    return await run.fail(error);
+  } finally {
+    await run.cleanUp();
+  }
+}
+
+/** One command line's run: its steps, and what they learn that the ending needs. */
+class CommandRun {
+  /** An engine started for --jq that the command line turns out not to use ends with the run. */
+  private readonly cleanups: (() => Promise<void> | void)[];
+  private readonly program: Command;
+  /** The global options, once the command line has been parsed and checked. */
+  private parsedGlobals: GlobalOptions | undefined;
+  /** --jq's sink, once the command line asked for it. */
+  private filter: JqSink | undefined;
+  /** The exit code the command's answer carries (status --check), when it ran to its end. */
+  private answerCode = 0;
+  /** --output-file's file, once the command line asked for it. */
+  private outputFile: OutputFile | undefined;
+  /** The command said its answer is whole though it fails. */
+  private whole = false;
+  /** Every account failed alike: the code is a failure's, not an answer's (--output-file keeps PATH). */
+  private answerFailed = false;
+
+  constructor(
+    private readonly argv: readonly string[],
+    private readonly deps: MainDeps,
+  ) {
+    this.cleanups = deps.jqEngine ? [() => void deps.jqEngine!.worker.terminate()] : [];
+    const { io } = deps;
+    this.program = buildProgram(
+      { writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) },
+      (verb, input, command) => this.runVerb(verb, input, command),
+      argv,
+    );
+  }
+
+  /** Help for no words, else the command line parsed and its verb run; its exit code. */
+  async parseAndRun(): Promise<number> {
+    const { program, argv } = this;
     if (argv.length === 0) {
       // outputHelp, not helpInformation: the examples are added after the generated help.
       program.outputHelp();
@@ -130,33 +76,116 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     const missing = missingVerb(program, argv, hasDefaultVerb);
     if (missing) throw missing;
     await program.parseAsync([...argv], { from: 'user' });
-    await outputFile?.settle(!answerFailed || whole);
-    return answerCode;
-  } catch (error) {
+    await this.outputFile?.settle(!this.answerFailed || this.whole);
+    return this.answerCode;
+  }
+
+  /** The verb's action: its options checked, its output set up, then run for one account or many. */
+  private async runVerb(verb: VerbSpec, input: ParsedInput, command: Command): Promise<void> {
+    const { deps, program, argv } = this;
+    const taken = optionTakenAsValue(program, argv);
+    if (taken) throw taken;
+    const raw = command.optsWithGlobals();
+    // -o as typed: commander's default would hide that it was not given (--jq implies json).
+    if (command.getOptionValueSourceWithGlobals('output') === 'default') delete raw.output;
+    const globals = resolveGlobals(raw, deps.env);
+    this.parsedGlobals = globals;
+    guardDeadline(verb, deps);
+    onlyWhereOpenMetrics(verb, input.command, globals);
+    const runDeps = await this.outputDeps(verb, input.command, globals);
+    const jq = globals.dryRun ? undefined : this.filter;
+    const ctx = createContext(runDeps, { globals, cleanups: this.cleanups, program, argv });
+    // Most verbs have rules to check; the few that have none (`__complete`) skip loading zod.
+    const checked = hasChecks(verb) ? (await import('./validate/input.js')).checkInput(verb, input, ctx.now()) : input;
+    const runOnce = (runCtx: Context) => againstAccount(verb, checked, runCtx);
+    if (!globals.accounts || verb.spansAccounts) {
+      this.answerCode = (await runOnce(ctx)) ?? 0;
+      await jq?.end();
+      ctx.printFootnotes();
+      return;
+    }
+    // --profiles, --all-profiles, MON_PROFILES: the same verb once per account (src/fleet/accounts.ts).
+    const { runAccounts } = await import('./fleet/accounts.js');
+    const { failure, code, answered, allFailed } = await runAccounts({
+      verb,
+      invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },
+      ctx,
+      deps: runDeps,
+      cleanups: this.cleanups,
+      program,
+      run: runOnce,
+      report: (error, profile) => report(error, deps, globals.verbose, profile),
+    });
+    // The accounts that answered are printed whole, --jq's output too, before the failure is
+    // reported; when none answered, nothing is printed, as for one account that fails.
+    if (answered) {
+      await jq?.end();
+      ctx.printFootnotes();
+    }
+    if (failure) throw failure;
+    this.answerCode = code;
+    this.answerFailed = allFailed === true;
+  }
+
+  /** Where the verb's output goes: --output-file's file, and --jq's filter in front of it. */
+  private async outputDeps(verb: VerbSpec, name: string, globals: GlobalOptions): Promise<MainDeps> {
+    const { deps } = this;
+    const { io } = deps;
+    // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever).
+    if (globals.outputFile !== undefined && !globals.dryRun && !verb.writesOutputFile) this.outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
+    const file = this.outputFile;
+    const base: MainDeps = {
+      ...deps,
+      answerWhole: () => {
+        this.whole = true;
+      },
+      ...(file ? { io: { stdout: file.stream, stderr: io.stderr, get stdin() { return io.stdin; } } } : {}),
+    };
+    this.filter = await jqOutput(verb, name, globals, base, this.cleanups);
+    const jq = globals.dryRun ? undefined : this.filter;
+    if (!jq) return base;
+    // With --jq, stdout is the filter, and the first request waits for its syntax check.
+    return {
+      ...base,
+      io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } },
+      beforeSending: jq.ready,
+      delivered: async () => {
+        await jq.end();
+        await (await import('./output/drain.js')).flushed(base.io.stdout);
+      },
+    };
+  }
+
+  /** Says the failure in one line and returns the exit code (`status --check`: Nagios's UNKNOWN). */
+  async fail(error: unknown): Promise<number> {
+    const { deps, program, argv } = this;
     // After Ctrl-C or SIGTERM whatever broke is a consequence of the interrupt: say so, exit 130/143.
     const aborted = deps.signal?.aborted === true && !(error instanceof InterruptedError);
     // Every usage error is one line with what to type next (the house style), whoever raised it.
     // A filter jq refuses is the first thing said, as when it was checked before all else.
-    const refused = aborted ? undefined : await filter?.refusal();
+    const refused = aborted ? undefined : await this.filter?.refusal();
     const failure = aborted ? InterruptedError.of(deps.signal) : (refused ?? explain(error, program, argv));
     // Before the options are checked, --verbose is what commander has read of the root's.
-    const verbose = parsedGlobals?.verbose ?? program.opts().verbose === true;
+    const verbose = this.parsedGlobals?.verbose ?? program.opts().verbose === true;
     const code = report(failure, deps, verbose);
     const check = code !== 0 && isStatusCheck(program, argv);
     if (check) {
       // `status --check` follows the Nagios plugin convention instead (docs/design/cli-contract.md, Exit
       // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
       const { nagiosText } = await import('./fleet/check.js');
-      (outputFile?.stream ?? io.stdout).write(`MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`);
+      (this.outputFile?.stream ?? deps.io.stdout).write(`MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`);
     }
     // --output-file: PATH is replaced only by a whole answer; a failure that was said already
     // (a full disk at the rename) is not said twice.
-    await outputFile?.settle((whole || check) && !aborted).catch((settling: unknown) => {
+    await this.outputFile?.settle((this.whole || check) && !aborted).catch((settling: unknown) => {
       if (settling !== error) report(settling, deps, verbose);
     });
     return check ? 3 : code;
-  } finally {
-    for (const cleanup of cleanups.reverse()) {
+  }
+
+  /** Closes what the run opened, last first. */
+  async cleanUp(): Promise<void> {
+    for (const cleanup of this.cleanups.reverse()) {
       try {
         await cleanup();
       } catch {
@@ -164,6 +193,23 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       }
     }
   }
+}
+
+/** The verb against the account of `ctx`: its names resolved first (or, with --dry-run, the lookup shown). */
+async function againstAccount(verb: VerbSpec, checked: ParsedInput, ctx: Context): Promise<VerbOutcome> {
+  let resolved = checked;
+  if (needsResolving(verb)) {
+    // Names, slugs and the other id of a computer become what the request needs; with
+    // --dry-run, a lookup is shown as the first request and the run ends there.
+    const lookedUp = await (await import('./resolve/index.js')).resolveInput(verb, checked, ctx);
+    if ('wouldLookUp' in lookedUp) {
+      const { showDryRun } = await import('./commands/actions.js');
+      await showDryRun(ctx, lookedUp.wouldLookUp.prepared, `the request that would look up ${lookedUp.wouldLookUp.what}; what follows depends on its answer`);
+      return;
+    }
+    resolved = lookedUp.input;
+  }
+  return verb.run({ ...resolved, params: apiParams(optionsOf(verb), resolved.opts) }, ctx);
 }
 
 /**

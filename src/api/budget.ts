@@ -57,35 +57,79 @@ export function sharedBudget(
   log?: (line: string) => void,
   onHold?: (hold: { until: number; requests: number; windowMs: number } | undefined) => void,
 ): SharedBudget {
-  const limit = parseLimit(env.MON_RATE_LIMIT) ?? RATE_LIMIT;
-  const ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`), clock, log);
-  const local: number[] = [];
-  let shared = true;
-  // Requests of this process wait here first, oldest first, so they do not all contend for the
-  // lock file: one ledger write admits every one of them that fits in the window (a bulk mute
-  // has several in flight), rather than one write each.
-  const waiting: { signal: AbortSignal; resolve: (answered: () => Promise<void>) => void; reject: (error: unknown) => void }[] = [];
-  let pumping = false;
-  // Slots taken ahead (their admission times) for this process's next requests, and how many
-  // this process has been admitted: the more it has sent, the more it takes ahead (up to
-  // MAX_AHEAD), so that a command of one or two requests never takes any.
-  const ahead: number[] = [];
-  let admittedHere = 0;
+  return new KeyBudget(dir, apiKey, parseLimit(env.MON_RATE_LIMIT) ?? RATE_LIMIT, clock, log, onHold);
+}
+
+/** A request of this process waiting for its slot. */
+interface Waiting {
+  signal: AbortSignal;
+  resolve: (answered: () => Promise<void>) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One ledger write's outcome: how many waiting requests it admitted, how many slots it took ahead, or how long to wait. */
+interface Batch {
+  stamp: number;
+  admitted: number;
+  reserved: number;
+  wait: number;
+}
+
+/** The budget of one key (sharedBudget). */
+class KeyBudget implements SharedBudget {
+  readonly ledgerFile: string;
+  private readonly ledger: Ledger;
+  /** The send times, when the ledger cannot be kept (this process's own budget). */
+  private readonly local: number[] = [];
+  private shared = true;
+  /**
+   * Requests of this process wait here first, oldest first, so they do not all contend for the
+   * lock file: one ledger write admits every one of them that fits in the window (a bulk mute
+   * has several in flight), rather than one write each.
+   */
+  private readonly waiting: Waiting[] = [];
+  private pumping = false;
+  /**
+   * Slots taken ahead (their admission times) for this process's next requests, and how many
+   * this process has been admitted: the more it has sent, the more it takes ahead (up to
+   * MAX_AHEAD), so that a command of one or two requests never takes any.
+   */
+  private readonly ahead: number[] = [];
+  private admittedHere = 0;
+
+  constructor(
+    private readonly dir: string,
+    apiKey: string,
+    readonly limit: RateLimit,
+    private readonly clock: Clock,
+    private readonly log?: (line: string) => void,
+    private readonly onHold?: (hold: { until: number; requests: number; windowMs: number } | undefined) => void,
+  ) {
+    this.ledger = new Ledger(join(dir, 'rate', `${keyFingerprint(apiKey)}.json`), clock, log);
+    this.ledgerFile = this.ledger.file;
+  }
+
+  take(signal: AbortSignal): Promise<() => Promise<void>> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ signal, resolve, reject });
+      void this.pump();
+    });
+  }
 
   /** Runs `change` on the shared ledger, or on this process's list where there is none. */
-  const withSent = async <T>(signal: AbortSignal, change: (sent: number[], now: number) => T): Promise<T> => {
-    if (shared) {
+  private async withSent<T>(signal: AbortSignal, change: (sent: number[], now: number) => T): Promise<T> {
+    if (this.shared) {
       try {
-        return await ledger.update(signal, change);
+        return await this.ledger.update(signal, change);
       } catch (error) {
         if (!isFsTrouble(error) && !(error instanceof LockTrouble)) throw error;
-        shared = false; // read-only or missing home, or a lock that cannot be had: keep the budget in this process
-        if (error instanceof LockTrouble) log?.(`rate ledger: ${error.message}; this process keeps its own budget`);
-        else log?.(`rate ledger: cannot keep it in ${join(dir, 'rate')} (${(error as NodeJS.ErrnoException).code}); this run counts its requests in memory`);
+        this.shared = false; // read-only or missing home, or a lock that cannot be had: keep the budget in this process
+        if (error instanceof LockTrouble) this.log?.(`rate ledger: ${error.message}; this process keeps its own budget`);
+        else this.log?.(`rate ledger: cannot keep it in ${join(this.dir, 'rate')} (${(error as NodeJS.ErrnoException).code}); this run counts its requests in memory`);
       }
     }
-    return change(local, clock.now());
-  };
+    return change(this.local, this.clock.now());
+  }
 
   /**
    * The server counts a request when it arrives, which may be well after it was admitted (a
@@ -93,94 +137,92 @@ export function sharedBudget(
    * within the slack needs no second ledger write: the window is kept that much longer than the
    * server's (admit), which covers the difference.
    */
-  const answeredAfter = (stamp: number) => async () => {
-    if (clock.now() - stamp < slack(limit)) return;
-    try {
-      await withSent(AbortSignal.timeout(1_000), (sent, now) => redate(sent, stamp, now));
-    } catch {
-      // best effort: the slot keeps the time it was admitted
-    }
-  };
+  private answeredAfter(stamp: number): () => Promise<void> {
+    return async () => {
+      if (this.clock.now() - stamp < slack(this.limit)) return;
+      try {
+        await this.withSent(AbortSignal.timeout(1_000), (sent, now) => redate(sent, stamp, now));
+      } catch {
+        // best effort: the slot keeps the time it was admitted
+      }
+    };
+  }
 
   /**
    * A slot taken ahead for the request at the head of the line, if one is still fresh: the
    * server must see the request within the ledger's slack of the slot's time (admit), so one
    * older than half of it is dropped (it still counts until its window ends).
    */
-  const takeAhead = (): boolean => {
-    while (ahead.length > 0) {
-      const stamp = ahead.shift()!;
-      if (clock.now() - stamp > slack(limit) / 2) continue;
-      admittedHere++;
-      waiting.shift()!.resolve(answeredAfter(stamp));
+  private takeAhead(): boolean {
+    while (this.ahead.length > 0) {
+      const stamp = this.ahead.shift()!;
+      if (this.clock.now() - stamp > slack(this.limit) / 2) continue;
+      this.admittedHere++;
+      this.waiting.shift()!.resolve(this.answeredAfter(stamp));
       return true;
     }
     return false;
-  };
+  }
 
   /** Admits the waiting requests in order, as many per ledger write as fit, waiting for the window when none does. */
-  const pump = async (): Promise<void> => {
-    if (pumping) return;
-    pumping = true;
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
     try {
-      while (waiting.length > 0) {
-        const head = waiting[0]!;
+      while (this.waiting.length > 0) {
+        const head = this.waiting[0]!;
         if (head.signal.aborted) {
-          waiting.shift();
+          this.waiting.shift();
           head.reject(head.signal.reason);
           continue;
         }
-        if (takeAhead()) continue;
+        if (this.takeAhead()) continue;
         try {
-          const { stamp, admitted, reserved, wait } = await withSent(head.signal, (sent, now) => {
-            let count = 0;
-            let until = 0;
-            // An aborted one further back stops the batch; the loop above drops it in its turn.
-            while (count < waiting.length && !waiting[count]!.signal.aborted) {
-              until = admit(sent, now, limit);
-              if (until > 0) break;
-              count++;
-            }
-            // Slots ahead, while the window has room: fewer than this process had been admitted before.
-            let reserved = 0;
-            const wanted = count > 0 ? Math.min(MAX_AHEAD, admittedHere - 1) : 0;
-            while (until === 0 && reserved < wanted && admit(sent, now, limit) === 0) reserved++;
-            return { stamp: now, admitted: count, reserved, wait: until };
-          });
-          admittedHere += admitted;
-          for (let i = 0; i < reserved; i++) ahead.push(stamp);
-          for (const taken of waiting.splice(0, admitted)) taken.resolve(answeredAfter(stamp));
-          if (admitted === 0) {
-            // A little jitter, so processes that wait for the same slot do not all wake at once.
-            const ms = wait + Math.floor(Math.random() * 20);
-            onHold?.({ until: clock.now() + ms, ...limit });
-            try {
-              await clock.sleep(ms, head.signal);
-            } finally {
-              onHold?.(undefined);
-            }
-          }
+          await this.admitBatch(head.signal);
         } catch (error) {
           // The first in line was aborted, or its ledger write failed: it fails, the others go on.
-          if (waiting[0] === head) waiting.shift();
+          if (this.waiting[0] === head) this.waiting.shift();
           head.reject(error);
         }
       }
     } finally {
-      pumping = false;
+      this.pumping = false;
     }
-  };
+  }
 
-  return {
-    limit,
-    ledgerFile: ledger.file,
-    take(signal) {
-      return new Promise((resolve, reject) => {
-        waiting.push({ signal, resolve, reject });
-        void pump();
-      });
-    },
-  };
+  /** One ledger write: admits what fits, or waits (for the head of the line) until the window has room. */
+  private async admitBatch(signal: AbortSignal): Promise<void> {
+    const { stamp, admitted, reserved, wait } = await this.withSent(signal, (sent, now) => this.fill(sent, now));
+    this.admittedHere += admitted;
+    for (let i = 0; i < reserved; i++) this.ahead.push(stamp);
+    for (const taken of this.waiting.splice(0, admitted)) taken.resolve(this.answeredAfter(stamp));
+    if (admitted > 0) return;
+    // A little jitter, so processes that wait for the same slot do not all wake at once.
+    const ms = wait + Math.floor(Math.random() * 20);
+    this.onHold?.({ until: this.clock.now() + ms, ...this.limit });
+    try {
+      await this.clock.sleep(ms, signal);
+    } finally {
+      this.onHold?.(undefined);
+    }
+  }
+
+  /** Records in `sent` the waiting requests that fit, and the slots to take ahead while the window has room. */
+  private fill(sent: number[], now: number): Batch {
+    let count = 0;
+    let until = 0;
+    // An aborted one further back stops the batch; pump drops it in its turn.
+    while (count < this.waiting.length && !this.waiting[count]!.signal.aborted) {
+      until = admit(sent, now, this.limit);
+      if (until > 0) break;
+      count++;
+    }
+    // Slots ahead, while the window has room: fewer than this process had been admitted before.
+    let reserved = 0;
+    const wanted = count > 0 ? Math.min(MAX_AHEAD, this.admittedHere - 1) : 0;
+    while (until === 0 && reserved < wanted && admit(sent, now, this.limit) === 0) reserved++;
+    return { stamp: now, admitted: count, reserved, wait: until };
+  }
 }
 
 /**

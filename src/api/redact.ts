@@ -19,7 +19,7 @@ export function keyFlaw(key: string): string | undefined {
  */
 export const FRAGMENT_MIN = 8;
 
-/** The shortest key looked for in texts at all; scrub (src/runtime.ts) passes no shorter one. */
+/** The shortest key looked for in texts at all; scrub (src/api/secrets.ts) passes no shorter one. */
 export const MIN_SECRET = 4;
 
 /** Every FRAGMENT_MIN-character piece of a form of a key (a shorter form whole), made once per form. */

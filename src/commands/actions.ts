@@ -59,7 +59,7 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
   const { globals, io } = ctx;
   // Across accounts every item has a `profile` too (src/fleet/accounts.ts).
   const keys = [...view.fields, ...view.columns.map((column) => column.key)];
-  const known = [...new Set([...keys, ...sharedKeys(keys), ...(ctx.output.account ? ['profile'] : [])])];
+  const known = [...new Set([...keys, ...sharedKeys(keys), ...ctx.output.addedKeys])];
   const unknown = globals.fields?.filter((field) => !known.includes(field)) ?? [];
   if (unknown.length > 0) {
     // The nearest key for each typo rather than the whole list (a computer has 90).
@@ -165,7 +165,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
       total = 0;
       for await (const page of client.pages(route, input, { all: true })) total += page.items.length;
     }
-    await printCount(ctx, render, total);
+    await ctx.output.count(total, render);
     return;
   }
   const request = withViewExpand(route, input, view, render);
@@ -186,7 +186,7 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   const renderer = await ctx.output.list(render);
   // A table is printed once the last page is in: a person at a terminal sees the pages come.
   // The other formats print each page as it comes, and an account of many is one of several.
-  const progress = render.format === 'table' && !ctx.output.account ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait) : undefined;
+  const progress = render.format === 'table' && ctx.output.progress ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait) : undefined;
   const noun = route.slice(0, route.indexOf('.')).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`); // pluginResults: plugin results
   let shown = 0;
   let counted = 0;
@@ -211,12 +211,6 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
     ctx.footnote(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
   }
-}
-
-/** --count: the number alone; across accounts one row per account (PROFILE and COUNT), in the format asked for. */
-export async function printCount(ctx: Context, render: RenderOptions, total: number): Promise<void> {
-  if (ctx.output.account) await ctx.output.object({ count: total }, { ...render, columns: [{ key: 'count' }], fields: undefined });
-  else ctx.io.stdout.write(`${total}\n`);
 }
 
 /** What --changes compares for a view: its declaration, else the uid alone (only new and gone). */

@@ -4,14 +4,12 @@ import type { HttpMethod } from '../api/endpoints.js';
 import type { Context } from '../context.js';
 import { redact } from '../api/redact.js';
 import { UsageError } from '../errors.js';
-import { pickFields } from '../output/columns.js';
 import { drained } from '../output/drain.js';
 import { parseChoice } from '../validate/choice.js';
 import { MAX_INT32 } from '../validate/when.js';
 import { confirmDeletion, showDryRun } from './actions.js';
 import { verb } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
-import { toJson } from '../text/json.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 /** --paginate asks for the largest page the API serves (api-v2.5, Limits: per_page at most 100). */
@@ -44,24 +42,10 @@ function checkPath(path: string): string {
   return path;
 }
 
-/** Prints a decoded body: pretty JSON, or one compact line per item with -o ndjson. --fields keeps those keys of objects. */
-async function printBody(ctx: Context, data: unknown): Promise<void> {
-  const { output, fields } = ctx.globals;
-  if (ctx.output.account) {
-    // Across accounts every item gains a `profile` key: one JSON array of every account's, or ndjson lines.
-    const items = (Array.isArray(data) ? data : [data]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : { value: item }));
-    const list = await ctx.output.list({ format: output === 'ndjson' ? 'ndjson' : 'json', columns: [], fields, header: true, compact: ctx.globals.jq !== undefined, color: false, tty: false, now: ctx.now, out: ctx.io.stdout });
-    list.push(items);
-    list.end();
-    return;
-  }
-  const pick = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? pickFields(value as Record<string, unknown>, fields) : value);
-  if (output === 'ndjson') {
-    const items = Array.isArray(data) ? data : [data];
-    ctx.io.stdout.write(items.map((item) => `${toJson(pick(item))}\n`).join(''));
-    return;
-  }
-  ctx.io.stdout.write(`${toJson(Array.isArray(data) ? data.map(pick) : pick(data), ctx.globals.jq === undefined ? 2 : undefined)}\n`);
+/** Prints a decoded body as received (Output.raw): pretty JSON, or one compact line per item with -o ndjson; --fields keeps those keys. */
+function printBody(ctx: Context, data: unknown): Promise<void> {
+  const { output, fields, jq } = ctx.globals;
+  return ctx.output.raw(data, { format: output === 'ndjson' ? 'ndjson' : 'json', fields, compact: jq !== undefined, out: ctx.io.stdout, now: ctx.now });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { changesWanted } from '../changes/request.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { dryRunLocally, printCount, renderOptions, type View } from './actions.js';
+import { dryRunLocally, renderOptions, type View } from './actions.js';
 import { quoted } from '../text/escape.js';
 
 const CHANGES_VIEW: View = {
@@ -41,7 +41,7 @@ export const changes: ResourceSpec = {
           file: state.file,
         }));
         const render = renderOptions(ctx, CHANGES_VIEW);
-        if (opts.count) return printCount(ctx, render, rows.length);
+        if (opts.count) return ctx.output.count(rows.length, render);
         const renderer = await ctx.output.list(render);
         renderer.push(rows);
         renderer.end();

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { knownSecrets } from '../runtime.js';
+import { knownSecrets } from '../api/secrets.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 import { colourWanted, dryRunLocally } from './actions.js';
 

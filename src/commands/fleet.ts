@@ -11,7 +11,7 @@ import { drained } from '../output/drain.js';
 import { statusRank } from '../model/plugin-result.js';
 import { CHANGES_OPTIONS, verb, WHOLE_LIST_OPTIONS } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
-import { changeSpecOf, colourWanted, printCount, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
 import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { MUTE_COMPARED, muteSummary } from './plugin.js';
@@ -75,7 +75,7 @@ async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, chang
     for await (const page of selection.results(nowSec, history?.computer)) total += page.length;
     selection.checkNamed();
     await recorded();
-    return printCount(ctx, render, total);
+    return ctx.output.count(total, render);
   }
   const renderer = await ctx.output.list(render);
   const table = render.format === 'table';
@@ -129,7 +129,7 @@ interface StatusOptions {
  */
 async function runStatus(ctx: Context, options: StatusOptions): Promise<number | void> {
   if (ctx.globals.output !== 'openmetrics' || ctx.globals.dryRun) return readStatus(ctx, options);
-  const { accountName } = await import('../runtime.js');
+  const { accountName } = await import('../target.js');
   const account = ctx.output.account ? undefined : await accountName(ctx);
   try {
     return await readStatus(ctx, options);
@@ -176,7 +176,7 @@ async function readStatus(ctx: Context, options: StatusOptions): Promise<number 
   }
   if (render?.format === 'openmetrics') {
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
-    const { accountName } = await import('../runtime.js');
+    const { accountName } = await import('../target.js');
     ctx.io.stdout.write(renderOpenMetrics([{ account: await accountName(ctx), report, readSeconds, lastSuccess: ctx.now() / 1000 }]));
     return;
   }

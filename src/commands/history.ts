@@ -7,7 +7,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { quoted } from '../text/escape.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { confirmAction, dryRunLocally, printCount, renderOptions, type View } from './actions.js';
+import { confirmAction, dryRunLocally, renderOptions, type View } from './actions.js';
 
 const LIST_VIEW: View = {
   columns: [{ key: 'profile' }, { key: 'days' }, { key: 'first' }, { key: 'last' }, { key: 'bytes' }],
@@ -73,7 +73,7 @@ export const history: ResourceSpec = {
         const { historyEnabled, listAccounts } = await import('../history/store.js');
         const rows = listAccounts(ctx.configDir).map(({ account, ...rest }) => ({ profile: account, ...rest }));
         const render = renderOptions(ctx, LIST_VIEW);
-        if (opts.count) return printCount(ctx, render, rows.length);
+        if (opts.count) return ctx.output.count(rows.length, render);
         const renderer = await ctx.output.list(render);
         renderer.push(rows);
         renderer.end();

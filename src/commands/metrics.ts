@@ -62,7 +62,7 @@ export const metrics: ResourceSpec = {
         });
         const tls = await readTls(opts.tlsCert, opts.tlsKey);
         const { accountNames } = await import('../fleet/accounts.js');
-        const { accountName } = await import('../runtime.js');
+        const { accountName } = await import('../target.js');
         const spans = ctx.globals.accounts !== undefined;
         // Each account by its profile; one account by its name as `status -o openmetrics` labels it.
         const names = spans ? await accountNames(ctx) : [await accountName(ctx)];

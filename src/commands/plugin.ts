@@ -6,7 +6,7 @@ import type { MuteAction } from '../fleet/mute.js';
 import { localMinute, toIsoUtc } from '../output/format.js';
 import type { Reading } from '../output/types.js';
 import { endsSooner, isMuted, matchesResult, muteEnd, muteState, PLUGIN_STATUSES } from '../model/plugin-result.js';
-import { changeSpecOf, confirmAction, objectCommand, printCount, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, confirmAction, objectCommand, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
 import { CHANGES_OPTIONS, WHOLE_LIST_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
@@ -101,7 +101,7 @@ async function listPluginResults(ctx: Context, clientId: string, opts: OptionVal
   } as const;
   const nowSec = Math.floor(ctx.now() / 1000);
   const wanted = all.filter((result) => matchesResult(result, match, nowSec));
-  if (opts.count) return printCount(ctx, render, wanted.length);
+  if (opts.count) return ctx.output.count(wanted.length, render);
   if (changes) {
     const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(PLUGIN_RESULT_VIEW), render, async (sink) => sink.push(wanted));

@@ -4,7 +4,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, dryRunLocally, printCount, showDryRun, renderOptions, type View } from './actions.js';
+import { confirmDeletion, dryRunLocally, showDryRun, renderOptions, type View } from './actions.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
 
@@ -119,7 +119,7 @@ export const profile: ResourceSpec = {
         const store = await ctx.profiles();
         const rows = Object.entries(store.list()).map(([name, saved]) => shown(name, saved, name === store.defaultName));
         const render = renderOptions(ctx, PROFILE_VIEW);
-        if (opts.count) return printCount(ctx, render, rows.length);
+        if (opts.count) return ctx.output.count(rows.length, render);
         const renderer = await ctx.output.list(render);
         renderer.push(rows);
         renderer.end();
@@ -201,17 +201,23 @@ export const profile: ResourceSpec = {
       name: 'test',
       jsonOutput: false,
       summary: 'Check that a profile reaches the API with a valid key (one cheap request)',
-      args: [{ name: 'name', description: 'a saved profile (default: the current one)', rule: NAME_RULE, optional: true }],
+      args: [{ name: 'name', description: 'a saved profile, tested as saved: MON_API_KEY and MON_BASE_URL do not apply (default: the current one)', rule: NAME_RULE, optional: true }],
       examples: ['mon profile test', 'mon profile test acme'],
       async run({ args }, ctx) {
-        if (args.name) ctx.globals.profile = args.name;
-        const client = await ctx.client();
-        const prepared = client.prepare('groups.list', { query: { per_page: 1 } });
-        if (await showDryRun(ctx, prepared)) return;
-        const started = ctx.now();
-        const { headers } = await client.send(prepared);
-        const groups = headers['x-total'] ? `, ${headers['x-total']} groups` : '';
-        ctx.io.stdout.write(`ok: ${client.baseUrl} answered with a valid key (${Math.round(ctx.now() - started)} ms${groups})\n`);
+        // A profile named here is tested as saved, its key against its URL (src/target.ts): not
+        // MON_API_KEY's, which would otherwise be sent to that profile's URL.
+        const { ctx: tested, close } = ctx.forAccount(args.name);
+        try {
+          const client = await tested.client();
+          const prepared = client.prepare('groups.list', { query: { per_page: 1 } });
+          if (await showDryRun(tested, prepared)) return;
+          const started = ctx.now();
+          const { headers } = await client.send(prepared);
+          const groups = headers['x-total'] ? `, ${headers['x-total']} groups` : '';
+          ctx.io.stdout.write(`ok: ${client.baseUrl} answered with a valid key (${Math.round(ctx.now() - started)} ms${groups})\n`);
+        } finally {
+          await close();
+        }
       },
     },
   ],

@@ -61,7 +61,7 @@ export const report = verb({
     const { showDryRun } = await import('./actions.js');
     const scope = { groups: opts.group };
     if (await showDryRun(ctx, plannedStatusRequests(client, scope))) return;
-    const { accountName } = await import('../runtime.js');
+    const { accountName } = await import('../target.js');
     const account = await accountName(ctx);
     const [{ collectReport }, { renderReport }, { createProgress }, { VERSION }, { readingComputers }] = await Promise.all([
       import('../report/collect.js'),

@@ -65,8 +65,18 @@ export async function runAccounts(run: AccountsRun): Promise<{ code: number; fai
   const runOne = async (index: number): Promise<void> => {
     const profile = profiles[index]!;
     const output = merged.account(index, profile, outcomes[index]!);
-    const globals = { ...ctx.globals, profile, baseUrl: undefined, accounts: undefined };
-    const accountCtx = createContext({ ...deps, io }, globals, run.cleanups, run.program, ctx.argv, { output, footnote: (message) => ctx.footnote(message), startedAt });
+    const accountCtx = createContext(
+      { ...deps, io },
+      {
+        globals: { ...ctx.globals, accounts: undefined },
+        cleanups: run.cleanups,
+        program: run.program,
+        argv: ctx.argv,
+        // Each account is its saved profile alone (src/target.ts).
+        choice: { savedProfile: profile },
+        account: { output, footnote: (message) => ctx.footnote(message), startedAt },
+      },
+    );
     try {
       // A verb that spans accounts says its exit code once, in acrossAccounts.
       await run.run(accountCtx);
@@ -182,6 +192,17 @@ class MergedOutput {
         // Across accounts an object is one item per account: a row of one table, an item of one array.
         const columns = opts.columns.length > 0 || opts.fields ? opts.columns : Object.keys(obj).map((key) => ({ key }));
         list({ ...opts, columns }).push([obj]);
+      },
+      // --count: the count is an object of one key, a row of the accounts' table.
+      count: async (total, opts) => list({ ...opts, columns: [{ key: 'count' }], fields: undefined }).push([{ count: total }]),
+      addedKeys: [PROFILE_KEY],
+      progress: false,
+      // Every item gains a `profile` key: one JSON array of every account's, or ndjson lines.
+      raw: async (data, opts) => {
+        const items = (Array.isArray(data) ? data : [data]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : { value: item }));
+        const merged = list({ format: opts.format, columns: [], fields: opts.fields, header: true, compact: opts.compact, color: false, tty: false, now: opts.now, out: opts.out });
+        merged.push(items);
+        merged.end();
       },
       account: {
         profile,

@@ -86,3 +86,14 @@ export interface RenderOptions {
   now: () => number;
   out: Sink;
 }
+
+/** How an answer printed as received (Output.raw, `mon api`) is printed. */
+export interface RawOptions {
+  format: 'json' | 'ndjson';
+  /** --fields: the keys kept of each object. */
+  fields: string[] | undefined;
+  /** One line (for --jq's filter) rather than indented. */
+  compact: boolean;
+  out: Sink;
+  now: () => number;
+}

@@ -6,7 +6,7 @@
  */
 import { MAX_PER_PAGE, readWhole, type ApiClient } from '../api/client.js';
 import { collectStatus, type StatusReport } from '../fleet/status.js';
-import { isMissing, type Scope } from '../fleet/selection.js';
+import { isMissing, type Scope, type ScopedComputer } from '../fleet/selection.js';
 import { parseTime } from '../time/parse.js';
 import { isHidden, isMuted } from '../model/plugin-result.js';
 import { BOOT_BANDS, bootBand, bootPercent, computerName, numberOf, text } from '../history/snapshot.js';
@@ -130,58 +130,11 @@ export async function collectReport(
     onPage,
     onComputer: (entry) => {
       history?.computer(entry);
-      const { computer, group, results } = entry;
-      const capacity = numberOf(computer.boot_volume_capacity_in_bytes);
-      const percent = bootPercent(computer);
-      const row: InventoryRow = {
-        name: computerName(computer),
-        url: linkOf(computer),
-        group: group?.name ?? '',
-        platform: text(computer.platform) || 'unknown',
-        os: text(computer.os_version),
-        ram: text(computer.ram_installed),
-        bootCapacityBytes: capacity,
-        bootUsedPercent: percent,
-        lastReportMs: parseTime(computer.last_report),
-        registeredMs: parseTime(computer.registration_date) ?? parseTime(computer.created_at),
-        missing: isMissing(computer),
-        model: text(computer.model_name) || text(computer.product_description) || text(computer.model_identifier),
-        serial: text(computer.serial_number),
-        manufacturedMs: parseTime(computer.estimated_manufacture_date),
-        warranty: text(computer.warranty_status),
-        lastUser: text(computer.last_user),
-      };
+      const row = inventoryRow(entry);
       inventory.push(row);
-      byUid.set(text(computer.uid), row);
-      const seen = new Set<string>();
-      for (const result of results) {
-        if (isHidden(result)) continue;
-        const named = `${text(result.name)} ${text(result.slug)}`;
-        const kind = SECURITY_KINDS.find(([, pattern]) => pattern.test(named))?.[0];
-        if (kind === undefined) continue;
-        const check = security.get(kind)!;
-        if (!seen.has(kind)) {
-          seen.add(kind);
-          check.checked++;
-        }
-        if (result.status === 'OK') check.ok++;
-        else if (result.status === 'Alert' || result.status === 'Warning') {
-          check.failing.push({ computer: row.name, url: row.url, group: row.group, plugin: text(result.name) || text(result.slug), status: text(result.status), details: text(result.details).trim().split(/\r?\n|\r/)[0] ?? '', muted: isMuted(result, nowSec) });
-        }
-      }
-      for (const result of results) {
-        if (isHidden(result) || isMuted(result, nowSec)) continue;
-        if (result.status !== 'Alert' && result.status !== 'Warning') continue;
-        attention.push({
-          computer: row.name,
-          url: row.url,
-          group: row.group,
-          plugin: text(result.name) || text(result.slug),
-          status: text(result.status),
-          details: text(result.details).trim().split(/\r?\n|\r/)[0] ?? '',
-          lastRunMs: parseTime(result.last_run),
-        });
-      }
+      byUid.set(text(entry.computer.uid), row);
+      countSecurity(security, row, entry.results, nowSec);
+      attention.push(...attentionRows(row, entry.results, nowSec));
     },
     onExpiration: (expiration) => {
       history?.expiration(expiration);
@@ -192,16 +145,97 @@ export async function collectReport(
   const { compare } = new Intl.Collator('en', { sensitivity: 'base' });
   inventory.sort((a, b) => compare(a.group, b.group) || compare(a.name, b.name));
   attention.sort((a, b) => (a.status === b.status ? 0 : a.status === 'Alert' ? -1 : 1) || compare(a.group, b.group) || compare(a.computer, b.computer) || compare(a.plugin, b.plugin));
-  const missing = inventory.filter((row) => row.missing).sort((a, b) => (a.lastReportMs ?? 0) - (b.lastReportMs ?? 0));
-
-  const due: DueRow[] = [];
-  const expired: DueRow[] = [];
-  const months = new Map<string, number>();
-  for (let i = 0; i < 12; i++) months.set(monthOf(addMonths(nowMs, i)), 0);
   const rowOf = (expiration: Item, at: number): DueRow => {
     const computer = byUid.get(uidOf(expiration.computer) ?? '');
     return { what: dueWhat(expiration), computer: computer?.name ?? '', group: computer?.group ?? groupName(expiration.group, status), expiresMs: at };
   };
+  const { due, expired, months } = await expirationRows(client, expirations, rowOf, nowMs);
+  return {
+    account,
+    nowMs,
+    status,
+    inventory,
+    missing: inventory.filter((row) => row.missing).sort((a, b) => (a.lastReportMs ?? 0) - (b.lastReportMs ?? 0)),
+    attention,
+    due,
+    expired,
+    fullVolumes: inventory.filter((row) => row.bootUsedPercent !== undefined && row.bootUsedPercent >= FULL_PERCENT).sort((a, b) => b.bootUsedPercent! - a.bootUsedPercent! || compare(a.name, b.name)),
+    endOfSupport: endOfSupportRows(inventory, nowMs),
+    // By computer, then check: the order the API lists computers in is not the reader's.
+    security: [...security.values()].filter((check) => check.checked > 0).map((check) => ({ ...check, failing: check.failing.sort((a, b) => a.computer.localeCompare(b.computer) || a.plugin.localeCompare(b.plugin)) })),
+    osVersions: osVersions(inventory),
+    bootUse: bootUse(inventory),
+    expiringByMonth: [...months],
+    ...(sinceMs !== undefined && { since: { sinceMs, newComputers: inventory.filter((row) => row.registeredMs !== undefined && row.registeredMs >= sinceMs) } }),
+  };
+}
+
+/** One computer as the inventory shows it. */
+function inventoryRow({ computer, group }: ScopedComputer): InventoryRow {
+  return {
+    name: computerName(computer),
+    url: linkOf(computer),
+    group: group?.name ?? '',
+    platform: text(computer.platform) || 'unknown',
+    os: text(computer.os_version),
+    ram: text(computer.ram_installed),
+    bootCapacityBytes: numberOf(computer.boot_volume_capacity_in_bytes),
+    bootUsedPercent: bootPercent(computer),
+    lastReportMs: parseTime(computer.last_report),
+    registeredMs: parseTime(computer.registration_date) ?? parseTime(computer.created_at),
+    missing: isMissing(computer),
+    model: text(computer.model_name) || text(computer.product_description) || text(computer.model_identifier),
+    serial: text(computer.serial_number),
+    manufacturedMs: parseTime(computer.estimated_manufacture_date),
+    warranty: text(computer.warranty_status),
+    lastUser: text(computer.last_user),
+  };
+}
+
+/** The first line of a result's details. */
+const firstLine = (result: Item): string => text(result.details).trim().split(/\r?\n|\r/)[0] ?? '';
+
+/** Counts a computer's security results: each kind checked once per computer, its OK results, its failing ones. */
+function countSecurity(security: Map<string, SecurityCheck>, row: InventoryRow, results: readonly Item[], nowSec: number): void {
+  const seen = new Set<string>();
+  for (const result of results) {
+    if (isHidden(result)) continue;
+    const named = `${text(result.name)} ${text(result.slug)}`;
+    const kind = SECURITY_KINDS.find(([, pattern]) => pattern.test(named))?.[0];
+    if (kind === undefined) continue;
+    const check = security.get(kind)!;
+    if (!seen.has(kind)) {
+      seen.add(kind);
+      check.checked++;
+    }
+    if (result.status === 'OK') check.ok++;
+    else if (result.status === 'Alert' || result.status === 'Warning') {
+      check.failing.push({ computer: row.name, url: row.url, group: row.group, plugin: text(result.name) || text(result.slug), status: text(result.status), details: firstLine(result), muted: isMuted(result, nowSec) });
+    }
+  }
+}
+
+/** A computer's results that need attention: visible, not muted, Alert or Warning. */
+function attentionRows(row: InventoryRow, results: readonly Item[], nowSec: number): AttentionRow[] {
+  return results
+    .filter((result) => !isHidden(result) && !isMuted(result, nowSec) && (result.status === 'Alert' || result.status === 'Warning'))
+    .map((result) => ({
+      computer: row.name,
+      url: row.url,
+      group: row.group,
+      plugin: text(result.name) || text(result.slug),
+      status: text(result.status),
+      details: firstLine(result),
+      lastRunMs: parseTime(result.last_run),
+    }));
+}
+
+/** The expirations due within DUE_DAYS and those expired, named by the catalogue; the count per month of the next twelve. */
+async function expirationRows(client: ApiClient, expirations: readonly Item[], rowOf: (expiration: Item, at: number) => DueRow, nowMs: number): Promise<{ due: DueRow[]; expired: DueRow[]; months: Map<string, number> }> {
+  const due: DueRow[] = [];
+  const expired: DueRow[] = [];
+  const months = new Map<string, number>();
+  for (let i = 0; i < 12; i++) months.set(monthOf(addMonths(nowMs, i)), 0);
   for (const expiration of expirations) {
     const at = parseTime(expiration.expires_at);
     if (at === undefined) continue;
@@ -224,7 +258,11 @@ export async function collectReport(
   }
   due.sort((a, b) => a.expiresMs - b.expiresMs || a.what.localeCompare(b.what));
   expired.sort((a, b) => b.expiresMs - a.expiresMs || a.what.localeCompare(b.what));
+  return { due, expired, months };
+}
 
+/** The computers on a system past or near its end of support, by system, soonest end first. */
+function endOfSupportRows(inventory: readonly InventoryRow[], nowMs: number): ReportData['endOfSupport'] {
   const eos = new Map<EndOfSupport, { system: EndOfSupport; state: 'past' | 'soon'; computers: InventoryRow[] }>();
   for (const row of inventory) {
     const system = endOfSupportOf(row.os);
@@ -234,33 +272,25 @@ export async function collectReport(
     if (!entry) eos.set(system, (entry = { system, state, computers: [] }));
     entry.computers.push(row);
   }
+  return [...eos.values()].sort((a, b) => a.system.ends.localeCompare(b.system.ends));
+}
 
+/** How many computers run each OS version, most first. */
+function osVersions(inventory: readonly InventoryRow[]): [string, number][] {
   const osCounts = new Map<string, number>();
   for (const row of inventory) osCounts.set(row.os || 'unknown', (osCounts.get(row.os || 'unknown') ?? 0) + 1);
-  const bootUse = BOOT_BANDS.map(([label]) => [label, 0] as [string, number]);
+  return [...osCounts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+/** How many computers' boot volumes fall in each band of use. */
+function bootUse(inventory: readonly InventoryRow[]): [string, number][] {
+  const bands = BOOT_BANDS.map(([label]) => [label, 0] as [string, number]);
   for (const row of inventory) {
     if (row.bootUsedPercent === undefined) continue;
     const band = bootBand(row.bootUsedPercent);
-    bootUse.find(([label]) => label === band)![1]++;
+    bands.find(([label]) => label === band)![1]++;
   }
-  return {
-    account,
-    nowMs,
-    status,
-    inventory,
-    missing,
-    attention,
-    due,
-    expired,
-    fullVolumes: inventory.filter((row) => row.bootUsedPercent !== undefined && row.bootUsedPercent >= FULL_PERCENT).sort((a, b) => b.bootUsedPercent! - a.bootUsedPercent! || compare(a.name, b.name)),
-    endOfSupport: [...eos.values()].sort((a, b) => a.system.ends.localeCompare(b.system.ends)),
-    // By computer, then check: the order the API lists computers in is not the reader's.
-    security: [...security.values()].filter((check) => check.checked > 0).map((check) => ({ ...check, failing: check.failing.sort((a, b) => a.computer.localeCompare(b.computer) || a.plugin.localeCompare(b.plugin)) })),
-    osVersions: [...osCounts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
-    bootUse,
-    expiringByMonth: [...months],
-    ...(sinceMs !== undefined && { since: { sinceMs, newComputers: inventory.filter((row) => row.registeredMs !== undefined && row.registeredMs >= sinceMs) } }),
-  };
+  return bands;
 }
 
 /** YYYY-MM in UTC. */

@@ -10,7 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
 import { ApiError, invalidParameter, many, one, parseJsonParams, parseMultipartParams, parseParams, readBody, sendJson, type Params } from './http.js';
 import { LiveFleet, STEP_SECONDS, type Transition } from './live.js';
-import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId, type PluginStatus } from './model.js';
+import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId, type ComputerRec, type PluginStatus } from './model.js';
 import { parseExpand, type RenderCtx } from './render.js';
 import { RateLimiter } from './rate-limit.js';
 import { Router, type Reply, type RequestContext, type SandboxSettings } from './router.js';
@@ -175,50 +175,74 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (!isLoopbackHost(host)) {
     throw new Error(`The sandbox only listens on loopback (127.0.0.1, ::1, localhost), not on ${host}`);
   }
-  const realNow = options.now ?? Date.now;
-  const notice = options.onNotice ?? ((): void => undefined);
-  const sender = new WebhookSender(options.webhooks ?? [], { ...DEFAULT_RETRY, ...options.webhookRetry }, notice);
-  const deliveries = new Set<Promise<Delivery[]>>();
-  const deliver = (event: Record<string, unknown>): Promise<Delivery[]> => {
-    const sent = sender.send(event);
-    deliveries.add(sent);
-    void sent.finally(() => deliveries.delete(sent));
-    return sent;
-  };
-  const renderCtx = (): RenderCtx => {
-    const nowMs = now();
-    return { store, nowMs, nowSec: Math.floor(nowMs / 1000) };
-  };
-  // Every change of a plugin result's state, simulated or forced, is one event to each address.
-  const onTransition = (t: Transition): void => {
-    if (sender.urls.length > 0) void deliver(transitionEvent(renderCtx(), t));
-  };
-  // Forced transitions (`trigger`) use the fleet's rules in a still sandbox too; only a live one moves by itself.
-  const fleet = new LiveFleet({ seed: options.seed ?? 1, speed: options.live?.speed ?? 0, startMs: realNow(), realNow, onTransition });
-  const live = options.live !== undefined ? fleet : undefined;
-  const now = live ? live.now : realNow;
-  const stateFile = live ? undefined : options.stateFile;
-  let store = Store.open({
-    now,
-    ...(stateFile !== undefined && { stateFile }),
-    ...(options.seed !== undefined && { seed: options.seed }),
-    ...(options.computers !== undefined && { computers: options.computers }),
-    ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
-    ...(options.compactJournalBytes !== undefined && { compactJournalBytes: options.compactJournalBytes }),
-  });
-  const settings: SandboxSettings = { ticketIntegration: options.ticketIntegration ?? true };
-  const limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, realNow);
-  const router = buildRouter();
-  const primaryKey = options.apiKey ?? SANDBOX_API_KEY;
-  const keys: ReadonlyMap<string, AccountId> = options.apiKey === undefined ? KEYS : new Map([[primaryKey, PRIMARY_ACCOUNT], [SANDBOX_OTHER_API_KEY, OTHER_ACCOUNT]]);
-  const requests: RecordedRequest[] = [];
-  const record = options.recordRequests ?? true;
+  return new Sandbox(options).listen(host);
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** One sandbox: its data, its fleet, its keys and limits, the requests it received. */
+class Sandbox {
+  private readonly realNow: () => number;
+  private readonly now: () => number;
+  private readonly sender: WebhookSender;
+  private readonly deliveries = new Set<Promise<Delivery[]>>();
+  /** Forced transitions (`trigger`) use the fleet's rules in a still sandbox too; only a live one moves by itself. */
+  private readonly fleet: LiveFleet;
+  readonly live: LiveFleet | undefined;
+  private store: Store;
+  private readonly settings: SandboxSettings;
+  private readonly limiter: RateLimiter;
+  private readonly router = buildRouter();
+  readonly primaryKey: string;
+  private readonly keys: ReadonlyMap<string, AccountId>;
+  readonly requests: RecordedRequest[] = [];
+  private readonly record: boolean;
+
+  constructor(private readonly options: SandboxOptions) {
+    const realNow = options.now ?? Date.now;
+    this.realNow = realNow;
+    this.sender = new WebhookSender(options.webhooks ?? [], { ...DEFAULT_RETRY, ...options.webhookRetry }, options.onNotice ?? ((): void => undefined));
+    // Every change of a plugin result's state, simulated or forced, is one event to each address.
+    const onTransition = (t: Transition): void => {
+      if (this.sender.urls.length > 0) void this.deliver(transitionEvent(this.renderCtx(), t));
+    };
+    this.fleet = new LiveFleet({ seed: options.seed ?? 1, speed: options.live?.speed ?? 0, startMs: realNow(), realNow, onTransition });
+    this.live = options.live !== undefined ? this.fleet : undefined;
+    this.now = this.live ? this.live.now : realNow;
+    const stateFile = this.live ? undefined : options.stateFile;
+    this.store = Store.open({
+      now: this.now,
+      ...(stateFile !== undefined && { stateFile }),
+      ...(options.seed !== undefined && { seed: options.seed }),
+      ...(options.computers !== undefined && { computers: options.computers }),
+      ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
+      ...(options.compactJournalBytes !== undefined && { compactJournalBytes: options.compactJournalBytes }),
+    });
+    this.settings = { ticketIntegration: options.ticketIntegration ?? true };
+    this.limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, realNow);
+    this.primaryKey = options.apiKey ?? SANDBOX_API_KEY;
+    this.keys = options.apiKey === undefined ? KEYS : new Map([[this.primaryKey, PRIMARY_ACCOUNT], [SANDBOX_OTHER_API_KEY, OTHER_ACCOUNT]]);
+    this.record = options.recordRequests ?? true;
+  }
+
+  /** Sends one event to every webhook address; settled when each delivery is done or given up. */
+  deliver(event: Record<string, unknown>): Promise<Delivery[]> {
+    const sent = this.sender.send(event);
+    this.deliveries.add(sent);
+    void sent.finally(() => this.deliveries.delete(sent));
+    return sent;
+  }
+
+  private renderCtx(): RenderCtx {
+    const nowMs = this.now();
+    return { store: this.store, nowMs, nowSec: Math.floor(nowMs / 1000) };
+  }
+
+  /** One request, recorded, answered in JSON: the API's answer, or its error. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const query = parseParams(url.search);
     const entry: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query, form: {}, headers: { ...req.headers }, status: 0 };
-    if (record) requests.push(entry);
+    if (this.record) this.requests.push(entry);
+    const live = this.live;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       entry.status = status;
       // A living fleet's clock is the server's clock: its Date header says the simulated time.
@@ -227,68 +251,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     try {
       const form = await bodyParams(req, await readBody(req, MAX_BODY_BYTES));
       entry.form = form;
-      const apiKey = one(form, 'api_key') ?? one(query, 'api_key');
-
-      // all requests count against the limit, whatever their outcome (api-v2.5, Limits)
-      const retryAfter = limiter.hit(apiKey ?? '');
-      if (retryAfter !== undefined) {
-        throw new ApiError(429, ':too_many_requests', `rate limit of ${limiter.limit} requests per ${limiter.windowMs / 1000} s exceeded`, undefined, {
-          'retry-after': String(retryAfter),
-        });
-      }
-
-      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-      const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-      if (live) live.catchUp(store);
-      if (pathname.startsWith(CONTROL_PREFIX)) {
-        if (apiKey === undefined || keys.get(apiKey) !== PRIMARY_ACCOUNT) throw new ApiError(401, ':unauthorized', 'the sandbox\'s control routes take the primary api_key');
-        const reply = await control(method, pathname.slice(CONTROL_PREFIX.length), { ...query, ...form });
-        send(200, reply);
-        return;
-      }
-      const match = router.match(method, pathname);
-      if (match.kind === 'none') {
-        throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}${notFoundHint(pathname)}`);
-      }
-      if (match.kind === 'method') {
-        throw new ApiError(405, ':method_not_allowed', `${req.method ?? ''} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`, undefined, {
-          allow: match.allowed.join(', '),
-        });
-      }
-
-      if (apiKey === undefined || apiKey === '') throw new ApiError(401, ':unauthorized', 'api_key is missing');
-      const account = keys.get(apiKey);
-      if (account === undefined) throw new ApiError(401, ':unauthorized', 'api_key is not valid');
-
-      const run = (): Reply => {
-        const nowMs = now();
-        const ctx: RequestContext = {
-          method,
-          account,
-          params: { ...query, ...form },
-          path: match.path,
-          expand: parseExpand([...many(query, 'expand', 'expand[]'), ...many(form, 'expand', 'expand[]')]),
-          settings,
-          store,
-          nowMs,
-          nowSec: Math.floor(nowMs / 1000),
-        };
-        return match.handler(ctx);
-      };
-
-      // Another sandbox on the same state file may have written since (README, Two sandboxes
-      // on one state): reads see its changes; a write runs under the file's lock on fresh data.
-      const write = method !== 'GET';
-      if (write && options.stateFile !== undefined) {
-        const reply = await withStateLock(options.stateFile, () => {
-          store = store.refresh(realNow());
-          return run();
-        });
-        send(reply.status ?? 200, reply.body ?? null, reply.headers);
-        return;
-      }
-      store = store.refresh(realNow());
-      const reply = run();
+      const reply = await this.answer(req, url, query, form);
       send(reply.status ?? 200, reply.body ?? null, reply.headers);
     } catch (err) {
       if (err instanceof ApiError) {
@@ -300,43 +263,94 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
   }
 
-  const tick = (seconds: number): Transition[] => {
-    if (!live) throw new ApiError(409, ':conflict', 'this sandbox is not live: start it with `mon sandbox serve --live` to move its clock');
-    live.step(seconds * 1000);
-    return live.catchUp(store);
-  };
+  /** The reply to a request whose body was read: rate limit, control routes, routing, the key, then the route's handler. */
+  private async answer(req: IncomingMessage, url: URL, query: Params, form: Params): Promise<Reply> {
+    const apiKey = one(form, 'api_key') ?? one(query, 'api_key');
+    // all requests count against the limit, whatever their outcome (api-v2.5, Limits)
+    const retryAfter = this.limiter.hit(apiKey ?? '');
+    if (retryAfter !== undefined) {
+      throw new ApiError(429, ':too_many_requests', `rate limit of ${this.limiter.limit} requests per ${this.limiter.windowMs / 1000} s exceeded`, undefined, {
+        'retry-after': String(retryAfter),
+      });
+    }
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    if (this.live) this.live.catchUp(this.store);
+    if (pathname.startsWith(CONTROL_PREFIX)) {
+      if (apiKey === undefined || this.keys.get(apiKey) !== PRIMARY_ACCOUNT) throw new ApiError(401, ':unauthorized', 'the sandbox\'s control routes take the primary api_key');
+      return { body: await this.control(method, pathname.slice(CONTROL_PREFIX.length), { ...query, ...form }) };
+    }
+    const match = this.router.match(method, pathname);
+    if (match.kind === 'none') {
+      throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}${notFoundHint(pathname)}`);
+    }
+    if (match.kind === 'method') {
+      throw new ApiError(405, ':method_not_allowed', `${req.method ?? ''} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`, undefined, {
+        allow: match.allowed.join(', '),
+      });
+    }
+    if (apiKey === undefined || apiKey === '') throw new ApiError(401, ':unauthorized', 'api_key is missing');
+    const account = this.keys.get(apiKey);
+    if (account === undefined) throw new ApiError(401, ':unauthorized', 'api_key is not valid');
+    const run = (): Reply => {
+      const nowMs = this.now();
+      const ctx: RequestContext = {
+        method,
+        account,
+        params: { ...query, ...form },
+        path: match.path,
+        expand: parseExpand([...many(query, 'expand', 'expand[]'), ...many(form, 'expand', 'expand[]')]),
+        settings: this.settings,
+        store: this.store,
+        nowMs,
+        nowSec: Math.floor(nowMs / 1000),
+      };
+      return match.handler(ctx);
+    };
+    // Another sandbox on the same state file may have written since (README, Two sandboxes
+    // on one state): reads see its changes; a write runs under the file's lock on fresh data.
+    const stateFile = this.options.stateFile;
+    if (method !== 'GET' && stateFile !== undefined) {
+      return withStateLock(stateFile, () => {
+        this.store = this.store.refresh(this.realNow());
+        return run();
+      });
+    }
+    this.store = this.store.refresh(this.realNow());
+    return run();
+  }
+
+  tick(seconds: number): Transition[] {
+    if (!this.live) throw new ApiError(409, ':conflict', 'this sandbox is not live: start it with `mon sandbox serve --live` to move its clock');
+    this.live.step(seconds * 1000);
+    return this.live.catchUp(this.store);
+  }
 
   /** The sandbox-only routes under /_sandbox/ (README, Control routes): tick and trigger. */
-  async function control(method: string, route: string, params: Params): Promise<unknown> {
+  private async control(method: string, route: string, params: Params): Promise<unknown> {
     if (method !== 'POST') throw new ApiError(405, ':method_not_allowed', `${method} is not allowed on ${CONTROL_PREFIX}${route}; allowed: POST`, undefined, { allow: 'POST' });
-    const nowSec = Math.floor(now() / 1000);
     if (route === 'tick') {
       const raw = one(params, 'seconds') ?? '';
       if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 366 * 86_400) throw invalidParameter('seconds', 'must be an integer from 1 to 31622400 (a year)');
-      const made = tick(Number(raw));
-      return { now: Math.floor(now() / 1000), transitions: made.map(describe) };
+      const made = this.tick(Number(raw));
+      return { now: Math.floor(this.now() / 1000), transitions: made.map(describe) };
     }
     if (route !== 'trigger') throw new ApiError(404, ':not_found', `no control route ${CONTROL_PREFIX}${route}; there are ${CONTROL_PREFIX}tick and ${CONTROL_PREFIX}trigger`);
-    const kind = one(params, 'kind') ?? '';
-    const target = one(params, 'target') ?? '';
+    return this.trigger(one(params, 'kind') ?? '', one(params, 'target') ?? '');
+  }
+
+  /** `trigger`: a test event, a connection test, a computer gone missing, or a plugin result forced to a state. */
+  private async trigger(kind: string, target: string): Promise<unknown> {
+    const { store } = this;
+    const nowSec = Math.floor(this.now() / 1000);
     if (kind === 'test') {
       const event = testEvent(nowSec);
-      return { event_id: event.event_id, deliveries: await deliver(event) };
+      return { event_id: event.event_id, deliveries: await this.deliver(event) };
     }
-    if (kind === 'connection_test') return { deliveries: await sender.probe(connectionTestEvent(nowSec)) };
+    if (kind === 'connection_test') return { deliveries: await this.sender.probe(connectionTestEvent(nowSec)) };
     const computer = target.startsWith('pr_') ? store.computers.get(store.pluginResults.get(target)?.computer ?? '') : target !== '' ? store.computerByClientId(target) : undefined;
     if (target !== '' && (computer === undefined || computer.account !== PRIMARY_ACCOUNT)) throw new ApiError(404, ':not_found', `no computer or plugin result ${target} of the primary account`);
-    if (kind === 'missing') {
-      const c = computer ?? store.computers.items.find((x) => x.account === PRIMARY_ACCOUNT && x.report_if_missing && !x.agent_removed && nowSec - x.last_report < 86_400);
-      if (!c) throw new ApiError(404, ':not_found', 'no reporting computer left to go missing');
-      fleet.forceMissing(store, c, nowSec);
-      c.report_if_missing = true;
-      c.ignore_missing_until = null;
-      c.last_report = Math.min(c.last_report, nowSec - c.report_missing_after * 86_400 - 3_600);
-      c.last_update = c.last_report;
-      store.commit({ saved: [c] });
-      return { client_id: c.client_id, missing: true, last_report: c.last_report };
-    }
+    if (kind === 'missing') return this.forceMissing(computer, nowSec);
     const status = FORCED[kind];
     if (status === undefined) throw invalidParameter('kind', 'must be one of test, connection_test, missing, alert, warning, ok');
     const candidates = (computer ? [computer] : store.computers.items.filter((x) => x.account === PRIMARY_ACCOUNT && !x.hidden)).flatMap((c) => store.resultsOf(c.uid).filter((r) => r.visible));
@@ -344,54 +358,69 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (!result) throw new ApiError(404, ':not_found', `no visible plugin result that is not ${status} already`);
     const owner = store.computers.get(result.computer);
     if (!owner) throw new ApiError(404, ':not_found', `plugin result ${result.uid} has no computer`);
-    return describe(fleet.force(store, owner, result, status, nowSec));
+    return describe(this.fleet.force(store, owner, result, status, nowSec));
   }
 
-  // A live fleet moves (and sends its webhooks) between requests too: one catch-up per simulated step.
-  const ticker = live ? setInterval(() => live.catchUp(store), Math.max(50, (STEP_SECONDS * 1000) / live.speed)) : undefined;
-  ticker?.unref();
+  /** `trigger kind=missing`: the computer given, or the first reporting one, stops reporting. */
+  private forceMissing(computer: ComputerRec | undefined, nowSec: number): unknown {
+    const { store } = this;
+    const c = computer ?? store.computers.items.find((x) => x.account === PRIMARY_ACCOUNT && x.report_if_missing && !x.agent_removed && nowSec - x.last_report < 86_400);
+    if (!c) throw new ApiError(404, ':not_found', 'no reporting computer left to go missing');
+    this.fleet.forceMissing(store, c, nowSec);
+    c.report_if_missing = true;
+    c.ignore_missing_until = null;
+    c.last_report = Math.min(c.last_report, nowSec - c.report_missing_after * 86_400 - 3_600);
+    c.last_update = c.last_report;
+    store.commit({ saved: [c] });
+    return { client_id: c.client_id, missing: true, last_report: c.last_report };
+  }
 
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  };
-  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
-  server.keepAliveTimeout = 5_000;
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');
-  const shownHost = host === 'localhost' ? 'localhost' : isIP(address.address) === 6 ? `[${address.address}]` : address.address;
-
-  let closing: Promise<void> | undefined;
-  return {
-    url: `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
-    apiKey: primaryKey,
-    otherApiKey: SANDBOX_OTHER_API_KEY,
-    requests,
-    live,
-    tick,
-    async webhooksSettled(): Promise<void> {
-      while (deliveries.size > 0) await Promise.all([...deliveries]);
-    },
-    close(): Promise<void> {
-      if (ticker) clearInterval(ticker);
-      sender.close();
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeIdleConnections();
-        // a client holding a request open must not keep the process alive
-        setTimeout(() => server.closeAllConnections(), 1_000).unref();
+  /** Listens on `host` (the port of the options, or any) and hands back the running sandbox. */
+  async listen(host: string): Promise<RunningSandbox> {
+    const { options, live } = this;
+    // A live fleet moves (and sends its webhooks) between requests too: one catch-up per simulated step.
+    const ticker = live ? setInterval(() => live.catchUp(this.store), Math.max(50, (STEP_SECONDS * 1000) / live.speed)) : undefined;
+    ticker?.unref();
+    const listener = (req: IncomingMessage, res: ServerResponse): void => {
+      this.handle(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
       });
-      return closing;
-    },
-  };
+    };
+    const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');
+    const shownHost = host === 'localhost' ? 'localhost' : isIP(address.address) === 6 ? `[${address.address}]` : address.address;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
+      apiKey: this.primaryKey,
+      otherApiKey: SANDBOX_OTHER_API_KEY,
+      requests: this.requests,
+      live,
+      tick: (seconds) => this.tick(seconds),
+      webhooksSettled: async () => {
+        while (this.deliveries.size > 0) await Promise.all([...this.deliveries]);
+      },
+      close: () => {
+        if (ticker) clearInterval(ticker);
+        this.sender.close();
+        closing ??= new Promise<void>((resolve, reject) => {
+          server.close((err) => (err ? reject(err) : resolve()));
+          server.closeIdleConnections();
+          // a client holding a request open must not keep the process alive
+          setTimeout(() => server.closeAllConnections(), 1_000).unref();
+        });
+        return closing;
+      },
+    };
+  }
 }

@@ -80,6 +80,19 @@ describe('profiles', () => {
     expect(sandbox.requests[0]?.query.per_page).toBe('1');
   });
 
+  it('tests a named profile as saved: MON_API_KEY and MON_BASE_URL are neither sent to it nor used instead', async () => {
+    sandbox.requests.length = 0;
+    const envKey = 'k_env_not_the_sandbox_key_0000';
+    const ok = await mon(['profile', 'test', 'local'], undefined, { MON_API_KEY: envKey, MON_BASE_URL: 'http://127.0.0.1:9' });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.startsWith(`ok: ${sandbox.url} answered with a valid key`)).toBe(true);
+    expect(sandbox.requests).toHaveLength(1);
+    expect(sandbox.requests[0]?.status).toBe(200);
+    expect(sandbox.requests[0]?.query.api_key).toBe(sandbox.apiKey);
+    expect(JSON.stringify(sandbox.requests[0])).not.toContain(envKey);
+  });
+
   it('refuses to remove a profile without --yes when no one can confirm, and removes it with --yes', async () => {
     const refused = await mon(['profile', 'remove', 'acme']);
     expect(refused.code).toBe(2);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FRAGMENT_MIN, redact, REDACTED } from '../../src/api/redact.js';
 import { longRunsCut, quoted, shortened } from '../../src/text/escape.js';
-import { scrub } from '../../src/runtime.js';
+import { scrub } from '../../src/api/secrets.js';
 
 /** What API keys are made of, '+', '/' and '=' included (they change when URL-encoded). */
 const KEY_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+/=.'];

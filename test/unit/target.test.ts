@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chooseTarget, resolveGlobals } from '../../src/runtime.js';
+import { resolveGlobals } from '../../src/globals.js';
+import { chooseTarget, targetOf } from '../../src/target.js';
 import type { ProfileReader } from '../../src/config/profiles.js';
 
 /** Saved profiles as the reader gives them: acme is the default. */
@@ -47,5 +48,17 @@ describe('the one choice of account and endpoint', () => {
     const none = async () => ({ defaultName: undefined, get: () => undefined, list: () => ({}) }) as unknown as ProfileReader;
     await expect(choose({}, {}, none)).rejects.toThrow('no profile: nothing says which account to use');
     await expect(choose({}, { MON_BASE_URL: 'https://x.example.com' }, none)).rejects.toThrow('no API key');
+  });
+
+  it('a profile mon names itself (one account of many, `profile test NAME`) is the saved profile alone', async () => {
+    const env = { MON_API_KEY: 'k_env_00000000000000000', MON_BASE_URL: 'https://env.example.com' };
+    const globals = resolveGlobals({ sandbox: true }, env);
+    expect(await targetOf({ savedProfile: 'north' }, globals, env, saved())).toEqual({
+      account: { key: 'north', label: 'north' },
+      endpoint: { baseUrl: 'https://north.example.com', baseUrlSource: 'profile north', apiKey: 'k_north_000000000000000' },
+    });
+    // The command line's own choice still lets the environment override the profile's key.
+    expect((await targetOf({ commandLine: true }, resolveGlobals({ profile: 'north' }, env), env, saved())).endpoint).toMatchObject({ baseUrl: 'https://env.example.com', apiKey: 'k_env_00000000000000000' });
+    await expect(targetOf({ savedProfile: 'gone' }, globals, env, saved())).rejects.toThrow(/no profile named 'gone'/);
   });
 });
