@@ -9,7 +9,12 @@ import { bound } from './test/helpers/slow.js';
  * process's time zone, which would leak into, or be defeated by, a module another file loaded,
  * or change V8's flags (the --jq worker's), which are the process's.
  */
-const ISOLATED = ['test/unit/output-lazy.test.ts', 'test/unit/output-format.test.ts', 'test/unit/output-render.test.ts', 'test/unit/jq-engine.test.ts'];
+const ISOLATED = [
+  'test/unit/output-lazy.test.ts',
+  'test/unit/output-format.test.ts',
+  'test/unit/output-render.test.ts',
+  'test/unit/jq-engine.test.ts',
+];
 
 /** Functions and properties: no server, no process. */
 const UNIT = ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'];
@@ -25,10 +30,17 @@ function spawnedFiles(): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory()) visit(path);
-      else if (path.endsWith('.test.ts') && /\b(runMon|signalMon|MON_BIN|onTerminal)\b|node:child_process/.test(readFileSync(join(import.meta.dirname, path), 'utf8'))) files.push(path);
+      else if (
+        path.endsWith('.test.ts') &&
+        /\b(runMon|signalMon|MON_BIN|onTerminal)\b|node:child_process/.test(
+          readFileSync(join(import.meta.dirname, path), 'utf8'),
+        )
+      )
+        files.push(path);
     }
   };
-  for (const dir of ['e2e', 'events', 'resilience', 'sandbox', 'completion', 'docs', 'package', 'perf']) visit(`test/${dir}`);
+  for (const dir of ['e2e', 'events', 'resilience', 'sandbox', 'completion', 'docs', 'package', 'perf'])
+    visit(`test/${dir}`);
   return files;
 }
 const SPAWNED = spawnedFiles();
@@ -57,7 +69,15 @@ export default defineConfig({
       // cache); the rest is what does not change in a process (the command tree, compiled
       // schemas, loaded modules), which no test depends on.
       { extends: true, test: { name: 'unit', include: UNIT, exclude: ISOLATED, isolate: false } },
-      { extends: true, test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...ISOLATED, ...SPAWNED], isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'in-process',
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT, ...ISOLATED, ...SPAWNED],
+          isolate: false,
+        },
+      },
       { extends: true, test: { name: 'spawned', include: SPAWNED, isolate: false } },
     ],
   },

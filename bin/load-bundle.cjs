@@ -81,7 +81,9 @@ exports.loadBundle = function loadBundle(file, env = process.env) {
 function cacheDir(env) {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  const dir = env.NODE_COMPILE_CACHE || path.join(require('node:os').tmpdir(), `mon-code-cache${uid === undefined ? '' : `-${uid}`}`);
+  const dir =
+    env.NODE_COMPILE_CACHE ||
+    path.join(require('node:os').tmpdir(), `mon-code-cache${uid === undefined ? '' : `-${uid}`}`);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stat = fs.lstatSync(dir);

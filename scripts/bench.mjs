@@ -46,7 +46,10 @@ const { values: flags } = parseArgs({
 const QUICK = flags.quick;
 const RUNS = QUICK && !process.argv.some((arg) => arg.startsWith('--runs')) ? 8 : Number(flags.runs);
 const ALL_RUNS = Number(flags['all-runs']);
-const NODES = (flags.node ?? [process.execPath]).map((file) => ({ file, version: execFileSync(file, ['--version'], { encoding: 'utf8' }).trim() }));
+const NODES = (flags.node ?? [process.execPath]).map((file) => ({
+  file,
+  version: execFileSync(file, ['--version'], { encoding: 'utf8' }).trim(),
+}));
 const BIG = 10_000;
 const HUGE = 50_000;
 const SMALL = 1_000;
@@ -126,8 +129,13 @@ const ONE_REQUEST = await referenceMon('one-request.cjs', scratch);
 const ALL_PAGES = QUICK ? undefined : await referenceMon('all-pages.cjs', scratch);
 const MUTE_PUTS = QUICK ? undefined : await referenceMon('mute-puts.cjs', scratch);
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-say(`mon ${version} benchmark: ${NODES.map((n) => `node ${n.version}`).join(', ')}; ${process.platform} ${process.arch}, ${cpus().length} CPUs, load ${load()}`);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+say(
+  `mon ${version} benchmark: ${NODES.map((n) => `node ${n.version}`).join(', ')}; ${process.platform} ${process.arch}, ${cpus().length} CPUs, load ${load()}`,
+);
 say(`${RUNS} start-up runs${QUICK ? '' : ` and ${ALL_RUNS} --all runs`} of each, per Node; medians [min … max]`);
 
 const results = { version, cpus: cpus().length, runs: RUNS, allRuns: ALL_RUNS, memoryMethod: MEMORY_METHOD, nodes: {} };
@@ -144,38 +152,68 @@ report();
 /** Every row on one Node. */
 async function measure(node) {
   const exec = (args, env, options = {}) => run(node.file, args, { env, scratch, ...options });
-  const mon = (args, sandbox, { configDir, env, ...options } = {}) => exec([MON, ...args], envFor(sandbox, configDir, env), options);
+  const mon = (args, sandbox, { configDir, env, ...options } = {}) =>
+    exec([MON, ...args], envFor(sandbox, configDir, env), options);
 
   // Right answers first: a fast wrong answer is no figure.
   const v = await mon(['--version'], big, { capture: true });
-  if (v.code !== 0 || v.stdout !== `${version}\n`) fail(`${node.version}: mon --version printed ${JSON.stringify(v.stdout)} (exit ${v.code})`);
+  if (v.code !== 0 || v.stdout !== `${version}\n`)
+    fail(`${node.version}: mon --version printed ${JSON.stringify(v.stdout)} (exit ${v.code})`);
   const h = await mon(['--help'], big, { capture: true });
   if (h.code !== 0 || !h.stdout.startsWith('Usage: mon')) fail(`${node.version}: mon --help: exit ${h.code}`);
   const list = await mon(['computers', 'list', '--json'], big, { capture: true });
   const alone = await exec([ONE_REQUEST], envFor(big), { capture: true });
-  if (list.code !== 0 || alone.stdout !== list.stdout) fail(`${node.version}: computers list --json printed other computers than undici alone: exit ${list.code} ${list.stderr.trim()}`);
+  if (list.code !== 0 || alone.stdout !== list.stdout)
+    fail(
+      `${node.version}: computers list --json printed other computers than undici alone: exit ${list.code} ${list.stderr.trim()}`,
+    );
   const plain = await exec([ONE_REQUEST_HTTP], envFor(big), { capture: true });
-  if (plain.stdout !== list.stdout) fail(`${node.version}: computers list --json printed other computers than node:http alone`);
+  if (plain.stdout !== list.stdout)
+    fail(`${node.version}: computers list --json printed other computers than node:http alone`);
   if (QUICK) return process.exitCode ? undefined : { ...(await startupRows(node, exec, mon)), load: load() };
   const nd = await mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { capture: true, configDir: freshDir() });
   const allAlone = await exec([ALL_PAGES], envFor(big), { capture: true });
   const count = nd.stdout.split('\n').length - 1;
-  if (nd.code !== 0 || count !== BIG || allAlone.stdout !== nd.stdout) fail(`${node.version}: --all -o ndjson: exit ${nd.code}, ${count} lines, as undici alone: ${allAlone.stdout === nd.stdout} ${nd.stderr.trim()}`);
+  if (nd.code !== 0 || count !== BIG || allAlone.stdout !== nd.stdout)
+    fail(
+      `${node.version}: --all -o ndjson: exit ${nd.code}, ${count} lines, as undici alone: ${allAlone.stdout === nd.stdout} ${nd.stderr.trim()}`,
+    );
   const jq = await mon(['computers', 'list', '--all', '--jq', 'length'], big, { capture: true, configDir: freshDir() });
-  if (jq.code !== 0 || jq.stdout !== `${BIG}\n`) fail(`${node.version}: --all --jq length: exit ${jq.code}, printed ${JSON.stringify(jq.stdout)} ${jq.stderr.trim()}`);
+  if (jq.code !== 0 || jq.stdout !== `${BIG}\n`)
+    fail(
+      `${node.version}: --all --jq length: exit ${jq.code}, printed ${JSON.stringify(jq.stdout)} ${jq.stderr.trim()}`,
+    );
   if (process.exitCode) return undefined;
 
   const { times, memory, instructions } = await startupRows(node, exec, mon);
 
   // --all over 10,000 (time and peak memory) and 50,000 computers (peak memory).
-  const all = { all: [], allUndici: [], json: [], jq: [], rssBig: [], rssHuge: [], rssUndici: [], table: [], csv: [], jsonOne: [], jqOne: [], bare: [], jqAlone: [] };
+  const all = {
+    all: [],
+    allUndici: [],
+    json: [],
+    jq: [],
+    rssBig: [],
+    rssHuge: [],
+    rssUndici: [],
+    table: [],
+    csv: [],
+    jsonOne: [],
+    jqOne: [],
+    bare: [],
+    jqAlone: [],
+  };
   for (let round = -1; round < ALL_RUNS; round++) {
     const reference = await exec([ALL_PAGES], envFor(big), { memory: true });
     const ten = await mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { memory: true, configDir: freshDir() });
     // --jq over the whole array: jq (WebAssembly) parses the 24 MB that --json would print.
     const json = await mon(['computers', 'list', '--all', '--json'], big, { configDir: freshDir() });
     const jq = await mon(['computers', 'list', '--all', '--jq', 'length'], big, { configDir: freshDir() });
-    const fifty = await mon(['computers', 'list', '--all', '-o', 'ndjson'], huge, { memory: true, configDir: freshDir(), env: { MON_RATE_LIMIT: '100000/60' } });
+    const fifty = await mon(['computers', 'list', '--all', '-o', 'ndjson'], huge, {
+      memory: true,
+      configDir: freshDir(),
+      env: { MON_RATE_LIMIT: '100000/60' },
+    });
     // A table of 10,000 rows against the same rows as CSV; --jq on one page against --json.
     const table = await mon(['computers', 'list', '--all'], big, { configDir: freshDir() });
     const csv = await mon(['computers', 'list', '--all', '-o', 'csv'], big, { configDir: freshDir() });
@@ -185,7 +223,19 @@ async function measure(node) {
     const bare = await exec(['-e', '0'], envFor(big));
     const jqAlone = await exec(['--liftoff-only', JQ_ALONE], envFor(big), { capture: true });
     if (jqAlone.stdout !== '0') fail(`${node.version}: jq-wasm alone printed ${JSON.stringify(jqAlone.stdout)}`);
-    for (const [label, result] of [['undici alone --all', reference], ['--all 10,000', ten], ['--all --json', json], ['--all --jq', jq], ['--all 50,000', fifty], ['--all table', table], ['--all -o csv', csv], ['--json', jsonOne], ['--jq length', jqOne], ['node -e 0', bare], ['jq-wasm alone', jqAlone]]) {
+    for (const [label, result] of [
+      ['undici alone --all', reference],
+      ['--all 10,000', ten],
+      ['--all --json', json],
+      ['--all --jq', jq],
+      ['--all 50,000', fifty],
+      ['--all table', table],
+      ['--all -o csv', csv],
+      ['--json', jsonOne],
+      ['--jq length', jqOne],
+      ['node -e 0', bare],
+      ['jq-wasm alone', jqAlone],
+    ]) {
       if (result.code !== 0) fail(`${node.version} ${label}: exit ${result.code} ${result.stderr.trim()}`);
     }
     if (round < 0) continue;
@@ -204,13 +254,32 @@ async function measure(node) {
     all.jqAlone.push(jqAlone.ms);
   }
   // The fleet commands (alerts, status): scripts/bench/fleet.mjs.
-  const fleet = await measureFleet({ mon, sizes: [[big, BIG], [small, SMALL]], freshDir, runs: ALL_RUNS, fail });
+  const fleet = await measureFleet({
+    mon,
+    sizes: [
+      [big, BIG],
+      [small, SMALL],
+    ],
+    freshDir,
+    runs: ALL_RUNS,
+    fail,
+  });
   // Many accounts side by side: scripts/bench/accounts.mjs.
   const many = await measureAccounts({ node: node.file, mon: MON, accounts, freshDir, scratch, runs: ALL_RUNS, fail });
   // --changes NAME against the same list without it: scripts/bench/changes.mjs.
   const changes = await measureChanges({ mon, big, count: BIG, freshDir, runs: ALL_RUNS, fail });
   // 1,000 mutes and unmutes against undici sending the same PUTs: scripts/bench/mute.mjs.
-  const mute = await measureMute({ mon, exec, sandbox: muting, reference: MUTE_PUTS, envFor, freshDir, scratch, runs: ALL_RUNS, fail });
+  const mute = await measureMute({
+    mon,
+    exec,
+    sandbox: muting,
+    reference: MUTE_PUTS,
+    envFor,
+    freshDir,
+    scratch,
+    runs: ALL_RUNS,
+    fail,
+  });
   // status -o openmetrics and mon report against status -o json: scripts/bench/outputs.mjs.
   const outputs = await measureOutputs({ mon, big, count: BIG, freshDir, runs: ALL_RUNS, fail });
   return { times, memory, instructions, all, fleet, many, changes, mute, outputs, load: load() };
@@ -254,12 +323,20 @@ async function startupRows(node, exec, mon) {
     const count = async (args) => {
       const samples = [];
       for (let i = 0; i < INSTRUCTION_SAMPLES; i++) {
-        const result = await run('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', node.file, ...args], { env: envFor(big), scratch });
+        const result = await run(
+          'valgrind',
+          ['--tool=callgrind', '--callgrind-out-file=/dev/null', node.file, ...args],
+          { env: envFor(big), scratch },
+        );
         samples.push(Number(/Collected : (\d+)/.exec(result.stderr)?.[1]));
       }
       return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
     };
-    instructions = { list: await count([MON, 'computers', 'list', '--json']), http: await count([ONE_REQUEST_HTTP]), undici: await count([ONE_REQUEST]) };
+    instructions = {
+      list: await count([MON, 'computers', 'list', '--json']),
+      http: await count([ONE_REQUEST_HTTP]),
+      undici: await count([ONE_REQUEST]),
+    };
   }
   return { times, memory, instructions };
 }
@@ -313,11 +390,25 @@ function report() {
         .join('')}`,
     );
   const rss = (v, key) => stats(results.nodes[v].memory[key]).median;
-  ratioRow(`peak memory, mon / node:http (≤ ${TARGETS.listMemory.limit}×)`, 'listMemory', (v) => [rss(v, 'rssList'), rss(v, 'rssHttp')], TARGETS.listMemory, (mb) => `${mb.toFixed(1)} MB`);
+  ratioRow(
+    `peak memory, mon / node:http (≤ ${TARGETS.listMemory.limit}×)`,
+    'listMemory',
+    (v) => [rss(v, 'rssList'), rss(v, 'rssHttp')],
+    TARGETS.listMemory,
+    (mb) => `${mb.toFixed(1)} MB`,
+  );
   if (flags.instructions) {
     const count = (v, key) => results.nodes[v].instructions?.[key];
-    ratioRow(`instructions, mon / node:http (≤ ${TARGETS.list.limit}×)`, 'listInstructions', (v) => [count(v, 'list'), count(v, 'http')], TARGETS.list, (n) => `${(n / 1e6).toFixed(0)} M`);
-    say(`${'instructions, undici alone / node:http'.padEnd(50)}${versions.map((v) => cell(`${(count(v, 'undici') / count(v, 'http')).toFixed(2)}×`)).join('')}`);
+    ratioRow(
+      `instructions, mon / node:http (≤ ${TARGETS.list.limit}×)`,
+      'listInstructions',
+      (v) => [count(v, 'list'), count(v, 'http')],
+      TARGETS.list,
+      (n) => `${(n / 1e6).toFixed(0)} M`,
+    );
+    say(
+      `${'instructions, undici alone / node:http'.padEnd(50)}${versions.map((v) => cell(`${(count(v, 'undici') / count(v, 'http')).toFixed(2)}×`)).join('')}`,
+    );
   }
   say();
   if (QUICK) return finish();
@@ -338,14 +429,25 @@ function report() {
   // target leaves for all of --jq's work (scripts/bench/jq-alone.cjs).
   say(
     `${'information: jq-wasm alone, less node -e 0'.padEnd(50)}${versions
-      .map((v) => cell(`${(median(v, 'jqAlone') - median(v, 'bare')).toFixed(1)} ms (the target leaves ${((TARGETS.jqOne.limit - 1) * median(v, 'jsonOne')).toFixed(1)})`))
+      .map((v) =>
+        cell(
+          `${(median(v, 'jqAlone') - median(v, 'bare')).toFixed(1)} ms (the target leaves ${((TARGETS.jqOne.limit - 1) * median(v, 'jsonOne')).toFixed(1)})`,
+        ),
+      )
       .join('')}`,
   );
   say();
-  say(`Peak memory of --all -o ndjson (${MEMORY_METHOD}), MB; target: 50,000 within ${TARGETS.memory.limit}× of 10,000`);
+  say(
+    `Peak memory of --all -o ndjson (${MEMORY_METHOD}), MB; target: 50,000 within ${TARGETS.memory.limit}× of 10,000`,
+  );
   header();
   const mb = (key) => versions.map((v) => stats(results.nodes[v].all[key]));
-  const memoryRow = (label, key) => say(`${label.padEnd(50)}${mb(key).map((s) => cell(`${s.median.toFixed(1)} [${s.min.toFixed(1)}…${s.max.toFixed(1)}]`)).join('')}`);
+  const memoryRow = (label, key) =>
+    say(
+      `${label.padEnd(50)}${mb(key)
+        .map((s) => cell(`${s.median.toFixed(1)} [${s.min.toFixed(1)}…${s.max.toFixed(1)}]`))
+        .join('')}`,
+    );
   memoryRow('reference: undici alone, 10,000', 'rssUndici');
   memoryRow('mon, 10,000 computers', 'rssBig');
   memoryRow('mon, 50,000 computers', 'rssHuge');
@@ -394,7 +496,9 @@ function finish() {
     '',
     '| Node | row | ratio | target | |',
     '|---|---|---|---|---|',
-    ...(results.targets ?? []).map((t) => `| ${t.node} | ${t.row} | ${t.ratio.toFixed(2)}× | ≤ ${t.limit}× | ${t.holds ? 'ok' : 'MISS'} |`),
+    ...(results.targets ?? []).map(
+      (t) => `| ${t.node} | ${t.row} | ${t.ratio.toFixed(2)}× | ≤ ${t.limit}× | ${t.holds ? 'ok' : 'MISS'} |`,
+    ),
     '',
     '```text',
     ...printed,

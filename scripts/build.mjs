@@ -5,7 +5,18 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { BUNDLE_NAME, HELP_NAME, JQ_ENGINE_NAME, JQ_WORKER_NAME, SEPARATE_FILES, buildOptions, engineBuildOptions, separateBuildOptions, stamped, workerBuildOptions } from './esbuild.config.mjs';
+import {
+  BUNDLE_NAME,
+  HELP_NAME,
+  JQ_ENGINE_NAME,
+  JQ_WORKER_NAME,
+  SEPARATE_FILES,
+  buildOptions,
+  engineBuildOptions,
+  separateBuildOptions,
+  stamped,
+  workerBuildOptions,
+} from './esbuild.config.mjs';
 
 const root = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));

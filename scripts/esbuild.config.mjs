@@ -53,7 +53,9 @@ const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(build) {
     build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child_process', namespace: 'lazy-builtin' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
       loader: 'js',
@@ -72,7 +74,9 @@ function undiciStandIn(builtin, contents) {
   return {
     name: namespace,
     setup(build) {
-      build.onResolve({ filter: new RegExp(`^(node:)?${builtin}$`) }, (args) => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: builtin, namespace } : undefined));
+      build.onResolve({ filter: new RegExp(`^(node:)?${builtin}$`) }, (args) =>
+        /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: builtin, namespace } : undefined,
+      );
       build.onLoad({ filter: /.*/, namespace }, () => ({ loader: 'js', contents }));
     },
   };
@@ -84,7 +88,10 @@ function undiciStandIn(builtin, contents) {
  * no assertion fails. Here undici gets a function that loads node:assert only when one does.
  * undici calls assert as a plain function only: test/api/undici-layout.test.ts fails otherwise.
  */
-const lazyAssert = undiciStandIn('assert', `module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };`);
+const lazyAssert = undiciStandIn(
+  'assert',
+  `module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };`,
+);
 
 /** Node's default --max-http-header-size (16 KiB on Node 20, 22 and 24): test/api/undici-layout.test.ts checks it. */
 export const NODE_MAX_HEADER_SIZE = 16_384;
@@ -115,13 +122,23 @@ const separateFiles = {
   name: 'separate-files',
   setup(build) {
     for (const { file, imported } of SEPARATE_FILES) {
-      build.onResolve({ filter: imported }, (args) => (/[\\/]src[\\/]sandbox[\\/]/.test(args.importer) ? undefined : { path: `./${file}`, external: true }));
+      build.onResolve({ filter: imported }, (args) =>
+        /[\\/]src[\\/]sandbox[\\/]/.test(args.importer) ? undefined : { path: `./${file}`, external: true },
+      );
     }
   },
 };
 
 /** What every file of dist/ is: one minified CommonJS file each, the external packages left out. */
-const COMMON = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, external: EXTERNAL_PACKAGES, logLevel: 'warning' };
+const COMMON = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  external: EXTERNAL_PACKAGES,
+  logLevel: 'warning',
+};
 
 /**
  * undici's HTTP/1.1 client requires its HTTP/2 client when it loads, and with it node:http2
@@ -176,7 +193,11 @@ export function separateBuildOptions({ entry, outfile }) {
     ? { ...COMMON, entryPoints: [entry], outfile }
     : // A package of one default export (conf's class): module.exports is it, as the bundle, which
       // requires externals as Node does, takes a default import.
-      { ...COMMON, stdin: { contents: `module.exports = require('${entry}').default;`, resolveDir: '.', loader: 'js' }, outfile };
+      {
+        ...COMMON,
+        stdin: { contents: `module.exports = require('${entry}').default;`, resolveDir: '.', loader: 'js' },
+        outfile,
+      };
 }
 
 /** Options for the build of what starts the --jq worker (src/output/jq-engine.ts), for bin/mon. */

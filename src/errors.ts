@@ -32,30 +32,56 @@ export const EXIT_CODES: readonly { code: string; meaning: string; retry: string
   { code: `${EXIT.ok}`, meaning: 'success', retry: '-' },
   {
     code: `${EXIT.internal}`,
-    meaning: 'a bug in mon (run with --verbose and report it); a confirmation answered no on a terminal (nothing was done); a --jq filter that failed on the data or ran out of memory (256 MB); or a saved --changes state that is damaged, or that another run holds past the wait (the message names the file)',
+    meaning:
+      'a bug in mon (run with --verbose and report it); a confirmation answered no on a terminal (nothing was done); a --jq filter that failed on the data or ran out of memory (256 MB); or a saved --changes state that is damaged, or that another run holds past the wait (the message names the file)',
     retry: 'no: for a state, do what the message says; for a confirmation, answer y or add --yes',
   },
   {
     code: `${EXIT.usage}`,
-    meaning: 'usage: a bad flag or value (nothing was sent), no profile, a delete, a bulk mute or a mute that ends one sooner without --yes, a damaged config file or a config folder that is not yours alone (the message names it)',
+    meaning:
+      'usage: a bad flag or value (nothing was sent), no profile, a delete, a bulk mute or a mute that ends one sooner without --yes, a damaged config file or a config folder that is not yours alone (the message names it)',
     retry: 'no: fix the command',
   },
-  { code: `${EXIT.auth}`, meaning: '401 or 403: the key or subdomain is wrong, or the key has no permission', retry: 'no' },
+  {
+    code: `${EXIT.auth}`,
+    meaning: '401 or 403: the key or subdomain is wrong, or the key has no permission',
+    retry: 'no',
+  },
   { code: `${EXIT.notFound}`, meaning: '404: no such item (the message names what was looked for)', retry: 'no' },
-  { code: `${EXIT.rejected}`, meaning: '400, 422 or another 4xx: the server rejected the request (the message names the attribute)', retry: 'no' },
-  { code: `${EXIT.rateLimited}`, meaning: '429 after every retry: the message says when to try again', retry: 'yes, after the time it names' },
+  {
+    code: `${EXIT.rejected}`,
+    meaning: '400, 422 or another 4xx: the server rejected the request (the message names the attribute)',
+    retry: 'no',
+  },
+  {
+    code: `${EXIT.rateLimited}`,
+    meaning: '429 after every retry: the message says when to try again',
+    retry: 'yes, after the time it names',
+  },
   {
     code: `${EXIT.server}`,
-    meaning: "5xx after the retries, a redirect, or a body that is not the API's JSON (an HTML page from a proxy, a truncated answer, no body to a read or a write, an answer over MON_MAX_RESPONSE); or a partial read: a list whose pages contradict the totals the server sent (an empty or short page before the promised end, a page served twice); --changes keeps its old state",
+    meaning:
+      "5xx after the retries, a redirect, or a body that is not the API's JSON (an HTML page from a proxy, a truncated answer, no body to a read or a write, an answer over MON_MAX_RESPONSE); or a partial read: a list whose pages contradict the totals the server sent (an empty or short page before the promised end, a page served twice); --changes keeps its old state",
     retry: 'yes',
   },
-  { code: `${EXIT.network}`, meaning: 'network or TLS failure, --timeout or MON_DEADLINE passed (also while reading --from, --body-file or --api-key-stdin, or running a --jq filter)', retry: 'yes (not for TLS)' },
+  {
+    code: `${EXIT.network}`,
+    meaning:
+      'network or TLS failure, --timeout or MON_DEADLINE passed (also while reading --from, --body-file or --api-key-stdin, or running a --jq filter)',
+    retry: 'yes (not for TLS)',
+  },
   {
     code: `${EXIT.accountsFailed}`,
-    meaning: "with --profiles, --all-profiles or MON_PROFILES: some accounts failed (a line each on stderr, naming the profile) and the others' data was printed whole; when every account fails with the same code, that code instead",
+    meaning:
+      "with --profiles, --all-profiles or MON_PROFILES: some accounts failed (a line each on stderr, naming the profile) and the others' data was printed whole; when every account fails with the same code, that code instead",
     retry: "as the accounts' lines say",
   },
-  { code: `${EXIT.interrupted} / ${EXIT.terminated}`, meaning: 'interrupted by Ctrl-C / SIGTERM, also while reading input or running a --jq filter (the message says what was done first)', retry: '-' },
+  {
+    code: `${EXIT.interrupted} / ${EXIT.terminated}`,
+    meaning:
+      'interrupted by Ctrl-C / SIGTERM, also while reading input or running a --jq filter (the message says what was done first)',
+    retry: '-',
+  },
 ];
 export abstract class MonError extends Error {
   abstract readonly exitCode: number;
@@ -200,4 +226,3 @@ export function mostCommonExitCode(codes: readonly number[]): number {
   }
   return chosen;
 }
-

@@ -32,9 +32,15 @@ function items(rows: readonly (readonly [string, string])[], termWidth?: number)
   const width = termWidth ?? Math.max(...rows.map(([term]) => term.length));
   return rows.flatMap(([term, description]) => {
     // A term too long for its column takes a line of its own.
-    if (term.length > width) return [`  ${term}`, ...wrap(description, HELP_WIDTH - width - 4).map((line) => `${' '.repeat(width + 4)}${line}`)];
+    if (term.length > width)
+      return [
+        `  ${term}`,
+        ...wrap(description, HELP_WIDTH - width - 4).map((line) => `${' '.repeat(width + 4)}${line}`),
+      ];
     const lines = wrap(description, HELP_WIDTH - width - 4);
-    return lines.map((line, index) => (index === 0 ? `  ${term.padEnd(width)}  ${line}` : `${' '.repeat(width + 4)}${line}`).trimEnd());
+    return lines.map((line, index) =>
+      (index === 0 ? `  ${term.padEnd(width)}  ${line}` : `${' '.repeat(width + 4)}${line}`).trimEnd(),
+    );
   });
 }
 
@@ -51,14 +57,24 @@ function flagBlock(flags: readonly string[]): string[] {
 
 /** The global options' flags (all but --version and --help), as the block under every command's help. */
 export function globalFlags(program: Command): string[] {
-  return flagBlock(program.options.filter((option) => option.long !== '--version' && option.long !== '--help').map((option) => option.flags));
+  return flagBlock(
+    program.options
+      .filter((option) => option.long !== '--version' && option.long !== '--help')
+      .map((option) => option.flags),
+  );
 }
 
 /** `mon`, `mon --help`: the commands first, then the topics, the global flags and a few examples. */
 export function rootHelp(program: Command, helper: Help): string {
   // `help` is said in the topics' heading: the root help keeps to one screen (40 lines).
-  const commands = helper.visibleCommands(program).filter((command) => command.name() !== 'help').map((command) => [command.name(), helper.subcommandDescription(command)] as const);
-  const width = Math.max(...commands.map(([term]) => term.length), ...[OPTIONS_TOPIC, ...TOPICS].map((topic) => topic.name.length));
+  const commands = helper
+    .visibleCommands(program)
+    .filter((command) => command.name() !== 'help')
+    .map((command) => [command.name(), helper.subcommandDescription(command)] as const);
+  const width = Math.max(
+    ...commands.map(([term]) => term.length),
+    ...[OPTIONS_TOPIC, ...TOPICS].map((topic) => topic.name.length),
+  );
   const namedLikeCommands = TOPICS.filter((topic) => commands.some(([name]) => name === topic.name));
   const out = [
     'Usage: mon [global options] <command> [<verb>] [arguments] [options]',
@@ -72,7 +88,9 @@ export function rootHelp(program: Command, helper: Help): string {
     // again: the commands already list it, and the root help stays one screen.
     `Help topics (mon help <topic|command>; also ${namedLikeCommands.map((topic) => topic.name).join(', ')}):`,
     ...items(
-      [OPTIONS_TOPIC, ...TOPICS.filter((topic) => !namedLikeCommands.includes(topic))].map((topic) => [topic.name, topic.summary] as const),
+      [OPTIONS_TOPIC, ...TOPICS.filter((topic) => !namedLikeCommands.includes(topic))].map(
+        (topic) => [topic.name, topic.summary] as const,
+      ),
       width,
     ),
     '',
@@ -110,10 +128,22 @@ function blockText(block: TopicBlock): string[] {
  */
 function tableText(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const leading = head.length - 1;
-  if (leading === 1) return items(rows.map((row) => [row[0]!, row[1]!] as const), Math.min(Math.max(...rows.map((row) => row[0]!.length)), Math.floor(HELP_WIDTH / 3)));
+  if (leading === 1)
+    return items(
+      rows.map((row) => [row[0]!, row[1]!] as const),
+      Math.min(Math.max(...rows.map((row) => row[0]!.length)), Math.floor(HELP_WIDTH / 3)),
+    );
   // Three columns (exit codes): the first beside the others, the third after a dash.
   return items(
-    rows.map((row) => [row[0]!, row.at(-1) === '-' ? row.slice(1, -1).join(' ') : `${row.slice(1, -1).join(' ')}. ${head.at(-1)} ${row.at(-1)}`] as const),
+    rows.map(
+      (row) =>
+        [
+          row[0]!,
+          row.at(-1) === '-'
+            ? row.slice(1, -1).join(' ')
+            : `${row.slice(1, -1).join(' ')}. ${head.at(-1)} ${row.at(-1)}`,
+        ] as const,
+    ),
     Math.max(...rows.map((row) => row[0]!.length)),
   );
 }
@@ -121,7 +151,9 @@ function tableText(head: readonly string[], rows: readonly (readonly string[])[]
 /** `mon help options`: every global option with what it does, as commander describes it. */
 export function optionsText(program: Command): string {
   const helper = program.createHelp();
-  const options = helper.visibleOptions(program).filter((option) => option.long !== '--help' && option.long !== '--version');
+  const options = helper
+    .visibleOptions(program)
+    .filter((option) => option.long !== '--help' && option.long !== '--version');
   const rows = options.map((option) => [helper.optionTerm(option), helper.optionDescription(option)] as const);
   return `${[`${OPTIONS_TOPIC.title}: accepted before or after any command`, '', ...items(rows, Math.floor(HELP_WIDTH / 3))].join('\n')}\n`;
 }

@@ -8,7 +8,14 @@ import type { JqSink } from './output/jq.js';
 import type { OutputFile } from './output/output-file.js';
 import { buildProgram, hasDefaultVerb } from './program.js';
 import { apiParams } from './spec/params.js';
-import { hasChecks, needsResolving, optionsOf, type ParsedInput, type VerbOutcome, type VerbSpec } from './spec/spec.js';
+import {
+  hasChecks,
+  needsResolving,
+  optionsOf,
+  type ParsedInput,
+  type VerbOutcome,
+  type VerbSpec,
+} from './spec/spec.js';
 import { explain, missingVerb, optionTakenAsValue } from './usage.js';
 import { beginRun, createContext, type MainDeps } from './runtime.js';
 import { resolveGlobals } from './globals.js';
@@ -132,14 +139,28 @@ class CommandRun {
     const { deps } = this;
     const { io } = deps;
     // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever).
-    if (globals.outputFile !== undefined && !globals.dryRun && !verb.writesOutputFile) this.outputFile = (await import('./output/output-file.js')).openOutputFile(globals.outputFile, verb.untilStopped === true);
+    if (globals.outputFile !== undefined && !globals.dryRun && !verb.writesOutputFile)
+      this.outputFile = (await import('./output/output-file.js')).openOutputFile(
+        globals.outputFile,
+        verb.untilStopped === true,
+      );
     const file = this.outputFile;
     const base: MainDeps = {
       ...deps,
       answerWhole: () => {
         this.whole = true;
       },
-      ...(file ? { io: { stdout: file.stream, stderr: io.stderr, get stdin() { return io.stdin; } } } : {}),
+      ...(file
+        ? {
+            io: {
+              stdout: file.stream,
+              stderr: io.stderr,
+              get stdin() {
+                return io.stdin;
+              },
+            },
+          }
+        : {}),
     };
     this.filter = await jqOutput(verb, name, globals, base, this.cleanups);
     const jq = globals.dryRun ? undefined : this.filter;
@@ -147,7 +168,13 @@ class CommandRun {
     // With --jq, stdout is the filter, and the first request waits for its syntax check.
     return {
       ...base,
-      io: { stdout: jq, stderr: io.stderr, get stdin() { return io.stdin; } },
+      io: {
+        stdout: jq,
+        stderr: io.stderr,
+        get stdin() {
+          return io.stdin;
+        },
+      },
       beforeSending: jq.ready,
       delivered: async () => {
         await jq.end();
@@ -173,7 +200,9 @@ class CommandRun {
       // `status --check` follows the Nagios plugin convention instead (docs/design/cli-contract.md, Exit
       // codes): any error is UNKNOWN, exit 3, its reason on the one line a monitor reads.
       const { nagiosText } = await import('./fleet/check.js');
-      (this.outputFile?.stream ?? deps.io.stdout).write(`MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`);
+      (this.outputFile?.stream ?? deps.io.stdout).write(
+        `MON UNKNOWN - ${nagiosText(scrub(reasonOf(failure), deps))}\n`,
+      );
     }
     // --output-file: PATH is replaced only by a whole answer; a failure that was said already
     // (a full disk at the rename) is not said twice.
@@ -204,7 +233,11 @@ async function againstAccount(verb: VerbSpec, checked: ParsedInput, ctx: Context
     const lookedUp = await (await import('./resolve/index.js')).resolveInput(verb, checked, ctx);
     if ('wouldLookUp' in lookedUp) {
       const { showDryRun } = await import('./commands/actions.js');
-      await showDryRun(ctx, lookedUp.wouldLookUp.prepared, `the request that would look up ${lookedUp.wouldLookUp.what}; what follows depends on its answer`);
+      await showDryRun(
+        ctx,
+        lookedUp.wouldLookUp.prepared,
+        `the request that would look up ${lookedUp.wouldLookUp.what}; what follows depends on its answer`,
+      );
       return;
     }
     resolved = lookedUp.input;
@@ -218,7 +251,11 @@ async function againstAccount(verb: VerbSpec, checked: ParsedInput, ctx: Context
  */
 export function isStatusCheck(program: Command, argv: readonly string[]): boolean {
   if (!argv.includes('--check')) return false;
-  const valued = new Set(program.options.filter((option) => option.required || option.optional).flatMap((option) => [option.short, option.long]));
+  const valued = new Set(
+    program.options
+      .filter((option) => option.required || option.optional)
+      .flatMap((option) => [option.short, option.long]),
+  );
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (valued.has(word)) i++;
@@ -229,17 +266,28 @@ export function isStatusCheck(program: Command, argv: readonly string[]): boolea
 
 /** The reason of `MON UNKNOWN - <reason>`, before it is cleaned into one line (src/fleet/check.ts, nagiosText). */
 function reasonOf(error: unknown): string {
-  return error instanceof CommanderError ? error.message.replace(/^error: /, '')
-    : error instanceof MonError ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}`
-    : error instanceof Error ? `unexpected error: ${error.message}`
-    : String(error);
+  return error instanceof CommanderError
+    ? error.message.replace(/^error: /, '')
+    : error instanceof MonError
+      ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}`
+      : error instanceof Error
+        ? `unexpected error: ${error.message}`
+        : String(error);
 }
 
 /** -o openmetrics: only a verb that prints metrics takes it (--jq refuses it as it refuses csv). */
 function onlyWhereOpenMetrics(verb: VerbSpec, name: string, globals: GlobalOptions): void {
   if (globals.output !== 'openmetrics') return;
-  if (!verb.openMetrics) throw new UsageError(`-o openmetrics: \`mon ${name}\` prints no metrics`, 'use -o openmetrics with `mon status`; here -o json, ndjson, csv or tsv');
-  if (globals.fields !== undefined) throw new UsageError('--fields: -o openmetrics prints every metric family', 'filter the series in the scraper, or use -o json --fields');
+  if (!verb.openMetrics)
+    throw new UsageError(
+      `-o openmetrics: \`mon ${name}\` prints no metrics`,
+      'use -o openmetrics with `mon status`; here -o json, ndjson, csv or tsv',
+    );
+  if (globals.fields !== undefined)
+    throw new UsageError(
+      '--fields: -o openmetrics prints every metric family',
+      'filter the series in the scraper, or use -o json --fields',
+    );
 }
 
 /**
@@ -256,7 +304,11 @@ function guardDeadline(verb: VerbSpec, deps: MainDeps): void {
   } catch {
     return;
   }
-  deps.endAtDeadline(deadlineMs, (heldBy) => deadlineLine(deadlineMs, heldBy), deps.env.MON_DEADLINE?.trim() ? 'set' : 'default');
+  deps.endAtDeadline(
+    deadlineMs,
+    (heldBy) => deadlineLine(deadlineMs, heldBy),
+    deps.env.MON_DEADLINE?.trim() ? 'set' : 'default',
+  );
 }
 
 /**
@@ -264,9 +316,19 @@ function guardDeadline(verb: VerbSpec, deps: MainDeps): void {
  * syntax is checked there, before the first request is sent) and what the verb prints goes
  * through it. With --dry-run the filter is checked, and the request shown as it is.
  */
-async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, deps: MainDeps, cleanups: (() => Promise<void> | void)[]): Promise<JqSink | undefined> {
+async function jqOutput(
+  verb: VerbSpec,
+  name: string,
+  globals: GlobalOptions,
+  deps: MainDeps,
+  cleanups: (() => Promise<void> | void)[],
+): Promise<JqSink | undefined> {
   if (globals.jq === undefined) return undefined;
-  if (verb.jsonOutput === false) throw new UsageError(`--jq: \`mon ${name}\` prints no JSON to filter`, 'use --jq with a command that prints JSON: a list, get, create, update or `mon api`');
+  if (verb.jsonOutput === false)
+    throw new UsageError(
+      `--jq: \`mon ${name}\` prints no JSON to filter`,
+      'use --jq with a command that prints JSON: a list, get, create, update or `mon api`',
+    );
   const { JqSink } = await import('./output/jq.js');
   const sink = new JqSink(globals.jq, {
     engine: deps.jqEngine,
@@ -289,13 +351,21 @@ async function jqOutput(verb: VerbSpec, name: string, globals: GlobalOptions, de
  */
 function report(error: unknown, deps: MainDeps, verbose: boolean, profile?: string): number {
   // One account of many (--profiles): its line names the profile, `mon: acme: …`.
-  const write = (line: string) => deps.io.stderr.write(`${terminalSafe(longRunsCut(scrub(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `), deps)))}\n`);
+  const write = (line: string) =>
+    deps.io.stderr.write(
+      `${terminalSafe(longRunsCut(scrub(profile === undefined ? line : line.replace(/^mon: /, `mon: ${profile}: `), deps)))}\n`,
+    );
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // A missing verb that missingVerb() did not catch: commander printed the resource's help
     // on stderr (exit code 1).
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : 2;
-    write(`mon: ${error.message.replace(/^error: /, '').replace(/\n+/g, ' ').trim()}`);
+    write(
+      `mon: ${error.message
+        .replace(/^error: /, '')
+        .replace(/\n+/g, ' ')
+        .trim()}`,
+    );
     return 2;
   }
   if (error instanceof InterruptedError) {

@@ -30,9 +30,17 @@ export function onceOnly(command: Command, options: readonly Option[], hint?: st
     command.on(`option:${option.name()}`, (value: unknown) => {
       // The same flag twice says the same thing twice: nothing is lost.
       if (first && (valued || first.flag !== flag)) {
-        if (!valued) throw new UsageError(`${label}: given as ${first.flag} and as ${flag}`, `keep one of ${first.flag} and ${flag}`);
-        const shown = (given: { flag: string; value: unknown }) => (typeof given.value === 'string' ? `'${given.value}'` : given.flag);
-        throw new UsageError(`${label}: given twice (${shown(first)}, then ${shown({ flag, value })}); it takes one value`, hint ?? `give ${label} once, or run the command once per value`);
+        if (!valued)
+          throw new UsageError(
+            `${label}: given as ${first.flag} and as ${flag}`,
+            `keep one of ${first.flag} and ${flag}`,
+          );
+        const shown = (given: { flag: string; value: unknown }) =>
+          typeof given.value === 'string' ? `'${given.value}'` : given.flag;
+        throw new UsageError(
+          `${label}: given twice (${shown(first)}, then ${shown({ flag, value })}); it takes one value`,
+          hint ?? `give ${label} once, or run the command once per value`,
+        );
       }
       first ??= { flag, value };
     });

@@ -37,13 +37,26 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .addOption(outputOption())
     .option('--json', 'short for -o json')
     .option('--jq <expression>', 'filter JSON output with jq, built in (implies -o json; per item with -o ndjson)')
-    .option('--fields <keys>', 'comma-separated keys of -o json or table columns (name, flags, owner…), in every format')
-    .option('--output-file <path>', 'write stdout to PATH: a temporary beside it, renamed over it once the answer is whole; never a half-written PATH')
+    .option(
+      '--fields <keys>',
+      'comma-separated keys of -o json or table columns (name, flags, owner…), in every format',
+    )
+    .option(
+      '--output-file <path>',
+      'write stdout to PATH: a temporary beside it, renamed over it once the answer is whole; never a half-written PATH',
+    )
     .option('--no-header', 'table/csv/tsv without the header row')
-    .option('--expand <key>', 'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)', (value: string, previous: string[] = []) => [...previous, value])
+    .option(
+      '--expand <key>',
+      'expand a uid into its object, sent as expand[]=KEY (repeatable, dotted keys allowed)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--timeout <seconds>', 'per-request timeout in seconds (env MON_TIMEOUT; default 30)')
     .option('--retries <n>', 'retries for 429 and transient failures, 0..10 (env MON_RETRIES; default 5)')
-    .option('--dry-run', 'print the request that would be sent (key redacted) and send nothing (a bulk mute sends its reads and prints its plan; profile, changes forget and sandbox reset change nothing and say what they would)')
+    .option(
+      '--dry-run',
+      'print the request that would be sent (key redacted) and send nothing (a bulk mute sends its reads and prints its plan; profile, changes forget and sandbox reset change nothing and say what they would)',
+    )
     .option('-y, --yes', 'confirm deletes and bulk mutes; without a terminal they are refused without it')
     .option('-q, --quiet', 'only data on stdout, no notices on stderr')
     .option('-v, --verbose', 'each request and its status on stderr (key redacted)')
@@ -67,7 +80,10 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .configureHelp({ sortSubcommands: false, minWidthToWrap: 30 });
 
   // A global option given twice is refused as a verb option is; --expand combines its keys.
-  const lists: Record<string, string> = { '--fields': 'give one comma-separated list: --fields uid,name', '--profiles': 'give one comma-separated list: --profiles acme,northwind' };
+  const lists: Record<string, string> = {
+    '--fields': 'give one comma-separated list: --fields uid,name',
+    '--profiles': 'give one comma-separated list: --profiles acme,northwind',
+  };
   // --json is short for -o json: the two are one option, given once (`-o csv --json` is refused as `-o csv -o json` is).
   const json = program.options.find((option) => option.long === '--json')!;
   for (const option of program.options) {
@@ -81,7 +97,8 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
   program.configureHelp({
     sortSubcommands: false,
     minWidthToWrap: 30,
-    formatHelp: (command, helper) => (command === program ? rootHelp(program, helper) : formatHelp.call(helper, command, helper)),
+    formatHelp: (command, helper) =>
+      command === program ? rootHelp(program, helper) : formatHelp.call(helper, command, helper),
   });
 
   defineCommands(program, argv ? commandsFor(argv) : COMMANDS, runVerb);
@@ -139,7 +156,8 @@ export function hasDefaultVerb(command: Command): boolean {
  */
 export function commandsFor(argv: readonly string[]): readonly CommandSpec[] {
   const words = new Set(argv);
-  const needed = (spec: CommandSpec) => !isResource(spec) || words.has(spec.name) || (spec.aliases ?? []).some((alias) => words.has(alias));
+  const needed = (spec: CommandSpec) =>
+    !isResource(spec) || words.has(spec.name) || (spec.aliases ?? []).some((alias) => words.has(alias));
   if (COMMANDS.some((spec) => isResource(spec) && spec.wholeTree === true && needed(spec))) return COMMANDS;
   return COMMANDS.map((spec) => (needed(spec) ? spec : { ...spec, verbs: [] }));
 }

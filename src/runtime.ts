@@ -156,7 +156,12 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
     profiles: profiles.reader,
     profileStore: profiles.store,
     target: () => (target ??= targetOf(choice, globals, env, ctx.profiles)),
-    client: () => (client ??= openClient(ctx, deps, { cleanups, startedAt: account?.startedAt, log: verboseLog(deps, globals, named) })),
+    client: () =>
+      (client ??= openClient(ctx, deps, {
+        cleanups,
+        startedAt: account?.startedAt,
+        log: verboseLog(deps, globals, named),
+      })),
   };
   return ctx;
 }
@@ -165,10 +170,21 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
  * Context.forAccount: a context of its own, with its own cleanups, for the saved profile
  * `profile` alone (one account of many), or for the same account as `parts` (undefined).
  */
-function freshContext(deps: MainDeps, parts: Omit<ContextParts, 'cleanups' | 'account'>, profile: string | undefined): { ctx: Context; close(): Promise<void> } {
+function freshContext(
+  deps: MainDeps,
+  parts: Omit<ContextParts, 'cleanups' | 'account'>,
+  profile: string | undefined,
+): { ctx: Context; close(): Promise<void> } {
   const own: (() => Promise<void> | void)[] = [];
   const accountParts: ContextParts =
-    profile === undefined ? { ...parts, cleanups: own } : { ...parts, globals: { ...parts.globals, accounts: undefined }, cleanups: own, choice: { savedProfile: profile } };
+    profile === undefined
+      ? { ...parts, cleanups: own }
+      : {
+          ...parts,
+          globals: { ...parts.globals, accounts: undefined },
+          cleanups: own,
+          choice: { savedProfile: profile },
+        };
   return {
     ctx: createContext(deps, accountParts),
     close: async () => {
@@ -182,15 +198,21 @@ function freshContext(deps: MainDeps, parts: Omit<ContextParts, 'cleanups' | 'ac
  * read directly (conf answers once loaded). Every saved key is remembered as a secret, not only
  * the one in use: a message must not show another account's either.
  */
-function savedProfiles(dir: string, notice: () => (message: string) => void): { reader(): Promise<ProfileReader>; store(): Promise<ProfileStore> } {
+function savedProfiles(
+  dir: string,
+  notice: () => (message: string) => void,
+): { reader(): Promise<ProfileReader>; store(): Promise<ProfileStore> } {
   let store: Promise<ProfileStore> | undefined;
   let reader: Promise<ProfileReader> | undefined;
   return {
     reader: () => {
-      reader ??= (store ?? import('./config/profiles.js').then(({ readProfiles }) => readProfiles(dir, notice()))).then((profiles) => {
-        for (const profile of Object.values(profiles.list())) if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
-        return profiles;
-      });
+      reader ??= (store ?? import('./config/profiles.js').then(({ readProfiles }) => readProfiles(dir, notice()))).then(
+        (profiles) => {
+          for (const profile of Object.values(profiles.list()))
+            if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
+          return profiles;
+        },
+      );
       return reader;
     },
     store: () => {
@@ -201,8 +223,14 @@ function savedProfiles(dir: string, notice: () => (message: string) => void): { 
 }
 
 /** --verbose: a function that writes one scrubbed line on stderr; without it, none. */
-function verboseLog(deps: MainDeps, globals: GlobalOptions, named: (line: string) => string): ((line: string) => void) | undefined {
-  return globals.verbose ? (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(named(line), deps))}\n`) : undefined;
+function verboseLog(
+  deps: MainDeps,
+  globals: GlobalOptions,
+  named: (line: string) => string,
+): ((line: string) => void) | undefined {
+  return globals.verbose
+    ? (line: string) => deps.io.stderr.write(`${terminalSafe(scrub(named(line), deps))}\n`)
+    : undefined;
 }
 
 /**
@@ -210,13 +238,23 @@ function verboseLog(deps: MainDeps, globals: GlobalOptions, named: (line: string
  * started now), its budget and its deadline, closed with the command; the warnings about
  * settings that would weaken it said once it exists.
  */
-async function openClient(ctx: Context, deps: MainDeps, run: { cleanups: (() => Promise<void> | void)[]; startedAt?: number; log?: (line: string) => void }): Promise<ApiClient> {
+async function openClient(
+  ctx: Context,
+  deps: MainDeps,
+  run: { cleanups: (() => Promise<void> | void)[]; startedAt?: number; log?: (line: string) => void },
+): Promise<ApiClient> {
   const { env } = deps;
   const { globals, configDir: dir } = ctx;
   const { endpoint } = await ctx.target();
-  const reached = endpoint === 'sandbox' ? await (await import('./sandbox-start.js')).startInProcessSandbox(ctx) : endpoint;
+  const reached =
+    endpoint === 'sandbox' ? await (await import('./sandbox-start.js')).startInProcessSandbox(ctx) : endpoint;
   knownSecrets.add(reached.apiKey);
-  const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }, { sharedBudget }, { ensureConfigDir }, { createWaitNotice }] = await Promise.all([
+  const [
+    { ApiClient, deadlineFromEnv, maxResponseFromEnv },
+    { sharedBudget },
+    { ensureConfigDir },
+    { createWaitNotice },
+  ] = await Promise.all([
     import('./api/client.js'),
     import('./api/budget.js'),
     import('./config/trust.js'),
@@ -258,17 +296,23 @@ async function warnOfWeakSettings(ctx: Context, made: ApiClient): Promise<void> 
   const { env } = ctx;
   // bin/mon keeps Node from acting on it (and from its warning); the client verifies anyway.
   if (env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
-    ctx.notice('mon: warning: NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: mon always verifies certificates — to trust a private CA, point NODE_EXTRA_CA_CERTS at its certificate file');
+    ctx.notice(
+      'mon: warning: NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: mon always verifies certificates — to trust a private CA, point NODE_EXTRA_CA_CERTS at its certificate file',
+    );
   }
   // A budget raised past the API's own (benchmarks, a sandbox) sent to the service itself.
   const { RATE_LIMIT } = await import('./api/budget.js');
   const limit = made.rateLimit;
   if (limit && limit.requests / limit.windowMs > RATE_LIMIT.requests / RATE_LIMIT.windowMs && !made.loopback) {
-    ctx.notice(`mon: warning: MON_RATE_LIMIT=${env.MON_RATE_LIMIT} lets mon send more than the API's ${RATE_LIMIT.requests} requests a minute: expect 429 answers (exit 6)`);
+    ctx.notice(
+      `mon: warning: MON_RATE_LIMIT=${env.MON_RATE_LIMIT} lets mon send more than the API's ${RATE_LIMIT.requests} requests a minute: expect 429 answers (exit 6)`,
+    );
   }
   // Node's own debug lines for its HTTP client print each request's URL, key and all, and
   // are written by Node before mon could clean them (the switch is read as Node starts).
   if (/undici|fetch|\*/i.test(env.NODE_DEBUG ?? '')) {
-    ctx.notice(`mon: warning: NODE_DEBUG=${env.NODE_DEBUG} makes Node print every request's URL on stderr with the API key in it — unset it, or use --verbose, which redacts the key`);
+    ctx.notice(
+      `mon: warning: NODE_DEBUG=${env.NODE_DEBUG} makes Node print every request's URL on stderr with the API key in it — unset it, or use --verbose, which redacts the key`,
+    );
   }
 }

@@ -66,12 +66,20 @@ function visible(command: Command): string[] {
  * which verbs it has. Undefined when the command line is complete, asks for help, or names a
  * resource whose verb may be left out (`isDefaultless` false: `mon sandbox`).
  */
-export function missingVerb(program: Command, argv: readonly string[], hasDefault: (command: Command) => boolean): UsageError | undefined {
-  if (argv.some((word) => word === '-h' || word === '--help' || word === '-V' || word === '--version')) return undefined;
+export function missingVerb(
+  program: Command,
+  argv: readonly string[],
+  hasDefault: (command: Command) => boolean,
+): UsageError | undefined {
+  if (argv.some((word) => word === '-h' || word === '--help' || word === '-V' || word === '--version'))
+    return undefined;
   const { command, after } = walk(program, argv);
   if (command === program || command.commands.length === 0 || after.length > 0 || hasDefault(command)) return undefined;
   const verbs = visible(command);
-  return new UsageError(`${pathOf(command).slice(4)} needs one of ${listOf(verbs)}`, `e.g. \`${pathOf(command)} ${verbs[0]}\`; \`${pathOf(command)} --help\` says what each does`);
+  return new UsageError(
+    `${pathOf(command).slice(4)} needs one of ${listOf(verbs)}`,
+    `e.g. \`${pathOf(command)} ${verbs[0]}\`; \`${pathOf(command)} --help\` says what each does`,
+  );
 }
 
 /** `mon help computers list`: the command whose help to print, or a one-line error. */
@@ -84,7 +92,9 @@ export function helpTarget(program: Command, words: readonly string[]): Command 
       const where = command === program ? '' : ` in ${pathOf(command).slice(4)}`;
       throw new UsageError(
         `no command ${quoted(word)}${where}`,
-        guess ? `did you mean \`mon help ${[...words.slice(0, words.indexOf(word)), guess].join(' ')}\`?` : `\`${pathOf(command)} --help\` lists the commands`,
+        guess
+          ? `did you mean \`mon help ${[...words.slice(0, words.indexOf(word)), guess].join(' ')}\`?`
+          : `\`${pathOf(command)} --help\` lists the commands`,
       );
     }
     command = sub;
@@ -94,11 +104,16 @@ export function helpTarget(program: Command, words: readonly string[]): Command 
 
 /** The usage line of a command without commander's `[options]`: `mon computers get <client-id>`. */
 function usageOf(command: Command): string {
-  const args = command.usage().replace(/\[options\]\s*/, '').replace(/\[command\]/, '<command>').trim();
+  const args = command
+    .usage()
+    .replace(/\[options\]\s*/, '')
+    .replace(/\[command\]/, '<command>')
+    .trim();
   return `${pathOf(command)}${args ? ` ${args}` : ''}`;
 }
 
-const helpHint = (command: Command) => `\`${pathOf(command)} --help\` shows its ${command.commands.length > 0 ? 'commands' : 'options'}`;
+const helpHint = (command: Command) =>
+  `\`${pathOf(command)} --help\` shows its ${command.commands.length > 0 ? 'commands' : 'options'}`;
 
 /** The first quoted word of a commander message: the option, argument or command it is about. */
 function quotedWord(message: string): string {
@@ -119,7 +134,10 @@ export function fromCommander(error: CommanderError, program: Command, argv: rea
       const flag = subject.split('=')[0]!;
       const longs = optionsFor(command).flatMap((option) => (option.long ? [option.long] : []));
       const guess = flag.startsWith('--') ? closest(flag, longs) : undefined;
-      return new UsageError(`unknown option ${quoted(flag)}${command === program ? '' : ` for ${pathOf(command).slice(4)}`}`, guess ? `did you mean ${guess}?` : helpHint(command));
+      return new UsageError(
+        `unknown option ${quoted(flag)}${command === program ? '' : ` for ${pathOf(command).slice(4)}`}`,
+        guess ? `did you mean ${guess}?` : helpHint(command),
+      );
     }
     case 'commander.missingArgument': {
       const taken = optionalValueTaken(command, argv);
@@ -135,17 +153,29 @@ export function fromCommander(error: CommanderError, program: Command, argv: rea
       const option = optionsFor(command).find((candidate) => candidate.flags === subject);
       const label = option?.long ?? subject;
       const choices = option?.argChoices;
-      return new UsageError(`${label} needs a value`, choices?.length ? `one of ${listOf(choices)}, e.g. ${label} ${choices[0]}` : helpHint(command));
+      return new UsageError(
+        `${label} needs a value`,
+        choices?.length ? `one of ${listOf(choices)}, e.g. ${label} ${choices[0]}` : helpHint(command),
+      );
     }
     case 'commander.excessArguments': {
       // A resource whose verb may be left out (`mon sandbox nosuch`): the word is a wrong verb.
       const word = walk(program, argv).after[0];
       if (command.commands.length > 0 && word !== undefined) return unknownCommand(command, word);
       const expected = command.registeredArguments.length;
-      return new UsageError(`too many arguments: ${pathOf(command).slice(4)} takes ${expected === 0 ? 'none' : expected === 1 ? 'one' : expected}`, `usage: ${usageOf(command)}; quote a value that has spaces`);
+      return new UsageError(
+        `too many arguments: ${pathOf(command).slice(4)} takes ${expected === 0 ? 'none' : expected === 1 ? 'one' : expected}`,
+        `usage: ${usageOf(command)}; quote a value that has spaces`,
+      );
     }
     default:
-      return new UsageError(error.message.replace(/^error: /, '').replace(/\s*\n+\s*/g, ' ').trim(), helpHint(command));
+      return new UsageError(
+        error.message
+          .replace(/^error: /, '')
+          .replace(/\s*\n+\s*/g, ' ')
+          .trim(),
+        helpHint(command),
+      );
   }
 }
 
@@ -166,16 +196,22 @@ function unknownCommand(command: Command, word: string): UsageError {
 export function optionTakenAsValue(program: Command, argv: readonly string[]): UsageError | undefined {
   const command = commandOf(program, argv);
   const options = optionsFor(command);
-  const isOption = (word: string) => options.some((option) => option.long === word.split('=')[0] || option.short === word);
+  const isOption = (word: string) =>
+    options.some((option) => option.long === word.split('=')[0] || option.short === word);
   for (let i = 0; i < argv.length - 1; i++) {
     const word = argv[i]!;
     if (word === '--') break;
-    const option = word.startsWith('-') ? options.find((candidate) => candidate.long === word || candidate.short === word) : undefined;
+    const option = word.startsWith('-')
+      ? options.find((candidate) => candidate.long === word || candidate.short === word)
+      : undefined;
     if (!option?.required) continue;
     const value = argv[++i]!;
     if (isOption(value)) {
       const label = option.long ?? word;
-      return new UsageError(`${label} needs a value, and ${quoted(value)} is an option`, `give ${label} its value, or write ${label}=${value} for a value that starts with '-'`);
+      return new UsageError(
+        `${label} needs a value, and ${quoted(value)} is an option`,
+        `give ${label} its value, or write ${label}=${value} for a value that starts with '-'`,
+      );
     }
   }
   return undefined;
@@ -186,7 +222,8 @@ function optionalValueTaken(command: Command, argv: readonly string[]): { flag: 
   for (const option of command.options.filter((candidate) => candidate.optional)) {
     const at = argv.findIndex((word) => word === option.long || word === option.short);
     const value = at >= 0 ? argv[at + 1] : undefined;
-    if (value !== undefined && !value.startsWith('-')) return { flag: option.long ?? option.short ?? option.flags, value };
+    if (value !== undefined && !value.startsWith('-'))
+      return { flag: option.long ?? option.short ?? option.flags, value };
   }
   return undefined;
 }
@@ -204,9 +241,17 @@ export function withHint(error: unknown, command: Command): unknown {
     const label = /^(-{1,2}[\w-]+)(?:\/-{1,2}[\w-]+)?:/.exec(error.message)?.[1];
     let root = command;
     while (root.parent) root = root.parent;
-    const global = label !== undefined && root !== command && root.options.some((option) => option.long === label || option.short === label) && !command.options.some((option) => option.long === label);
+    const global =
+      label !== undefined &&
+      root !== command &&
+      root.options.some((option) => option.long === label || option.short === label) &&
+      !command.options.some((option) => option.long === label);
     const variable = /^(MON_[A-Z_]+):/.exec(error.message)?.[1];
-    const hint = variable ? `fix or unset ${variable}` : global ? '`mon help options` describes the global options' : helpHint(command);
+    const hint = variable
+      ? `fix or unset ${variable}`
+      : global
+        ? '`mon help options` describes the global options'
+        : helpHint(command);
     return new UsageError(error.message, hint);
   }
   if (error instanceof NotFoundError) {
@@ -220,7 +265,9 @@ export function withHint(error: unknown, command: Command): unknown {
 /** The error main() reports: commander's reworded, ours with a hint where it has none. */
 export function explain(error: unknown, program: Command, argv: readonly string[]): unknown {
   if (error instanceof CommanderError) {
-    return ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code) ? error : fromCommander(error, program, argv);
+    return ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)
+      ? error
+      : fromCommander(error, program, argv);
   }
   const command = commandOf(program, argv);
   return error instanceof MonError ? withHint(argumentTaken(error, command, argv), command) : error;

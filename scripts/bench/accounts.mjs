@@ -20,7 +20,11 @@ const PROFILES = ['north', 'south', 'west'];
 /** Three sandboxes of 3,000 computers, each with a key of its own. */
 export async function startAccounts(sandboxes) {
   const started = [];
-  for (const [i, profile] of PROFILES.entries()) started.push({ profile, sandbox: await sandboxes.start(ACCOUNT_COMPUTERS, { apiKey: `bench_${profile}_key_000${i}` }) });
+  for (const [i, profile] of PROFILES.entries())
+    started.push({
+      profile,
+      sandbox: await sandboxes.start(ACCOUNT_COMPUTERS, { apiKey: `bench_${profile}_key_000${i}` }),
+    });
   return started;
 }
 
@@ -32,7 +36,10 @@ export async function startAccounts(sandboxes) {
 export async function measureAccounts({ node, mon: monBin, accounts, freshDir, scratch, runs, fail }) {
   const saved = freshDir();
   for (const { profile, sandbox } of accounts) {
-    const added = spawnSync(node, [monBin, 'profile', 'add', profile, '--base-url', sandbox.url, '--api-key-stdin'], { input: sandbox.apiKey, env: { PATH: process.env.PATH ?? '', HOME: scratch, MON_CONFIG_DIR: saved } });
+    const added = spawnSync(node, [monBin, 'profile', 'add', profile, '--base-url', sandbox.url, '--api-key-stdin'], {
+      input: sandbox.apiKey,
+      env: { PATH: process.env.PATH ?? '', HOME: scratch, MON_CONFIG_DIR: saved },
+    });
     if (added.status !== 0) throw new Error(`profile add ${profile}: ${added.stderr}`);
   }
   const configDir = () => {
@@ -40,16 +47,34 @@ export async function measureAccounts({ node, mon: monBin, accounts, freshDir, s
     copyFileSync(join(saved, 'config.json'), join(dir, 'config.json'));
     return dir;
   };
-  const mon = (args, options = {}) => run(node, [monBin, ...args], { env: { PATH: process.env.PATH ?? '', HOME: scratch, TMPDIR: scratch, MON_CONFIG_DIR: configDir() }, scratch, ...options });
+  const mon = (args, options = {}) =>
+    run(node, [monBin, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: scratch, TMPDIR: scratch, MON_CONFIG_DIR: configDir() },
+      scratch,
+      ...options,
+    });
   const one = ['-p', PROFILES[0], 'computers', 'list', '--all', '-o', 'ndjson'];
   const every = ['--all-profiles', 'computers', 'list', '--all', '-o', 'ndjson'];
 
   const got = await mon(every, { capture: true });
-  const lines = got.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line).profile);
+  const lines = got.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line).profile);
   const inOrder = PROFILES.flatMap((profile) => Array(ACCOUNT_COMPUTERS).fill(profile));
-  if (got.code !== 0 || lines.join() !== inOrder.join()) fail(`--all-profiles computers list --all -o ndjson: exit ${got.code}, ${lines.length} lines, ${ACCOUNT_COUNT * ACCOUNT_COMPUTERS} in account order expected ${got.stderr.trim()}`);
+  if (got.code !== 0 || lines.join() !== inOrder.join())
+    fail(
+      `--all-profiles computers list --all -o ndjson: exit ${got.code}, ${lines.length} lines, ${ACCOUNT_COUNT * ACCOUNT_COMPUTERS} in account order expected ${got.stderr.trim()}`,
+    );
 
-  const samples = await inTurn(runs, [['one', one.join(' '), () => mon(one)], ['every', every.join(' '), () => mon(every)]], fail);
+  const samples = await inTurn(
+    runs,
+    [
+      ['one', one.join(' '), () => mon(one)],
+      ['every', every.join(' '), () => mon(every)],
+    ],
+    fail,
+  );
   return { samples };
 }
 
@@ -60,7 +85,9 @@ export function reportAccounts({ samples }, say) {
   const ratio = every.median / one.median;
   const holds = ratio <= ACCOUNTS_TARGET;
   const n = ACCOUNT_COMPUTERS.toLocaleString('en');
-  say(`Many accounts: ${ACCOUNT_COUNT} accounts of ${n} computers, read side by side (--parallel 4); median [min … max]`);
+  say(
+    `Many accounts: ${ACCOUNT_COUNT} accounts of ${n} computers, read side by side (--parallel 4); median [min … max]`,
+  );
   say(timingRow(`-p north computers list --all -o ndjson (one account, ${n})`, one));
   say(
     timingRow(
@@ -84,7 +111,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stderr.write(`bench: ${message}\n`);
     process.exitCode = 1;
   };
-  const measured = await measureAccounts({ node: process.execPath, mon: MON, accounts, freshDir, scratch: sandboxes.dir, runs: Number(values.runs), fail });
+  const measured = await measureAccounts({
+    node: process.execPath,
+    mon: MON,
+    accounts,
+    freshDir,
+    scratch: sandboxes.dir,
+    runs: Number(values.runs),
+    fail,
+  });
   await sandboxes.close();
   reportAccounts(measured, (line = '') => process.stdout.write(`${line}\n`));
 }

@@ -11,7 +11,11 @@ exports.main = async (_args, { io, env }) => {
   const { origin } = new URL(env.MON_BASE_URL);
   const key = encodeURIComponent(env.MON_API_KEY);
   const page = async (n) => {
-    const response = await agent.request({ origin, path: `/v2.5/computers?page=${n}&per_page=100&api_key=${key}`, method: 'GET' });
+    const response = await agent.request({
+      origin,
+      path: `/v2.5/computers?page=${n}&per_page=100&api_key=${key}`,
+      method: 'GET',
+    });
     return { pages: Number(response.headers['x-total-pages']), items: JSON.parse(await response.body.text()) };
   };
   const first = await page(1);

@@ -24,19 +24,29 @@ export async function measureChanges({ mon, big, count, freshDir, runs, fail }) 
   const dir = freshDir();
   const args = ['computers', 'list', '--changes', 'bench', '-o', 'ndjson'];
   const first = await mon(args, big, { capture: true, configDir: dir, env: ENV });
-  if (first.code !== 0 || first.stdout !== '' || first.stderr !== `recorded ${count} computers as the baseline of 'bench'\n`) {
+  if (
+    first.code !== 0 ||
+    first.stdout !== '' ||
+    first.stderr !== `recorded ${count} computers as the baseline of 'bench'\n`
+  ) {
     fail(`--changes, first run: exit ${first.code}, ${first.stdout.length} bytes on stdout, ${first.stderr.trim()}`);
   }
   const second = await mon(args, big, { capture: true, configDir: dir, env: ENV });
   if (second.code !== 0 || second.stdout !== '' || !/^no changes since .* \(\d+ computers\)\n$/.test(second.stderr)) {
-    fail(`--changes, second run: exit ${second.code}, ${second.stdout.length} bytes on stdout, ${second.stderr.trim()}`);
+    fail(
+      `--changes, second run: exit ${second.code}, ${second.stdout.length} bytes on stdout, ${second.stderr.trim()}`,
+    );
   }
   const file = join(dir, 'changes', `@${new URL(big.url).host.replace(/[^\w.-]/g, '_')}`, 'bench.json');
   const stateBytes = statSync(file).size;
   const samples = await inTurn(
     runs,
     [
-      ['list', `--all -o ndjson over ${count}`, () => mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { configDir: dir, env: ENV })],
+      [
+        'list',
+        `--all -o ndjson over ${count}`,
+        () => mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { configDir: dir, env: ENV }),
+      ],
       ['changes', `--changes over ${count}`, () => mon(args, big, { configDir: dir, env: ENV })],
     ],
     fail,
@@ -51,9 +61,15 @@ export function reportChanges({ count, samples, stateBytes }, say) {
   const ratio = mine.median / reference.median;
   const holds = ratio <= CHANGES_TARGET;
   const row = (label, s, tail) => say(timingRow(label, s, tail));
-  say(`--changes over ${count.toLocaleString('en')} computers, nothing changed since the saved state (${(stateBytes / 1024).toFixed(0)} KiB); median [min … max]`);
+  say(
+    `--changes over ${count.toLocaleString('en')} computers, nothing changed since the saved state (${(stateBytes / 1024).toFixed(0)} KiB); median [min … max]`,
+  );
   row('computers list --all -o ndjson (reference)', reference);
-  row('computers list --changes NAME -o ndjson', mine, `  ${ratio.toFixed(2)}× (≤ ${CHANGES_TARGET}×: ${holds ? 'holds' : 'MISSED'})`);
+  row(
+    'computers list --changes NAME -o ndjson',
+    mine,
+    `  ${ratio.toFixed(2)}× (≤ ${CHANGES_TARGET}×: ${holds ? 'holds' : 'MISSED'})`,
+  );
   return { changes: { ...mine, ratio, target: CHANGES_TARGET, holds, stateBytes } };
 }
 
@@ -61,7 +77,13 @@ export function reportChanges({ count, samples, stateBytes }, say) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
   const { alone } = await import('./sandbox.mjs');
-  const { sandboxes: [big], mon, freshDir, fail, close } = await alone([10_000]);
+  const {
+    sandboxes: [big],
+    mon,
+    freshDir,
+    fail,
+    close,
+  } = await alone([10_000]);
   const measured = await measureChanges({ mon, big, count: 10_000, freshDir, runs: Number(values.runs), fail });
   await close();
   reportChanges(measured, (line = '') => process.stdout.write(`${line}\n`));

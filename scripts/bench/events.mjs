@@ -34,7 +34,11 @@ const CONNECTIONS = Number(values.connections);
 /** Starts a listener; resolves once it printed where it listens. */
 function startListener(file) {
   const child = spawn(process.execPath, [MON, 'events', 'listen', '--listen', '127.0.0.1:0', '--output-file', file], {
-    env: { PATH: process.env.PATH, HOME: tmpdir(), MON_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mon-bench-events-cfg-')) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: tmpdir(),
+      MON_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mon-bench-events-cfg-')),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -76,7 +80,12 @@ async function deliver(pool, path, i) {
   for (let tries = 1; ; tries++) {
     const start = performance.now();
     try {
-      const response = await pool.request({ path, method: 'POST', body: body(i), headers: { 'content-type': 'application/json' } });
+      const response = await pool.request({
+        path,
+        method: 'POST',
+        body: body(i),
+        headers: { 'content-type': 'application/json' },
+      });
       await response.body.dump();
       if (response.statusCode >= 200 && response.statusCode < 300) return { ms: performance.now() - start, tries };
     } catch {
@@ -89,9 +98,18 @@ async function deliver(pool, path, i) {
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 function checkFile(file, expected) {
-  const ids = readFileSync(file, 'utf8').trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line)._mon.id);
+  const ids = readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line)._mon.id);
   const distinct = new Set(ids);
-  return { lines: ids.length, distinct: distinct.size, lost: expected - distinct.size, twice: ids.length - distinct.size };
+  return {
+    lines: ids.length,
+    distinct: distinct.size,
+    lost: expected - distinct.size,
+    twice: ids.length - distinct.size,
+  };
 }
 
 async function atRate(dir) {
@@ -123,7 +141,17 @@ async function atRate(dir) {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   latencies.sort((a, b) => a - b);
-  return { total, elapsed, rate: total / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1), retries, cpuPerDelivery, file: checkFile(file, total) };
+  return {
+    total,
+    elapsed,
+    rate: total / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1),
+    retries,
+    cpuPerDelivery,
+    file: checkFile(file, total),
+  };
 }
 
 async function memory(dir) {
@@ -152,19 +180,39 @@ async function memory(dir) {
   await pool.close();
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
-  return { deliveries: DELIVERIES, measured: DELIVERIES - warm, rate: (DELIVERIES - warm) / elapsed, rssBeforeMb: before / 1024, rssAfterMb: after / 1024, samplesMb: samples.map((kb) => (kb / 1024).toFixed(1)), growthMb: (after - before) / 1024, file: checkFile(file, DELIVERIES) };
+  return {
+    deliveries: DELIVERIES,
+    measured: DELIVERIES - warm,
+    rate: (DELIVERIES - warm) / elapsed,
+    rssBeforeMb: before / 1024,
+    rssAfterMb: after / 1024,
+    samplesMb: samples.map((kb) => (kb / 1024).toFixed(1)),
+    growthMb: (after - before) / 1024,
+    file: checkFile(file, DELIVERIES),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'mon-bench-events-'));
 try {
   const rate = await atRate(dir);
-  console.log(`events listen at ${RATE}/s for ${SECONDS}s with --output-file: ${rate.total} deliveries in ${rate.elapsed.toFixed(1)}s (${rate.rate.toFixed(0)}/s held)`);
-  console.log(`  acknowledged: p50 ${rate.p50.toFixed(1)} ms, p99 ${rate.p99.toFixed(1)} ms, max ${rate.max.toFixed(1)} ms; ${rate.retries} retries; the listener's CPU ${rate.cpuPerDelivery.toFixed(2)} ms a delivery (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
-  console.log(`  file: ${rate.file.lines} lines, ${rate.file.lost} lost, ${rate.file.twice} twice  [target: 0 lost, p99 ≤ 50 ms: ${rate.file.lost === 0 && rate.file.twice === 0 && rate.p99 <= 50 ? 'holds' : 'MISSED'}]`);
+  console.log(
+    `events listen at ${RATE}/s for ${SECONDS}s with --output-file: ${rate.total} deliveries in ${rate.elapsed.toFixed(1)}s (${rate.rate.toFixed(0)}/s held)`,
+  );
+  console.log(
+    `  acknowledged: p50 ${rate.p50.toFixed(1)} ms, p99 ${rate.p99.toFixed(1)} ms, max ${rate.max.toFixed(1)} ms; ${rate.retries} retries; the listener's CPU ${rate.cpuPerDelivery.toFixed(2)} ms a delivery (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+  );
+  console.log(
+    `  file: ${rate.file.lines} lines, ${rate.file.lost} lost, ${rate.file.twice} twice  [target: 0 lost, p99 ≤ 50 ms: ${rate.file.lost === 0 && rate.file.twice === 0 && rate.p99 <= 50 ? 'holds' : 'MISSED'}]`,
+  );
   const mem = await memory(dir);
-  console.log(`memory over ${mem.deliveries} deliveries (${mem.measured} measured after warm-up, ${mem.rate.toFixed(0)}/s): RSS ${mem.rssBeforeMb.toFixed(1)} → ${mem.rssAfterMb.toFixed(1)} MB (${mem.growthMb >= 0 ? '+' : ''}${mem.growthMb.toFixed(1)} MB; by quarters ${mem.samplesMb.join(' → ')})`);
-  console.log(`  file: ${mem.file.lines} lines, ${mem.file.lost} lost, ${mem.file.twice} twice  [target: ≤ +10 MB: ${mem.growthMb <= 10 && mem.file.lost === 0 ? 'holds' : 'MISSED'}]`);
-  process.exitCode = rate.file.lost === 0 && rate.file.twice === 0 && mem.file.lost === 0 && mem.file.twice === 0 ? 0 : 1;
+  console.log(
+    `memory over ${mem.deliveries} deliveries (${mem.measured} measured after warm-up, ${mem.rate.toFixed(0)}/s): RSS ${mem.rssBeforeMb.toFixed(1)} → ${mem.rssAfterMb.toFixed(1)} MB (${mem.growthMb >= 0 ? '+' : ''}${mem.growthMb.toFixed(1)} MB; by quarters ${mem.samplesMb.join(' → ')})`,
+  );
+  console.log(
+    `  file: ${mem.file.lines} lines, ${mem.file.lost} lost, ${mem.file.twice} twice  [target: ≤ +10 MB: ${mem.growthMb <= 10 && mem.file.lost === 0 ? 'holds' : 'MISSED'}]`,
+  );
+  process.exitCode =
+    rate.file.lost === 0 && rate.file.twice === 0 && mem.file.lost === 0 && mem.file.twice === 0 ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

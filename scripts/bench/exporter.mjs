@@ -33,11 +33,19 @@ export async function measureExporter({ computers, scrapes, concurrency }) {
   const configDir = mkdtempSync(join(sandboxes.dir, 'config-'));
   const env = { PATH: process.env.PATH ?? '', HOME: sandboxes.dir, MON_CONFIG_DIR: configDir };
   await new Promise((resolve, reject) => {
-    const add = spawn(process.execPath, [MON, 'profile', 'add', 'bench', '--base-url', sandbox.url, '--api-key-stdin'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
+    const add = spawn(
+      process.execPath,
+      [MON, 'profile', 'add', 'bench', '--base-url', sandbox.url, '--api-key-stdin'],
+      { env, stdio: ['pipe', 'ignore', 'inherit'] },
+    );
     add.stdin.end(sandbox.apiKey);
     add.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`profile add: exit ${code}`))));
   });
-  const child = spawn(process.execPath, [MON, '-p', 'bench', 'metrics', 'serve', '--listen', '127.0.0.1:0', '--refresh', '1h'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [MON, '-p', 'bench', 'metrics', 'serve', '--listen', '127.0.0.1:0', '--refresh', '1h'],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
     const url = await new Promise((resolve, reject) => {
       let stderr = '';
@@ -98,17 +106,39 @@ export async function measureExporter({ computers, scrapes, concurrency }) {
 
 export function reportExporter(result, say) {
   const grew = result.memoryTo - result.memoryFrom;
-  const holds = { requests: result.extra === 0, p99: result.p99 < EXPORTER_TARGETS.p99Ms, memory: grew <= EXPORTER_TARGETS.memoryMb };
-  say(`metrics serve over ${result.computers.toLocaleString('en')} computers (${result.bytes.toLocaleString('en')} bytes an exposition): ${result.scrapes.toLocaleString('en')} scrapes, ${result.concurrency} at once`);
-  say(`  API requests: ${result.scheduled} for the scheduled read, ${result.extra} more during the scrapes (target 0): ${holds.requests ? 'holds' : 'MISSED'}`);
-  say(`  scrape p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (target under ${EXPORTER_TARGETS.p99Ms} ms): ${holds.p99 ? 'holds' : 'MISSED'}`);
-  say(`  memory ${result.memoryFrom.toFixed(1)} → ${result.memoryTo.toFixed(1)} MB (${grew >= 0 ? '+' : ''}${grew.toFixed(1)}; target at most +${EXPORTER_TARGETS.memoryMb}): ${holds.memory ? 'holds' : 'MISSED'}`);
+  const holds = {
+    requests: result.extra === 0,
+    p99: result.p99 < EXPORTER_TARGETS.p99Ms,
+    memory: grew <= EXPORTER_TARGETS.memoryMb,
+  };
+  say(
+    `metrics serve over ${result.computers.toLocaleString('en')} computers (${result.bytes.toLocaleString('en')} bytes an exposition): ${result.scrapes.toLocaleString('en')} scrapes, ${result.concurrency} at once`,
+  );
+  say(
+    `  API requests: ${result.scheduled} for the scheduled read, ${result.extra} more during the scrapes (target 0): ${holds.requests ? 'holds' : 'MISSED'}`,
+  );
+  say(
+    `  scrape p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms (target under ${EXPORTER_TARGETS.p99Ms} ms): ${holds.p99 ? 'holds' : 'MISSED'}`,
+  );
+  say(
+    `  memory ${result.memoryFrom.toFixed(1)} → ${result.memoryTo.toFixed(1)} MB (${grew >= 0 ? '+' : ''}${grew.toFixed(1)}; target at most +${EXPORTER_TARGETS.memoryMb}): ${holds.memory ? 'holds' : 'MISSED'}`,
+  );
   return holds;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { computers: { type: 'string', default: '10000' }, scrapes: { type: 'string', default: '10000' }, concurrency: { type: 'string', default: '50' } } });
-  const result = await measureExporter({ computers: Number(values.computers), scrapes: Number(values.scrapes), concurrency: Number(values.concurrency) });
+  const { values } = parseArgs({
+    options: {
+      computers: { type: 'string', default: '10000' },
+      scrapes: { type: 'string', default: '10000' },
+      concurrency: { type: 'string', default: '50' },
+    },
+  });
+  const result = await measureExporter({
+    computers: Number(values.computers),
+    scrapes: Number(values.scrapes),
+    concurrency: Number(values.concurrency),
+  });
   const holds = reportExporter(result, (line) => process.stdout.write(`${line}\n`));
   if (!Object.values(holds).every(Boolean)) process.exitCode = 1;
 }

@@ -35,16 +35,17 @@ export function run(command, args, { env, capture = false, memory = false, scrat
     child.stdout?.on('data', (chunk) => out.push(chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
     let hwm = 0;
-    const poll = memory && !GNU_TIME && process.platform === 'linux'
-      ? setInterval(() => {
-          try {
-            const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
-            if (kb > hwm) hwm = kb;
-          } catch {
-            // gone
-          }
-        }, 5)
-      : undefined;
+    const poll =
+      memory && !GNU_TIME && process.platform === 'linux'
+        ? setInterval(() => {
+            try {
+              const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
+              if (kb > hwm) hwm = kb;
+            } catch {
+              // gone
+            }
+          }, 5)
+        : undefined;
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -19,11 +19,14 @@ const RAISED = { MON_RATE_LIMIT: '100000/60' };
 async function pickResults(sandbox) {
   const uids = [];
   for (let page = 1; uids.length < MUTES; page++) {
-    const response = await fetch(`${sandbox.url}/v2.5/computers?expand[]=plugin_results&per_page=100&page=${page}&api_key=${sandbox.apiKey}`);
+    const response = await fetch(
+      `${sandbox.url}/v2.5/computers?expand[]=plugin_results&per_page=100&page=${page}&api_key=${sandbox.apiKey}`,
+    );
     const computers = await response.json();
     if (computers.length === 0) throw new Error(`the sandbox has fewer than ${MUTES} unmuted plugin results`);
     for (const computer of computers) {
-      for (const result of computer.plugin_results ?? []) if (result.muted !== true && result.visible !== false && uids.length < MUTES) uids.push(result.uid);
+      for (const result of computer.plugin_results ?? [])
+        if (result.muted !== true && result.visible !== false && uids.length < MUTES) uids.push(result.uid);
     }
   }
   return uids;
@@ -34,8 +37,11 @@ async function mutedAmong(sandbox, uids) {
   const wanted = new Set(uids);
   let muted = 0;
   for (let page = 1; ; page++) {
-    const response = await fetch(`${sandbox.url}/v2.5/computers?expand[]=plugin_results&per_page=100&page=${page}&api_key=${sandbox.apiKey}`);
-    for (const computer of await response.json()) for (const result of computer.plugin_results ?? []) if (wanted.has(result.uid) && result.muted === true) muted++;
+    const response = await fetch(
+      `${sandbox.url}/v2.5/computers?expand[]=plugin_results&per_page=100&page=${page}&api_key=${sandbox.apiKey}`,
+    );
+    for (const computer of await response.json())
+      for (const result of computer.plugin_results ?? []) if (wanted.has(result.uid) && result.muted === true) muted++;
     if (!response.headers.get('x-next-page')) return muted;
   }
 }
@@ -48,22 +54,46 @@ export async function measureMute({ mon, exec, sandbox, reference, envFor, fresh
   const uids = await pickResults(sandbox);
   const file = join(scratch, 'mute-uids.txt');
   writeFileSync(file, `${uids.join('\n')}\n`);
-  const monArgs = (verb) => ['plugin', verb, '--from', file, ...(verb === 'mute' ? ['--ignore'] : []), '--yes', '-q', '-o', 'ndjson'];
-  const monRun = (verb, capture = false) => mon(monArgs(verb), sandbox, { capture, configDir: freshDir(), env: RAISED });
-  const referenceRun = (type, capture = false) => exec([reference], envFor(sandbox, freshDir(), { BENCH_UIDS: file, BENCH_MUTE_TYPE: type }), { capture });
+  const monArgs = (verb) => [
+    'plugin',
+    verb,
+    '--from',
+    file,
+    ...(verb === 'mute' ? ['--ignore'] : []),
+    '--yes',
+    '-q',
+    '-o',
+    'ndjson',
+  ];
+  const monRun = (verb, capture = false) =>
+    mon(monArgs(verb), sandbox, { capture, configDir: freshDir(), env: RAISED });
+  const referenceRun = (type, capture = false) =>
+    exec([reference], envFor(sandbox, freshDir(), { BENCH_UIDS: file, BENCH_MUTE_TYPE: type }), { capture });
 
   // Right answers first: every result muted, then every one unmuted, by mon and by undici alike.
-  for (const [verb, outcome, count] of [['mute', 'muted', MUTES], ['unmute', 'unmuted', 0]]) {
+  for (const [verb, outcome, count] of [
+    ['mute', 'muted', MUTES],
+    ['unmute', 'unmuted', 0],
+  ]) {
     const result = await monRun(verb, true);
-    const rows = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const rows = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const muted = await mutedAmong(sandbox, uids);
     if (result.code !== 0 || rows.length !== MUTES || rows.some((row) => row.outcome !== outcome) || muted !== count) {
-      fail(`plugin ${verb} --from: exit ${result.code}, ${rows.length} rows, ${muted} of ${MUTES} muted after it ${result.stderr.trim()}`);
+      fail(
+        `plugin ${verb} --from: exit ${result.code}, ${rows.length} rows, ${muted} of ${MUTES} muted after it ${result.stderr.trim()}`,
+      );
     }
   }
-  for (const [type, count] of [['ignored', MUTES], ['none', 0]]) {
+  for (const [type, count] of [
+    ['ignored', MUTES],
+    ['none', 0],
+  ]) {
     const result = await referenceRun(type, true);
-    if (result.code !== 0 || (await mutedAmong(sandbox, uids)) !== count) fail(`undici alone, mute_type ${type}: exit ${result.code} ${result.stdout.trim()}`);
+    if (result.code !== 0 || (await mutedAmong(sandbox, uids)) !== count)
+      fail(`undici alone, mute_type ${type}: exit ${result.code} ${result.stdout.trim()}`);
   }
 
   const samples = await inTurn(
@@ -86,9 +116,17 @@ export function reportMute({ samples }, say) {
   const ratio = mine.median / reference.median;
   const holds = ratio <= MUTE_TARGET;
   const perMute = (s) => `${((s.median / MUTES) * 1000).toFixed(0)} µs a mute`;
-  say(`${MUTES.toLocaleString('en')} mutes (and as many unmutes) with --from, budget raised (${RAISED.MON_RATE_LIMIT}); median [min … max] of each command`);
+  say(
+    `${MUTES.toLocaleString('en')} mutes (and as many unmutes) with --from, budget raised (${RAISED.MON_RATE_LIMIT}); median [min … max] of each command`,
+  );
   say(timingRow('reference: the same PUTs with undici alone, 4 in flight', reference, `  ${perMute(reference)}`));
-  say(timingRow('plugin mute|unmute --from FILE --yes', mine, `  ${perMute(mine)}, ${ratio.toFixed(2)}× (≤ ${MUTE_TARGET}×: ${holds ? 'holds' : 'MISSED'})`));
+  say(
+    timingRow(
+      'plugin mute|unmute --from FILE --yes',
+      mine,
+      `  ${perMute(mine)}, ${ratio.toFixed(2)}× (≤ ${MUTE_TARGET}×: ${holds ? 'holds' : 'MISSED'})`,
+    ),
+  );
   return { mute: { ...mine, ratio, target: MUTE_TARGET, holds } };
 }
 
@@ -102,15 +140,34 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sandbox = await sandboxes.start(1_000);
   const scratch = sandboxes.dir;
   const freshDir = () => mkdtempSync(join(scratch, 'config-'));
-  const envFor = (target, configDir, extra = {}) => ({ PATH: process.env.PATH ?? '', HOME: scratch, TMPDIR: scratch, MON_CONFIG_DIR: configDir, MON_BASE_URL: target.url, MON_API_KEY: target.apiKey, ...extra });
+  const envFor = (target, configDir, extra = {}) => ({
+    PATH: process.env.PATH ?? '',
+    HOME: scratch,
+    TMPDIR: scratch,
+    MON_CONFIG_DIR: configDir,
+    MON_BASE_URL: target.url,
+    MON_API_KEY: target.apiKey,
+    ...extra,
+  });
   const exec = (args, env, options = {}) => run(process.execPath, args, { env, scratch, ...options });
-  const mon = (args, target, { configDir, env, ...options } = {}) => exec([MON, ...args], envFor(target, configDir, env), options);
+  const mon = (args, target, { configDir, env, ...options } = {}) =>
+    exec([MON, ...args], envFor(target, configDir, env), options);
   const fail = (message) => {
     process.stderr.write(`bench: ${message}\n`);
     process.exitCode = 1;
   };
   const reference = await referenceMon('mute-puts.cjs', scratch);
-  const measured = await measureMute({ mon, exec, sandbox, reference, envFor, freshDir, scratch, runs: Number(values.runs), fail });
+  const measured = await measureMute({
+    mon,
+    exec,
+    sandbox,
+    reference,
+    envFor,
+    freshDir,
+    scratch,
+    runs: Number(values.runs),
+    fail,
+  });
   await sandboxes.close();
   reportMute(measured, (line = '') => process.stdout.write(`${line}\n`));
 }

@@ -14,14 +14,20 @@ const ENV = { MON_RATE_LIMIT: '100000/60' };
 export async function measureOutputs({ mon, big, count, freshDir, runs, fail }) {
   const dir = freshDir();
   const report = await mon(['report'], big, { capture: true, configDir: dir, env: ENV });
-  if (report.code !== 0 || !report.stdout.includes(`Inventory (${count})`)) fail(`report: exit ${report.code}, ${report.stderr.trim()}`);
+  if (report.code !== 0 || !report.stdout.includes(`Inventory (${count})`))
+    fail(`report: exit ${report.code}, ${report.stderr.trim()}`);
   const metrics = await mon(['status', '-o', 'openmetrics'], big, { capture: true, configDir: dir, env: ENV });
-  if (metrics.code !== 0 || !metrics.stdout.endsWith('# EOF\n')) fail(`status -o openmetrics: exit ${metrics.code}, ${metrics.stderr.trim()}`);
+  if (metrics.code !== 0 || !metrics.stdout.endsWith('# EOF\n'))
+    fail(`status -o openmetrics: exit ${metrics.code}, ${metrics.stderr.trim()}`);
   const samples = await inTurn(
     runs,
     [
       ['json', 'status -o json', () => mon(['status', '-o', 'json'], big, { configDir: dir, env: ENV })],
-      ['openmetrics', 'status -o openmetrics', () => mon(['status', '-o', 'openmetrics'], big, { configDir: dir, env: ENV })],
+      [
+        'openmetrics',
+        'status -o openmetrics',
+        () => mon(['status', '-o', 'openmetrics'], big, { configDir: dir, env: ENV }),
+      ],
       ['report', 'report', () => mon(['report'], big, { configDir: dir, env: ENV })],
     ],
     fail,
@@ -43,9 +49,19 @@ export function reportOutputs({ count, samples, reportBytes }, say) {
   const bytesHold = reportBytes <= OUTPUT_TARGETS.reportBytes;
   say(`status -o openmetrics and mon report over ${count.toLocaleString('en')} computers; median [min … max]`);
   row('status -o json (reference)', json);
-  row('status -o openmetrics', openmetrics, `  ${openmetrics.ratio.toFixed(2)}× (≤ ${OUTPUT_TARGETS.openmetrics}×: ${openmetrics.holds ? 'holds' : 'MISSED'})`);
-  row('report', report, `  ${report.ratio.toFixed(2)}× (≤ ${OUTPUT_TARGETS.report}×: ${report.holds ? 'holds' : 'MISSED'})`);
-  say(`${'report file'.padEnd(50)}${(reportBytes / 1024 / 1024).toFixed(2)} MB (≤ 5 MB: ${bytesHold ? 'holds' : 'MISSED'})`);
+  row(
+    'status -o openmetrics',
+    openmetrics,
+    `  ${openmetrics.ratio.toFixed(2)}× (≤ ${OUTPUT_TARGETS.openmetrics}×: ${openmetrics.holds ? 'holds' : 'MISSED'})`,
+  );
+  row(
+    'report',
+    report,
+    `  ${report.ratio.toFixed(2)}× (≤ ${OUTPUT_TARGETS.report}×: ${report.holds ? 'holds' : 'MISSED'})`,
+  );
+  say(
+    `${'report file'.padEnd(50)}${(reportBytes / 1024 / 1024).toFixed(2)} MB (≤ 5 MB: ${bytesHold ? 'holds' : 'MISSED'})`,
+  );
   return { openmetrics, report, reportBytes: { bytes: reportBytes, holds: bytesHold } };
 }
 
@@ -53,7 +69,13 @@ export function reportOutputs({ count, samples, reportBytes }, say) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
   const { alone } = await import('./sandbox.mjs');
-  const { sandboxes: [big], mon, freshDir, fail, close } = await alone([10_000]);
+  const {
+    sandboxes: [big],
+    mon,
+    freshDir,
+    fail,
+    close,
+  } = await alone([10_000]);
   const measured = await measureOutputs({ mon, big, count: 10_000, freshDir, runs: Number(values.runs), fail });
   await close();
   reportOutputs(measured, (line = '') => process.stdout.write(`${line}\n`));

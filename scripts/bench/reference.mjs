@@ -17,7 +17,9 @@ export async function referenceMon(entry, scratch) {
   for (const file of readdirSync(join(root, 'bin'))) copyFileSync(join(root, 'bin', file), join(dir, 'bin', file));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ version }));
   const options = buildOptions({ outfile: join(dir, 'dist', 'mon.cjs'), version });
-  const [output] = (await build({ ...options, entryPoints: [join(root, 'scripts/bench', entry)], absWorkingDir: root, write: false })).outputFiles;
+  const [output] = (
+    await build({ ...options, entryPoints: [join(root, 'scripts/bench', entry)], absWorkingDir: root, write: false })
+  ).outputFiles;
   mkdirSync(join(dir, 'dist'), { recursive: true });
   writeFileSync(options.outfile, stamped(output.text));
   return join(dir, 'bin', 'mon');

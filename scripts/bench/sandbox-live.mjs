@@ -21,7 +21,10 @@ export const LIVE_CPU_TARGET = 0.1;
 /** Spawns `mon sandbox serve …`; resolves once it has answered one GET, with the time taken and the child. */
 async function firstAnswer(node, dir, args) {
   const started = performance.now();
-  const child = spawn(node, [MON, 'sandbox', 'serve', '--port', '0', ...args], { env: { PATH: process.env.PATH ?? '', HOME: dir, MON_CONFIG_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(node, [MON, 'sandbox', 'serve', '--port', '0', ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, MON_CONFIG_DIR: dir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -54,7 +57,12 @@ function cpuSeconds(pid) {
   }
 }
 
-export async function measureSandboxLive({ node = process.execPath, computers = 10_000, runs = 3, cpuSeconds: window = 60 }) {
+export async function measureSandboxLive({
+  node = process.execPath,
+  computers = 10_000,
+  runs = 3,
+  cpuSeconds: window = 60,
+}) {
   const size = ['--computers', String(computers)];
   const samples = { seed: [], saved: [], live: [] };
   for (let round = 0; round < runs; round++) {
@@ -101,16 +109,34 @@ export function reportSandboxLive({ computers, samples, cpu }, say) {
   say(timingRow('seeding a new fleet', seed, verdict(seed, START_TARGET_SEED_MS)));
   say(timingRow('from its saved state', saved, verdict(saved, START_TARGET_SAVED_MS)));
   say(timingRow('--live --speed 60 (seeds in memory each start)', live, verdict(live, START_TARGET_SEED_MS)));
-  if (cpu) say(`  the living fleet at --speed 60: ${(cpu.share * 100).toFixed(2)} % of one core over ${cpu.seconds.toFixed(0)} s  (< ${LIVE_CPU_TARGET * 100} %: ${cpu.share < LIVE_CPU_TARGET ? 'holds' : 'MISSED'})`);
+  if (cpu)
+    say(
+      `  the living fleet at --speed 60: ${(cpu.share * 100).toFixed(2)} % of one core over ${cpu.seconds.toFixed(0)} s  (< ${LIVE_CPU_TARGET * 100} %: ${cpu.share < LIVE_CPU_TARGET ? 'holds' : 'MISSED'})`,
+    );
   else say('  the living fleet: no /proc here, CPU share not measured');
   return {
-    sandboxStart: { seed, saved, live, holds: seed.max <= START_TARGET_SEED_MS && saved.max <= START_TARGET_SAVED_MS && live.max <= START_TARGET_SEED_MS },
+    sandboxStart: {
+      seed,
+      saved,
+      live,
+      holds: seed.max <= START_TARGET_SEED_MS && saved.max <= START_TARGET_SAVED_MS && live.max <= START_TARGET_SEED_MS,
+    },
     sandboxLiveCpu: cpu && { ...cpu, holds: cpu.share < LIVE_CPU_TARGET },
   };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'cpu-seconds': { type: 'string', default: '60' }, computers: { type: 'string', default: '10000' } } });
-  const measured = await measureSandboxLive({ computers: Number(values.computers), runs: Number(values.runs), cpuSeconds: Number(values['cpu-seconds']) });
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '3' },
+      'cpu-seconds': { type: 'string', default: '60' },
+      computers: { type: 'string', default: '10000' },
+    },
+  });
+  const measured = await measureSandboxLive({
+    computers: Number(values.computers),
+    runs: Number(values.runs),
+    cpuSeconds: Number(values['cpu-seconds']),
+  });
   reportSandboxLive(measured, (line = '') => process.stdout.write(`${line}\n`));
 }

@@ -16,7 +16,13 @@ export async function measureSandboxWrites({ sandboxes, computers, runs, fail })
   const api = async (method, path, form) => {
     const key = new URLSearchParams({ api_key: sandbox.apiKey });
     const started = performance.now();
-    const res = method === 'GET' ? await fetch(`${sandbox.url}/v2.5${path}${path.includes('?') ? '&' : '?'}${key}`) : await fetch(`${sandbox.url}/v2.5${path}`, { method, body: new URLSearchParams({ ...form, api_key: sandbox.apiKey }) });
+    const res =
+      method === 'GET'
+        ? await fetch(`${sandbox.url}/v2.5${path}${path.includes('?') ? '&' : '?'}${key}`)
+        : await fetch(`${sandbox.url}/v2.5${path}`, {
+            method,
+            body: new URLSearchParams({ ...form, api_key: sandbox.apiKey }),
+          });
     const body = await res.text();
     const ms = performance.now() - started;
     if (res.status !== 200) fail(`sandbox writes: ${method} ${path}: ${res.status} ${body.slice(0, 200)}`);
@@ -27,7 +33,9 @@ export async function measureSandboxWrites({ sandboxes, computers, runs, fail })
   const samples = { read: [], write: [] };
   for (let round = -5; round < runs; round++) {
     const read = await api('GET', `/computers/${computer.client_id}`);
-    const write = await api('PUT', `/plugin_results/${result}`, { 'plugin_result[mute_type]': round % 2 ? 'ignored' : 'none' });
+    const write = await api('PUT', `/plugin_results/${result}`, {
+      'plugin_result[mute_type]': round % 2 ? 'ignored' : 'none',
+    });
     if (round < 0) continue;
     samples.read.push(read.ms);
     samples.write.push(write.ms);
@@ -41,22 +49,37 @@ export function reportSandboxWrites({ computers, samples }, say) {
   const write = stats(samples.write);
   const ratio = write.median / read.median;
   const holds = ratio <= SANDBOX_WRITE_TARGET;
-  say(`The sandbox with ${computers.toLocaleString('en')} computers and a state file: one write against one read; median [min … max]`);
+  say(
+    `The sandbox with ${computers.toLocaleString('en')} computers and a state file: one write against one read; median [min … max]`,
+  );
   say(timingRow('GET /computers/<client_id> (reference)', read));
-  say(timingRow('PUT /plugin_results/<uid> (a mute)', write, `  ${ratio.toFixed(2)}× (≤ ${SANDBOX_WRITE_TARGET}×: ${holds ? 'holds' : 'MISSED'})`));
+  say(
+    timingRow(
+      'PUT /plugin_results/<uid> (a mute)',
+      write,
+      `  ${ratio.toFixed(2)}× (≤ ${SANDBOX_WRITE_TARGET}×: ${holds ? 'holds' : 'MISSED'})`,
+    ),
+  );
   return { sandboxWrites: { ...write, ratio, target: SANDBOX_WRITE_TARGET, holds } };
 }
 
 // Alone: its own sandbox.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, computers: { type: 'string', default: '10000' } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: '30' }, computers: { type: 'string', default: '10000' } },
+  });
   const { loadSandbox } = await import('./sandbox.mjs');
   const sandboxes = await loadSandbox();
   const fail = (message) => {
     process.stderr.write(`bench: ${message}\n`);
     process.exitCode = 1;
   };
-  const measured = await measureSandboxWrites({ sandboxes, computers: Number(values.computers), runs: Number(values.runs), fail });
+  const measured = await measureSandboxWrites({
+    sandboxes,
+    computers: Number(values.computers),
+    runs: Number(values.runs),
+    fail,
+  });
   await sandboxes.close();
   reportSandboxWrites(measured, (line = '') => process.stdout.write(`${line}\n`));
 }

@@ -65,7 +65,15 @@ export async function alone(sizes) {
   const freshDir = () => mkdtempSync(join(sandboxes.dir, 'config-'));
   const mon = (args, sandbox, { configDir, env = {}, ...options } = {}) =>
     run(process.execPath, [MON, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: sandboxes.dir, TMPDIR: sandboxes.dir, MON_CONFIG_DIR: configDir, MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey, ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: sandboxes.dir,
+        TMPDIR: sandboxes.dir,
+        MON_CONFIG_DIR: configDir,
+        MON_BASE_URL: sandbox.url,
+        MON_API_KEY: sandbox.apiKey,
+        ...env,
+      },
       scratch: sandboxes.dir,
       ...options,
     });

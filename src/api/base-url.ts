@@ -33,6 +33,9 @@ export function parseBaseUrl(raw: string, source: string): URL {
   if (url.username || url.password || url.search || url.hash) {
     throw new UsageError(`${source}: give only scheme, host, port and path (no credentials, query or fragment)`);
   }
-  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v2\.5$/i, '').replace(/\/+$/, '');
+  url.pathname = url.pathname
+    .replace(/\/+$/, '')
+    .replace(/\/v2\.5$/i, '')
+    .replace(/\/+$/, '');
   return url;
 }

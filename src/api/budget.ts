@@ -19,7 +19,6 @@ export function slack(limit: RateLimit): number {
   return limit.windowMs / 60;
 }
 
-
 /**
  * The most slots a process takes ahead in one ledger write, for its next requests: a command of
  * many requests (a bulk mute, `--all`) then writes the ledger about once for every nine requests
@@ -124,8 +123,12 @@ class KeyBudget implements SharedBudget {
       } catch (error) {
         if (!isFsTrouble(error) && !(error instanceof LockTrouble)) throw error;
         this.shared = false; // read-only or missing home, or a lock that cannot be had: keep the budget in this process
-        if (error instanceof LockTrouble) this.log?.(`rate ledger: ${error.message}; this process keeps its own budget`);
-        else this.log?.(`rate ledger: cannot keep it in ${join(this.dir, 'rate')} (${(error as NodeJS.ErrnoException).code}); this run counts its requests in memory`);
+        if (error instanceof LockTrouble)
+          this.log?.(`rate ledger: ${error.message}; this process keeps its own budget`);
+        else
+          this.log?.(
+            `rate ledger: cannot keep it in ${join(this.dir, 'rate')} (${(error as NodeJS.ErrnoException).code}); this run counts its requests in memory`,
+          );
       }
     }
     return change(this.local, this.clock.now());
@@ -318,7 +321,9 @@ class Ledger {
 function parseSent(text: string): number[] {
   try {
     const parsed = JSON.parse(text) as { sent?: unknown };
-    const sent = Array.isArray(parsed.sent) ? parsed.sent.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)) : [];
+    const sent = Array.isArray(parsed.sent)
+      ? parsed.sent.filter((t): t is number => typeof t === 'number' && Number.isFinite(t))
+      : [];
     return sent.sort((a, b) => a - b);
   } catch {
     return [];
@@ -340,7 +345,9 @@ export function keyFingerprint(apiKey: string): string {
 
 function isFsTrouble(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' && /^(EACCES|EPERM|EROFS|ENOTDIR|ENOSPC|EDQUOT|EISDIR|ENOENT|EEXIST|EIO|ELOOP)$/.test(code);
+  return (
+    typeof code === 'string' && /^(EACCES|EPERM|EROFS|ENOTDIR|ENOSPC|EDQUOT|EISDIR|ENOENT|EEXIST|EIO|ELOOP)$/.test(code)
+  );
 }
 
 /** MON_RATE_LIMIT=<requests>/<seconds>, e.g. 200/60; a wrong value is a usage error, not ignored. */

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
-import { attempt, AttemptFailed, describe, interrupted, settle, type ApiResponse, type AttemptSettings, type PreparedRequest } from './attempt.js';
+import {
+  attempt,
+  AttemptFailed,
+  describe,
+  interrupted,
+  settle,
+  type ApiResponse,
+  type AttemptSettings,
+  type PreparedRequest,
+} from './attempt.js';
 import { isLoopbackHost, parseBaseUrl } from './base-url.js';
 import { endpointOf, proxiesFrom, quietSocksWarnings } from './proxy.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
@@ -224,7 +233,11 @@ export class ApiClient {
   /** Sends with the rate budget, the retry policy (retry.ts) and timeouts of docs/design/cli-contract.md. */
   async send(prepared: PreparedRequest, options: SendOptions = {}): Promise<ApiResponse> {
     if (this.started <= WARM_AFTER && ++this.started === WARM_AFTER + 1) this.config.warmedUp?.();
-    const { response, attempt: last, mayHaveActed } = await retrying({
+    const {
+      response,
+      attempt: last,
+      mayHaveActed,
+    } = await retrying({
       method: prepared.method,
       route: prepared.route,
       policy: this.policy,
@@ -235,7 +248,9 @@ export class ApiClient {
     if (prepared.method === 'DELETE' && response.status === 404 && mayHaveActed) {
       // The first attempt reached the server and its answer was lost; the item is gone because
       // that attempt deleted it. Saying "not found" would tell a script the delete failed.
-      this.config.log?.(`DELETE ${prepared.url.pathname}: 404 on the retry: the first attempt, whose answer was lost, deleted it`);
+      this.config.log?.(
+        `DELETE ${prepared.url.pathname}: 404 on the retry: the first attempt, whose answer was lost, deleted it`,
+      );
       return { status: response.status, headers: response.headers, data: undefined };
     }
     try {
@@ -254,7 +269,9 @@ export class ApiClient {
     // not (STABLE_ORDERS; paginate.ts, rule 5), then sorted as asked unless the reader sorts itself.
     const read = this.readOf(route, input, paging);
     const prepared = this.prepare(route, read.input);
-    return read.sortBy === undefined || paging.anyOrder ? this.pagesOf(prepared, paging) : this.sortedPages(prepared, paging, read.sortBy);
+    return read.sortBy === undefined || paging.anyOrder
+      ? this.pagesOf(prepared, paging)
+      : this.sortedPages(prepared, paging, read.sortBy);
   }
 
   /**
@@ -264,7 +281,8 @@ export class ApiClient {
    */
   readOf(route: RouteName, input: RequestInput, paging: Paging): { input: RequestInput; sortBy?: string } {
     const stable = STABLE_ORDERS[route];
-    const full = paging.all === true && paging.limit === undefined && (paging.page ?? 1) === 1 && paging.offset === undefined;
+    const full =
+      paging.all === true && paging.limit === undefined && (paging.page ?? 1) === 1 && paging.offset === undefined;
     if (!stable || !full) return { input };
     const asked = input.query?.[stable.param];
     const sortBy = stable.sortBy[typeof asked === 'string' ? asked : stable.default];
@@ -280,7 +298,9 @@ export class ApiClient {
     const pages = await readWhole(() => this.pagesOf(prepared, paging));
     const when = (item: Record<string, unknown>) => parseTime(item[field]) ?? Number.NEGATIVE_INFINITY;
     const uid = (item: Record<string, unknown>) => (typeof item.uid === 'string' ? item.uid : '');
-    const items = pages.flatMap((page) => page.items).sort((a, b) => when(b) - when(a) || (uid(a) < uid(b) ? -1 : uid(a) > uid(b) ? 1 : 0));
+    const items = pages
+      .flatMap((page) => page.items)
+      .sort((a, b) => when(b) - when(a) || (uid(a) < uid(b) ? -1 : uid(a) > uid(b) ? 1 : 0));
     let at = 0;
     for (const page of pages) {
       const sorted = items.slice(at, (at += page.items.length));
@@ -293,14 +313,18 @@ export class ApiClient {
    * its URL, the rest of its query kept.
    */
   async *pagesOf(prepared: PreparedRequest, paging: Paging): AsyncGenerator<Page> {
-    for await (const page of paginate(async (query) => {
-      const url = new URL(prepared.url);
-      for (const [key, value] of Object.entries(query)) {
-        if (value !== undefined) url.searchParams.set(key, String(value));
-      }
-      const { data, headers } = await this.send({ ...prepared, url });
-      return { data, headers };
-    }, paging, `GET ${prepared.url.pathname}`)) {
+    for await (const page of paginate(
+      async (query) => {
+        const url = new URL(prepared.url);
+        for (const [key, value] of Object.entries(query)) {
+          if (value !== undefined) url.searchParams.set(key, String(value));
+        }
+        const { data, headers } = await this.send({ ...prepared, url });
+        return { data, headers };
+      },
+      paging,
+      `GET ${prepared.url.pathname}`,
+    )) {
       paging.onPage?.(page);
       yield page;
     }

@@ -18,7 +18,8 @@ export function flattenParams(params: Params): [string, string][] {
       for (const item of value as readonly Scalar[]) pairs.push([`${key}[]`, String(item)]);
     } else if (typeof value === 'object') {
       for (const [attribute, inner] of Object.entries(value as Attributes)) {
-        if (Array.isArray(inner)) for (const item of inner as readonly Scalar[]) pairs.push([`${key}[${attribute}][]`, String(item)]);
+        if (Array.isArray(inner))
+          for (const item of inner as readonly Scalar[]) pairs.push([`${key}[${attribute}][]`, String(item)]);
         else if (inner !== undefined) pairs.push([`${key}[${attribute}]`, String(inner)]);
       }
     } else {

@@ -73,7 +73,12 @@ export interface StableOrder {
 }
 
 export const STABLE_ORDERS: Partial<Record<RouteName, StableOrder>> = {
-  'computers.list': { param: 'order', stable: 'created_desc', default: 'last_reported_desc', sortBy: { last_reported_desc: 'last_report', reported_desc: 'last_report' } },
+  'computers.list': {
+    param: 'order',
+    stable: 'created_desc',
+    default: 'last_reported_desc',
+    sortBy: { last_reported_desc: 'last_report', reported_desc: 'last_report' },
+  },
 };
 
 /** Splits a route into its method and path template. */
@@ -91,7 +96,8 @@ export function fillPath(template: string, values: Record<string, string>): stri
   return template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`route ${template} needs {${key}}`);
-    if (value === '' || value === '.' || value === '..') throw new UsageError(`<${key.replace(/_/g, '-')}>: ${quoted(value)} cannot name an item`);
+    if (value === '' || value === '.' || value === '..')
+      throw new UsageError(`<${key.replace(/_/g, '-')}>: ${quoted(value)} cannot name an item`);
     return encodeURIComponent(value);
   });
 }

@@ -13,7 +13,11 @@ export interface Forwarder {
 }
 
 export function forwarder(url: string, timeoutMs: number): Forwarder {
-  const dispatcher: Dispatcher = new EnvHttpProxyAgent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: timeoutMs });
+  const dispatcher: Dispatcher = new EnvHttpProxyAgent({
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connectTimeout: timeoutMs,
+  });
   return {
     async forward(body, contentType) {
       const response = await dispatcher.request({

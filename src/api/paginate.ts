@@ -101,7 +101,8 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
   let size = asked ?? DEFAULT_PER_PAGE;
   /** Page `n`; with an offset, the records after `skip` of them (by default the pages before it). */
   const get = async (n: number, skip = (n - firstPage) * size): Promise<Page> => {
-    const query: PageQuery = paging.offset === undefined ? { page: n, per_page: asked } : { per_page: asked, offset: paging.offset + skip };
+    const query: PageQuery =
+      paging.offset === undefined ? { page: n, per_page: asked } : { per_page: asked, offset: paging.offset + skip };
     const { data, headers } = await fetch(query);
     const total = recordCount(headers['x-total'], name, n);
     const items = Array.isArray(data) ? (data as Record<string, unknown>[]) : [];
@@ -120,7 +121,12 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
     yield first;
     return;
   }
-  size = pageSize(first, asked ?? DEFAULT_PER_PAGE, paging.offset ?? (firstPage - 1) * (asked ?? DEFAULT_PER_PAGE), paging.offset === undefined);
+  size = pageSize(
+    first,
+    asked ?? DEFAULT_PER_PAGE,
+    paging.offset ?? (firstPage - 1) * (asked ?? DEFAULT_PER_PAGE),
+    paging.offset === undefined,
+  );
   // The records ahead of the first page, which x-total counts too.
   const before = paging.offset ?? (firstPage - 1) * size;
   const promise = promiseOf(first, size, firstPage, before, paging.offset !== undefined);
@@ -133,7 +139,10 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
   if ((paging.all !== true && paging.limit === undefined) || remaining <= 0 || !more) return;
 
   // --limit needs no page past the one that holds its last item.
-  const end = promise.lastPage === undefined || paging.limit === undefined ? promise.lastPage : Math.min(promise.lastPage, firstPage - 1 + Math.ceil(paging.limit / size));
+  const end =
+    promise.lastPage === undefined || paging.limit === undefined
+      ? promise.lastPage
+      : Math.min(promise.lastPage, firstPage - 1 + Math.ceil(paging.limit / size));
   let last = first;
   if (end !== undefined && end > firstPage) {
     // Rule 2: the pages up to the promised end, a few at a time, in order.
@@ -213,7 +222,10 @@ class Walk {
   /** Rule 5, at the end of a full read (`last` is its last page): as many distinct records as promised. */
   complete(last: Page): void {
     if (this.distinct === undefined || this.promise.records === undefined) return;
-    const promised = Math.min(this.promise.records, last.total === undefined ? Number.POSITIVE_INFINITY : Math.max(0, last.total - this.before));
+    const promised = Math.min(
+      this.promise.records,
+      last.total === undefined ? Number.POSITIVE_INFINITY : Math.max(0, last.total - this.before),
+    );
     const missed = promised - this.distinct.size;
     if (missed <= 0) return;
     const twice = this.read - this.distinct.size;
@@ -235,12 +247,18 @@ class Walk {
     const isList = Array.isArray(page.data);
     const key = fingerprint(page.items);
     const again = key === undefined ? undefined : this.seen.get(key);
-    if (again !== undefined) throw this.broken(page, `holds the same items as page ${again} (the server does not serve the page asked for)`);
+    if (again !== undefined)
+      throw this.broken(page, `holds the same items as page ${again} (the server does not serve the page asked for)`);
     if (key !== undefined) this.seen.set(key, page.number);
     this.read += page.items.length;
     if (this.distinct !== undefined) {
       for (const item of page.items) {
-        const id = typeof item.uid === 'string' ? item.uid : typeof item.id === 'string' || typeof item.id === 'number' ? `id ${item.id}` : undefined;
+        const id =
+          typeof item.uid === 'string'
+            ? item.uid
+            : typeof item.id === 'string' || typeof item.id === 'number'
+              ? `id ${item.id}`
+              : undefined;
         if (id === undefined) {
           // Records with neither uid nor id cannot be told apart: rule 5 cannot be checked.
           this.distinct = undefined;
@@ -252,20 +270,35 @@ class Walk {
     // More records than the page's own x-total counts, and yet more to come: the count is wrong,
     // and ending at it would pass a partial read for the whole list. (More records on a last
     // page is a list that moved while it was read: a record read twice, nothing left out.)
-    if (page.total !== undefined && page.items.length > 0 && this.before + this.read > page.total && hasNext(page, this.size)) {
-      throw this.broken(page, `brings the records read to ${(this.before + this.read).toLocaleString('en')}, more than the ${page.total.toLocaleString('en')} its x-total counts, and more follow`);
+    if (
+      page.total !== undefined &&
+      page.items.length > 0 &&
+      this.before + this.read > page.total &&
+      hasNext(page, this.size)
+    ) {
+      throw this.broken(
+        page,
+        `brings the records read to ${(this.before + this.read).toLocaleString('en')}, more than the ${page.total.toLocaleString('en')} its x-total counts, and more follow`,
+      );
     }
     // Without totals x-next-page is the one guide (rule 3): one that names this page or an earlier
     // one would walk back into pages already read, with fresh items for ever.
     const next = numberHeader(page.headers['x-next-page']);
     const here = this.byOffset ? numberHeader(page.headers['x-page']) : page.number;
-    if (this.promise.records === undefined && this.promise.lastPage === undefined && next !== undefined && here !== undefined && next <= here) {
+    if (
+      this.promise.records === undefined &&
+      this.promise.lastPage === undefined &&
+      next !== undefined &&
+      here !== undefined &&
+      next <= here
+    ) {
       throw this.broken(page, `names page ${next} as the next one (x-next-page)`);
     }
     if (!this.owed(page)) return;
     if (!isList) throw this.broken(page, `is not a list, ${this.promised()}`);
     if (page.items.length === 0) throw this.broken(page, `came back empty, ${this.promised()}`);
-    if (page.items.length < this.size) throw this.broken(page, `holds ${page.items.length} of ${this.size} items, ${this.promised()}`);
+    if (page.items.length < this.size)
+      throw this.broken(page, `holds ${page.items.length} of ${this.size} items, ${this.promised()}`);
   }
 
   /** Whether another page follows `page` (already checked). */
@@ -286,12 +319,17 @@ class Walk {
 
   private promised(): string {
     const { records, lastPage } = this.promise;
-    return records !== undefined ? `with ${this.read} of the ${records} records x-total announced read` : `before page ${lastPage}, the last x-total-pages announced`;
+    return records !== undefined
+      ? `with ${this.read} of the ${records} records x-total announced read`
+      : `before page ${lastPage}, the last x-total-pages announced`;
   }
 
   /** A partial read (exit 7): the page that broke the promise or looped. */
   private broken(page: Page, what: string): ServerError {
-    return new ServerError(`${this.name}: page ${page.number} ${what}: the list was not read whole`, 'the list changed while it was read, or the server pages it wrongly; try again');
+    return new ServerError(
+      `${this.name}: page ${page.number} ${what}: the list was not read whole`,
+      'the list changed while it was read, or the server pages it wrongly; try again',
+    );
   }
 }
 
@@ -305,7 +343,12 @@ function fingerprint(items: readonly Record<string, unknown>[]): string | undefi
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (const item of items) {
-    const key = typeof item.uid === 'string' ? item.uid : typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : toJson(item);
+    const key =
+      typeof item.uid === 'string'
+        ? item.uid
+        : typeof item.id === 'string' || typeof item.id === 'number'
+          ? String(item.id)
+          : toJson(item);
     for (let i = 0; i <= key.length; i++) {
       // The end of each key counts too (as 0): ['ab', 'c'] and ['a', 'bc'] differ.
       const code = i < key.length ? key.charCodeAt(i) : 0;
@@ -328,7 +371,10 @@ function pageSize(first: Page, asked: number, before: number, byPage: boolean): 
   // A page longer than x-per-page says shows the real size.
   if (perPage !== undefined) return Math.max(perPage, length);
   const totalPages = numberHeader(first.headers['x-total-pages']);
-  const more = first.total !== undefined ? before + length < first.total : byPage && totalPages !== undefined && first.number < totalPages;
+  const more =
+    first.total !== undefined
+      ? before + length < first.total
+      : byPage && totalPages !== undefined && first.number < totalPages;
   return length > 0 && length < asked && more ? length : Math.max(asked, length);
 }
 
@@ -340,7 +386,8 @@ function pageSize(first: Page, asked: number, before: number, byPage: boolean): 
 export function leftAfter(page: Page, paging: Paging): { before: number; total?: number } | undefined {
   const size = serverPerPage(page) ?? paging.perPage ?? DEFAULT_PER_PAGE;
   const before = paging.offset ?? (page.number - 1) * size;
-  if (page.total !== undefined) return before + page.items.length < page.total ? { before, total: page.total } : undefined;
+  if (page.total !== undefined)
+    return before + page.items.length < page.total ? { before, total: page.total } : undefined;
   return page.items.length > 0 && hasNext(page, size) ? { before } : undefined;
 }
 
@@ -399,7 +446,10 @@ function recordCount(value: string | undefined, name: string, page: number): num
   if (value === undefined || value.trim() === '') return undefined;
   const n = numberHeader(value);
   if (n === undefined || !Number.isInteger(n) || n < 0) {
-    throw new ServerError(`${name}: page ${page} says x-total ${quoted(value)}, which is not a count of records: the list cannot be known whole`, 'the server pages the list wrongly; try again');
+    throw new ServerError(
+      `${name}: page ${page} says x-total ${quoted(value)}, which is not a count of records: the list cannot be known whole`,
+      'the server pages the list wrongly; try again',
+    );
   }
   return n;
 }

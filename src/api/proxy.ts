@@ -50,10 +50,20 @@ function proxyNamed(env: Record<string, string | undefined>, name: string): Prox
     // Said below.
   }
   if (!parsed || DEFAULT_PORTS[parsed.protocol] === undefined || parsed.hostname === '') {
-    throw new UsageError(`${source}: must be a proxy's URL, http://, https:// or socks5:// and a host (got ${quoted(withoutCredentials(url))})`, `fix or unset ${source}`);
+    throw new UsageError(
+      `${source}: must be a proxy's URL, http://, https:// or socks5:// and a host (got ${quoted(withoutCredentials(url))})`,
+      `fix or unset ${source}`,
+    );
   }
   const port = parsed.port === '' ? DEFAULT_PORTS[parsed.protocol]! : Number(parsed.port);
-  return { source, url, hostname: bare(parsed.hostname), port, where: `${parsed.hostname}:${port}`, socks: parsed.protocol.startsWith('socks') };
+  return {
+    source,
+    url,
+    hostname: bare(parsed.hostname),
+    port,
+    where: `${parsed.hostname}:${port}`,
+    socks: parsed.protocol.startsWith('socks'),
+  };
 }
 
 /** A proxy's URL with its user and password (`http://user:secret@host`) left out, for messages. */
@@ -66,7 +76,11 @@ function withoutCredentials(url: string): string {
  * (and address) that refused, are the proxy's and not the API's. When the two share a name, or a
  * port and an address, nothing tells them apart and the API's host is named, as without a proxy.
  */
-export function failedAtProxy(proxy: Proxy, target: { hostname: string; port: number }, error: { hostname?: string; address?: string; port?: number }): boolean {
+export function failedAtProxy(
+  proxy: Proxy,
+  target: { hostname: string; port: number },
+  error: { hostname?: string; address?: string; port?: number },
+): boolean {
   if (error.hostname !== undefined) return error.hostname === proxy.hostname && proxy.hostname !== target.hostname;
   if (error.port !== proxy.port) return false;
   return proxy.port !== target.port || (error.address === proxy.hostname && proxy.hostname !== target.hostname);
@@ -94,9 +108,17 @@ export function quietSocksWarnings(): void {
   const emit = process.emitWarning.bind(process) as (warning: string | Error, ...rest: unknown[]) => void;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     // emitWarning(warning, type, code) or emitWarning(warning, { type, code }).
-    const options = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as { type?: string; code?: string }) : { type: rest[0] as string | undefined, code: rest[1] as string | undefined };
+    const options =
+      typeof rest[0] === 'object' && rest[0] !== null
+        ? (rest[0] as { type?: string; code?: string })
+        : { type: rest[0] as string | undefined, code: rest[1] as string | undefined };
     const text = typeof warning === 'string' ? warning : warning.message;
-    const undicis = SOCKS_WARNINGS.some((known) => known.type === options.type && (known.code === undefined || known.code === options.code) && (known.starts === undefined || text.startsWith(known.starts)));
+    const undicis = SOCKS_WARNINGS.some(
+      (known) =>
+        known.type === options.type &&
+        (known.code === undefined || known.code === options.code) &&
+        (known.starts === undefined || text.startsWith(known.starts)),
+    );
     if (!undicis) emit(warning, ...rest);
   }) as typeof process.emitWarning;
 }

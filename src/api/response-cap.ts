@@ -24,14 +24,20 @@ export function maxResponseFromEnv(env: Record<string, string | undefined>): num
   const match = /^(\d+)([KMG]?)i?B?$/i.exec(text);
   const bytes = match ? Number(match[1]) * UNITS[match[2]!.toUpperCase()]! : Number.NaN;
   if (!(bytes >= 1024 && bytes <= MAX_RESPONSE_CAP)) {
-    throw new UsageError(`MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 500M, the most an answer read as text may be (got ${quoted(text)})`);
+    throw new UsageError(
+      `MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 500M, the most an answer read as text may be (got ${quoted(text)})`,
+    );
   }
   return bytes;
 }
 
 /** `33554432` -> `32 MiB`, for messages. */
 export function sizeText(bytes: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
     if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
   }
   return `${bytes} bytes`;
@@ -67,7 +73,12 @@ export interface BodyHeaders {
  * decoded, to at most `cap` bytes again (a small body that inflates without end is stopped), and
  * a charset that Content-Type declares is honoured. A byte order mark before the JSON is left out.
  */
-export async function readCapped(body: AsyncIterable<unknown>, cap: number, headers: BodyHeaders, received: (bytes: number) => void = () => undefined): Promise<string> {
+export async function readCapped(
+  body: AsyncIterable<unknown>,
+  cap: number,
+  headers: BodyHeaders,
+  received: (bytes: number) => void = () => undefined,
+): Promise<string> {
   const contentLength = headers['content-length'];
   const declared = typeof contentLength === 'string' && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
   if (declared !== undefined && declared > cap) throw new TooLarge(cap);
@@ -106,7 +117,8 @@ function codingsOf(encoding: string | undefined): string[] {
 
 /** The body without its codings, decoded by node:zlib (loaded only for such a body). */
 async function decoded(bytes: Buffer, codings: string[], cap: number): Promise<Buffer> {
-  if (codings.length > MAX_CODINGS) throw new Unreadable(`${codings.length} content encodings, more than the ${MAX_CODINGS} mon decodes`);
+  if (codings.length > MAX_CODINGS)
+    throw new Unreadable(`${codings.length} content encodings, more than the ${MAX_CODINGS} mon decodes`);
   const zlib = await import('node:zlib');
   const options = { maxOutputLength: cap };
   const decoders: Record<string, ((input: Buffer) => Buffer) | undefined> = {
@@ -122,7 +134,14 @@ async function decoded(bytes: Buffer, codings: string[], cap: number): Promise<B
       }
     },
     br: (input) => zlib.brotliDecompressSync(input, options),
-    zstd: 'zstdDecompressSync' in zlib ? (input) => (zlib as unknown as { zstdDecompressSync: (b: Buffer, o: object) => Buffer }).zstdDecompressSync(input, options) : undefined,
+    zstd:
+      'zstdDecompressSync' in zlib
+        ? (input) =>
+            (zlib as unknown as { zstdDecompressSync: (b: Buffer, o: object) => Buffer }).zstdDecompressSync(
+              input,
+              options,
+            )
+        : undefined,
   };
   let out = bytes;
   for (const coding of codings.reverse()) {

@@ -42,7 +42,9 @@ export interface RetryRun {
  * body cut off, a gateway's 502 or 504). A failure that stays is thrown as its MonError,
  * saying how many attempts it took.
  */
-export async function retrying(run: RetryRun): Promise<{ response: ApiResponse; attempt: number; mayHaveActed: boolean }> {
+export async function retrying(
+  run: RetryRun,
+): Promise<{ response: ApiResponse; attempt: number; mayHaveActed: boolean }> {
   const safe = repeatable(run.method, run.route);
   let mayHaveActed = false;
   for (let attempt = 0; ; attempt++) {
@@ -55,7 +57,10 @@ export async function retrying(run: RetryRun): Promise<{ response: ApiResponse; 
     }
     const wait = retryWait(outcome, attempt, run.method, safe, run.policy, run.now());
     if (wait !== undefined && (await run.pause(wait))) {
-      mayHaveActed ||= outcome instanceof AttemptFailed ? outcome.repeat === 'transient' : outcome.status === 502 || outcome.status === 504;
+      mayHaveActed ||=
+        outcome instanceof AttemptFailed
+          ? outcome.repeat === 'transient'
+          : outcome.status === 502 || outcome.status === 504;
       continue;
     }
     if (outcome instanceof AttemptFailed) throw withAttempts(outcome.error, attempt);
@@ -97,7 +102,9 @@ export function retryWait(
   if (!transient || !safe) return undefined;
   // A 503 may say when to come back (RFC 9110, Retry-After); within reason, do as it says.
   const asked = status === 503 ? retryAfter(headers['retry-after'], now) : undefined;
-  return asked !== undefined && asked <= policy.maxRetryAfterMs ? Math.max(asked, policy.backoffMs) : backoff(attempt, policy);
+  return asked !== undefined && asked <= policy.maxRetryAfterMs
+    ? Math.max(asked, policy.backoffMs)
+    : backoff(attempt, policy);
 }
 
 /** Exponential backoff with full jitter: half the base, plus 0..base·2^attempt (at most 8 s). */

@@ -11,6 +11,8 @@ export const knownSecrets = new Set<string>();
  * whatever raised it: every error line, notice and --verbose line goes through here.
  */
 export function scrub(text: string, deps: { env: Record<string, string | undefined> }): string {
-  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET);
+  const secrets = [...knownSecrets, deps.env.MON_API_KEY].filter(
+    (s): s is string => typeof s === 'string' && s.length >= MIN_SECRET,
+  );
   return secrets.reduce((out, secret) => redact(out, secret), redact(text));
 }

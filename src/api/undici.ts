@@ -21,7 +21,10 @@ import { raiseTieringBudget } from '../tiering.js';
  * code cache bin/ writes at the end is made under the flags every run starts with.
  */
 let firstRequest = true;
-function requestOnBaseline(this: Dispatcher, ...args: Parameters<Dispatcher['request']>): ReturnType<Dispatcher['request']> {
+function requestOnBaseline(
+  this: Dispatcher,
+  ...args: Parameters<Dispatcher['request']>
+): ReturnType<Dispatcher['request']> {
   if (!firstRequest || args.length > 1) return request.apply(this, args);
   firstRequest = false;
   const restore = raiseTieringBudget();
@@ -59,7 +62,10 @@ export class ProxyTunnelError extends Error {
  * 22.19). connect() is used by the proxy agent alone, so its failure is turned into one that
  * fails the request (test/api/undici-layout.test.ts says when undici no longer needs this).
  */
-function connectTunnel(this: Dispatcher, ...args: Parameters<Dispatcher['connect']>): ReturnType<Dispatcher['connect']> {
+function connectTunnel(
+  this: Dispatcher,
+  ...args: Parameters<Dispatcher['connect']>
+): ReturnType<Dispatcher['connect']> {
   if (args.length > 1) return connect.apply(this, args);
   return (connect.apply(this, args) as Promise<unknown>).catch((error: unknown) => {
     throw (error as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET' ? new ProxyTunnelError(error) : error;

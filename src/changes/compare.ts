@@ -56,7 +56,8 @@ export function normalise(value: unknown, key: string): Kept {
   if (kind === 'percent' && typeof value === 'string' && NUMERIC.test(value.trim())) return Number(value);
   if (value === 'true' || value === 'false') return value === 'true';
   if (typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value === 'string') return value.length > LONGEST_KEPT_TEXT ? `#${keyFingerprint(value)}${value.length}` : value;
+  if (typeof value === 'string')
+    return value.length > LONGEST_KEPT_TEXT ? `#${keyFingerprint(value)}${value.length}` : value;
   if (Array.isArray(value)) return value.map((one) => normalise(one, key));
   if (typeof value === 'object' && typeof (value as Item).uid === 'string') return (value as Item).uid as string;
   return normalise(toJson(value), key);
@@ -89,7 +90,8 @@ export class Comparison {
       .filter((column) => column.key !== 'uid')
       .map((column) => {
         const value = column.get ? column.get(item, this.reading) : readField(item, column.key);
-        if (typeof value === 'string' && value.length > LONGEST_SHOWN_TEXT) return `${value.slice(0, LONGEST_SHOWN_TEXT - 1)}…`;
+        if (typeof value === 'string' && value.length > LONGEST_SHOWN_TEXT)
+          return `${value.slice(0, LONGEST_SHOWN_TEXT - 1)}…`;
         return normalise(value, column.key);
       });
   }
@@ -170,7 +172,10 @@ export class ChangeCollector {
     for (const [uid, values] of this.before ?? []) {
       if (this.seen.has(uid)) continue;
       const cells = this.rowsBefore?.rows.get(uid);
-      gone.push({ change: 'gone', item: this.comparison.lastKnown(uid, values, cells && { keys: this.rowsBefore!.keys, cells }) });
+      gone.push({
+        change: 'gone',
+        item: this.comparison.lastKnown(uid, values, cells && { keys: this.rowsBefore!.keys, cells }),
+      });
     }
     // An item listed twice (pages shifted while they were read) counts once.
     const listed = new Map(this.differences.map((difference) => [difference.item.uid, difference]));
@@ -187,7 +192,11 @@ export class MissingUid extends Error {
 
 /** A difference as printed: the item with a top-level `change` key (and `changed`, naming the fields). */
 export function shown(difference: Difference): Item {
-  return { change: difference.change, ...(difference.changed ? { changed: difference.changed } : {}), ...difference.item };
+  return {
+    change: difference.change,
+    ...(difference.changed ? { changed: difference.changed } : {}),
+    ...difference.item,
+  };
 }
 
 /**
@@ -203,7 +212,12 @@ export function changeColumns(columns: readonly Column[]): Column[] {
       return column.get ? column.get(row, reading) : readField(row, column.key);
     },
   });
-  return [{ key: 'change' }, { key: 'changed', kind: 'list' }, ...(columns.some((column) => column.key === 'uid') ? [] : [{ key: 'uid' }]), ...columns.map(asLastShown)];
+  return [
+    { key: 'change' },
+    { key: 'changed', kind: 'list' },
+    ...(columns.some((column) => column.key === 'uid') ? [] : [{ key: 'uid' }]),
+    ...columns.map(asLastShown),
+  ];
 }
 
 /** `--fields` under --changes: change and changed come first, whatever else is asked for. */

@@ -22,7 +22,6 @@ const VERSION = 1;
  */
 const MAX_STATE_BYTES = 256 * 1024 * 1024;
 
-
 /** One saved state. */
 export interface SavedState {
   account: string;
@@ -124,7 +123,8 @@ export class ChangeStates {
       text = read;
     } catch (error) {
       // Not a regular file, or too large: damaged as any other, exit 1 as `help exit-codes` says.
-      if (error instanceof UsageError) throw damaged(error.message.replace(`saved state ${file} `, '').replace(/^is /, ''));
+      if (error instanceof UsageError)
+        throw damaged(error.message.replace(`saved state ${file} `, '').replace(/^is /, ''));
       throw damaged(`cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
     let data: unknown;
@@ -156,7 +156,18 @@ export class ChangeStates {
       items[uid] = at;
     }
     const rows = state.rows && { keys: state.rows.keys, cells: Object.fromEntries(state.rows.rows) };
-    const text = toJson({ format: FORMAT, version: VERSION, account: this.account.label, name, command: state.command, saved_at: new Date(state.savedAt).toISOString(), fields: state.fields, values, items, ...(rows ? { rows } : {}) });
+    const text = toJson({
+      format: FORMAT,
+      version: VERSION,
+      account: this.account.label,
+      name,
+      command: state.command,
+      saved_at: new Date(state.savedAt).toISOString(),
+      fields: state.fields,
+      values,
+      items,
+      ...(rows ? { rows } : {}),
+    });
     writeFileAtomic(file, `${text}\n`, { durable: true });
   }
 
@@ -214,8 +225,10 @@ function parseState(data: unknown): SavedState | string {
   if (record.format !== FORMAT) return `format is not ${FORMAT}`;
   if (record.version !== VERSION) return `version ${String(record.version)} is not ${VERSION}`;
   const { fields, values, items } = record;
-  if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string')) return 'fields is not a list of names';
-  if (!Array.isArray(values) || !values.every((set) => Array.isArray(set) && set.length === fields.length)) return 'values is not a list of one value per field';
+  if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string'))
+    return 'fields is not a list of names';
+  if (!Array.isArray(values) || !values.every((set) => Array.isArray(set) && set.length === fields.length))
+    return 'values is not a list of one value per field';
   if (typeof items !== 'object' || items === null || Array.isArray(items)) return 'items is not an object';
   const savedAt = Date.parse(String(record.saved_at));
   if (Number.isNaN(savedAt)) return 'saved_at is not a time';
@@ -243,6 +256,7 @@ function parseRows(data: unknown): SavedState['rows'] {
   if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) return undefined;
   if (typeof cells !== 'object' || cells === null || Array.isArray(cells)) return undefined;
   const rows = new Map<string, Kept[]>();
-  for (const [uid, row] of Object.entries(cells)) if (Array.isArray(row) && row.length === keys.length) rows.set(uid, row as Kept[]);
+  for (const [uid, row] of Object.entries(cells))
+    if (Array.isArray(row) && row.length === keys.length) rows.set(uid, row as Kept[]);
   return { keys: keys as string[], rows };
 }

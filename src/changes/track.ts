@@ -16,7 +16,16 @@ import type { ChangesRequest } from './request.js';
 import { localMinute } from '../output/format.js';
 import type { ListRenderer } from '../output/types.js';
 import type { RenderOptions } from '../output/types.js';
-import { changeColumns, changeFields, ChangeCollector, Comparison, fieldKey, MissingUid, shown, type CompareField } from './compare.js';
+import {
+  changeColumns,
+  changeFields,
+  ChangeCollector,
+  Comparison,
+  fieldKey,
+  MissingUid,
+  shown,
+  type CompareField,
+} from './compare.js';
 import { ChangeStates } from './state.js';
 import { quoted } from '../text/escape.js';
 
@@ -73,7 +82,8 @@ export async function listChanges(
         end() {},
       });
     } catch (error) {
-      if (error instanceof MissingUid) throw new ServerError(error.message, 'this list cannot be followed with --changes');
+      if (error instanceof MissingUid)
+        throw new ServerError(error.message, 'this list cannot be followed with --changes');
       throw error;
     } finally {
       progress.done();
@@ -95,14 +105,20 @@ export async function listChanges(
     }
     // Printed first, saved after: a save that fails leaves the old state, and the next run
     // prints these again rather than never.
-    const renderer = await ctx.output.list({ ...render, columns: changeColumns(render.columns), fields: changeFields(render.fields) });
+    const renderer = await ctx.output.list({
+      ...render,
+      columns: changeColumns(render.columns),
+      fields: changeFields(render.fields),
+    });
     renderer.push(differences.map(shown));
     renderer.end();
     // Delivered before saved: a filter that fails, or a full disk, leaves the state as it was.
     await ctx.delivered();
     save(states, ctx, name, keys, comparison, collector);
     const count = (change: string) => differences.filter((difference) => difference.change === change).length;
-    ctx.footnote(`${count('new')} new, ${count('changed')} changed, ${count('gone')} gone since ${since} (${counted} now)`);
+    ctx.footnote(
+      `${count('new')} new, ${count('changed')} changed, ${count('gone')} gone since ${since} (${counted} now)`,
+    );
   } finally {
     lock.release();
   }
@@ -113,12 +129,28 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-function save(states: ChangeStates, ctx: Context, name: string, fields: string[], comparison: Comparison, collector: ChangeCollector): void {
+function save(
+  states: ChangeStates,
+  ctx: Context,
+  name: string,
+  fields: string[],
+  comparison: Comparison,
+  collector: ChangeCollector,
+): void {
   try {
-    states.save(name, { command: ctx.argv.map(shellWord).join(' '), fields, savedAt: ctx.now(), items: collector.seen, rows: { keys: [...comparison.shownKeys], rows: collector.rows } });
+    states.save(name, {
+      command: ctx.argv.map(shellWord).join(' '),
+      fields,
+      savedAt: ctx.now(),
+      items: collector.seen,
+      rows: { keys: [...comparison.shownKeys], rows: collector.rows },
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string') throw error;
-    throw new StateFileError(`--changes ${name}: the new state could not be saved (${code}); the one before is kept`, `free space or fix the folder's permissions: the next run reports these changes again`);
+    throw new StateFileError(
+      `--changes ${name}: the new state could not be saved (${code}); the one before is kept`,
+      `free space or fix the folder's permissions: the next run reports these changes again`,
+    );
   }
 }

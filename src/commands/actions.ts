@@ -40,7 +40,8 @@ export interface View {
 function expandFor(view: View, render: RenderOptions): readonly string[] {
   if (render.format === 'table') return view.tableExpand ?? [];
   const shown = render.fields ?? render.columns.map((column) => column.key);
-  if ((render.format === 'csv' || render.format === 'tsv') && shown.includes('group')) return view.tableExpand?.filter((key) => key === 'group') ?? [];
+  if ((render.format === 'csv' || render.format === 'tsv') && shown.includes('group'))
+    return view.tableExpand?.filter((key) => key === 'group') ?? [];
   return [];
 }
 
@@ -50,7 +51,8 @@ function withViewExpand(route: RouteName, input: RequestInput, view: View, rende
   if (keys.length === 0) return input;
   // expand[] is accepted on every request (api-v2.5, conventions 8): a create or update answers
   // with names too, so its table reads like the list's. It goes where the client sends it.
-  if (routeOf(route).method !== 'GET') return { ...input, body: { ...input.body, expand: withExpand(input.body?.expand, keys) } };
+  if (routeOf(route).method !== 'GET')
+    return { ...input, body: { ...input.body, expand: withExpand(input.body?.expand, keys) } };
   return { ...input, query: { ...input.query, expand: withExpand(input.query?.expand, keys) } };
 }
 
@@ -64,7 +66,9 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
   if (unknown.length > 0) {
     // The nearest key for each typo rather than the whole list (a computer has 90).
     const guesses = unknown.map((field) => closest(field, known));
-    const computed = view.columns.filter((column) => column.get && !view.fields.includes(column.key)).map((column) => column.key);
+    const computed = view.columns
+      .filter((column) => column.get && !view.fields.includes(column.key))
+      .map((column) => column.key);
     throw new UsageError(
       `--fields: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
       guesses.every((guess) => guess !== undefined)
@@ -94,7 +98,8 @@ export function renderOptions(ctx: Context, view: View): RenderOptions {
 export function colourWanted(ctx: Context, tty: boolean): boolean {
   const { env, globals } = ctx;
   if (!globals.color || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '')
+    return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   return tty && env.TERM !== 'dumb';
 }
 
@@ -103,16 +108,27 @@ export function colourWanted(ctx: Context, tty: boolean): boolean {
  * several), key redacted. Returns true when nothing must be sent. `unsent` is what the closing
  * notice says was not sent (a bulk mute has read the selection by then).
  */
-export async function showDryRun(ctx: Context, prepared: PreparedRequest | readonly PreparedRequest[], note?: string, unsent = 'nothing was sent'): Promise<boolean> {
+export async function showDryRun(
+  ctx: Context,
+  prepared: PreparedRequest | readonly PreparedRequest[],
+  note?: string,
+  unsent = 'nothing was sent',
+): Promise<boolean> {
   if (!ctx.globals.dryRun) return false;
   const client = await ctx.client();
   const shown = (Array.isArray(prepared) ? prepared : [prepared]).map((one: PreparedRequest) => client.describe(one));
   if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
     const requests = shown.map((one) => ({ method: one.method, url: one.url, form: Object.fromEntries(one.form) }));
-    const lines = ctx.globals.output === 'json' ? [JSON.stringify(requests.length === 1 ? requests[0] : requests, null, 2)] : requests.map((one) => JSON.stringify(one));
+    const lines =
+      ctx.globals.output === 'json'
+        ? [JSON.stringify(requests.length === 1 ? requests[0] : requests, null, 2)]
+        : requests.map((one) => JSON.stringify(one));
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
   } else {
-    const lines = shown.flatMap((one) => [`${one.method} ${one.url}`, ...one.form.map(([key, value]) => `${key}=${value}`)]);
+    const lines = shown.flatMap((one) => [
+      `${one.method} ${one.url}`,
+      ...one.form.map(([key, value]) => `${key}=${value}`),
+    ]);
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
   }
   ctx.notice(`dry run: ${unsent}${note ? ` (${note})` : ''}`);
@@ -139,7 +155,14 @@ export function dryRunLocally(ctx: Context, wouldDo: string): boolean {
  * cannot serve (expirations soonest first): every page is read, then sorted, and --limit keeps
  * the first of that order; --page and --offset are the caller's to refuse.
  */
-export async function listCommand(ctx: Context, route: RouteName, input: RequestInput, view: View, opts: PagingValues, sort?: (a: Record<string, unknown>, b: Record<string, unknown>) => number): Promise<void> {
+export async function listCommand(
+  ctx: Context,
+  route: RouteName,
+  input: RequestInput,
+  view: View,
+  opts: PagingValues,
+  sort?: (a: Record<string, unknown>, b: Record<string, unknown>) => number,
+): Promise<void> {
   const changes = changesWanted(opts);
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
@@ -148,7 +171,13 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     const request = withViewExpand(route, input, view, render);
     const paging = { all: true, perPage: opts.perPage };
     const read = client.readOf(route, request, paging).input;
-    if (await showDryRun(ctx, client.prepare(route, { ...read, query: { ...read.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
+    if (
+      await showDryRun(
+        ctx,
+        client.prepare(route, { ...read, query: { ...read.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }),
+      )
+    )
+      return;
     const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(view), render, async (sink) => {
       for await (const page of client.pages(route, request, paging)) sink.push(page.items);
@@ -170,9 +199,19 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   }
   const request = withViewExpand(route, input, view, render);
   if (sort) {
-    if (await showDryRun(ctx, client.prepare(route, { ...request, query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }))) return;
+    if (
+      await showDryRun(
+        ctx,
+        client.prepare(route, {
+          ...request,
+          query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE },
+        }),
+      )
+    )
+      return;
     const items: Record<string, unknown>[] = [];
-    for await (const page of client.pages(route, request, { all: true, perPage: opts.perPage })) items.push(...(page.items as Record<string, unknown>[]));
+    for await (const page of client.pages(route, request, { all: true, perPage: opts.perPage }))
+      items.push(...(page.items as Record<string, unknown>[]));
     const shown = items.sort(sort).slice(0, opts.limit);
     const renderer = await ctx.output.list(render);
     renderer.push(shown);
@@ -181,18 +220,29 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
     return;
   }
   const read = client.readOf(route, request, opts).input;
-  const first = client.prepare(route, { ...read, query: { ...read.query, page: opts.page, per_page: opts.perPage, offset: opts.offset } });
+  const first = client.prepare(route, {
+    ...read,
+    query: { ...read.query, page: opts.page, per_page: opts.perPage, offset: opts.offset },
+  });
   if (await showDryRun(ctx, first)) return;
   const renderer = await ctx.output.list(render);
   // A table is printed once the last page is in: a person at a terminal sees the pages come.
   // The other formats print each page as it comes, and an account of many is one of several.
-  const progress = render.format === 'table' && ctx.output.progress ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait) : undefined;
+  const progress =
+    render.format === 'table' && ctx.output.progress
+      ? (await import('../output/progress.js')).createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait)
+      : undefined;
   const noun = route.slice(0, route.indexOf('.')).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`); // pluginResults: plugin results
   let shown = 0;
   let counted = 0;
   let last: Page | undefined;
   // Counted as read: a sorted full read (client.ts, readOf) yields its pages only once all are in.
-  const onPage = progress && ((page: Page) => progress.update(`reading ${noun} ${(counted += page.items.length)}${page.total === undefined ? '' : `/${page.total}`}`));
+  const onPage =
+    progress &&
+    ((page: Page) =>
+      progress.update(
+        `reading ${noun} ${(counted += page.items.length)}${page.total === undefined ? '' : `/${page.total}`}`,
+      ));
   try {
     for await (const page of client.pages(route, request, { ...opts, onPage })) {
       renderer.push(page.items);
@@ -209,7 +259,9 @@ export async function listCommand(ctx: Context, route: RouteName, input: Request
   const left = last && !opts.all && opts.limit === undefined ? leftAfter(last, opts) : undefined;
   if (left && shown > 0) {
     const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
-    ctx.footnote(`showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`);
+    ctx.footnote(
+      `showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`,
+    );
   }
 }
 
@@ -243,7 +295,12 @@ export async function objectCommand(
  * A delete: asks first on a terminal (showing what will go), refuses without --yes when no one
  * can answer (docs/design/cli-contract.md, Exit codes: 2), prints nothing on stdout on 204.
  */
-export async function deleteCommand(ctx: Context, route: RouteName, input: RequestInput, describe: () => Promise<string>): Promise<void> {
+export async function deleteCommand(
+  ctx: Context,
+  route: RouteName,
+  input: RequestInput,
+  describe: () => Promise<string>,
+): Promise<void> {
   const client = await ctx.client();
   const prepared = client.prepare(route, input);
   if (await showDryRun(ctx, prepared)) return;

@@ -8,12 +8,30 @@ import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
 import { GROUP_COLUMN } from '../output/columns.js';
 import { shortened } from '../text/escape.js';
-import { attributesOf, checkMax, muteConfirmation, nothingToDo, planLine, planMute, planRows, sendMutes, stateSet, tallyMutes, type MuteAction, type PlanRow, type SentOutcome } from '../fleet/mute.js';
+import {
+  attributesOf,
+  checkMax,
+  muteConfirmation,
+  nothingToDo,
+  planLine,
+  planMute,
+  planRows,
+  sendMutes,
+  stateSet,
+  tallyMutes,
+  type MuteAction,
+  type PlanRow,
+  type SentOutcome,
+} from '../fleet/mute.js';
 import type { FromLines } from '../validate/uid-list.js';
 import { colourWanted, confirmAction, renderOptions, type View } from './actions.js';
 import { openSelection, selectionOf, type SelectorValues } from './selectors.js';
 
-const computerColumn = { key: 'computer', get: (row: Record<string, unknown>) => (row.computer as { name?: unknown } | null)?.name, maxWidth: 28 };
+const computerColumn = {
+  key: 'computer',
+  get: (row: Record<string, unknown>) => (row.computer as { name?: unknown } | null)?.name,
+  maxWidth: 28,
+};
 const groupColumn = { ...GROUP_COLUMN, maxWidth: 24 };
 
 /**
@@ -21,7 +39,13 @@ const groupColumn = { ...GROUP_COLUMN, maxWidth: 24 };
  * chosen format, and on a terminal before the question. JSON keeps computer and group as objects.
  */
 export const MUTE_PLAN_VIEW: View = {
-  columns: [computerColumn, groupColumn, { key: 'plugin', maxWidth: 28 }, { key: 'status', kind: 'status' }, { key: 'action', maxWidth: 48 }],
+  columns: [
+    computerColumn,
+    groupColumn,
+    { key: 'plugin', maxWidth: 28 },
+    { key: 'status', kind: 'status' },
+    { key: 'action', maxWidth: 48 },
+  ],
   fields: ['uid', 'computer', 'group', 'plugin', 'status', 'previous', 'action'],
 };
 
@@ -62,7 +86,8 @@ export interface BulkMute {
 
 /** The uids of --from (and the rows of a mute, when it holds those), read and checked before anything is sent. */
 async function readFrom(ctx: Context, from: string): Promise<FromLines & { name: string }> {
-  const [{ FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseFromLines }, { inputName, readUserInput }] = await Promise.all([import('../validate/uid-list.js'), import('../io/user-input.js')]);
+  const [{ FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseFromLines }, { inputName, readUserInput }] =
+    await Promise.all([import('../validate/uid-list.js'), import('../io/user-input.js')]);
   const text = await readUserInput(ctx, {
     option: '--from',
     path: from,
@@ -85,17 +110,25 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const renderer = await ctx.output.list(render);
   if (uids?.length === 0) {
     renderer.end();
-    ctx.notice(`nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result${rows ? ' that its mute muted' : ''}`);
+    ctx.notice(
+      `nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result${rows ? ' that its mute muted' : ''}`,
+    );
     return;
   }
 
   // Every status unless --status narrows it (README, plugin mute with selectors); muted and
   // unmuted alike are read, so that the plan can say how many need nothing.
-  const { scope, filter } = selectionOf(bulk.selectors, { statuses: [], muted: 'any', uids }, (line) => ctx.notice(line));
+  const { scope, filter } = selectionOf(bulk.selectors, { statuses: [], muted: 'any', uids }, (line) =>
+    ctx.notice(line),
+  );
   const client = await ctx.client();
   const selection = await openSelection(ctx, client, scope, filter);
   const nowSec = Math.floor(ctx.now() / 1000);
-  const plan = await planMute(action, selection.results(nowSec), nowSec, { includeUntimed: bulk.includeUntimed, rows, undoOf: rows ? from!.name : undefined });
+  const plan = await planMute(action, selection.results(nowSec), nowSec, {
+    includeUntimed: bulk.includeUntimed,
+    rows,
+    undoOf: rows ? from!.name : undefined,
+  });
   selection.checkNamed();
   const nothing = nothingToDo(plan);
   if (nothing) {
@@ -107,7 +140,10 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
 
   ctx.notice(planLine(plan, bulk.how));
   const requests = plan.targets.map((target) =>
-    client.prepare('pluginResults.update', { path: { uid: target.uid }, body: { plugin_result: target.restore === undefined ? bulk.attributes : attributesOf(target.restore) } }),
+    client.prepare('pluginResults.update', {
+      path: { uid: target.uid },
+      body: { plugin_result: target.restore === undefined ? bulk.attributes : attributesOf(target.restore) },
+    }),
   );
   if (ctx.globals.dryRun) {
     // The plan as rows on stdout; the requests themselves, key redacted, with --verbose.
@@ -117,25 +153,39 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
       const { method, url, form } = client.describe(request);
       for (const line of [`${method} ${url}`, ...form.map(([key, value]) => `  ${key}=${value}`)]) ctx.debug(line);
     }
-    ctx.notice(`dry run: no ${action} was sent (the selection was read to find them${ctx.globals.verbose ? '' : '; --verbose shows each request'})`);
+    ctx.notice(
+      `dry run: no ${action} was sent (the selection was read to find them${ctx.globals.verbose ? '' : '; --verbose shows each request'})`,
+    );
     return;
   }
   const confirmation = muteConfirmation(plan, bulk.from === '-');
-  if (confirmation) await confirmAction(ctx, { ...confirmation, preface: () => showPlan(ctx, planRows(plan, bulk.how)) });
+  if (confirmation)
+    await confirmAction(ctx, { ...confirmation, preface: () => showPlan(ctx, planRows(plan, bulk.how)) });
 
   const { createMeter } = await import('../output/progress.js');
   const limit = client.rateLimit;
-  const meter = createMeter(ctx.io.stderr, ctx.now, ctx.globals.quiet, {
-    label: action === 'mute' ? 'muting' : 'unmuting',
-    total: plan.targets.length,
-    budgetRate: limit && limit.requests / (limit.windowMs / 1000),
-    budgetRequests: limit?.requests,
-  }, ctx.rateWait);
+  const meter = createMeter(
+    ctx.io.stderr,
+    ctx.now,
+    ctx.globals.quiet,
+    {
+      label: action === 'mute' ? 'muting' : 'unmuting',
+      total: plan.targets.length,
+      budgetRate: limit && limit.requests / (limit.windowMs / 1000),
+      budgetRequests: limit?.requests,
+    },
+    ctx.rateWait,
+  );
   // Ctrl-C lets the PUTs on their way finish, so that the count is what the server confirmed.
   const finishing = ctx.letFinish();
   let outcomes: SentOutcome[];
   try {
-    outcomes = await sendMutes(client, plan, requests, { signal: ctx.signal, inFlight: finishing.inFlight, onEnded: () => meter.tick(), sets: stateSet(bulk.attributes) });
+    outcomes = await sendMutes(client, plan, requests, {
+      signal: ctx.signal,
+      inFlight: finishing.inFlight,
+      onEnded: () => meter.tick(),
+      sets: stateSet(bulk.attributes),
+    });
   } finally {
     finishing.release();
     meter.done();
@@ -160,5 +210,6 @@ async function showPlan(ctx: Context, rows: readonly PlanRow[]): Promise<void> {
   });
   table.push(rows.slice(0, PLAN_ROWS_SHOWN) as unknown as Record<string, unknown>[]);
   table.end();
-  if (rows.length > PLAN_ROWS_SHOWN) ctx.io.stderr.write(`… and ${(rows.length - PLAN_ROWS_SHOWN).toLocaleString('en')} more\n`);
+  if (rows.length > PLAN_ROWS_SHOWN)
+    ctx.io.stderr.write(`… and ${(rows.length - PLAN_ROWS_SHOWN).toLocaleString('en')} more\n`);
 }

@@ -27,7 +27,12 @@ interface CatalogueKind {
 }
 
 export const CATALOGUE_VIEW: View = {
-  columns: [{ key: 'uid' }, { key: 'name', maxWidth: 40 }, { key: 'slug' }, { key: 'created_at', header: 'CREATED', kind: 'time' }],
+  columns: [
+    { key: 'uid' },
+    { key: 'name', maxWidth: 40 },
+    { key: 'slug' },
+    { key: 'created_at', header: 'CREATED', kind: 'time' },
+  ],
   fields: CATALOGUE_FIELDS,
 };
 
@@ -39,8 +44,18 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
   const plural = `${noun}s`;
   const capital = noun.charAt(0).toUpperCase() + noun.slice(1);
   const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
-  const uidArg = { name: 'uid', description: `the ${noun}: its uid (${prefix}…), its slug or its exact name`, rule: { type: 'text', max: NAME_MAX, nonEmpty: true }, resolve: kind.resolve } as const;
-  const nameOption = { flags: '--name <name>', param: 'name', description: `${noun} name (required)`, rule: { type: 'text', max: NAME_MAX, nonEmpty: true } } as const;
+  const uidArg = {
+    name: 'uid',
+    description: `the ${noun}: its uid (${prefix}…), its slug or its exact name`,
+    rule: { type: 'text', max: NAME_MAX, nonEmpty: true },
+    resolve: kind.resolve,
+  } as const;
+  const nameOption = {
+    flags: '--name <name>',
+    param: 'name',
+    description: `${noun} name (required)`,
+    rule: { type: 'text', max: NAME_MAX, nonEmpty: true },
+  } as const;
   const mon = `mon ${kind.name}`;
   return {
     name: kind.name,
@@ -55,7 +70,14 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
         list: true,
         fields: CATALOGUE_FIELDS,
         examples: [`${mon} list`, `mon ${kind.alias} list --all -o csv`],
-        run: ({ opts }, ctx) => listCommand(ctx, `${kind.routes}.list`, {}, { ...CATALOGUE_VIEW, changes: { noun: plural, compare: ['name', 'slug'] } }, opts),
+        run: ({ opts }, ctx) =>
+          listCommand(
+            ctx,
+            `${kind.routes}.list`,
+            {},
+            { ...CATALOGUE_VIEW, changes: { noun: plural, compare: ['name', 'slug'] } },
+            opts,
+          ),
       }),
       {
         name: 'get',
@@ -65,7 +87,8 @@ function catalogueResource(kind: CatalogueKind): ResourceSpec {
         args: [uidArg],
         fields: CATALOGUE_FIELDS,
         examples: [`${mon} get ${sample.uid}`, `${mon} get ${sample.uid} --json`],
-        run: ({ args }, ctx) => objectCommand(ctx, `${kind.routes}.get`, { path: { uid: args.uid! } }, CATALOGUE_VIEW).then(() => undefined),
+        run: ({ args }, ctx) =>
+          objectCommand(ctx, `${kind.routes}.get`, { path: { uid: args.uid! } }, CATALOGUE_VIEW).then(() => undefined),
       },
       {
         name: 'create',

@@ -27,7 +27,8 @@ export const changes: ResourceSpec = {
       name: 'list',
       aliases: ['ls'],
       summary: 'List the names saved by --changes, for every profile: command line, when, how many items',
-      description: 'A state that cannot be read is listed without a count (items -1); `mon changes forget NAME` removes it.',
+      description:
+        'A state that cannot be read is listed without a count (items -1); `mon changes forget NAME` removes it.',
       options: WHOLE_LIST_OPTIONS,
       examples: ['mon changes list', 'mon changes list --json'],
       async run({ opts }, ctx) {
@@ -46,7 +47,10 @@ export const changes: ResourceSpec = {
         renderer.push(rows);
         renderer.end();
         if (rows.length === 0) ctx.notice('No saved changes yet: add --changes NAME to a list or to `mon alerts`.');
-        if (rows.some((row) => row.items < 0)) ctx.notice('A state with items -1 cannot be read: forget it with `mon changes forget NAME` (with -p for its profile).');
+        if (rows.some((row) => row.items < 0))
+          ctx.notice(
+            'A state with items -1 cannot be read: forget it with `mon changes forget NAME` (with -p for its profile).',
+          );
       },
     }),
     verb({
@@ -54,7 +58,9 @@ export const changes: ResourceSpec = {
       aliases: ['rm'],
       jsonOutput: false,
       summary: 'Forget the state saved under NAME for the profile in effect: its next run records a new baseline',
-      args: [{ name: 'name', description: 'the NAME given to --changes', rule: { type: 'text', max: 64, nonEmpty: true } }],
+      args: [
+        { name: 'name', description: 'the NAME given to --changes', rule: { type: 'text', max: 64, nonEmpty: true } },
+      ],
       examples: ['mon changes forget missing', 'mon -p acme changes forget morning'],
       async run({ args }, ctx) {
         const { name } = changesWanted({ changes: args.name! })!;
@@ -64,7 +70,10 @@ export const changes: ResourceSpec = {
         const lock = await states.lock(name, ctx.signal, FORGET_WAIT_MS);
         try {
           if (!states.forget(name)) {
-            throw new NotFoundError(`no state saved under ${quoted(name)} for ${states.account.key.startsWith('@') ? states.account.label : `profile ${states.account.label}`}`, 'see `mon changes list`');
+            throw new NotFoundError(
+              `no state saved under ${quoted(name)} for ${states.account.key.startsWith('@') ? states.account.label : `profile ${states.account.label}`}`,
+              'see `mon changes list`',
+            );
           }
         } finally {
           lock.release();

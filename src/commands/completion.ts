@@ -34,14 +34,14 @@ function shellVerb(shell: Shell): VerbSpec {
     description: `${DETAILS[shell]}
 
 ${[
-      'The script completes commands, aliases, options and their choices as of this version of mon;',
-      "saved profile names are read when you press Tab, and so are the account's group names, computer",
-      'client ids, plugin names and note and expiration uids, from a cache in the config folder that a',
-      'Tab refreshes in the background once older than MON_COMPLETION_TTL (default 300 s): a Tab never',
-      'waits for the API. Regenerate the script after upgrading mon.',
-      // One line: help wraps a paragraph to the width it prints at (a line break kept here would
-      // be wrapped again, leaving ragged lines).
-    ].join(' ')}`,
+  'The script completes commands, aliases, options and their choices as of this version of mon;',
+  "saved profile names are read when you press Tab, and so are the account's group names, computer",
+  'client ids, plugin names and note and expiration uids, from a cache in the config folder that a',
+  'Tab refreshes in the background once older than MON_COMPLETION_TTL (default 300 s): a Tab never',
+  'waits for the API. Regenerate the script after upgrading mon.',
+  // One line: help wraps a paragraph to the width it prints at (a line break kept here would
+  // be wrapped again, leaving ragged lines).
+].join(' ')}`,
     examples: [INSTALL[shell]],
     async run(_input, ctx) {
       const { completionScript } = await import('../completion/scripts.js');
@@ -71,12 +71,20 @@ export const completeHelper: VerbSpec = {
   name: '__complete',
   jsonOutput: false,
   hidden: true,
-  summary: 'Print values for the completion scripts (profiles, and the account\'s groups, computers, plugins, notes, expirations)',
-  args: [{ name: 'what', description: 'what to list: profiles, groups, computers, plugins, notes, expirations; refresh reads them afresh', optional: true }],
+  summary:
+    "Print values for the completion scripts (profiles, and the account's groups, computers, plugins, notes, expirations)",
+  args: [
+    {
+      name: 'what',
+      description: 'what to list: profiles, groups, computers, plugins, notes, expirations; refresh reads them afresh',
+      optional: true,
+    },
+  ],
   examples: ['mon __complete profiles', 'mon __complete groups'],
   async run({ args }, ctx: Context) {
     if (args.what === 'refresh') return (await import('../completion/live.js')).refreshLiveNames(ctx);
-    if (args.what !== undefined && LIVE_KINDS.has(args.what)) return (await import('../completion/live.js')).printLiveNames(ctx, args.what as never);
+    if (args.what !== undefined && LIVE_KINDS.has(args.what))
+      return (await import('../completion/live.js')).printLiveNames(ctx, args.what as never);
     if (args.what !== 'profiles') return;
     const names = await savedProfileNames(ctx.configDir);
     if (names.length) ctx.io.stdout.write(`${names.join('\n')}\n`);
@@ -87,7 +95,10 @@ export const completeHelper: VerbSpec = {
 export async function savedProfileNames(configDir: string): Promise<string[]> {
   try {
     // node:fs/promises is loaded here, not at the top: every command line loads this file.
-    const [{ readFile }, { checkConfigFile }] = await Promise.all([import('node:fs/promises'), import('../config/trust.js')]);
+    const [{ readFile }, { checkConfigFile }] = await Promise.all([
+      import('node:fs/promises'),
+      import('../config/trust.js'),
+    ]);
     // Only a regular file of this user's, of a sane size: a FIFO there would hang every Tab.
     if (!checkConfigFile(join(configDir, 'config.json'))) return [];
     const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as { profiles?: unknown };

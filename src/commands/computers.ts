@@ -72,7 +72,10 @@ export const COMPUTER_VIEW: View = {
 };
 
 /** One computer (get, update): its c_ uid too, which notes and expirations also take. */
-const COMPUTER_ITEM_VIEW: View = { ...COMPUTER_VIEW, columns: [COMPUTER_VIEW.columns[0]!, { key: 'uid' }, ...COMPUTER_VIEW.columns.slice(1)] };
+const COMPUTER_ITEM_VIEW: View = {
+  ...COMPUTER_VIEW,
+  columns: [COMPUTER_VIEW.columns[0]!, { key: 'uid' }, ...COMPUTER_VIEW.columns.slice(1)],
+};
 
 const STATUSES = ['visible', 'hidden', 'missing', 'pending_rekey', 'pending_removal', 'has_muted_plugin'] as const;
 // The reference lists the default last_reported_desc and the options reported_desc and created_desc.
@@ -91,7 +94,8 @@ export const computers: ResourceSpec = {
       aliases: ['ls'],
       route: 'computers.list',
       summary: 'List computers, most recently reported first',
-      description: 'With --changes NAME: only computers new, gone or changed since the last run with NAME, compared on missing, hidden, overdue (last report older than report_missing_after days, default 7), group and os_version, or on --fields. With --all (and --changes) the computers are read in the order they were created (created_desc), an order in which a computer that reports while they are read does not move between pages, and then sorted as --order asks: every computer once, the lines printed once the last page is in (--order created_desc prints each page as it comes). A read that still misses a record is read once more, then exit 7.',
+      description:
+        'With --changes NAME: only computers new, gone or changed since the last run with NAME, compared on missing, hidden, overdue (last report older than report_missing_after days, default 7), group and os_version, or on --fields. With --all (and --changes) the computers are read in the order they were created (created_desc), an order in which a computer that reports while they are read does not move between pages, and then sorted as --order asks: every computer once, the lines printed once the last page is in (--order created_desc prints each page as it comes). A read that still misses a record is read once more, then exit 7.',
       list: true,
       fields: COMPUTER_FIELDS,
       options: [
@@ -106,7 +110,13 @@ export const computers: ResourceSpec = {
           once: 'the API lists one group at a time; `mon alerts --group A --group B` takes several',
         },
         ...COMPUTER_FILTERS,
-        { flags: '--order <order>', param: 'order', description: 'sort order', choices: ORDERS, defaultText: 'last_reported_desc' },
+        {
+          flags: '--order <order>',
+          param: 'order',
+          description: 'sort order',
+          choices: ORDERS,
+          defaultText: 'last_reported_desc',
+        },
       ],
       examples: [
         'mon computers list --status missing',
@@ -122,28 +132,88 @@ export const computers: ResourceSpec = {
       aliases: ['show'],
       route: 'computers.get',
       summary: 'Show one computer by its client id or uid',
-      args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
+      args: [
+        {
+          name: 'client-id',
+          description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid',
+          rule: { type: 'text', max: 191, nonEmpty: true },
+          resolve: 'client-id',
+        },
+      ],
       fields: COMPUTER_FIELDS,
-      examples: ['mon computers get 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11', 'mon computers get 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --expand plugin_results --json'],
-      run: ({ args }, ctx) => objectCommand(ctx, 'computers.get', { path: { client_id: args['client-id']! } }, COMPUTER_ITEM_VIEW).then(() => undefined),
+      examples: [
+        'mon computers get 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11',
+        'mon computers get 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --expand plugin_results --json',
+      ],
+      run: ({ args }, ctx) =>
+        objectCommand(ctx, 'computers.get', { path: { client_id: args['client-id']! } }, COMPUTER_ITEM_VIEW).then(
+          () => undefined,
+        ),
     },
     verb({
       name: 'update',
       route: 'computers.update',
       partial: true,
       summary: "Change a computer's asset id, names, description, reference e-mail or beacon settings",
-      args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
+      args: [
+        {
+          name: 'client-id',
+          description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid',
+          rule: { type: 'text', max: 191, nonEmpty: true },
+          resolve: 'client-id',
+        },
+      ],
       fields: COMPUTER_FIELDS,
       options: [
         { flags: '--asset-id <id>', param: 'asset_id', description: 'asset id', rule: { type: 'text', max: 191 } },
-        { flags: '--custom-name <name>', param: 'custom_name', description: 'display name in the dashboard', rule: { type: 'text', max: 191 } },
-        { flags: '--description <text>', param: 'description', description: 'description, included in warnings', rule: { type: 'text', max: 65535 } },
-        { flags: '--reference-email <email>', param: 'reference_email', description: 'reference e-mail address', rule: { type: 'email', max: 191 } },
-        { flags: '--product-description <text>', param: 'product_description', description: 'model name shown for the computer', rule: { type: 'text', max: 65535 } },
-        { flags: '--estimated-manufacture-date <date>', param: 'estimated_manufacture_date', description: 'estimated manufacture date (YYYY-MM-DD)', rule: { type: 'date' } },
-        { flags: '--beacon-reporting', param: 'beacon_reporting', description: 'enable beacon reporting', negatable: true },
-        { flags: '--beacon-missing-threshold <minutes>', param: 'beacon_missing_threshold_in_minutes', description: 'minutes before a beacon warning', choices: BEACON_THRESHOLDS },
-        { flags: '--create-ticket-on-beacon-found', param: 'create_ticket_on_beacon_found', description: 'send an alert when the computer comes online', negatable: true },
+        {
+          flags: '--custom-name <name>',
+          param: 'custom_name',
+          description: 'display name in the dashboard',
+          rule: { type: 'text', max: 191 },
+        },
+        {
+          flags: '--description <text>',
+          param: 'description',
+          description: 'description, included in warnings',
+          rule: { type: 'text', max: 65535 },
+        },
+        {
+          flags: '--reference-email <email>',
+          param: 'reference_email',
+          description: 'reference e-mail address',
+          rule: { type: 'email', max: 191 },
+        },
+        {
+          flags: '--product-description <text>',
+          param: 'product_description',
+          description: 'model name shown for the computer',
+          rule: { type: 'text', max: 65535 },
+        },
+        {
+          flags: '--estimated-manufacture-date <date>',
+          param: 'estimated_manufacture_date',
+          description: 'estimated manufacture date (YYYY-MM-DD)',
+          rule: { type: 'date' },
+        },
+        {
+          flags: '--beacon-reporting',
+          param: 'beacon_reporting',
+          description: 'enable beacon reporting',
+          negatable: true,
+        },
+        {
+          flags: '--beacon-missing-threshold <minutes>',
+          param: 'beacon_missing_threshold_in_minutes',
+          description: 'minutes before a beacon warning',
+          choices: BEACON_THRESHOLDS,
+        },
+        {
+          flags: '--create-ticket-on-beacon-found',
+          param: 'create_ticket_on_beacon_found',
+          description: 'send an alert when the computer comes online',
+          negatable: true,
+        },
       ],
       examples: [
         'mon computers update 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11 --asset-id A-1042 --custom-name "Reception iMac"',
@@ -151,7 +221,13 @@ export const computers: ResourceSpec = {
       ],
       async run({ args, params }, ctx) {
         const clientId = args['client-id']!;
-        await objectCommand(ctx, 'computers.update', { path: { client_id: clientId }, body: { computer: params } }, COMPUTER_ITEM_VIEW, () => `Computer ${clientId} updated.`);
+        await objectCommand(
+          ctx,
+          'computers.update',
+          { path: { client_id: clientId }, body: { computer: params } },
+          COMPUTER_ITEM_VIEW,
+          () => `Computer ${clientId} updated.`,
+        );
       },
     }),
   ],

@@ -1,18 +1,31 @@
 import { Argument, Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { onceOnly } from '../once-only.js';
-import { isResource, optionKey, optionsOf, type ArgSpec, type CommandSpec, type OptionSpec, type ParsedInput, type VerbSpec } from '../spec/spec.js';
+import {
+  isResource,
+  optionKey,
+  optionsOf,
+  type ArgSpec,
+  type CommandSpec,
+  type OptionSpec,
+  type ParsedInput,
+  type VerbSpec,
+} from '../spec/spec.js';
 
 /** Runs a verb once commander has parsed its words (program.ts supplies it). */
 export type VerbRunner = (verb: VerbSpec, input: ParsedInput, command: Command) => Promise<void>;
 
 /** The words commander parsed, with the value of each argument left out put in its place. */
-function withOmitted(declared: readonly ArgSpec[], parsed: readonly (string | string[] | undefined)[]): (string | string[] | undefined)[] {
+function withOmitted(
+  declared: readonly ArgSpec[],
+  parsed: readonly (string | string[] | undefined)[],
+): (string | string[] | undefined)[] {
   const words = [...parsed];
   const given = words.filter((word) => word !== undefined).length;
   declared.forEach((arg, index) => {
     const word = words[index];
-    if (!arg.omittable || given >= declared.length || (typeof word === 'string' && arg.omittable.accepts.test(word))) return;
+    if (!arg.omittable || given >= declared.length || (typeof word === 'string' && arg.omittable.accepts.test(word)))
+      return;
     words.splice(index, 0, arg.omittable.value);
     words.length = declared.length;
   });
@@ -27,23 +40,32 @@ function commandPath(command: Command): string[] {
 export function defineCommands(parent: Command, specs: readonly CommandSpec[], runVerb: VerbRunner): void {
   for (const spec of specs) {
     if (!isResource(spec)) {
-      parent.addCommand(verbCommand(spec, runVerb), { isDefault: spec.isDefault === true, hidden: spec.hidden === true });
+      parent.addCommand(verbCommand(spec, runVerb), {
+        isDefault: spec.isDefault === true,
+        hidden: spec.hidden === true,
+      });
       continue;
     }
     const resource = new Command(spec.name).description(spec.summary);
     if (spec.aliases) resource.aliases([...spec.aliases]);
     // A resource without examples of its own shows the first example of each of its verbs.
-    const examples = spec.examples ?? spec.verbs.filter((verb) => !verb.hidden).flatMap((verb) => verb.examples.slice(0, 1));
+    const examples =
+      spec.examples ?? spec.verbs.filter((verb) => !verb.hidden).flatMap((verb) => verb.examples.slice(0, 1));
     if (examples.length) resource.addHelpText('after', () => examplesText(examples));
     for (const verb of spec.verbs) {
-      resource.addCommand(verbCommand(verb, runVerb), { isDefault: verb.isDefault === true, hidden: verb.hidden === true });
+      resource.addCommand(verbCommand(verb, runVerb), {
+        isDefault: verb.isDefault === true,
+        hidden: verb.hidden === true,
+      });
     }
     parent.addCommand(resource);
   }
 }
 
 function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
-  const command = new Command(verb.name).description(verb.description ? `${verb.summary}\n\n${verb.description}` : verb.summary);
+  const command = new Command(verb.name).description(
+    verb.description ? `${verb.summary}\n\n${verb.description}` : verb.summary,
+  );
   command.summary(verb.summary);
   if (verb.aliases) command.aliases([...verb.aliases]);
   const declared = verb.args ?? [];
@@ -54,7 +76,10 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
     const optional = arg.optional || declared.slice(0, index + 1).some((one) => one.omittable);
     command.addArgument(new Argument(optional ? `[${word}]` : `<${word}>`, arg.description));
   }
-  if (declared.some((arg) => arg.omittable)) command.usage(`[options] ${declared.map((arg) => (arg.optional || arg.omittable ? `[${arg.name}]` : `<${arg.name}>`)).join(' ')}`);
+  if (declared.some((arg) => arg.omittable))
+    command.usage(
+      `[options] ${declared.map((arg) => (arg.optional || arg.omittable ? `[${arg.name}]` : `<${arg.name}>`)).join(' ')}`,
+    );
   for (const spec of optionsOf(verb)) {
     const forms = commanderOptions(spec);
     for (const option of forms) command.addOption(option);
@@ -77,7 +102,11 @@ function verbCommand(verb: VerbSpec, runVerb: VerbRunner): Command {
       }
     });
     const missing = declared.find((arg) => !arg.optional && args[arg.name] === undefined);
-    if (missing) throw new UsageError(`missing <${missing.name}>`, `usage: ${[...commandPath(self), self.usage().replace(/\[options\]\s*/, '')].join(' ')}`);
+    if (missing)
+      throw new UsageError(
+        `missing <${missing.name}>`,
+        `usage: ${[...commandPath(self), self.usage().replace(/\[options\]\s*/, '')].join(' ')}`,
+      );
     // A verb option named like a global one (profile add --base-url) is parsed by the root
     // command wherever it stands, so take its value from there.
     const withGlobals = self.optsWithGlobals();
@@ -98,7 +127,9 @@ function commanderOptions(spec: OptionSpec): Option[] {
   // itself; ours are applied by the handlers, so the text goes into the description.
   const notes = [
     rule && rule.type !== 'int' && 'max' in rule && rule.max !== undefined ? `max ${rule.max} characters` : undefined,
-    rule?.type === 'int' && rule.max !== undefined && !spec.description.includes(`${rule.min}..${rule.max}`) ? `${rule.min}..${rule.max}` : undefined,
+    rule?.type === 'int' && rule.max !== undefined && !spec.description.includes(`${rule.min}..${rule.max}`)
+      ? `${rule.min}..${rule.max}`
+      : undefined,
     spec.defaultText ? `default: ${spec.defaultText}` : undefined,
   ].filter((note) => note !== undefined);
   const description = notes.length ? `${spec.description} (${notes.join(', ')})` : spec.description;
@@ -106,9 +137,13 @@ function commanderOptions(spec: OptionSpec): Option[] {
   // Choices are listed in help and completions; the check itself is ours (src/validate), so
   // that every bad value gets the same kind of message and repeatable options work.
   if (spec.choices) option.argChoices = [...spec.choices];
-  if (spec.repeatable) option.argParser((value: string, previous: unknown) => [...((previous as string[] | undefined) ?? []), value]);
+  if (spec.repeatable)
+    option.argParser((value: string, previous: unknown) => [...((previous as string[] | undefined) ?? []), value]);
   if (!spec.negatable) return [option];
-  const negative = new Option(`--no-${option.attributeName().replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, `do not ${spec.description.replace(/^(\w)/, (c) => c.toLowerCase())}`);
+  const negative = new Option(
+    `--no-${option.attributeName().replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+    `do not ${spec.description.replace(/^(\w)/, (c) => c.toLowerCase())}`,
+  );
   return [option, negative];
 }
 

@@ -6,11 +6,11 @@ import { EXPIRATION_FIELDS } from './fields.js';
 
 /** An expiry for people: the UTC calendar date, since expiries are whole days (the API sends epoch seconds). */
 function expiryDate(value: unknown): unknown {
-  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : undefined;
+  const seconds =
+    typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : undefined;
   if (seconds === undefined) return value;
   return new Date(seconds * 1000).toISOString().slice(0, 10);
 }
-
 
 export const EXPIRATION_VIEW: View = {
   columns: [
@@ -35,16 +35,21 @@ const WITHIN_MAX_DAYS = 36_500;
  * other). An expiry is a UTC day: expired is a day before today; --within 30d runs from today
  * through the day 30 days from now; both together, everything up to that day.
  */
-export function expiryWindow(opts: { within?: number; expired?: boolean }, nowMs: number): { expires_at_start?: number; expires_at_end?: number } {
+export function expiryWindow(
+  opts: { within?: number; expired?: boolean },
+  nowMs: number,
+): { expires_at_start?: number; expires_at_end?: number } {
   if (opts.within === undefined && !opts.expired) return {};
-  if (opts.within !== undefined && opts.within > WITHIN_MAX_DAYS * DAY) throw new UsageError(`--within: at most ${WITHIN_MAX_DAYS}d (100 years)`);
+  if (opts.within !== undefined && opts.within > WITHIN_MAX_DAYS * DAY)
+    throw new UsageError(`--within: at most ${WITHIN_MAX_DAYS}d (100 years)`);
   const today = Math.floor(nowMs / 1000 / DAY) * DAY;
   const last = opts.within === undefined ? today - 1 : Math.floor((nowMs / 1000 + opts.within) / DAY) * DAY + DAY - 1;
   return { expires_at_start: opts.expired ? 0 : today, expires_at_end: last };
 }
 
 /** Soonest expiry first; the uid breaks ties, so the order is the same on every run. */
-const soonestFirst = (a: Record<string, unknown>, b: Record<string, unknown>) => Number(a.expires_at) - Number(b.expires_at) || String(a.uid).localeCompare(String(b.uid));
+const soonestFirst = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  Number(a.expires_at) - Number(b.expires_at) || String(a.uid).localeCompare(String(b.uid));
 
 const UID_ARG = { name: 'uid', description: 'the expiration uid (e_…)', rule: { type: 'uid', prefix: 'e_' } } as const;
 
@@ -57,10 +62,32 @@ const UID_ARG = { name: 'uid', description: 'the expiration uid (e_…)', rule: 
 function attributeOptions(create: boolean) {
   const required = create ? 'required: ' : '';
   return [
-    { flags: '--license-key <key>', param: 'license_key', description: `${required}license, serial number or other identifier`, rule: { type: 'text', max: 191, nonEmpty: true } },
-    { flags: '--expires-at <date>', param: 'expires_at', description: `${required}expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)`, rule: { type: 'date', epoch: 'start' } },
-    { flags: '--manufacturer <manufacturer>', param: 'expiration_manufacturer_id', description: `${required}expiration manufacturer: uid, slug or name`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'manufacturer' },
-    { flags: '--product <product>', param: 'expiration_product_id', description: `${required}expiration product: uid, slug or name`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'product' },
+    {
+      flags: '--license-key <key>',
+      param: 'license_key',
+      description: `${required}license, serial number or other identifier`,
+      rule: { type: 'text', max: 191, nonEmpty: true },
+    },
+    {
+      flags: '--expires-at <date>',
+      param: 'expires_at',
+      description: `${required}expiry date, YYYY-MM-DD (sent as epoch seconds of its UTC midnight)`,
+      rule: { type: 'date', epoch: 'start' },
+    },
+    {
+      flags: '--manufacturer <manufacturer>',
+      param: 'expiration_manufacturer_id',
+      description: `${required}expiration manufacturer: uid, slug or name`,
+      rule: { type: 'text', max: 191, nonEmpty: true },
+      resolve: 'manufacturer',
+    },
+    {
+      flags: '--product <product>',
+      param: 'expiration_product_id',
+      description: `${required}expiration product: uid, slug or name`,
+      rule: { type: 'text', max: 191, nonEmpty: true },
+      resolve: 'product',
+    },
     {
       flags: '--group <group>',
       param: 'group_id',
@@ -75,7 +102,13 @@ function attributeOptions(create: boolean) {
       rule: { type: 'text', max: 191, nonEmpty: true },
       resolve: 'computer',
     },
-    { flags: '--renewable', param: 'renewable', description: 'mark it renewable', negatable: true, ...(create && { defaultText: 'not renewable' }) },
+    {
+      flags: '--renewable',
+      param: 'renewable',
+      description: 'mark it renewable',
+      negatable: true,
+      ...(create && { defaultText: 'not renewable' }),
+    },
     { flags: '--notes <text>', param: 'notes', description: 'notes', rule: { type: 'text', max: 65535 } },
   ] as const satisfies readonly OptionSpec[];
 }
@@ -92,27 +125,85 @@ export const expirations: ResourceSpec = {
       aliases: ['ls'],
       summary: 'List expirations, soonest expiry first',
       description:
-        'The API serves expirations latest first: soonest first (the default), mon reads every page and sorts them, and --limit keeps the soonest; --order latest pages in the API\'s order (--page, --offset). --within 30d lists what expires from today (UTC) through 30 days from now, --expired what expired before today; both together, both.',
+        "The API serves expirations latest first: soonest first (the default), mon reads every page and sorts them, and --limit keeps the soonest; --order latest pages in the API's order (--page, --offset). --within 30d lists what expires from today (UTC) through 30 days from now, --expired what expired before today; both together, both.",
       list: true,
       fields: EXPIRATION_FIELDS,
       options: [
-        { flags: '--uid <uid>', param: 'uid', description: 'only this expiration (e_…)', rule: { type: 'uid', prefix: 'e_' } },
-        { flags: '--manufacturer <manufacturer>', param: 'manufacturer', description: 'only this expiration manufacturer (uid, slug or name)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'manufacturer' },
-        { flags: '--product <product>', param: 'product', description: 'only this expiration product (uid, slug or name)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'product' },
-        { flags: '--group <group>', param: 'group', description: 'only expirations of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
-        { flags: '--computer <computer>', param: 'computer', description: 'only expirations of this computer (client id or c_ uid)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
-        { flags: '--license-key <key>', param: 'license_key', description: 'only this license key', rule: { type: 'text', max: 191, nonEmpty: true } },
-        { flags: '--expires-start <date>', param: 'expires_at_start', description: 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)', rule: { type: 'date', epoch: 'start' } },
-        { flags: '--expires-end <date>', param: 'expires_at_end', description: 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)', rule: { type: 'date', epoch: 'end' } },
-        { flags: '--within <duration>', description: 'expiring from today through this long from now: 30d, 2w, 12h', rule: { type: 'duration' } },
+        {
+          flags: '--uid <uid>',
+          param: 'uid',
+          description: 'only this expiration (e_…)',
+          rule: { type: 'uid', prefix: 'e_' },
+        },
+        {
+          flags: '--manufacturer <manufacturer>',
+          param: 'manufacturer',
+          description: 'only this expiration manufacturer (uid, slug or name)',
+          rule: { type: 'text', max: 191, nonEmpty: true },
+          resolve: 'manufacturer',
+        },
+        {
+          flags: '--product <product>',
+          param: 'product',
+          description: 'only this expiration product (uid, slug or name)',
+          rule: { type: 'text', max: 191, nonEmpty: true },
+          resolve: 'product',
+        },
+        {
+          flags: '--group <group>',
+          param: 'group',
+          description: 'only expirations of this group (uid, slug or name)',
+          rule: { type: 'text', max: 255, nonEmpty: true },
+          resolve: 'group',
+        },
+        {
+          flags: '--computer <computer>',
+          param: 'computer',
+          description: 'only expirations of this computer (client id or c_ uid)',
+          rule: { type: 'text', max: 191, nonEmpty: true },
+          resolve: 'computer',
+        },
+        {
+          flags: '--license-key <key>',
+          param: 'license_key',
+          description: 'only this license key',
+          rule: { type: 'text', max: 191, nonEmpty: true },
+        },
+        {
+          flags: '--expires-start <date>',
+          param: 'expires_at_start',
+          description: 'expiring on or after this day, YYYY-MM-DD UTC (with --expires-end)',
+          rule: { type: 'date', epoch: 'start' },
+        },
+        {
+          flags: '--expires-end <date>',
+          param: 'expires_at_end',
+          description: 'expiring on or before this day, YYYY-MM-DD UTC, whole day included (with --expires-start)',
+          rule: { type: 'date', epoch: 'end' },
+        },
+        {
+          flags: '--within <duration>',
+          description: 'expiring from today through this long from now: 30d, 2w, 12h',
+          rule: { type: 'duration' },
+        },
         { flags: '--expired', description: 'already expired (a day before today, UTC)' },
-        { flags: '--order <order>', description: 'soonest (every page read, then sorted) or latest (the API\'s order, paged)', choices: ['soonest', 'latest'], defaultText: 'soonest' },
+        {
+          flags: '--order <order>',
+          description: "soonest (every page read, then sorted) or latest (the API's order, paged)",
+          choices: ['soonest', 'latest'],
+          defaultText: 'soonest',
+        },
       ],
       // expires_at_start and expires_at_end each require the other (api-v2.5, Expirations)
       constraints: {
         together: [['expiresStart', 'expiresEnd']],
         ordered: [['expiresStart', 'expiresEnd']],
-        atMostOne: [['within', 'expiresStart'], ['within', 'expiresEnd'], ['expired', 'expiresStart'], ['expired', 'expiresEnd']],
+        atMostOne: [
+          ['within', 'expiresStart'],
+          ['within', 'expiresEnd'],
+          ['expired', 'expiresStart'],
+          ['expired', 'expiresEnd'],
+        ],
       },
       examples: [
         'mon expirations list',
@@ -125,7 +216,11 @@ export const expirations: ResourceSpec = {
         const query = { ...params, ...expiryWindow(opts, ctx.now()) };
         if (opts.order === 'latest') return listCommand(ctx, 'expirations.list', { query }, EXPIRATION_VIEW, opts);
         const paged = opts.page !== undefined ? '--page' : opts.offset !== undefined ? '--offset' : undefined;
-        if (paged) throw new UsageError(`${paged}: soonest first is sorted after every page is read, so it has no pages`, 'add --order latest to page in the API\'s order, or use --limit');
+        if (paged)
+          throw new UsageError(
+            `${paged}: soonest first is sorted after every page is read, so it has no pages`,
+            "add --order latest to page in the API's order, or use --limit",
+          );
         return listCommand(ctx, 'expirations.list', { query }, EXPIRATION_VIEW, opts, soonestFirst);
       },
     }),
@@ -137,7 +232,8 @@ export const expirations: ResourceSpec = {
       args: [UID_ARG],
       fields: EXPIRATION_FIELDS,
       examples: ['mon expirations get e_51b2c3', 'mon expirations get e_51b2c3 --expand expiration_product --json'],
-      run: ({ args }, ctx) => objectCommand(ctx, 'expirations.get', { path: { uid: args.uid! } }, EXPIRATION_VIEW).then(() => undefined),
+      run: ({ args }, ctx) =>
+        objectCommand(ctx, 'expirations.get', { path: { uid: args.uid! } }, EXPIRATION_VIEW).then(() => undefined),
     },
     verb({
       name: 'create',
@@ -145,28 +241,46 @@ export const expirations: ResourceSpec = {
       summary: 'Record a license or warranty expiry for a group or a computer',
       fields: EXPIRATION_FIELDS,
       options: attributeOptions(true),
-      constraints: { exactlyOne: [['licenseKey'], ['expiresAt'], ['manufacturer'], ['product'], ['group', 'computer']] },
+      constraints: {
+        exactlyOne: [['licenseKey'], ['expiresAt'], ['manufacturer'], ['product'], ['group', 'computer']],
+      },
       examples: [
         'mon expirations create --license-key XK-2231-99 --expires-at 2026-09-30 --manufacturer apple --product applecare --group "Acme Design"',
         'mon expirations create --license-key C02XL0GHJGH5 --expires-at 2027-01-15 --manufacturer em_4a2f --product ep_0b3e --computer c_81d0 --renewable --notes "AppleCare"',
       ],
       run: ({ params }, ctx) =>
-        objectCommand(ctx, 'expirations.create', { body: { expiration: params } }, EXPIRATION_VIEW, (e) => `Expiration ${String(e.uid)} created.`).then(() => undefined),
+        objectCommand(
+          ctx,
+          'expirations.create',
+          { body: { expiration: params } },
+          EXPIRATION_VIEW,
+          (e) => `Expiration ${String(e.uid)} created.`,
+        ).then(() => undefined),
     }),
     verb({
       name: 'update',
       route: 'expirations.update',
       partial: true,
       summary: "Change an expiration's license key, date, manufacturer, product, owner, renewal or notes",
-      description: 'Only the options given change. --group moves the expiration to that group and detaches it from its computer.',
+      description:
+        'Only the options given change. --group moves the expiration to that group and detaches it from its computer.',
       args: [UID_ARG],
       fields: EXPIRATION_FIELDS,
       options: attributeOptions(false),
       constraints: { atMostOne: [['group', 'computer']] },
-      examples: ['mon expirations update e_51b2c3 --expires-at 2027-09-30 --renewable', 'mon expirations update e_51b2c3 --notes "Renewed by purchase order 4471"'],
+      examples: [
+        'mon expirations update e_51b2c3 --expires-at 2027-09-30 --renewable',
+        'mon expirations update e_51b2c3 --notes "Renewed by purchase order 4471"',
+      ],
       async run({ args, params }, ctx) {
         const uid = args.uid!;
-        await objectCommand(ctx, 'expirations.update', { path: { uid }, body: { expiration: params } }, EXPIRATION_VIEW, () => `Expiration ${uid} updated.`);
+        await objectCommand(
+          ctx,
+          'expirations.update',
+          { path: { uid }, body: { expiration: params } },
+          EXPIRATION_VIEW,
+          () => `Expiration ${uid} updated.`,
+        );
       },
     }),
     {

@@ -26,14 +26,19 @@ export const ALERTS_VIEW: View = {
     { key: 'status', kind: 'status' },
     { key: 'last_run', kind: 'time' },
     // First line only, cut on a terminal; a pipe keeps it whole on one line.
-    { key: 'details', get: (row) => (typeof row.details === 'string' ? row.details.trim().split(/\r?\n|\r/)[0] : row.details), maxWidth: 48 },
+    {
+      key: 'details',
+      get: (row) => (typeof row.details === 'string' ? row.details.trim().split(/\r?\n|\r/)[0] : row.details),
+      maxWidth: 48,
+    },
     { key: 'mute', get: muteSummary },
   ],
   fields: [...PLUGIN_RESULT_FIELDS, 'computer', 'group', 'plugin', 'mute'],
   changes: { noun: 'plugin results', compare: ['status', MUTE_COMPARED] },
 };
 
-const byText = (a: unknown, b: unknown): number => String(a ?? '').localeCompare(String(b ?? ''), 'en', { sensitivity: 'base' });
+const byText = (a: unknown, b: unknown): number =>
+  String(a ?? '').localeCompare(String(b ?? ''), 'en', { sensitivity: 'base' });
 
 /** The table's order: Alert before Warning, then group, computer and plugin names. */
 export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
@@ -50,7 +55,13 @@ export function compareAlerts(a: SelectedResult, b: SelectedResult): number {
  * `mon alerts`: the selection through the output module. Machine formats stream page by page
  * as the API sends computers; a table (which waits for every row anyway) is sorted.
  */
-async function runAlerts(ctx: Context, scope: Scope, filter: ResultFilter, changes?: ChangesRequest, count = false): Promise<void> {
+async function runAlerts(
+  ctx: Context,
+  scope: Scope,
+  filter: ResultFilter,
+  changes?: ChangesRequest,
+  count = false,
+): Promise<void> {
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
   const { plannedRequests } = await import('../fleet/selection.js');
@@ -151,7 +162,10 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<number |
 async function readStatus(ctx: Context, options: StatusOptions): Promise<number | void> {
   const render = options.check ? undefined : renderOptions(ctx, STATUS_VIEW);
   const client = await ctx.client();
-  const [{ collectStatus, plannedStatusRequests }, { readingComputers }] = await Promise.all([import('../fleet/status.js'), import('../fleet/selection.js')]);
+  const [{ collectStatus, plannedStatusRequests }, { readingComputers }] = await Promise.all([
+    import('../fleet/status.js'),
+    import('../fleet/selection.js'),
+  ]);
   if (await showDryRun(ctx, plannedStatusRequests(client, options.scope))) return;
   const { createProgress } = await import('../output/progress.js');
   // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
@@ -177,7 +191,9 @@ async function readStatus(ctx: Context, options: StatusOptions): Promise<number 
   if (render?.format === 'openmetrics') {
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
     const { accountName } = await import('../target.js');
-    ctx.io.stdout.write(renderOpenMetrics([{ account: await accountName(ctx), report, readSeconds, lastSuccess: ctx.now() / 1000 }]));
+    ctx.io.stdout.write(
+      renderOpenMetrics([{ account: await accountName(ctx), report, readSeconds, lastSuccess: ctx.now() / 1000 }]),
+    );
     return;
   }
   if (!render) {
@@ -198,8 +214,16 @@ const [STATUS_SELECTOR, ...OTHER_SELECTORS] = selectorOptions('Alert and Warning
 
 const THRESHOLDS = [
   ['warningAlerts', '--warning-alerts <range>', 'WARNING when unmuted alerts are outside this range'],
-  ['criticalAlerts', '--critical-alerts <range>', 'CRITICAL when unmuted alerts are outside this range (default: 0, so any alert)'],
-  ['warningWarnings', '--warning-warnings <range>', 'WARNING when unmuted warnings are outside this range (default: 0)'],
+  [
+    'criticalAlerts',
+    '--critical-alerts <range>',
+    'CRITICAL when unmuted alerts are outside this range (default: 0, so any alert)',
+  ],
+  [
+    'warningWarnings',
+    '--warning-warnings <range>',
+    'WARNING when unmuted warnings are outside this range (default: 0)',
+  ],
   ['criticalWarnings', '--critical-warnings <range>', 'CRITICAL when unmuted warnings are outside this range'],
   ['warningMissing', '--warning-missing <range>', 'WARNING when missing computers are outside this range (default: 0)'],
   ['criticalMissing', '--critical-missing <range>', 'CRITICAL when missing computers are outside this range'],
@@ -219,7 +243,12 @@ export const alerts = verb({
     ...WHOLE_LIST_OPTIONS,
     ...CHANGES_OPTIONS,
   ],
-  constraints: { atMostOne: [['muted', 'includeMuted'], ['count', 'changes']] },
+  constraints: {
+    atMostOne: [
+      ['muted', 'includeMuted'],
+      ['count', 'changes'],
+    ],
+  },
   reads: true,
   examples: [
     'mon alerts',
@@ -231,7 +260,14 @@ export const alerts = verb({
     'mon alerts --changes morning -q',
   ],
   async run({ opts }, ctx) {
-    const { scope, filter } = selectionOf(opts, { statuses: ['Alert', 'Warning'], muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted' }, (line) => ctx.notice(line));
+    const { scope, filter } = selectionOf(
+      opts,
+      {
+        statuses: ['Alert', 'Warning'],
+        muted: opts.muted === true ? 'muted' : opts.includeMuted === true ? 'any' : 'unmuted',
+      },
+      (line) => ctx.notice(line),
+    );
     await runAlerts(ctx, scope, filter, changesWanted(opts), opts.count === true);
   },
 });
@@ -244,9 +280,18 @@ export const status = verb({
     'Computers (total, missing, hidden, pending removal, by platform), plugin results (unmuted Alert and Warning, muted, hidden), the plugins with the most unmuted alerts, groups ranked by unmuted alerts and missing computers, and expirations (expired, expiring within --within). -o json prints one object with every count.\n\n-o openmetrics prints the figures in the OpenMetrics text format for Prometheus (the node_exporter textfile collector): mon_computers{account,group,platform}, mon_computers_missing{account,group}, mon_computers_hidden{account,group}, mon_plugin_results{account,group,status,muted}, mon_top_plugin_alerts{account,plugin} (the ten plugins with the most unmuted alerts), mon_expirations{account,window} (expired, 30d, 90d), mon_up{account}, mon_read_duration_seconds{account}, mon_last_success_timestamp_seconds{account} and mon_build_info{version}; groups are labelled group and group_uid. An account that fails has mon_up 0 and no other samples but mon_last_success_timestamp_seconds when the history mon keeps holds an earlier whole read of it (when that read began), and the exit code says why (9 across accounts). With --output-file PATH the file is replaced whole whatever the exit code (the file a textfile collector reads).\n\n--check prints one line in the Nagios plugin format and exits 0 OK, 1 WARNING, 2 CRITICAL or 3 UNKNOWN (any error). Across accounts (--profiles, --all-profiles): a block per account and their total (-o json: {accounts, total}); --check gives the worst state and names each account with its state. Thresholds are ranges of the Nagios plugin guidelines: N alerts outside 0..N, N: below N, ~:N above N, A:B outside A..B, @A:B inside A..B.',
   options: [
     GROUP_OPTION,
-    { flags: '--within <duration>', description: 'how far ahead an expiration counts as expiring (30d, 2w)', rule: { type: 'duration' }, defaultText: '30d' },
+    {
+      flags: '--within <duration>',
+      description: 'how far ahead an expiration counts as expiring (30d, 2w)',
+      rule: { type: 'duration' },
+      defaultText: '30d',
+    },
     { flags: '--check', description: 'print one Nagios plugin line and exit 0, 1, 2 or 3' },
-    ...THRESHOLDS.map(([, flags, description]) => ({ flags, description: `${description}; with --check`, rule: { type: 'range' as const } })),
+    ...THRESHOLDS.map(([, flags, description]) => ({
+      flags,
+      description: `${description}; with --check`,
+      rule: { type: 'range' as const },
+    })),
   ],
   examples: [
     'mon status',
@@ -262,12 +307,28 @@ export const status = verb({
     if (opts.check !== true && given.length > 0) {
       throw new UsageError(`${given[0]![1].split(' ')[0]}: thresholds apply only with --check`, 'add --check');
     }
-    if (opts.check === true && ctx.globals.output === 'openmetrics') throw new UsageError('--check: prints one Nagios line, -o openmetrics the metrics: choose one', 'a monitor runs `mon status --check`, a scraper `mon status -o openmetrics`');
-    if (opts.check === true && ctx.globals.jq !== undefined) throw new UsageError('--check: prints one Nagios line, not JSON, so it does not go with --jq', 'use `mon status --jq …` for the counts as JSON');
+    if (opts.check === true && ctx.globals.output === 'openmetrics')
+      throw new UsageError(
+        '--check: prints one Nagios line, -o openmetrics the metrics: choose one',
+        'a monitor runs `mon status --check`, a scraper `mon status -o openmetrics`',
+      );
+    if (opts.check === true && ctx.globals.jq !== undefined)
+      throw new UsageError(
+        '--check: prints one Nagios line, not JSON, so it does not go with --jq',
+        'use `mon status --jq …` for the counts as JSON',
+      );
     const output = ctx.globals.output;
-    if (opts.check === true && output !== 'table') throw new UsageError(`--check: prints one Nagios line, so -o ${output} does not apply`, `a monitor runs \`mon status --check\`; for the counts, \`mon status -o ${output}\``);
+    if (opts.check === true && output !== 'table')
+      throw new UsageError(
+        `--check: prints one Nagios line, so -o ${output} does not apply`,
+        `a monitor runs \`mon status --check\`; for the counts, \`mon status -o ${output}\``,
+      );
     // One nested report (counts by platform, by group, the top plugins), not rows of a table.
-    if (output === 'csv' || output === 'tsv') throw new UsageError(`-o ${output}: \`mon status\` prints one report of nested counts, not rows`, 'use -o json (or --jq) for the counts, -o openmetrics for Prometheus, or the table');
+    if (output === 'csv' || output === 'tsv')
+      throw new UsageError(
+        `-o ${output}: \`mon status\` prints one report of nested counts, not rows`,
+        'use -o json (or --jq) for the counts, -o openmetrics for Prometheus, or the table',
+      );
     return runStatus(ctx, {
       scope: { groups: opts.group },
       withinSec: opts.within ?? 30 * 86_400,
@@ -279,8 +340,14 @@ export const status = verb({
     if (ctx.globals.dryRun) return;
     if (opts.check === true) {
       const { evaluateAccounts, thresholdsFrom } = await import('../fleet/check.js');
-      const given = Object.fromEntries(THRESHOLDS.filter(([key]) => opts[key] !== undefined).map(([key]) => [key, opts[key] as Range]));
-      const accounts = outcomes.map(({ profile, held, error }) => (error === undefined ? { profile, report: (held as HeldStatus).report } : { profile, failure: failureText(error) }));
+      const given = Object.fromEntries(
+        THRESHOLDS.filter(([key]) => opts[key] !== undefined).map(([key]) => [key, opts[key] as Range]),
+      );
+      const accounts = outcomes.map(({ profile, held, error }) =>
+        error === undefined
+          ? { profile, report: (held as HeldStatus).report }
+          : { profile, failure: failureText(error) },
+      );
       const { code, line } = evaluateAccounts(accounts, thresholdsFrom(given));
       ctx.io.stdout.write(`${line}\n`);
       // The Nagios codes, whichever accounts failed: a monitor reads 0..3 only (never 9).
@@ -305,13 +372,19 @@ async function showStatusAcrossAccounts(ctx: Context, outcomes: readonly Account
     const { renderOpenMetrics } = await import('../output/openmetrics.js');
     const held = (outcome: AccountOutcome) => {
       const figures = outcome.held as Partial<HeldStatus> | undefined;
-      return outcome.error === undefined ? figures : figures?.lastSuccess === undefined ? undefined : { lastSuccess: figures.lastSuccess };
+      return outcome.error === undefined
+        ? figures
+        : figures?.lastSuccess === undefined
+          ? undefined
+          : { lastSuccess: figures.lastSuccess };
     };
     ctx.io.stdout.write(renderOpenMetrics(outcomes.map((outcome) => ({ account: outcome.profile, ...held(outcome) }))));
     ctx.answerWhole();
     return;
   }
-  const reports = outcomes.filter((outcome) => outcome.error === undefined && outcome.held !== undefined).map(({ profile, held }) => ({ profile, report: (held as HeldStatus).report }));
+  const reports = outcomes
+    .filter((outcome) => outcome.error === undefined && outcome.held !== undefined)
+    .map(({ profile, held }) => ({ profile, report: (held as HeldStatus).report }));
   if (reports.length === 0) return;
   const total = totalReport(reports);
   if (render.format === 'table' && !render.fields) {
@@ -323,11 +396,16 @@ async function showStatusAcrossAccounts(ctx: Context, outcomes: readonly Account
       renderStatus(report, ctx.io.stdout, colour);
       ctx.io.stdout.write('\n');
     }
-    ctx.io.stdout.write(`== Total of ${reports.length === outcomes.length ? `${reports.length} profiles` : `${reports.length} of ${outcomes.length} profiles (${failed.join(', ')} failed)`} ==\n`);
+    ctx.io.stdout.write(
+      `== Total of ${reports.length === outcomes.length ? `${reports.length} profiles` : `${reports.length} of ${outcomes.length} profiles (${failed.join(', ')} failed)`} ==\n`,
+    );
     renderStatus(total, ctx.io.stdout, colour);
     return;
   }
   const { pickFields } = await import('../output/columns.js');
   const pick = (report: StatusReport) => pickFields(report as unknown as Record<string, unknown>, render.fields);
-  await ctx.output.object({ accounts: reports.map(({ profile, report }) => ({ profile, ...pick(report) })), total: pick(total) }, { ...render, fields: undefined });
+  await ctx.output.object(
+    { accounts: reports.map(({ profile, report }) => ({ profile, ...pick(report) })), total: pick(total) },
+    { ...render, fields: undefined },
+  );
 }

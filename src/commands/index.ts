@@ -19,4 +19,26 @@ import { users } from './users.js';
 import { version } from './version.js';
 
 /** Every top-level command, in the order help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [groups, computers, expirations, expirationManufacturers, expirationProducts, notes, plugin, users, alerts, status, metrics, report, history, events, changes, api, profile, sandbox, completion, version, completeHelper];
+export const COMMANDS: readonly CommandSpec[] = [
+  groups,
+  computers,
+  expirations,
+  expirationManufacturers,
+  expirationProducts,
+  notes,
+  plugin,
+  users,
+  alerts,
+  status,
+  metrics,
+  report,
+  history,
+  events,
+  changes,
+  api,
+  profile,
+  sandbox,
+  completion,
+  version,
+  completeHelper,
+];

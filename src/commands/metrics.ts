@@ -25,13 +25,31 @@ export const metrics: ResourceSpec = {
       description:
         "Reads each account (-p, --profiles, --all-profiles; the default profile otherwise) every --refresh, staggered, through the collection `mon status` uses, and answers scrapes from the last figures: a scrape never calls the API. /metrics has every account, /probe?profile=NAME one (Prometheus's multi-target pattern), /-/healthy answers 200 while it runs, /-/ready 200 once every account was read once. The Prometheus text format, or OpenMetrics when the scraper's Accept asks for it; the families of `mon help fleet`. A read that fails keeps the last figures and sets mon_up 0; mon_last_success_timestamp_seconds says how old they are (started while an account is down: when its last recorded read began). A read that succeeds records the account's day in mon's history as `mon status` does (mon history; MON_HISTORY=0 records none). A read of N requests waits N / 40 minutes at least before the next, so refreshes take at most a tenth of the account's 400 requests a minute. SIGHUP reads the profiles again (--profiles, --all-profiles); SIGTERM or Ctrl-C ends it once the scrapes in flight are answered. Loopback unless --listen says otherwise; another address needs --auth-token-file (the scraper sends it as a bearer token: authorization credentials_file) or --basic-auth-file (user:password; basic_auth) and --tls-cert/--tls-key or --insecure. No key, token or account URL is in a metric or a log line.",
       options: [
-        { flags: '--listen <address>', description: 'address and port to serve on (host:port, [v6]:port, :port for 127.0.0.1)', defaultText: DEFAULT_LISTEN },
-        { flags: '--refresh <duration>', description: 'how often each account is read (1m to 24h)', rule: { type: 'duration' }, defaultText: '5m' },
-        { flags: '--auth-token-file <file>', description: 'a file holding the bearer token every request must present' },
-        { flags: '--basic-auth-file <file>', description: 'a file holding user:password, for HTTP basic auth instead of a token' },
+        {
+          flags: '--listen <address>',
+          description: 'address and port to serve on (host:port, [v6]:port, :port for 127.0.0.1)',
+          defaultText: DEFAULT_LISTEN,
+        },
+        {
+          flags: '--refresh <duration>',
+          description: 'how often each account is read (1m to 24h)',
+          rule: { type: 'duration' },
+          defaultText: '5m',
+        },
+        {
+          flags: '--auth-token-file <file>',
+          description: 'a file holding the bearer token every request must present',
+        },
+        {
+          flags: '--basic-auth-file <file>',
+          description: 'a file holding user:password, for HTTP basic auth instead of a token',
+        },
         { flags: '--tls-cert <file>', description: 'serve HTTPS with this certificate (PEM), with --tls-key' },
         { flags: '--tls-key <file>', description: 'the private key of --tls-cert (PEM)' },
-        { flags: '--insecure', description: 'plain HTTP on an address other than loopback (still with --auth-token-file)' },
+        {
+          flags: '--insecure',
+          description: 'plain HTTP on an address other than loopback (still with --auth-token-file)',
+        },
       ],
       examples: [
         'mon --all-profiles metrics serve',
@@ -39,7 +57,11 @@ export const metrics: ResourceSpec = {
         'mon --all-profiles metrics serve --listen 0.0.0.0:9860 --auth-token-file /etc/mon/token --tls-cert /etc/mon/cert.pem --tls-key /etc/mon/key.pem',
       ],
       async run({ opts }, ctx) {
-        const [{ parseListen, checkExposure, readTls, listen, serveUntil, sameSecret }, { Exporter, readAccount, MIN_REFRESH_SEC }, { historyRecorder, lastRecordedRead }] = await Promise.all([
+        const [
+          { parseListen, checkExposure, readTls, listen, serveUntil, sameSecret },
+          { Exporter, readAccount, MIN_REFRESH_SEC },
+          { historyRecorder, lastRecordedRead },
+        ] = await Promise.all([
           import('../server/index.js'),
           import('../fleet/exporter.js'),
           import('../history/record.js'),
@@ -47,12 +69,25 @@ export const metrics: ResourceSpec = {
         const address = parseListen(opts.listen ?? DEFAULT_LISTEN);
         const refreshSec = opts.refresh ?? DEFAULT_REFRESH_SEC;
         if (refreshSec < MIN_REFRESH_SEC || refreshSec > MAX_REFRESH_SEC) {
-          throw new UsageError(`--refresh: must be from 1m to 24h (got ${refreshSec} s)`, 'each account is read once a refresh: 5m, the default, suits most');
+          throw new UsageError(
+            `--refresh: must be from 1m to 24h (got ${refreshSec} s)`,
+            'each account is read once a refresh: 5m, the default, suits most',
+          );
         }
-        if (opts.authTokenFile !== undefined && opts.basicAuthFile !== undefined) throw new UsageError('--auth-token-file and --basic-auth-file: give one of them', 'Prometheus sends either a bearer token (authorization) or basic_auth');
-        const token = opts.authTokenFile === undefined ? undefined : await readToken('--auth-token-file', opts.authTokenFile);
-        const basic = opts.basicAuthFile === undefined ? undefined : await readToken('--basic-auth-file', opts.basicAuthFile);
-        if (basic !== undefined && !/^[^:]+:.+$/.test(basic)) throw new UsageError(`--basic-auth-file: ${opts.basicAuthFile} must hold user:password on one line`, 'e.g. printf "prometheus:%s" "$(openssl rand -hex 16)" > basic-auth');
+        if (opts.authTokenFile !== undefined && opts.basicAuthFile !== undefined)
+          throw new UsageError(
+            '--auth-token-file and --basic-auth-file: give one of them',
+            'Prometheus sends either a bearer token (authorization) or basic_auth',
+          );
+        const token =
+          opts.authTokenFile === undefined ? undefined : await readToken('--auth-token-file', opts.authTokenFile);
+        const basic =
+          opts.basicAuthFile === undefined ? undefined : await readToken('--basic-auth-file', opts.basicAuthFile);
+        if (basic !== undefined && !/^[^:]+:.+$/.test(basic))
+          throw new UsageError(
+            `--basic-auth-file: ${opts.basicAuthFile} must hold user:password on one line`,
+            'e.g. printf "prometheus:%s" "$(openssl rand -hex 16)" > basic-auth',
+          );
         checkExposure({
           address,
           credential: token !== undefined || basic !== undefined,
@@ -66,7 +101,13 @@ export const metrics: ResourceSpec = {
         const spans = ctx.globals.accounts !== undefined;
         // Each account by its profile; one account by its name as `status -o openmetrics` labels it.
         const names = spans ? await accountNames(ctx) : [await accountName(ctx)];
-        if (dryRunLocally(ctx, `read ${names.join(', ')} every ${refreshSec} s and serve their metrics on ${address.host}:${address.port}`)) return;
+        if (
+          dryRunLocally(
+            ctx,
+            `read ${names.join(', ')} every ${refreshSec} s and serve their metrics on ${address.host}:${address.port}`,
+          )
+        )
+          return;
 
         const log = (line: string) => ctx.notice(`metrics serve: ${line}`);
         const exporter = new Exporter({
@@ -94,10 +135,24 @@ export const metrics: ResourceSpec = {
           announce: { stderr: ctx.io.stderr, shownPath: '/metrics' },
           handle: (request) => {
             if (token !== undefined && !sameSecret(credential(request.headers.authorization, 'Bearer'), token)) {
-              return { status: 401, headers: { 'www-authenticate': 'Bearer realm="mon"', 'content-type': 'text/plain; charset=utf-8' }, body: 'a bearer token is needed\n' };
+              return {
+                status: 401,
+                headers: { 'www-authenticate': 'Bearer realm="mon"', 'content-type': 'text/plain; charset=utf-8' },
+                body: 'a bearer token is needed\n',
+              };
             }
-            if (basic !== undefined && !sameSecret(decoded(credential(request.headers.authorization, 'Basic')), basic)) {
-              return { status: 401, headers: { 'www-authenticate': 'Basic realm="mon", charset="UTF-8"', 'content-type': 'text/plain; charset=utf-8' }, body: 'a user and password are needed\n' };
+            if (
+              basic !== undefined &&
+              !sameSecret(decoded(credential(request.headers.authorization, 'Basic')), basic)
+            ) {
+              return {
+                status: 401,
+                headers: {
+                  'www-authenticate': 'Basic realm="mon", charset="UTF-8"',
+                  'content-type': 'text/plain; charset=utf-8',
+                },
+                body: 'a user and password are needed\n',
+              };
             }
             const url = new URL(request.path, 'http://exporter');
             const plain = { 'content-type': 'text/plain; charset=utf-8' };
@@ -107,15 +162,26 @@ export const metrics: ResourceSpec = {
               case '/probe': {
                 const profile = url.searchParams.get('profile');
                 if (!profile) return { status: 400, headers: plain, body: 'give ?profile=NAME\n' };
-                if (!exporter.has(profile)) return { status: 404, headers: plain, body: `no account of that name is served; served: ${exporter.names().join(', ')}\n` };
+                if (!exporter.has(profile))
+                  return {
+                    status: 404,
+                    headers: plain,
+                    body: `no account of that name is served; served: ${exporter.names().join(', ')}\n`,
+                  };
                 return exposition(request.headers.accept, exporter, profile);
               }
               case '/-/healthy':
                 return { status: 200, headers: plain, body: 'OK\n' };
               case '/-/ready':
-                return exporter.ready() ? { status: 200, headers: plain, body: 'ready\n' } : { status: 503, headers: plain, body: 'not every account was read yet\n' };
+                return exporter.ready()
+                  ? { status: 200, headers: plain, body: 'ready\n' }
+                  : { status: 503, headers: plain, body: 'not every account was read yet\n' };
               default:
-                return { status: 404, headers: plain, body: 'not found: /metrics, /probe?profile=NAME, /-/healthy, /-/ready\n' };
+                return {
+                  status: 404,
+                  headers: plain,
+                  body: 'not found: /metrics, /probe?profile=NAME, /-/healthy, /-/ready\n',
+                };
             }
           },
         });
@@ -155,11 +221,19 @@ function decoded(base64: string | undefined): string | undefined {
 }
 
 /** The exposition the scraper asked for: OpenMetrics when its Accept names it, else the Prometheus text format. */
-function exposition(accept: string | undefined, exporter: import('../fleet/exporter.js').Exporter, only: string | undefined) {
+function exposition(
+  accept: string | undefined,
+  exporter: import('../fleet/exporter.js').Exporter,
+  only: string | undefined,
+) {
   const openMetrics = /application\/openmetrics-text/i.test(accept ?? '');
   return {
     status: 200,
-    headers: { 'content-type': openMetrics ? 'application/openmetrics-text; version=1.0.0; charset=utf-8' : 'text/plain; version=0.0.4; charset=utf-8' },
+    headers: {
+      'content-type': openMetrics
+        ? 'application/openmetrics-text; version=1.0.0; charset=utf-8'
+        : 'text/plain; version=0.0.4; charset=utf-8',
+    },
     body: exporter.exposition(openMetrics ? 'openmetrics' : 'text', only),
   };
 }
@@ -173,16 +247,27 @@ async function readToken(option: string, path: string): Promise<string> {
     try {
       const buffer = Buffer.alloc(MAX_TOKEN_BYTES + 1);
       const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MAX_TOKEN_BYTES) throw new UsageError(`${option}: ${path} is longer than 4 KiB, the most it may be`, 'put the secret alone in the file');
+      if (bytesRead > MAX_TOKEN_BYTES)
+        throw new UsageError(
+          `${option}: ${path} is longer than 4 KiB, the most it may be`,
+          'put the secret alone in the file',
+        );
       text = buffer.subarray(0, bytesRead).toString('utf8');
     } finally {
       await file.close();
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${option}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'give a file that holds the secret alone');
+    throw new UsageError(
+      `${option}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      'give a file that holds the secret alone',
+    );
   }
   const token = text.trim();
-  if (token === '' || /\s/.test(token)) throw new UsageError(`${option}: ${path} must hold one line without spaces (it is ${token === '' ? 'empty' : 'more than one word'})`, 'e.g. openssl rand -hex 32 > token');
+  if (token === '' || /\s/.test(token))
+    throw new UsageError(
+      `${option}: ${path} must hold one line without spaces (it is ${token === '' ? 'empty' : 'more than one word'})`,
+      'e.g. openssl rand -hex 32 > token',
+    );
   return token;
 }

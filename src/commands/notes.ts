@@ -10,11 +10,15 @@ import { NOTE_FIELDS } from './fields.js';
 // note[body] text max 16777215 (api-v2.5, Notes and Limits); over it the API answers 500.
 const BODY_MAX = 16_777_215;
 
-
 /** The first non-blank line of a body, for the table (the whole body is in --fields body and JSON). */
 function firstLine(row: Record<string, unknown>): string {
   const body = typeof row.body === 'string' ? row.body : '';
-  return body.split(/\r?\n|\r/).find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    body
+      .split(/\r?\n|\r/)
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 export const NOTE_VIEW: View = {
@@ -27,15 +31,25 @@ export const NOTE_VIEW: View = {
   ],
   fields: NOTE_FIELDS,
   tableExpand: ['computer', 'group'],
-  changes: { noun: 'notes', compare: ['body', 'private', 'include_in_email', 'include_in_report', 'computer', 'group'] },
+  changes: {
+    noun: 'notes',
+    compare: ['body', 'private', 'include_in_email', 'include_in_report', 'computer', 'group'],
+  },
 };
 
 const UID_ARG = { name: 'uid', description: 'the note uid (n_…)', rule: { type: 'uid', prefix: 'n_' } } as const;
 
-
 const BODY_OPTIONS = [
-  { flags: '--body <text>', param: 'body', description: 'the note text', rule: { type: 'text', max: BODY_MAX, nonEmpty: true } },
-  { flags: '--body-file <path>', description: `read the note text from a file, or from stdin with - (max ${BODY_MAX} characters)` },
+  {
+    flags: '--body <text>',
+    param: 'body',
+    description: 'the note text',
+    rule: { type: 'text', max: BODY_MAX, nonEmpty: true },
+  },
+  {
+    flags: '--body-file <path>',
+    description: `read the note text from a file, or from stdin with - (max ${BODY_MAX} characters)`,
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /**
@@ -57,7 +71,8 @@ async function readBody(ctx: Context, opts: OptionValues<typeof BODY_OPTIONS>): 
   });
   const where = inputName(path);
   const length = characters(body);
-  if (length > BODY_MAX) throw new UsageError(`--body-file: ${where} holds ${length} characters; a note body has at most ${BODY_MAX}`);
+  if (length > BODY_MAX)
+    throw new UsageError(`--body-file: ${where} holds ${length} characters; a note body has at most ${BODY_MAX}`);
   if (body.trim() === '') throw new UsageError(`--body-file: ${where} is empty; a note body must not be empty`);
   return body;
 }
@@ -65,8 +80,20 @@ async function readBody(ctx: Context, opts: OptionValues<typeof BODY_OPTIONS>): 
 /** --computer and --group: who a note belongs to, by client id or c_ uid, by group uid, slug or name. */
 function ownerOptions(tail: string) {
   return [
-    { flags: '--computer <computer>', param: 'computer_id', description: `the computer it belongs to (client id or c_ uid)${tail}`, rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
-    { flags: '--group <group>', param: 'group_id', description: `the group it belongs to (uid, slug or name)${tail}`, rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
+    {
+      flags: '--computer <computer>',
+      param: 'computer_id',
+      description: `the computer it belongs to (client id or c_ uid)${tail}`,
+      rule: { type: 'text', max: 191, nonEmpty: true },
+      resolve: 'computer',
+    },
+    {
+      flags: '--group <group>',
+      param: 'group_id',
+      description: `the group it belongs to (uid, slug or name)${tail}`,
+      rule: { type: 'text', max: 255, nonEmpty: true },
+      resolve: 'group',
+    },
   ] as const satisfies readonly OptionSpec[];
 }
 
@@ -81,13 +108,30 @@ export const notes: ResourceSpec = {
       route: 'notes.list',
       aliases: ['ls'],
       summary: 'List notes of the account, of one computer or of one group',
-      description: 'Without --computer or --group, every note of the account is listed. Private notes are left out unless --include-private is given.',
+      description:
+        'Without --computer or --group, every note of the account is listed. Private notes are left out unless --include-private is given.',
       list: true,
       fields: NOTE_FIELDS,
       options: [
-        { flags: '--computer <computer>', param: 'computer', description: 'only notes of this computer (client id or c_ uid)', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'computer' },
-        { flags: '--group <group>', param: 'group', description: 'only notes of this group (uid, slug or name)', rule: { type: 'text', max: 255, nonEmpty: true }, resolve: 'group' },
-        { flags: '--include-private', param: 'include_private', description: 'include private notes (default: left out)' },
+        {
+          flags: '--computer <computer>',
+          param: 'computer',
+          description: 'only notes of this computer (client id or c_ uid)',
+          rule: { type: 'text', max: 191, nonEmpty: true },
+          resolve: 'computer',
+        },
+        {
+          flags: '--group <group>',
+          param: 'group',
+          description: 'only notes of this group (uid, slug or name)',
+          rule: { type: 'text', max: 255, nonEmpty: true },
+          resolve: 'group',
+        },
+        {
+          flags: '--include-private',
+          param: 'include_private',
+          description: 'include private notes (default: left out)',
+        },
       ],
       // "send computer or group, never both" (api-v2.5, Notes)
       constraints: { atMostOne: [['computer', 'group']] },
@@ -102,7 +146,8 @@ export const notes: ResourceSpec = {
       args: [UID_ARG],
       fields: NOTE_FIELDS,
       examples: ['mon notes get n_9e2a41', 'mon notes get n_9e2a41 --fields body -o tsv --no-header'],
-      run: ({ args }, ctx) => objectCommand(ctx, 'notes.get', { path: { uid: args.uid! } }, NOTE_VIEW).then(() => undefined),
+      run: ({ args }, ctx) =>
+        objectCommand(ctx, 'notes.get', { path: { uid: args.uid! } }, NOTE_VIEW).then(() => undefined),
     },
     verb({
       name: 'create',
@@ -113,8 +158,16 @@ export const notes: ResourceSpec = {
         ...ownerOptions('; give --computer or --group'),
         ...BODY_OPTIONS,
         { flags: '--private', param: 'private', description: 'visible only internally (default: not private)' },
-        { flags: '--include-in-email', param: 'include_in_email', description: 'include it in e-mails (default: not included)' },
-        { flags: '--include-in-report', param: 'include_in_report', description: 'include it in computer and group status reports (default: not included)' },
+        {
+          flags: '--include-in-email',
+          param: 'include_in_email',
+          description: 'include it in e-mails (default: not included)',
+        },
+        {
+          flags: '--include-in-report',
+          param: 'include_in_report',
+          description: 'include it in computer and group status reports (default: not included)',
+        },
       ],
       constraints: {
         exactlyOne: [
@@ -130,7 +183,13 @@ export const notes: ResourceSpec = {
       async run({ opts, params }, ctx) {
         // The flags default to false on the API side and are sent only when given (switched on).
         const note = { ...params, body: await readBody(ctx, opts) };
-        await objectCommand(ctx, 'notes.create', { body: { note } }, NOTE_VIEW, (n) => `Note ${String(n.uid)} created.`);
+        await objectCommand(
+          ctx,
+          'notes.create',
+          { body: { note } },
+          NOTE_VIEW,
+          (n) => `Note ${String(n.uid)} created.`,
+        );
       },
     }),
     verb({
@@ -145,11 +204,26 @@ export const notes: ResourceSpec = {
         ...BODY_OPTIONS,
         ...ownerOptions('; moves the note there'),
         { flags: '--private', param: 'private', description: 'make it visible only internally', negatable: true },
-        { flags: '--include-in-email', param: 'include_in_email', description: 'include it in e-mails', negatable: true },
-        { flags: '--include-in-report', param: 'include_in_report', description: 'include it in computer and group status reports', negatable: true },
+        {
+          flags: '--include-in-email',
+          param: 'include_in_email',
+          description: 'include it in e-mails',
+          negatable: true,
+        },
+        {
+          flags: '--include-in-report',
+          param: 'include_in_report',
+          description: 'include it in computer and group status reports',
+          negatable: true,
+        },
       ],
       // "Sending both computer_id and group_id on create or update gives an error" (api-v2.5, Notes)
-      constraints: { atMostOne: [['body', 'bodyFile'], ['computer', 'group']] },
+      constraints: {
+        atMostOne: [
+          ['body', 'bodyFile'],
+          ['computer', 'group'],
+        ],
+      },
       examples: [
         'mon notes update n_9e2a41 --body "Battery replaced again 2025-11-02"',
         'mon notes update n_9e2a41 --no-private --include-in-report',
@@ -158,7 +232,13 @@ export const notes: ResourceSpec = {
       async run({ args, opts, params }, ctx) {
         const uid = args.uid!;
         const note = { ...params, body: await readBody(ctx, opts) };
-        await objectCommand(ctx, 'notes.update', { path: { uid }, body: { note } }, NOTE_VIEW, () => `Note ${uid} updated.`);
+        await objectCommand(
+          ctx,
+          'notes.update',
+          { path: { uid }, body: { note } },
+          NOTE_VIEW,
+          () => `Note ${uid} updated.`,
+        );
       },
     }),
     {

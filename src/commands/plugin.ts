@@ -9,7 +9,14 @@ import { endsSooner, isMuted, matchesResult, muteEnd, muteState, PLUGIN_STATUSES
 import { changeSpecOf, confirmAction, objectCommand, renderOptions, showDryRun, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
-import { CHANGES_OPTIONS, WHOLE_LIST_OPTIONS, verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
+import {
+  CHANGES_OPTIONS,
+  WHOLE_LIST_OPTIONS,
+  verb,
+  type OptionSpec,
+  type OptionValues,
+  type ResourceSpec,
+} from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
 
 /** The default length of `--timed` without WHEN (docs/design/cli-contract.md, plugin mute). */
@@ -40,7 +47,9 @@ export function muteSummary(row: Record<string, unknown>, { nowMs, machine }: Re
     case 'timed_mute':
       return until === undefined ? 'timed' : end(until);
     case 'ticket_muted':
-      return row.ticket_number === undefined || row.ticket_number === null ? 'ticket' : `ticket #${String(row.ticket_number)}`;
+      return row.ticket_number === undefined || row.ticket_number === null
+        ? 'ticket'
+        : `ticket #${String(row.ticket_number)}`;
     case 'muted_forever':
       return 'forever';
     default:
@@ -56,7 +65,10 @@ export function muteSummary(row: Record<string, unknown>, { nowMs, machine }: Re
  */
 export const MUTE_COMPARED: DerivedField = {
   key: 'mute',
-  get: (row, nowSec) => (isMuted(row, nowSec) ? [String(row.mute_type ?? 'muted'), muteEnd(row) ?? null, (row.ticket_number as string | undefined) ?? null] : false),
+  get: (row, nowSec) =>
+    isMuted(row, nowSec)
+      ? [String(row.mute_type ?? 'muted'), muteEnd(row) ?? null, (row.ticket_number as string | undefined) ?? null]
+      : false,
 };
 
 export const PLUGIN_RESULT_VIEW: View = {
@@ -86,11 +98,18 @@ const LIST_FILTERS = [
  * through a computer with expand[]=plugin_results"); the filters are applied here, since the
  * API has none for them.
  */
-async function listPluginResults(ctx: Context, clientId: string, opts: OptionValues<typeof LIST_FILTERS>): Promise<void> {
+async function listPluginResults(
+  ctx: Context,
+  clientId: string,
+  opts: OptionValues<typeof LIST_FILTERS>,
+): Promise<void> {
   const changes = changesWanted(opts);
   const render = renderOptions(ctx, PLUGIN_RESULT_VIEW);
   const client = await ctx.client();
-  const prepared = client.prepare('computers.get', { path: { client_id: clientId }, query: { expand: ['plugin_results'] } });
+  const prepared = client.prepare('computers.get', {
+    path: { client_id: clientId },
+    query: { expand: ['plugin_results'] },
+  });
   if (await showDryRun(ctx, prepared)) return;
   const { data } = await client.send(prepared);
   const all = ((data as { plugin_results?: unknown }).plugin_results ?? []) as Record<string, unknown>[];
@@ -120,8 +139,17 @@ async function listPluginResults(ctx: Context, clientId: string, opts: OptionVal
  */
 const BULK_OPTIONS = [
   ...selectorOptions('every status'),
-  { flags: '--from <file>', description: 'only the plugin results named in FILE (- for standard input): a uid a line, or ndjson lines with a uid, as `mon alerts -o ndjson` prints' },
-  { flags: '--max <n>', description: 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet', rule: { type: 'int', min: 1 }, defaultText: '1000' },
+  {
+    flags: '--from <file>',
+    description:
+      'only the plugin results named in FILE (- for standard input): a uid a line, or ndjson lines with a uid, as `mon alerts -o ndjson` prints',
+  },
+  {
+    flags: '--max <n>',
+    description: 'refuse a selection of more than n plugin results, so a typo in a filter cannot mute the fleet',
+    rule: { type: 'int', min: 1 },
+    defaultText: '1000',
+  },
 ] as const satisfies readonly OptionSpec[];
 
 type BulkValues = SelectorValues & { from?: string; max?: number; timedOnly?: boolean };
@@ -133,15 +161,37 @@ type BulkValues = SelectorValues & { from?: string; max?: number; timedOnly?: bo
 function isBulk(action: MuteAction, uid: string | undefined, opts: BulkValues): boolean {
   const bulk = anySelector(opts) || opts.from !== undefined || opts.max !== undefined || opts.timedOnly === true;
   const example = `e.g. \`mon plugin ${action} pr_4f2a${action === 'mute' ? ' --timed 2h' : ''}\` or \`mon plugin ${action} --group "Acme Design"${action === 'mute' ? ' --timed 2h' : ''}\``;
-  if (uid !== undefined && bulk) throw new UsageError(`give a plugin result uid or selectors, not both (<uid> ${uid} with ${anySelector(opts) ? 'selectors' : opts.from !== undefined ? '--from' : opts.max !== undefined ? '--max' : '--timed-only'})`, example);
-  if (uid === undefined && !bulk) throw new UsageError(`missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)`, example);
+  if (uid !== undefined && bulk)
+    throw new UsageError(
+      `give a plugin result uid or selectors, not both (<uid> ${uid} with ${anySelector(opts) ? 'selectors' : opts.from !== undefined ? '--from' : opts.max !== undefined ? '--max' : '--timed-only'})`,
+      example,
+    );
+  if (uid === undefined && !bulk)
+    throw new UsageError(
+      `missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)`,
+      example,
+    );
   return bulk;
 }
 
 /** Runs a mute or unmute over the selectors' plugin results (src/commands/bulk-mute.ts, loaded only then). */
-async function bulkMute(ctx: Context, action: MuteAction, opts: BulkValues, attributes: Attributes, how: string): Promise<void> {
+async function bulkMute(
+  ctx: Context,
+  action: MuteAction,
+  opts: BulkValues,
+  attributes: Attributes,
+  how: string,
+): Promise<void> {
   const { runBulkMute, DEFAULT_MAX } = await import('./bulk-mute.js');
-  await runBulkMute(ctx, { action, attributes, how, selectors: opts, from: opts.from, max: opts.max ?? DEFAULT_MAX, includeUntimed: opts.timedOnly !== true });
+  await runBulkMute(ctx, {
+    action,
+    attributes,
+    how,
+    selectors: opts,
+    from: opts.from,
+    max: opts.max ?? DEFAULT_MAX,
+    includeUntimed: opts.timedOnly !== true,
+  });
 }
 
 /**
@@ -150,14 +200,23 @@ async function bulkMute(ctx: Context, action: MuteAction, opts: BulkValues, attr
  * it becomes; then asked on a terminal, and in a script it needs --yes (exit 2, nothing sent).
  */
 async function confirmShorterMute(ctx: Context, uid: string, until: number, nowSec: number): Promise<void> {
-  const [client, { findMutedResult }, { describeMute }] = await Promise.all([ctx.client(), import('../fleet/selection.js'), import('../fleet/mute.js')]);
+  const [client, { findMutedResult }, { describeMute }] = await Promise.all([
+    ctx.client(),
+    import('../fleet/selection.js'),
+    import('../fleet/mute.js'),
+  ]);
   const found = await findMutedResult(client, uid);
   const state = found === undefined ? null : muteState(found, nowSec);
   if (state === null || !endsSooner(state, until)) return;
-  ctx.notice(`${uid} is ${describeMute(state)}; --timed ${ctx.globals.yes ? 'shortens' : 'would shorten'} that to a mute until ${localMinute(until * 1000)} (local time)`);
+  ctx.notice(
+    `${uid} is ${describeMute(state)}; --timed ${ctx.globals.yes ? 'shortens' : 'would shorten'} that to a mute until ${localMinute(until * 1000)} (local time)`,
+  );
   await confirmAction(ctx, {
     question: async () => `Shorten the mute of ${uid}? [y/N] `,
-    refusal: [`refusing to shorten the mute of ${uid} without --yes: no terminal to confirm on`, 'add --yes (-y) to shorten it from a script, or leave the mute as it is'],
+    refusal: [
+      `refusing to shorten the mute of ${uid} without --yes: no terminal to confirm on`,
+      'add --yes (-y) to shorten it from a script, or leave the mute as it is',
+    ],
     declined: `not muted: shortening the mute of ${uid} was not confirmed`,
   });
 }
@@ -176,10 +235,22 @@ export const plugin: ResourceSpec = {
       aliases: ['ls'],
       summary: "List a computer's plugin results (service plugins hidden)",
       description: 'Plugin results arrive with their computer; --status and --muted/--unmuted filter them here.',
-      args: [{ name: 'client-id', description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid', rule: { type: 'text', max: 191, nonEmpty: true }, resolve: 'client-id' }],
+      args: [
+        {
+          name: 'client-id',
+          description: 'the computer: its client id (client_id, or the older svc_id) or its c_ uid',
+          rule: { type: 'text', max: 191, nonEmpty: true },
+          resolve: 'client-id',
+        },
+      ],
       fields: PLUGIN_RESULT_FIELDS,
       options: LIST_FILTERS,
-      constraints: { atMostOne: [['muted', 'unmuted'], ['count', 'changes']] },
+      constraints: {
+        atMostOne: [
+          ['muted', 'unmuted'],
+          ['count', 'changes'],
+        ],
+      },
       reads: true,
       examples: [
         'mon plugin list 5D1A7C0E-2B1F-4A43-9C1B-7F0E6A2D9B11',
@@ -193,13 +264,37 @@ export const plugin: ResourceSpec = {
       route: 'pluginResults.update',
       summary: 'Mute a plugin result, or many by selectors, for a time, under a ticket, or until unmuted',
       description: `WHEN is a duration from now (90m, 2h, 7d, 1h30m), an ISO 8601 time (2026-11-23T14:00, local time unless it carries an offset) or epoch seconds; it must lie in the future. Without WHEN the mute lasts 24 hours. A ticket mute needs an active ticket system integration. A mute by uid replaces the mute in force: when --timed would end it sooner (muted for good, under a ticket, or until later), mon first says what the mute is and what it becomes, then asks on a terminal; a script needs --yes (exit 2 otherwise, nothing sent).\n\n${BULK_DESCRIPTION} Save the rows of a maintenance window (-o ndjson > FILE) and \`plugin unmute --from FILE\` takes back exactly what it muted.`,
-      args: [{ name: 'uid', description: 'the plugin result uid (pr_…); leave it out to use selectors', rule: { type: 'uid', prefix: 'pr_' }, optional: true }],
+      args: [
+        {
+          name: 'uid',
+          description: 'the plugin result uid (pr_…); leave it out to use selectors',
+          rule: { type: 'uid', prefix: 'pr_' },
+          optional: true,
+        },
+      ],
       fields: PLUGIN_RESULT_FIELDS,
       options: [
-        { flags: '--timed [when]', param: 'mute_until', description: 'mute until WHEN: duration, ISO 8601 time or epoch seconds, in the future, before 2038-01-19', rule: { type: 'when' }, optionalValue: true, defaultText: '24h' },
-        { flags: '--ticket <number>', param: 'ticket_number', description: 'mute under this ticket number', rule: { type: 'text', max: STRING_MAX, nonEmpty: true } },
+        {
+          flags: '--timed [when]',
+          param: 'mute_until',
+          description: 'mute until WHEN: duration, ISO 8601 time or epoch seconds, in the future, before 2038-01-19',
+          rule: { type: 'when' },
+          optionalValue: true,
+          defaultText: '24h',
+        },
+        {
+          flags: '--ticket <number>',
+          param: 'ticket_number',
+          description: 'mute under this ticket number',
+          rule: { type: 'text', max: STRING_MAX, nonEmpty: true },
+        },
         { flags: '--ignore', description: 'mute until unmuted' },
-        { flags: '--ticket-url <url>', param: 'ticket_url', description: 'link to the ticket, with --timed or --ticket', rule: { type: 'url', max: STRING_MAX } },
+        {
+          flags: '--ticket-url <url>',
+          param: 'ticket_url',
+          description: 'link to the ticket, with --timed or --ticket',
+          rule: { type: 'url', max: STRING_MAX },
+        },
         ...BULK_OPTIONS,
       ],
       constraints: { exactlyOne: [['timed', 'ticket', 'ignore']], atMostOne: [['ignore', 'ticketUrl']] },
@@ -221,22 +316,35 @@ export const plugin: ResourceSpec = {
         const nowSec = Math.floor(ctx.now() / 1000);
         const until = opts.timed === true ? nowSec + DEFAULT_MUTE_SECONDS : opts.timed;
         // The mute's own attributes only: the selectors' computer filters are sent with the read.
-        const body = { mute_type: muteType, mute_until: until, ticket_number: params.ticket_number, ticket_url: params.ticket_url };
+        const body = {
+          mute_type: muteType,
+          mute_until: until,
+          ticket_number: params.ticket_number,
+          ticket_url: params.ticket_url,
+        };
         if (bulk) {
           const { roughDuration } = await import('../fleet/mute.js');
           const how =
-            until !== undefined ? ` for ${roughDuration(until - nowSec)} (until ${localMinute(until * 1000)})`
-            : opts.ticket !== undefined ? ` under ticket #${opts.ticket}`
-            : ' until unmuted';
+            until !== undefined
+              ? ` for ${roughDuration(until - nowSec)} (until ${localMinute(until * 1000)})`
+              : opts.ticket !== undefined
+                ? ` under ticket #${opts.ticket}`
+                : ' until unmuted';
           return bulkMute(ctx, 'mute', opts, body, how);
         }
         const uid = args.uid!;
         if (until !== undefined && !ctx.globals.dryRun) await confirmShorterMute(ctx, uid, until, nowSec);
-        await objectCommand(ctx, 'pluginResults.update', { path: { uid }, body: { plugin_result: body } }, PLUGIN_RESULT_VIEW, (result) => {
-          if (until !== undefined) return `Muted ${uid} until ${longLocal(muteEnd(result) ?? until)} (local time)`;
-          if (opts.ticket !== undefined) return `Muted ${uid} with ticket #${opts.ticket}.`;
-          return `Muted ${uid} until it is unmuted.`;
-        });
+        await objectCommand(
+          ctx,
+          'pluginResults.update',
+          { path: { uid }, body: { plugin_result: body } },
+          PLUGIN_RESULT_VIEW,
+          (result) => {
+            if (until !== undefined) return `Muted ${uid} until ${longLocal(muteEnd(result) ?? until)} (local time)`;
+            if (opts.ticket !== undefined) return `Muted ${uid} with ticket #${opts.ticket}.`;
+            return `Muted ${uid} until it is unmuted.`;
+          },
+        );
       },
     }),
     verb({
@@ -244,11 +352,21 @@ export const plugin: ResourceSpec = {
       route: 'pluginResults.update',
       summary: "Clear a plugin result's mute, or many by selectors",
       description: `${BULK_DESCRIPTION} An unmute by selectors lifts every mute it selects; the plan line and the question say first how many of them are not timed (muted for good, under a ticket), which would not end by themselves; --timed-only leaves those muted and counts them in the plan line. --from FILE with the rows a bulk mute printed with -o ndjson takes that mute back exactly: only the results it muted, while the mute it set is still in force (one muted otherwise since stays as it is, and so does one unmuted already), each put back as its row's previous says.`,
-      args: [{ name: 'uid', description: 'the plugin result uid (pr_…); leave it out to use selectors', rule: { type: 'uid', prefix: 'pr_' }, optional: true }],
+      args: [
+        {
+          name: 'uid',
+          description: 'the plugin result uid (pr_…); leave it out to use selectors',
+          rule: { type: 'uid', prefix: 'pr_' },
+          optional: true,
+        },
+      ],
       fields: PLUGIN_RESULT_FIELDS,
       options: [
         ...BULK_OPTIONS,
-        { flags: '--timed-only', description: 'with selectors, lift timed mutes only: those muted for good or under a ticket stay muted' },
+        {
+          flags: '--timed-only',
+          description: 'with selectors, lift timed mutes only: those muted for good or under a ticket stay muted',
+        },
       ],
       examples: [
         'mon plugin unmute pr_4f2a',
@@ -259,7 +377,13 @@ export const plugin: ResourceSpec = {
       async run({ args, opts }, ctx) {
         if (isBulk('unmute', args.uid, opts)) return bulkMute(ctx, 'unmute', opts, { mute_type: 'none' }, '');
         const uid = args.uid!;
-        await objectCommand(ctx, 'pluginResults.update', { path: { uid }, body: { plugin_result: { mute_type: 'none' } } }, PLUGIN_RESULT_VIEW, () => `Unmuted ${uid}.`);
+        await objectCommand(
+          ctx,
+          'pluginResults.update',
+          { path: { uid }, body: { plugin_result: { mute_type: 'none' } } },
+          PLUGIN_RESULT_VIEW,
+          () => `Unmuted ${uid}.`,
+        );
       },
     }),
   ],

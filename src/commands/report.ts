@@ -17,23 +17,55 @@ const IMAGE_TYPES: readonly [string, (head: Buffer) => boolean][] = [
   ['image/png', (head) => head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
   ['image/jpeg', (head) => head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff],
   ['image/gif', (head) => head.subarray(0, 4).toString('latin1') === 'GIF8'],
-  ['image/webp', (head) => head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP'],
-  ['image/svg+xml', (head) => /^(\uFEFF)?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head.subarray(0, 512).toString('utf8'))],
+  [
+    'image/webp',
+    (head) => head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP',
+  ],
+  [
+    'image/svg+xml',
+    (head) =>
+      /^(\uFEFF)?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head.subarray(0, 512).toString('utf8')),
+  ],
 ];
 
 export const report = verb({
   name: 'report',
   summary: 'A customer report as one self-contained HTML file',
   description:
-    'One HTML file with no script and nothing external (the logo is embedded), so it opens offline, mails as an attachment and prints to PDF on A4 or Letter. For the period (--period 2026-11, --since 30d; the last 30 days by default), in the title: the account at a glance (the counts of `mon status`); the trends day by day (computers, not reporting, open alerts and warnings) from the days mon recorded (`mon history`), and which alerts were resolved or are new between the first and last of them; what needs a decision (expired warranties and licences and how long ago, those ending in 90 days, operating systems past or within 6 months of their vendor\'s end of support, boot volumes 90% full or more); security checks where the plugin results carry them (disk encryption, antivirus, pending updates); the computers not reporting and the open alerts and warnings; charts; and the inventory with model, serial, age, warranty and last user where the API gives them. The customer\'s name is the profile\'s display name (`mon profile set NAME --display-name …`); times are in the reader\'s zone (TZ), named on the page. On stdout, or with --output-dir one file per account named after it (needed with --profiles and --all-profiles).',
+    "One HTML file with no script and nothing external (the logo is embedded), so it opens offline, mails as an attachment and prints to PDF on A4 or Letter. For the period (--period 2026-11, --since 30d; the last 30 days by default), in the title: the account at a glance (the counts of `mon status`); the trends day by day (computers, not reporting, open alerts and warnings) from the days mon recorded (`mon history`), and which alerts were resolved or are new between the first and last of them; what needs a decision (expired warranties and licences and how long ago, those ending in 90 days, operating systems past or within 6 months of their vendor's end of support, boot volumes 90% full or more); security checks where the plugin results carry them (disk encryption, antivirus, pending updates); the computers not reporting and the open alerts and warnings; charts; and the inventory with model, serial, age, warranty and last user where the API gives them. The customer's name is the profile's display name (`mon profile set NAME --display-name …`); times are in the reader's zone (TZ), named on the page. On stdout, or with --output-dir one file per account named after it (needed with --profiles and --all-profiles).",
   options: [
     GROUP_OPTION,
-    { flags: '--period <month>', description: 'the calendar month the report covers, YYYY-MM (UTC days)', rule: { type: 'name', pattern: /^\d{4}-(0[1-9]|1[0-2])$/, says: 'a month as YYYY-MM, e.g. 2026-11' } },
-    { flags: '--since <when>', description: 'the report covers the days since WHEN (30d, 2w, an ISO 8601 time)', rule: { type: 'since' }, defaultText: '30d' },
-    { flags: '--title <text>', description: 'the report\'s title (default: "Fleet report")', rule: { type: 'text', max: 200, nonEmpty: true } },
-    { flags: '--logo <file>', description: 'a PNG, JPEG, GIF, WebP or SVG image shown at the top, embedded (at most 1 MiB)', rule: { type: 'text', max: 4096, nonEmpty: true } },
-    { flags: '--footer <text>', description: 'a line at the foot of the report, e.g. your company\'s name', rule: { type: 'text', max: 500, nonEmpty: true } },
-    { flags: '--output-dir <dir>', description: 'write <account>.html there instead of printing (one file per account)', rule: { type: 'text', max: 4096, nonEmpty: true } },
+    {
+      flags: '--period <month>',
+      description: 'the calendar month the report covers, YYYY-MM (UTC days)',
+      rule: { type: 'name', pattern: /^\d{4}-(0[1-9]|1[0-2])$/, says: 'a month as YYYY-MM, e.g. 2026-11' },
+    },
+    {
+      flags: '--since <when>',
+      description: 'the report covers the days since WHEN (30d, 2w, an ISO 8601 time)',
+      rule: { type: 'since' },
+      defaultText: '30d',
+    },
+    {
+      flags: '--title <text>',
+      description: 'the report\'s title (default: "Fleet report")',
+      rule: { type: 'text', max: 200, nonEmpty: true },
+    },
+    {
+      flags: '--logo <file>',
+      description: 'a PNG, JPEG, GIF, WebP or SVG image shown at the top, embedded (at most 1 MiB)',
+      rule: { type: 'text', max: 4096, nonEmpty: true },
+    },
+    {
+      flags: '--footer <text>',
+      description: "a line at the foot of the report, e.g. your company's name",
+      rule: { type: 'text', max: 500, nonEmpty: true },
+    },
+    {
+      flags: '--output-dir <dir>',
+      description: 'write <account>.html there instead of printing (one file per account)',
+      rule: { type: 'text', max: 4096, nonEmpty: true },
+    },
   ],
   constraints: { atMostOne: [['period', 'since']] },
   jsonOutput: false,
@@ -45,13 +77,27 @@ export const report = verb({
   ],
   async run({ opts }, ctx) {
     if (ctx.output.account && opts.outputDir === undefined) {
-      throw new UsageError('report: one file per account across accounts: give --output-dir DIR', 'e.g. mon --all-profiles report --output-dir reports');
+      throw new UsageError(
+        'report: one file per account across accounts: give --output-dir DIR',
+        'e.g. mon --all-profiles report --output-dir reports',
+      );
     }
-    if (ctx.globals.output !== 'table') throw new UsageError(`-o ${ctx.globals.output}: \`mon report\` writes HTML`, 'drop -o; for figures use `mon status -o json` or -o openmetrics');
-    if (ctx.globals.fields !== undefined) throw new UsageError('--fields: `mon report` writes its own HTML, whose sections are fixed', 'drop --fields; for chosen figures use `mon status -o json --fields …`');
+    if (ctx.globals.output !== 'table')
+      throw new UsageError(
+        `-o ${ctx.globals.output}: \`mon report\` writes HTML`,
+        'drop -o; for figures use `mon status -o json` or -o openmetrics',
+      );
+    if (ctx.globals.fields !== undefined)
+      throw new UsageError(
+        '--fields: `mon report` writes its own HTML, whose sections are fixed',
+        'drop --fields; for chosen figures use `mon status -o json --fields …`',
+      );
     // 20 KB of HTML on a screen helps nobody, as compressors refuse to write to a terminal.
     if (opts.outputDir === undefined && ctx.io.stdout.isTTY && !ctx.globals.dryRun) {
-      throw new UsageError('report: standard output is a terminal, and the report is an HTML file', 'redirect it (mon report > report.html) or give --output-dir DIR');
+      throw new UsageError(
+        'report: standard output is a terminal, and the report is an HTML file',
+        'redirect it (mon report > report.html) or give --output-dir DIR',
+      );
     }
     const logo = opts.logo === undefined ? undefined : await logoData(opts.logo);
     // A folder that cannot take the report is exit 2 before the reads, not after them.
@@ -63,22 +109,34 @@ export const report = verb({
     if (await showDryRun(ctx, plannedStatusRequests(client, scope))) return;
     const { accountName } = await import('../target.js');
     const account = await accountName(ctx);
-    const [{ collectReport }, { renderReport }, { createProgress }, { VERSION }, { readingComputers }] = await Promise.all([
-      import('../report/collect.js'),
-      import('../report/html.js'),
-      import('../output/progress.js'),
-      import('../version.js'),
-      import('../fleet/selection.js'),
-    ]);
+    const [{ collectReport }, { renderReport }, { createProgress }, { VERSION }, { readingComputers }] =
+      await Promise.all([
+        import('../report/collect.js'),
+        import('../report/html.js'),
+        import('../output/progress.js'),
+        import('../version.js'),
+        import('../fleet/selection.js'),
+      ]);
     const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
     const nowMs = ctx.now();
     const { monthPeriod, sincePeriod, trendsOf } = await import('../report/trends.js');
-    const period = opts.period !== undefined ? monthPeriod(opts.period) : sincePeriod(opts.since !== undefined ? opts.since * 1000 : nowMs - 30 * 86_400_000, nowMs);
+    const period =
+      opts.period !== undefined
+        ? monthPeriod(opts.period)
+        : sincePeriod(opts.since !== undefined ? opts.since * 1000 : nowMs - 30 * 86_400_000, nowMs);
     const { historyRecorder, isWholeAccount } = await import('../history/record.js');
     const history = historyRecorder(ctx, scope);
     let data;
     try {
-      data = await collectReport(client, account, scope, nowMs, Date.parse(`${period.fromDay}T00:00:00Z`), (read) => progress.update(readingComputers(read)), history);
+      data = await collectReport(
+        client,
+        account,
+        scope,
+        nowMs,
+        Date.parse(`${period.fromDay}T00:00:00Z`),
+        (read) => progress.update(readingComputers(read)),
+        history,
+      );
     } finally {
       progress.done();
     }
@@ -86,18 +144,42 @@ export const report = verb({
     // The trends: the days recorded in the period (today's just now, when the read was whole).
     const { target, frame } = await (async () => {
       const target = await ctx.target();
-      if (!isWholeAccount(scope)) return { target, frame: { noTrends: 'Trends are recorded for whole accounts: this report covers only part of one (--group).' } };
+      if (!isWholeAccount(scope))
+        return {
+          target,
+          frame: { noTrends: 'Trends are recorded for whole accounts: this report covers only part of one (--group).' },
+        };
       const { readHistory } = await import('../history/store.js');
-      const { snapshots } = readHistory(ctx.configDir, target.account.key, { fromDay: period.fromDay, toDay: period.toDay, alertingAtEndsOnly: true });
+      const { snapshots } = readHistory(ctx.configDir, target.account.key, {
+        fromDay: period.fromDay,
+        toDay: period.toDay,
+        alertingAtEndsOnly: true,
+      });
       const trends = trendsOf(snapshots);
       if (trends) return { target, frame: { trends } };
       const first = snapshots[0]?.day;
       const { dayLabel } = await import('../report/html.js');
-      return { target, frame: { noTrends: first ? `Trends start with the first recorded day, ${dayLabel(first)}: the next days recorded will draw them.` : 'No day of this period was recorded: trends start with the first recorded day.' } };
+      return {
+        target,
+        frame: {
+          noTrends: first
+            ? `Trends start with the first recorded day, ${dayLabel(first)}: the next days recorded will draw them.`
+            : 'No day of this period was recorded: trends start with the first recorded day.',
+        },
+      };
     })();
     const customer = await displayNameOf(ctx, target.account);
     const { readerZone } = await import('../report/html.js');
-    const html = renderReport(data, { title: opts.title ?? 'Fleet report', ...(logo && { logo }), ...(opts.footer && { footer: opts.footer }), version: VERSION }, { ...frame, period, zone: readerZone(ctx.env.TZ), ...(customer && { customer }) });
+    const html = renderReport(
+      data,
+      {
+        title: opts.title ?? 'Fleet report',
+        ...(logo && { logo }),
+        ...(opts.footer && { footer: opts.footer }),
+        version: VERSION,
+      },
+      { ...frame, period, zone: readerZone(ctx.env.TZ), ...(customer && { customer }) },
+    );
     if (opts.outputDir === undefined) {
       ctx.io.stdout.write(html);
       return;
@@ -115,7 +197,9 @@ async function displayNameOf(ctx: Context, account: { key: string; label: string
   if (account.key.startsWith('@')) return undefined;
   const saved = (await ctx.profiles()).get(account.key)?.displayName;
   if (saved) return saved;
-  ctx.notice(`report: profile ${account.key} has no display name, so the report names no customer; set one with \`mon profile set ${account.key} --display-name "…"\``);
+  ctx.notice(
+    `report: profile ${account.key} has no display name, so the report names no customer; set one with \`mon profile set ${account.key} --display-name "…"\``,
+  );
   return undefined;
 }
 
@@ -126,8 +210,13 @@ async function logoData(file: string): Promise<string> {
   let bytes: Buffer;
   try {
     const about = await stat(file);
-    const larger = () => new UsageError(`--logo ${basename(file)}: larger than 1 MiB`, 'use a smaller image: it is embedded in every report');
-    if (!about.isFile()) throw new UsageError(`--logo ${basename(file)}: not a file`, 'give a PNG, JPEG, GIF, WebP or SVG file');
+    const larger = () =>
+      new UsageError(
+        `--logo ${basename(file)}: larger than 1 MiB`,
+        'use a smaller image: it is embedded in every report',
+      );
+    if (!about.isFile())
+      throw new UsageError(`--logo ${basename(file)}: not a file`, 'give a PNG, JPEG, GIF, WebP or SVG file');
     if (about.size > LOGO_MAX_BYTES) throw larger();
     // At most the limit and one byte, whatever stat says: /proc/self/pagemap says 0 and is endless.
     const read = readAtMost(file, LOGO_MAX_BYTES);
@@ -135,10 +224,14 @@ async function logoData(file: string): Promise<string> {
     bytes = read;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--logo: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'give a PNG, JPEG, GIF, WebP or SVG file');
+    throw new UsageError(
+      `--logo: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      'give a PNG, JPEG, GIF, WebP or SVG file',
+    );
   }
   const type = IMAGE_TYPES.find(([, is]) => is(bytes))?.[0];
-  if (!type) throw new UsageError(`--logo ${basename(file)}: not a PNG, JPEG, GIF, WebP or SVG image`, 'give an image file');
+  if (!type)
+    throw new UsageError(`--logo ${basename(file)}: not a PNG, JPEG, GIF, WebP or SVG image`, 'give an image file');
   return `data:${type};base64,${bytes.toString('base64')}`;
 }
 
@@ -151,7 +244,10 @@ async function outputDirReady(dir: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw error;
-    throw new UsageError(`--output-dir: cannot write in ${dir} (${code === 'EEXIST' || code === 'ENOTDIR' ? 'not a folder' : code})`, 'give a folder you may write in');
+    throw new UsageError(
+      `--output-dir: cannot write in ${dir} (${code === 'EEXIST' || code === 'ENOTDIR' ? 'not a folder' : code})`,
+      'give a folder you may write in',
+    );
   }
 }
 
@@ -167,7 +263,10 @@ async function writeReport(ctx: Context, dir: string, account: string, html: str
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw error;
-    throw new UsageError(`--output-dir: cannot write ${file} (${code})`, 'check the folder exists and you may write there');
+    throw new UsageError(
+      `--output-dir: cannot write ${file} (${code})`,
+      'check the folder exists and you may write there',
+    );
   }
   ctx.notice(`wrote ${file}`);
 }

@@ -6,7 +6,11 @@ export const USER_VIEW: View = {
   columns: [
     { key: 'uid' },
     { key: 'email', maxWidth: 40 },
-    { key: 'name', get: (row) => [row.firstname, row.lastname].filter((part) => typeof part === 'string' && part !== '').join(' '), maxWidth: 32 },
+    {
+      key: 'name',
+      get: (row) => [row.firstname, row.lastname].filter((part) => typeof part === 'string' && part !== '').join(' '),
+      maxWidth: 32,
+    },
     { key: 'role' },
     { key: 'tfa_status', header: '2FA', kind: 'bool' },
     { key: 'last_signin', header: 'LAST SIGN-IN', kind: 'time' },

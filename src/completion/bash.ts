@@ -36,32 +36,50 @@ export function bashScript(tree: CommandNode): string {
     for (const option of node.options) {
       if (option.value === 'none') continue;
       const patterns = flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`));
-      out.push(`    ${patterns.join('|')}) REPLY=${quote(`${option.value === 'required' ? 'v' : 'o'}${offer(option.source)}`)} ;;`);
+      out.push(
+        `    ${patterns.join('|')}) REPLY=${quote(`${option.value === 'required' ? 'v' : 'o'}${offer(option.source)}`)} ;;`,
+      );
     }
   }
   out.push('    *) REPLY= ;;', '  esac', '}', '');
 
-  out.push('# The options of the command at path $1 (not its ancestors), in REPLY.', '_mon_flags() {', '  case "$1" in');
+  out.push(
+    '# The options of the command at path $1 (not its ancestors), in REPLY.',
+    '_mon_flags() {',
+    '  case "$1" in',
+  );
   for (const node of nodes) {
     const flags = node.options.flatMap((option: OptionNode) => flagsOf(option));
     if (flags.length) out.push(`    ${quote(pathKey(node))}) REPLY=${quote(flags.join(' '))} ;;`);
   }
   out.push('    *) REPLY= ;;', '  esac', '}', '');
 
-  out.push('# The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.', '_mon_commands() {', '  case "$1" in');
+  out.push(
+    '# The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.',
+    '_mon_commands() {',
+    '  case "$1" in',
+  );
   for (const node of nodes) {
     if (!node.commands.length) continue;
     const aliases = node.commands.flatMap((sub) => sub.aliases);
-    out.push(`    ${quote(pathKey(node))}) REPLY=${quote(node.commands.map((sub) => sub.name).join(' '))}; _mon_aliases=${quote(aliases.join(' '))} ;;`);
+    out.push(
+      `    ${quote(pathKey(node))}) REPLY=${quote(node.commands.map((sub) => sub.name).join(' '))}; _mon_aliases=${quote(aliases.join(' '))} ;;`,
+    );
   }
   out.push('    *) REPLY=; _mon_aliases= ;;', '  esac', '}', '');
 
-  out.push('# What to offer for argument number $2 of the command at path $1, in REPLY.', '_mon_argument() {', '  case "$1|$2" in');
+  out.push(
+    '# What to offer for argument number $2 of the command at path $1, in REPLY.',
+    '_mon_argument() {',
+    '  case "$1|$2" in',
+  );
   for (const node of nodes) {
     node.args.forEach((arg, index) => {
       const what = offer(arg.source).trim();
       if (!what) return;
-      out.push(`    ${quote(`${pathKey(node)}|`)}${arg.variadic ? '*' : quote(String(index + 1))}) REPLY=${quote(what)} ;;`);
+      out.push(
+        `    ${quote(`${pathKey(node)}|`)}${arg.variadic ? '*' : quote(String(index + 1))}) REPLY=${quote(what)} ;;`,
+      );
     });
   }
   out.push('    *) REPLY= ;;', '  esac', '}', '');

@@ -24,7 +24,7 @@ export function commandReference(build: (output: HelpOutput) => Command): string
     '',
     'Every command of `mon`, as `mon help <command>` and `mon <command> --help` print it. Usage lines',
     'follow one syntax: `<required>`, `[optional]`, `a|b` for a name and its alias. Options that take',
-    'a value list their choices and defaults; text values list the API\'s limit, which `mon` checks',
+    "a value list their choices and defaults; text values list the API's limit, which `mon` checks",
     'before sending anything (a longer value exits 2 and no request is made).',
     '',
     '## Global options',
@@ -48,7 +48,11 @@ export function commandReference(build: (output: HelpOutput) => Command): string
     out.push(`${heading} ${['mon', ...node.path].join(' ')}`, '');
     out.push('```', help.commandUsage(node.command), '```', '');
     out.push(...paragraphs(node.command.description()));
-    if (node.aliases.length) out.push(`Alias${node.aliases.length > 1 ? 'es' : ''}: ${node.aliases.map((alias) => `\`${alias}\``).join(', ')}.`, '');
+    if (node.aliases.length)
+      out.push(
+        `Alias${node.aliases.length > 1 ? 'es' : ''}: ${node.aliases.map((alias) => `\`${alias}\``).join(', ')}.`,
+        '',
+      );
     const args = help.visibleArguments(node.command);
     if (args.length) {
       out.push('| Argument | Description |', '|---|---|');
@@ -57,7 +61,8 @@ export function commandReference(build: (output: HelpOutput) => Command): string
     }
     if (node.commands.length) {
       out.push('| Command | Summary |', '|---|---|');
-      for (const sub of node.commands.filter((candidate) => !isHelp(candidate))) out.push(`| [\`${sub.name}\`](#${anchor(sub)}) | ${cell(sub.summary)} |`);
+      for (const sub of node.commands.filter((candidate) => !isHelp(candidate)))
+        out.push(`| [\`${sub.name}\`](#${anchor(sub)}) | ${cell(sub.summary)} |`);
       out.push('');
     } else {
       out.push(...optionTable(node.command));
@@ -65,14 +70,20 @@ export function commandReference(build: (output: HelpOutput) => Command): string
     }
     out.push(...examplesBlock(afterHelp(node.command)));
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 /**
  * The tree of a program that writes its help to a buffer, and for each command the text
  * commander prints after the generated help (define.ts puts the examples there).
  */
-export function withHelpText(build: (output: HelpOutput) => Command): { tree: CommandNode; afterHelp: (command: Command) => string } {
+export function withHelpText(build: (output: HelpOutput) => Command): {
+  tree: CommandNode;
+  afterHelp: (command: Command) => string;
+} {
   let captured = '';
   const tree = buildTree(build({ writeOut: (text) => (captured += text), writeErr: () => undefined }));
   const afterHelp = (command: Command): string => {
@@ -103,7 +114,11 @@ function optionTable(command: Command): string[] {
   const help = command.createHelp();
   const options = help.visibleOptions(command).filter((option) => option.long !== '--help');
   if (!options.length) return ['No options of its own.'];
-  return ['| Option | Description |', '|---|---|', ...options.map((option) => `| \`${help.optionTerm(option)}\` | ${cell(help.optionDescription(option))} |`)];
+  return [
+    '| Option | Description |',
+    '|---|---|',
+    ...options.map((option) => `| \`${help.optionTerm(option)}\` | ${cell(help.optionDescription(option))} |`),
+  ];
 }
 
 function examplesBlock(after: string): string[] {

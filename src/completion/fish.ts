@@ -20,15 +20,30 @@ export function fishScript(tree: CommandNode): string {
   ];
   for (const node of nodes) {
     for (const sub of node.commands) {
-      out.push(`        case ${[sub.name, ...sub.aliases].map((word) => quote(`${pathKey(node)}|${word}`)).join(' ')}`, `            echo ${quote(pathKey(sub))}`);
+      out.push(
+        `        case ${[sub.name, ...sub.aliases].map((word) => quote(`${pathKey(node)}|${word}`)).join(' ')}`,
+        `            echo ${quote(pathKey(sub))}`,
+      );
     }
   }
   out.push('    end', 'end', '');
 
-  out.push('# What option $argv[2] of the command at path $argv[1] (not its ancestors) takes: v (a value) or o (an optional value).', 'function __mon_option', '    switch "$argv[1]|$argv[2]"');
+  out.push(
+    '# What option $argv[2] of the command at path $argv[1] (not its ancestors) takes: v (a value) or o (an optional value).',
+    'function __mon_option',
+    '    switch "$argv[1]|$argv[2]"',
+  );
   for (const take of ['required', 'optional'] as const) {
-    const patterns = nodes.flatMap((node) => node.options.filter((option) => option.value === take).flatMap((option) => flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`))));
-    if (patterns.length) out.push(`        case ${patterns.join(' \\\n            ')}`, `            echo ${take === 'required' ? 'v' : 'o'}`);
+    const patterns = nodes.flatMap((node) =>
+      node.options
+        .filter((option) => option.value === take)
+        .flatMap((option) => flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`))),
+    );
+    if (patterns.length)
+      out.push(
+        `        case ${patterns.join(' \\\n            ')}`,
+        `            echo ${take === 'required' ? 'v' : 'o'}`,
+      );
   }
   out.push('    end', 'end', '');
   out.push(FISH_DRIVER, '');
@@ -53,14 +68,22 @@ export function fishScript(tree: CommandNode): string {
     }
     for (const sub of node.commands) {
       for (const alias of sub.aliases) {
-        out.push(`complete -c mon -n ${quote(`__mon_alias ${dq(here)} ${dq(names.join(' '))}`)} -a ${quote(alias)} -d ${quote(`alias of ${sub.name}`)}`);
+        out.push(
+          `complete -c mon -n ${quote(`__mon_alias ${dq(here)} ${dq(names.join(' '))}`)} -a ${quote(alias)} -d ${quote(`alias of ${sub.name}`)}`,
+        );
       }
     }
     node.args.forEach((arg, index) => {
-      const parentNames = node.path.length ? (nodes.find((candidate) => pathKey(candidate) === node.path.slice(0, -1).join(' '))?.commands.map((sub) => sub.name) ?? []) : [];
+      const parentNames = node.path.length
+        ? (nodes
+            .find((candidate) => pathKey(candidate) === node.path.slice(0, -1).join(' '))
+            ?.commands.map((sub) => sub.name) ?? [])
+        : [];
       const value = valueWords(arg.source, parentNames);
       if (value.length === 1) return;
-      out.push(`complete -c mon -n ${quote(`__mon_arg ${dq(here)} ${index + 1}${arg.variadic ? ' +' : ''}`)} ${value.slice(1).join(' ')}`);
+      out.push(
+        `complete -c mon -n ${quote(`__mon_arg ${dq(here)} ${index + 1}${arg.variadic ? ' +' : ''}`)} ${value.slice(1).join(' ')}`,
+      );
     });
   }
   return `${out.join('\n')}\n`;

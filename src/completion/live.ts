@@ -80,7 +80,10 @@ function readCache(file: string): CacheFile | undefined {
     const data = JSON.parse(text) as Partial<CacheFile>;
     if (typeof data.saved_at !== 'number') return undefined;
     const list = (value: unknown) => (Array.isArray(value) ? value.filter(offerable) : []);
-    return { saved_at: data.saved_at, ...(Object.fromEntries(NAME_KINDS.map((kind) => [kind, list(data[kind])])) as Names) };
+    return {
+      saved_at: data.saved_at,
+      ...(Object.fromEntries(NAME_KINDS.map((kind) => [kind, list(data[kind])])) as Names),
+    };
   } catch {
     return undefined;
   }
@@ -100,8 +103,16 @@ function startRefresh(ctx: Context): void {
     // and ends within two minutes whatever the API does (MON_DEADLINE), freeing its lock.
     // The account options of the Tab's line too (-p south): the refresh reads that account.
     const { profile, baseUrl, sandbox } = ctx.globals;
-    const account = [...(sandbox ? ['--sandbox'] : []), ...(profile ? ['--profile', profile] : []), ...(baseUrl ? ['--base-url', baseUrl] : [])];
-    const child = spawn(process.execPath, [bin, ...account, '__complete', 'refresh'], { detached: true, stdio: 'ignore', env: { ...ctx.env, MON_DEADLINE: ctx.env.MON_DEADLINE ?? '120' } });
+    const account = [
+      ...(sandbox ? ['--sandbox'] : []),
+      ...(profile ? ['--profile', profile] : []),
+      ...(baseUrl ? ['--base-url', baseUrl] : []),
+    ];
+    const child = spawn(process.execPath, [bin, ...account, '__complete', 'refresh'], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...ctx.env, MON_DEADLINE: ctx.env.MON_DEADLINE ?? '120' },
+    });
     child.on('error', () => undefined);
     child.unref();
   } catch {
@@ -117,7 +128,10 @@ export async function refreshLiveNames(ctx: Context): Promise<void> {
   const key = await accountKey(ctx);
   if (key === undefined) return;
   const file = cacheFile(ctx.configDir, key);
-  const [{ acquireLock, LONG_LOCK, writeFileAtomic }, { checkPrivateFolder, ensureConfigDir }] = await Promise.all([import('../config/files.js'), import('../config/trust.js')]);
+  const [{ acquireLock, LONG_LOCK, writeFileAtomic }, { checkPrivateFolder, ensureConfigDir }] = await Promise.all([
+    import('../config/files.js'),
+    import('../config/trust.js'),
+  ]);
   ensureConfigDir(ctx.configDir);
   checkPrivateFolder(join(ctx.configDir, 'completion'), 'completion cache folder', { create: true });
   let lock;
@@ -131,20 +145,30 @@ export async function refreshLiveNames(ctx: Context): Promise<void> {
     const names: Names = { groups: [], computers: [], plugins: [], notes: [], expirations: [] };
     const plugins = new Set<string>();
     const text = (value: unknown) => (offerable(value) ? value : undefined);
-    for await (const page of client.pages('groups.list', {}, { all: true })) for (const group of page.items) names.groups.push(...[text(group.name)].filter((one): one is string => one !== undefined));
-    for await (const page of client.pages('computers.list', { query: { 'expand[]': 'plugin_results' } }, { all: true, anyOrder: true })) {
+    for await (const page of client.pages('groups.list', {}, { all: true }))
+      for (const group of page.items)
+        names.groups.push(...[text(group.name)].filter((one): one is string => one !== undefined));
+    for await (const page of client.pages(
+      'computers.list',
+      { query: { 'expand[]': 'plugin_results' } },
+      { all: true, anyOrder: true },
+    )) {
       for (const computer of page.items) {
         const id = text(computer.client_id) ?? text(computer.uid);
         if (id) names.computers.push(id);
-        for (const result of Array.isArray(computer.plugin_results) ? (computer.plugin_results as Record<string, unknown>[]) : []) {
+        for (const result of Array.isArray(computer.plugin_results)
+          ? (computer.plugin_results as Record<string, unknown>[])
+          : []) {
           const name = text(result.name);
           if (name) plugins.add(name);
         }
       }
     }
     names.plugins = [...plugins];
-    for await (const page of client.pages('notes.list', {}, { all: true })) for (const note of page.items) if (text(note.uid)) names.notes.push(note.uid as string);
-    for await (const page of client.pages('expirations.list', {}, { all: true })) for (const expiration of page.items) if (text(expiration.uid)) names.expirations.push(expiration.uid as string);
+    for await (const page of client.pages('notes.list', {}, { all: true }))
+      for (const note of page.items) if (text(note.uid)) names.notes.push(note.uid as string);
+    for await (const page of client.pages('expirations.list', {}, { all: true }))
+      for (const expiration of page.items) if (text(expiration.uid)) names.expirations.push(expiration.uid as string);
     for (const kind of NAME_KINDS) names[kind] = [...new Set(names[kind])].sort();
     writeFileAtomic(file, `${JSON.stringify({ saved_at: ctx.now(), ...names })}\n`);
   } finally {

@@ -25,7 +25,7 @@ export function manPage(tree: CommandNode, examplesOf: (command: Command) => rea
     '[\\fItopic\\fR|\\fIcommand\\fR [\\fIverb\\fR]]',
     '.SH DESCRIPTION',
     text(
-      "mon is a command-line administration tool for the Endpoint Monitoring Service REST API v2.5: every endpoint has one command, `mon api` reaches anything else, and the fleet commands (`alerts`, `status`, bulk mutes, `--changes`, `--profiles`) work across a whole account or many. Tables are for people; json, ndjson, csv and tsv for scripts. Every value is checked before it is sent. `--sandbox` runs any command against a built-in sandbox with demo data, no account needed.",
+      'mon is a command-line administration tool for the Endpoint Monitoring Service REST API v2.5: every endpoint has one command, `mon api` reaches anything else, and the fleet commands (`alerts`, `status`, bulk mutes, `--changes`, `--profiles`) work across a whole account or many. Tables are for people; json, ndjson, csv and tsv for scripts. Every value is checked before it is sent. `--sandbox` runs any command against a built-in sandbox with demo data, no account needed.',
     ),
     ...topicSection('GLOBAL OPTIONS', [{ kind: 'text', text: `${OPTIONS_TOPIC.summary}.` }]),
     ...optionItems(program),
@@ -39,7 +39,7 @@ export function manPage(tree: CommandNode, examplesOf: (command: Command) => rea
     '.SH FILES',
     '.TP',
     '.I $MON_CONFIG_DIR/config.json',
-    text('the saved profiles (mode 0600), in the config folder (default: the platform\'s, e.g. ~/.config/mon-nodejs).'),
+    text("the saved profiles (mode 0600), in the config folder (default: the platform's, e.g. ~/.config/mon-nodejs)."),
     '.TP',
     '.I $MON_CONFIG_DIR/changes/',
     text('the states of --changes NAME, one folder per account.'),
@@ -47,7 +47,9 @@ export function manPage(tree: CommandNode, examplesOf: (command: Command) => rea
     '.I $MON_CONFIG_DIR/rate/',
     text('the rate ledger shared by every mon process of the user and key.'),
     '.SH SEE ALSO',
-    text('`mon help <topic>` prints each of the sections above; `mon <command> --help` one command. The README, the guides and docs/commands.md are in the package\'s folder and its repository.'),
+    text(
+      "`mon help <topic>` prints each of the sections above; `mon <command> --help` one command. The README, the guides and docs/commands.md are in the package's folder and its repository.",
+    ),
   ];
   return `${out.join('\n')}\n`;
 }
@@ -61,13 +63,15 @@ function commandSection(node: CommandNode, examples: readonly string[]): string[
   if (node.aliases.length) out.push('.br', text(`Alias: ${node.aliases.join(', ')}.`));
   for (const paragraph of command.description().split(/\n\s*\n/)) {
     const lines = paragraph.split('\n');
-    if (lines.every((line) => /^\s{2,}\S/.test(line) || !line.trim())) out.push(...example(lines.map((line) => line.trim()).filter(Boolean)));
+    if (lines.every((line) => /^\s{2,}\S/.test(line) || !line.trim()))
+      out.push(...example(lines.map((line) => line.trim()).filter(Boolean)));
     else out.push('.PP', text(paragraph));
   }
   if (node.commands.length) {
     for (const sub of node.commands) out.push('.TP', `.B ${escapeLine(sub.name)}`, text(sub.summary));
   } else {
-    for (const arg of help.visibleArguments(command)) out.push('.TP', `.I ${escapeLine(help.argumentTerm(arg))}`, text(help.argumentDescription(arg)));
+    for (const arg of help.visibleArguments(command))
+      out.push('.TP', `.I ${escapeLine(help.argumentTerm(arg))}`, text(help.argumentDescription(arg)));
     out.push(...optionItems(command));
   }
   if (examples.length) out.push('.PP', 'Examples:', ...example(examples));
@@ -138,7 +142,16 @@ function escape(value: string): string {
     .replace(/\\/g, '\\e')
     .replace(/-/g, '\\-')
     .replace(/[^\x20-\x7e]/g, (char) => {
-      const named: Record<string, string> = { '\u2014': '\\(em', '\u2013': '\\(en', '\u2026': '...', '\u2019': "'", '\u2018': "'", '\u201c': '"', '\u201d': '"', '\u00d7': '\\(mu' };
+      const named: Record<string, string> = {
+        '\u2014': '\\(em',
+        '\u2013': '\\(en',
+        '\u2026': '...',
+        '\u2019': "'",
+        '\u2018': "'",
+        '\u201c': '"',
+        '\u201d': '"',
+        '\u00d7': '\\(mu',
+      };
       return named[char] ?? `\\[u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`;
     });
 }
@@ -163,7 +176,15 @@ export function topicMarkdown(topic: Topic): string {
         out.push('```sh', ...block.lines, '```', '');
         break;
       case 'table':
-        out.push(`| ${block.head.join(' | ')} |`, `|${block.head.map(() => '---').join('|')}|`, ...block.rows.map((row) => `| ${row.map((cell, index) => (index === 0 ? `\`${cell.replace(/\|/g, '\\|')}\`` : mdText(cell))).join(' | ')} |`), '');
+        out.push(
+          `| ${block.head.join(' | ')} |`,
+          `|${block.head.map(() => '---').join('|')}|`,
+          ...block.rows.map(
+            (row) =>
+              `| ${row.map((cell, index) => (index === 0 ? `\`${cell.replace(/\|/g, '\\|')}\`` : mdText(cell))).join(' | ')} |`,
+          ),
+          '',
+        );
         break;
     }
   }

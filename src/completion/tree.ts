@@ -76,10 +76,22 @@ export interface CommandNode {
  */
 const PROFILE_OPTIONS = new Set(['--profile']);
 const PROFILE_LIST_OPTIONS = new Set(['--profiles']);
-const PROFILE_ARGS = new Set(['profile use <name>', 'profile show <name>', 'profile remove <name>', 'profile test <name>']);
+const PROFILE_ARGS = new Set([
+  'profile use <name>',
+  'profile show <name>',
+  'profile remove <name>',
+  'profile test <name>',
+]);
 /** Options and arguments that name something of the account: completed from the live cache (src/completion/live.ts). */
-const NAME_OPTIONS: Record<string, 'groups' | 'computers' | 'plugins'> = { '--group': 'groups', '--computer': 'computers', '--plugin': 'plugins' };
-function namesOfArg(path: readonly string[], arg: string): 'groups' | 'computers' | 'notes' | 'expirations' | undefined {
+const NAME_OPTIONS: Record<string, 'groups' | 'computers' | 'plugins'> = {
+  '--group': 'groups',
+  '--computer': 'computers',
+  '--plugin': 'plugins',
+};
+function namesOfArg(
+  path: readonly string[],
+  arg: string,
+): 'groups' | 'computers' | 'notes' | 'expirations' | undefined {
   if (arg === 'group') return 'groups';
   if (arg === 'client-id') return 'computers';
   if (arg === 'uid' && path[0] === 'notes') return 'notes';
@@ -97,15 +109,25 @@ export function buildTree(program: Command): CommandNode {
 /** Reads a commander command (and everything below it) into the completion model. */
 export function readCommand(command: Command, path: readonly string[], inherited: readonly OptionNode[]): CommandNode {
   const help = command.createHelp();
-  const isHelpCommand = path.length > 0 && command.name() === 'help' && !command.commands.length && command.registeredArguments[0]?.name() === 'command';
+  const isHelpCommand =
+    path.length > 0 &&
+    command.name() === 'help' &&
+    !command.commands.length &&
+    command.registeredArguments[0]?.name() === 'command';
   const defaultName = (command as unknown as { _defaultCommandName?: string })._defaultCommandName;
   const defaultCommand = defaultName ? command.commands.find((sub) => sub.name() === defaultName) : undefined;
 
   const seen = new Set(inherited.map(flagsKey));
   const options: OptionNode[] = [];
-  for (const option of [...help.visibleOptions(command), ...(defaultCommand ? help.visibleOptions(defaultCommand) : [])]) {
+  for (const option of [
+    ...help.visibleOptions(command),
+    ...(defaultCommand ? help.visibleOptions(defaultCommand) : []),
+  ]) {
     const once = formsHeldOnce(command, option) ?? (defaultCommand && formsHeldOnce(defaultCommand, option));
-    const node = { ...readOption(option, path), ...(once ? { once: once.flatMap((form) => [form.short, form.long].filter((flag) => flag !== undefined)) } : {}) };
+    const node = {
+      ...readOption(option, path),
+      ...(once ? { once: once.flatMap((form) => [form.short, form.long].filter((flag) => flag !== undefined)) } : {}),
+    };
     if (seen.has(flagsKey(node))) continue;
     seen.add(flagsKey(node));
     options.push(node);
@@ -143,9 +165,11 @@ function readOption(option: Option, path: readonly string[]): OptionNode {
   let source: ValueSource = { type: 'none' };
   if (value !== 'none') {
     if (path.length === 0 && option.long && PROFILE_OPTIONS.has(option.long)) source = { type: 'profiles' };
-    else if (path.length === 0 && option.long && PROFILE_LIST_OPTIONS.has(option.long)) source = { type: 'profile-list' };
+    else if (path.length === 0 && option.long && PROFILE_LIST_OPTIONS.has(option.long))
+      source = { type: 'profile-list' };
     else if (option.argChoices) source = { type: 'choices', values: [...option.argChoices] };
-    else if (path.length > 0 && option.long && NAME_OPTIONS[option.long]) source = { type: 'names', kind: NAME_OPTIONS[option.long]! };
+    else if (path.length > 0 && option.long && NAME_OPTIONS[option.long])
+      source = { type: 'names', kind: NAME_OPTIONS[option.long]! };
     else if (valueName && FILE_VALUE.test(valueName)) source = { type: 'files' };
   }
   return {

@@ -20,10 +20,10 @@ export function zshScript(tree: CommandNode): string {
     "  _wanted profiles expl 'profile' compadd -a profiles",
     '}',
     '',
-    '# The account\'s names of one kind (groups, computers, plugins, notes, expirations), one a line, from the live cache.',
+    "# The account's names of one kind (groups, computers, plugins, notes, expirations), one a line, from the live cache.",
     '# The kind comes last: _arguments puts its own compadd options before it.',
     '# From the live cache of the account the line names (-p, --profile, --base-url, --sandbox),',
-    '# read from the words before the cursor as typed ($words holds only the subcommand\'s).',
+    "# read from the words before the cursor as typed ($words holds only the subcommand's).",
     '_mon_names() {',
     '  local kind=${@[-1]} i',
     '  local -a mon_names line acct',
@@ -38,7 +38,7 @@ export function zshScript(tree: CommandNode): string {
     '    esac',
     '  done',
     '  mon_names=(${(f)"$(_call_program $kind mon ${(q)acct} __complete $kind 2>/dev/null)"})',
-    "  _wanted $kind expl $kind compadd -a mon_names",
+    '  _wanted $kind expl $kind compadd -a mon_names',
     '}',
     '',
   ];
@@ -46,7 +46,9 @@ export function zshScript(tree: CommandNode): string {
   for (const node of nodes) {
     if (!node.commands.length) continue;
     const commands = node.commands.map((sub) => describeItem(sub.name, sub.summary));
-    const aliases = node.commands.flatMap((sub) => sub.aliases.map((alias) => describeItem(alias, `alias of ${sub.name}`)));
+    const aliases = node.commands.flatMap((sub) =>
+      sub.aliases.map((alias) => describeItem(alias, `alias of ${sub.name}`)),
+    );
     out.push(
       `${fn(node)}_cmds() {`,
       '  local -a commands aliases',
@@ -79,7 +81,12 @@ export function zshScript(tree: CommandNode): string {
   out.push(`typeset -ga _mon_globals`, `_mon_globals=(\n  ${tree.options.flatMap(optionSpecs).join('\n  ')}\n)`, '');
 
   for (const node of nodes) {
-    const own = [...ancestorsOf(tree, node).slice(1).flatMap((ancestor) => ancestor.options), ...(node === tree ? [] : node.options)];
+    const own = [
+      ...ancestorsOf(tree, node)
+        .slice(1)
+        .flatMap((ancestor) => ancestor.options),
+      ...(node === tree ? [] : node.options),
+    ];
     const lines = ['"${_mon_globals[@]}"', ...own.flatMap(optionSpecs)];
     if (node.commands.length) {
       lines.push(quote(`1: :${fn(node)}_cmds`), quote('*:: :->command'));
@@ -125,20 +132,28 @@ function ancestorsOf(tree: CommandNode, node: CommandNode): CommandNode[] {
 function optionSpecs(option: OptionNode): string[] {
   const description = `[${escapeBrackets(option.description)}]`;
   const name = option.valueName ?? 'value';
-  const action = option.value === 'none' ? '' : `${option.value === 'optional' ? '::' : ':'}${escapeColon(name)}:${valueAction(option.source)}`;
+  const action =
+    option.value === 'none'
+      ? ''
+      : `${option.value === 'optional' ? '::' : ':'}${escapeColon(name)}:${valueAction(option.source)}`;
   // One that mon takes once is offered until it, or a form of it, is on the line (mon refuses
   // it again); a repeatable one (`*`) is offered again.
   const times = option.once ? `(${option.once.join(' ')})` : '*';
   return [
-    ...(option.short ? [quote(`${times}${option.short}${option.value === 'none' ? '' : '+'}${description}${action}`)] : []),
-    ...(option.long ? [quote(`${times}${option.long}${option.value === 'none' ? '' : '='}${description}${action}`)] : []),
+    ...(option.short
+      ? [quote(`${times}${option.short}${option.value === 'none' ? '' : '+'}${description}${action}`)]
+      : []),
+    ...(option.long
+      ? [quote(`${times}${option.long}${option.value === 'none' ? '' : '='}${description}${action}`)]
+      : []),
   ];
 }
 
 function argSpec(arg: ArgNode, index: number, node: CommandNode, tree: CommandNode): string {
   const position = arg.variadic ? '*' : String(index + 1);
   const parent = ancestorsOf(tree, node).at(-1) ?? tree;
-  const action = arg.source.type === 'commands' && arg.source.topics.length ? `${fn(node)}_words` : valueAction(arg.source, parent);
+  const action =
+    arg.source.type === 'commands' && arg.source.topics.length ? `${fn(node)}_words` : valueAction(arg.source, parent);
   return `${position}:${arg.optional && !arg.variadic ? ':' : ''}${escapeColon(arg.name)}:${action}`;
 }
 

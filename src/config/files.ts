@@ -1,4 +1,15 @@
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
@@ -99,7 +110,11 @@ export async function acquireLock(lockFile: string, options: LockOptions): Promi
     }
     if (options.signal.aborted) throw options.signal.reason;
     if (clock.now() - started > options.maxWaitMs) {
-      throw new LockTrouble(`the lock ${lockFile} was not free within ${Math.round(options.maxWaitMs / 1000)} s`, 'busy', holder);
+      throw new LockTrouble(
+        `the lock ${lockFile} was not free within ${Math.round(options.maxWaitMs / 1000)} s`,
+        'busy',
+        holder,
+      );
     }
     // The holder keeps it for milliseconds (the ledger) or a listing (--changes): short steps
     // first, then at most 50 ms apart.
@@ -196,9 +211,14 @@ function breakIfStale(lockFile: string, options: LockOptions): void {
   try {
     removeFile(lockFile);
   } catch (error) {
-    throw new LockTrouble(`the lock ${lockFile} could not be removed (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'broken');
+    throw new LockTrouble(
+      `the lock ${lockFile} could not be removed (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      'broken',
+    );
   }
-  options.log?.(`broke the lock ${lockFile}, ${future ? `dated ${Math.round(-age / 1000)} s in the future (was the clock set back?)` : `left ${Math.round(age / 1000)} s ago by a process that ended`}`);
+  options.log?.(
+    `broke the lock ${lockFile}, ${future ? `dated ${Math.round(-age / 1000)} s in the future (was the clock set back?)` : `left ${Math.round(age / 1000)} s ago by a process that ended`}`,
+  );
 }
 
 /** The temporaries {@link writeFileAtomic} makes beside `file`: `<name>.<pid>.<stamp>.tmp`. */

@@ -29,7 +29,10 @@ export function configDir(env: Record<string, string | undefined>, systemHome?: 
   if (override) {
     // Quoted in a crontab or a unit file, ~ is not expanded: it would be a folder named '~'.
     if (override === '~' || override.startsWith('~/')) {
-      throw new UsageError(`MON_CONFIG_DIR: '${override}' starts with ~, which no shell expanded here`, 'give the full path, e.g. MON_CONFIG_DIR="$HOME/.config/mon"');
+      throw new UsageError(
+        `MON_CONFIG_DIR: '${override}' starts with ~, which no shell expanded here`,
+        'give the full path, e.g. MON_CONFIG_DIR="$HOME/.config/mon"',
+      );
     }
     // A relative folder is made absolute once, from the folder mon starts in, for every message.
     return resolve(override);
@@ -40,7 +43,11 @@ export function configDir(env: Record<string, string | undefined>, systemHome?: 
   // the current folder, which a cron job or a service may have anywhere. It is found from the
   // home folder the system gives this user instead.
   const home = homeFolder(env, systemHome);
-  if (!isAbsolute(home)) throw new UsageError(`no home folder to keep mon's config in: HOME is empty and the system names none for this user (the path would be ${found}, in the current folder)`, 'set HOME, or MON_CONFIG_DIR to a folder of your own');
+  if (!isAbsolute(home))
+    throw new UsageError(
+      `no home folder to keep mon's config in: HOME is empty and the system names none for this user (the path would be ${found}, in the current folder)`,
+      'set HOME, or MON_CONFIG_DIR to a folder of your own',
+    );
   return resolve(home, found);
 }
 
@@ -79,5 +86,8 @@ export const PROFILE_NAME = /^[A-Za-z0-9][\w.-]*$/;
 export function sandboxStateError(error: unknown, configDir: string): UsageError | undefined {
   const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || syscall === 'listen') return undefined;
-  return new UsageError(`cannot keep the sandbox's state in ${configDir} (${code})`, `check that you can write ${configDir} (ls -ld ${configDir})`);
+  return new UsageError(
+    `cannot keep the sandbox's state in ${configDir} (${code})`,
+    `check that you can write ${configDir} (ls -ld ${configDir})`,
+  );
 }

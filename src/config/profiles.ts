@@ -26,7 +26,10 @@ export const FIX_BY_HAND = 'fix the file by hand, or move it away and add your p
  * position when V8 gives one.
  */
 export function notJson(file: string, error: unknown): UsageError {
-  const said = (error as Error).message.split('\n')[0]!.split('"')[0]!.replace(/[,\s]+$/, '');
+  const said = (error as Error).message
+    .split('\n')[0]!
+    .split('"')[0]!
+    .replace(/[,\s]+$/, '');
   return new UsageError(`config file ${file} is not valid JSON (${said})`, FIX_BY_HAND);
 }
 
@@ -56,7 +59,11 @@ export function readProfiles(dir: string, warn?: (message: string) => void): Pro
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') text = '{}';
-    else throw new UsageError(`cannot read config file ${path} (${code})`, `check that you can read ${dir} (ls -ld ${dir})`);
+    else
+      throw new UsageError(
+        `cannot read config file ${path} (${code})`,
+        `check that you can read ${dir} (ls -ld ${dir})`,
+      );
   }
   if (text !== undefined) {
     try {
@@ -87,15 +94,19 @@ export function checkShape(file: string, store: unknown, asParsed: unknown = sto
   if (typeof store !== 'object' || store === null || Array.isArray(store)) throw wrong('not an object');
   const { profiles, defaultProfile } = store as Record<string, unknown>;
   if (defaultProfile !== undefined && typeof defaultProfile !== 'string') throw wrong('defaultProfile is not a string');
-  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw wrong('profiles is not an object');
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))
+    throw wrong('profiles is not an object');
   for (const [name, profile] of Object.entries(profiles)) {
-    if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) throw wrong(`profile ${JSON.stringify(name)} is not an object`);
+    if (typeof profile !== 'object' || profile === null || Array.isArray(profile))
+      throw wrong(`profile ${JSON.stringify(name)} is not an object`);
     const fields = profile as Record<string, unknown>;
     for (const key of ['baseUrl', 'apiKey']) {
-      if (typeof fields[key] !== 'string' || fields[key] === '') throw wrong(`${key} of profile ${JSON.stringify(name)} is not a non-empty string`);
+      if (typeof fields[key] !== 'string' || fields[key] === '')
+        throw wrong(`${key} of profile ${JSON.stringify(name)} is not a non-empty string`);
     }
     for (const key of ['subdomain', 'domain', 'displayName']) {
-      if (fields[key] !== undefined && typeof fields[key] !== 'string') throw wrong(`${key} of profile ${JSON.stringify(name)} is not a string`);
+      if (fields[key] !== undefined && typeof fields[key] !== 'string')
+        throw wrong(`${key} of profile ${JSON.stringify(name)} is not a string`);
     }
   }
 }

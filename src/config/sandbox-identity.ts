@@ -34,8 +34,10 @@ export function demoAccountKey(account: string): string {
 export function stateFileName(identity: SandboxIdentity): string {
   const parts = ['sandbox'];
   if (identity.account !== undefined) parts.push(identity.account);
-  if (identity.computers !== undefined && identity.computers !== DEFAULT_COMPUTERS) parts.push(`${identity.computers}c`);
-  if (identity.seed !== undefined && identity.seed !== seedOf({ ...identity, seed: undefined })) parts.push(`s${identity.seed}`);
+  if (identity.computers !== undefined && identity.computers !== DEFAULT_COMPUTERS)
+    parts.push(`${identity.computers}c`);
+  if (identity.seed !== undefined && identity.seed !== seedOf({ ...identity, seed: undefined }))
+    parts.push(`s${identity.seed}`);
   return `${parts.join('-')}.json`;
 }
 

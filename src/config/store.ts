@@ -143,7 +143,10 @@ export class ProfileStore implements ProfileReader {
   private fsError(verb: 'read' | 'write', error: unknown): unknown {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
-    return new UsageError(`cannot ${verb} config file ${this.file} (${code})`, `check that you can ${verb} ${this.dir} (ls -ld ${this.dir})`);
+    return new UsageError(
+      `cannot ${verb} config file ${this.file} (${code})`,
+      `check that you can ${verb} ${this.dir} (ls -ld ${this.dir})`,
+    );
   }
 }
 

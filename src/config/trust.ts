@@ -1,4 +1,16 @@
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  rmSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -41,7 +53,11 @@ const READ_CHUNK_BYTES = 64 * 1024;
  * A file of the config folder, checked (checkConfigFile) and read within its limit: its text, or
  * undefined when there is none. More than the limit, whatever stat said, is the same UsageError.
  */
-export function readConfigFile(file: string, warn?: (message: string) => void, limits: { what?: string; maxBytes?: number } = {}): string | undefined {
+export function readConfigFile(
+  file: string,
+  warn?: (message: string) => void,
+  limits: { what?: string; maxBytes?: number } = {},
+): string | undefined {
   if (!checkConfigFile(file, warn, limits)) return undefined;
   const bytes = readAtMost(file, limits.maxBytes ?? MAX_CONFIG_FILE_BYTES);
   if (bytes === undefined) throw tooLarge(file, limits);
@@ -51,7 +67,10 @@ export function readConfigFile(file: string, warn?: (message: string) => void, l
 /** A file over its limit: its size when stat told it, else only that it holds more (a /proc file says 0). */
 function tooLarge(file: string, limits: { what?: string; maxBytes?: number }, size?: number): UsageError {
   const maxBytes = limits.maxBytes ?? MAX_CONFIG_FILE_BYTES;
-  return new UsageError(`${limits.what ?? 'config file'} ${file} is ${size === undefined ? '' : `${size} bytes, `}more than the ${maxBytes} ${limits.what ? 'it' : 'a config file'} may be`, limits.what ? 'move it away' : 'move it away and add your profiles again');
+  return new UsageError(
+    `${limits.what ?? 'config file'} ${file} is ${size === undefined ? '' : `${size} bytes, `}more than the ${maxBytes} ${limits.what ? 'it' : 'a config file'} may be`,
+    limits.what ? 'move it away' : 'move it away and add your profiles again',
+  );
 }
 
 /** Largest config.json read: profiles take a few hundred bytes each. */
@@ -72,7 +91,10 @@ export function forgetTrustedFolders(): void {
  * empty or relative (a cron job or a service may run so), the one the system names for this user
  * ('' when it names none). `systemHome` is the system's answer (a test hands one in).
  */
-export function homeFolder(env: Record<string, string | undefined> = process.env, systemHome: () => string = () => userInfo().homedir): string {
+export function homeFolder(
+  env: Record<string, string | undefined> = process.env,
+  systemHome: () => string = () => userInfo().homedir,
+): string {
   const home = process.platform === 'win32' ? homedir() : (env.HOME ?? '');
   if (isAbsolute(home)) return home;
   try {
@@ -111,10 +133,17 @@ const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 function checkOwner(what: string, path: string, stats: Stats, fix: string): void {
   const uid = myUid();
   if (uid !== undefined && stats.uid !== uid) {
-    throw new UsageError(`${what} ${path} belongs to another user (uid ${stats.uid}), so it is not used`, `use a folder of your own (MON_CONFIG_DIR), or make it yours: chown ${uid} ${path}`);
+    throw new UsageError(
+      `${what} ${path} belongs to another user (uid ${stats.uid}), so it is not used`,
+      `use a folder of your own (MON_CONFIG_DIR), or make it yours: chown ${uid} ${path}`,
+    );
   }
   const who = uid === undefined ? undefined : writers(stats.mode);
-  if (who) throw new UsageError(`${what} ${path} can be written by ${who} (mode ${octal(stats.mode)}), so it is not used`, `run \`${fix}\``);
+  if (who)
+    throw new UsageError(
+      `${what} ${path} can be written by ${who} (mode ${octal(stats.mode)}), so it is not used`,
+      `run \`${fix}\``,
+    );
 }
 
 /** stat() that tells a missing path from a link to a missing one. */
@@ -122,15 +151,24 @@ function statOf(path: string, what: string): Stats | undefined {
   try {
     return statSync(path);
   } catch (error) {
-    if (code(error) !== 'ENOENT' && code(error) !== 'ENOTDIR') throw new UsageError(`${what} ${path} cannot be read (${code(error)})`);
+    if (code(error) !== 'ENOENT' && code(error) !== 'ENOTDIR')
+      throw new UsageError(`${what} ${path} cannot be read (${code(error)})`);
     let link: string | undefined;
     try {
       link = lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
     } catch {
       link = undefined;
     }
-    if (link !== undefined) throw new UsageError(`${what} ${path} is a link to ${link}, which does not exist`, 'remove the link or point MON_CONFIG_DIR at a folder');
-    if (code(error) === 'ENOTDIR') throw new UsageError(`${what} ${path} is inside something that is not a folder`, 'point MON_CONFIG_DIR at a folder');
+    if (link !== undefined)
+      throw new UsageError(
+        `${what} ${path} is a link to ${link}, which does not exist`,
+        'remove the link or point MON_CONFIG_DIR at a folder',
+      );
+    if (code(error) === 'ENOTDIR')
+      throw new UsageError(
+        `${what} ${path} is inside something that is not a folder`,
+        'point MON_CONFIG_DIR at a folder',
+      );
     return undefined;
   }
 }
@@ -160,19 +198,29 @@ export function ensureConfigDir(dir: string, options: { optional?: boolean; home
       // not mounted yet, or a service user's): the ledger then stays in memory (`optional`).
       if (level === (options.home ?? homeFolder())) {
         if (options.optional) return false;
-        throw new UsageError(`cannot create ${what} ${dir}: the home folder ${level} does not exist, and mon does not create it`, 'set MON_CONFIG_DIR to a folder you can write');
+        throw new UsageError(
+          `cannot create ${what} ${dir}: the home folder ${level} does not exist, and mon does not create it`,
+          'set MON_CONFIG_DIR to a folder you can write',
+        );
       }
       try {
         mkdirSync(level, { mode: 0o700 });
       } catch (error) {
         if (code(error) === 'EEXIST') continue;
         if (options.optional) return false;
-        throw new UsageError(`cannot create ${what} ${dir} (${code(error)} at ${level})`, 'set MON_CONFIG_DIR to a folder you can write');
+        throw new UsageError(
+          `cannot create ${what} ${dir} (${code(error)} at ${level})`,
+          'set MON_CONFIG_DIR to a folder you can write',
+        );
       }
     }
     stats = statOf(dir, what)!;
   }
-  if (!stats.isDirectory()) throw new UsageError(`${what} ${dir} is not a folder (it is ${kindOf(stats)})`, 'point MON_CONFIG_DIR at a folder, or move that file away');
+  if (!stats.isDirectory())
+    throw new UsageError(
+      `${what} ${dir} is not a folder (it is ${kindOf(stats)})`,
+      'point MON_CONFIG_DIR at a folder, or move that file away',
+    );
   checkOwner(what, dir, stats, `chmod 700 ${dir}`);
   // A link or another user's folder planted where mon keeps the rate ledger would take its writes elsewhere.
   checkPrivateFolder(join(dir, 'rate'), 'rate ledger folder');
@@ -197,11 +245,16 @@ export function checkPrivateFolder(path: string, what: string, options: { create
     try {
       mkdirSync(path, { mode: 0o700 });
     } catch (error) {
-      if (code(error) !== 'EEXIST') throw new UsageError(`cannot create ${what} ${path} (${code(error)})`, 'set MON_CONFIG_DIR to a folder you can write');
+      if (code(error) !== 'EEXIST')
+        throw new UsageError(
+          `cannot create ${what} ${path} (${code(error)})`,
+          'set MON_CONFIG_DIR to a folder you can write',
+        );
     }
     stats = lstatSync(path);
   }
-  if (!stats.isDirectory()) throw new UsageError(`${what} ${path} is not a folder (it is ${kindOf(stats)})`, `remove it: mon makes it again`);
+  if (!stats.isDirectory())
+    throw new UsageError(`${what} ${path} is not a folder (it is ${kindOf(stats)})`, `remove it: mon makes it again`);
   checkOwner(what, path, stats, `chmod 700 ${path}`);
   return true;
 }
@@ -211,20 +264,32 @@ export function checkPrivateFolder(path: string, what: string, options: { create
  * when it is not a regular file of this user's, is writable by others or is too large. A file
  * others can read (a key in it) is tightened to 0600 at once, with one warning through `warn`.
  */
-export function checkConfigFile(file: string, warn?: (message: string) => void, limits: { what?: string; maxBytes?: number } = {}): boolean {
+export function checkConfigFile(
+  file: string,
+  warn?: (message: string) => void,
+  limits: { what?: string; maxBytes?: number } = {},
+): boolean {
   const what = limits.what ?? 'config file';
   const maxBytes = limits.maxBytes ?? MAX_CONFIG_FILE_BYTES;
   const stats = statOf(file, what);
   if (!stats) return false;
-  if (!stats.isFile()) throw new UsageError(`${what} ${file} is not a regular file (it is ${kindOf(stats)})`, 'move it away; mon writes that file itself');
+  if (!stats.isFile())
+    throw new UsageError(
+      `${what} ${file} is not a regular file (it is ${kindOf(stats)})`,
+      'move it away; mon writes that file itself',
+    );
   checkOwner(what, file, stats, `chmod 600 ${file}`);
   if (stats.size > maxBytes) throw tooLarge(file, limits, stats.size);
   if (myUid() !== undefined && (stats.mode & 0o077) !== 0) {
     try {
       chmodSync(file, 0o600);
-      warn?.(`mon: warning: ${what} ${file} was readable by others (mode ${octal(stats.mode)}); it is now 0600 — if others could read it, replace the keys it holds`);
+      warn?.(
+        `mon: warning: ${what} ${file} was readable by others (mode ${octal(stats.mode)}); it is now 0600 — if others could read it, replace the keys it holds`,
+      );
     } catch (error) {
-      warn?.(`mon: warning: ${what} ${file} is readable by others (mode ${octal(stats.mode)}) and could not be tightened (${code(error)}): run \`chmod 600 ${file}\``);
+      warn?.(
+        `mon: warning: ${what} ${file} is readable by others (mode ${octal(stats.mode)}) and could not be tightened (${code(error)}): run \`chmod 600 ${file}\``,
+      );
     }
   }
   return true;

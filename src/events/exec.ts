@@ -42,7 +42,12 @@ export class ExecRunner {
     return new Promise((resolve) => {
       // A process group of its own, so that a timeout stops what the shell started too (a
       // `sleep` the shell waits on would hold the pipes open).
-      const child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...env, ...extraEnv } });
+      const child = spawn(command, {
+        shell: true,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...env, ...extraEnv },
+      });
       const kill = (signal: NodeJS.Signals) => {
         try {
           process.kill(-child.pid!, signal);

@@ -13,7 +13,10 @@ const fold = (value: string): string => value.trim().toLowerCase();
 
 /** Repeated or comma-separated values, as every list option takes them: `--severity alert,warning`. */
 export function listOf(values: readonly string[] | undefined): string[] | undefined {
-  const out = values?.flatMap((value) => value.split(',')).map(fold).filter((value) => value !== '');
+  const out = values
+    ?.flatMap((value) => value.split(','))
+    .map(fold)
+    .filter((value) => value !== '');
   return out && out.length > 0 ? out : undefined;
 }
 
@@ -25,6 +28,12 @@ export function listOf(values: readonly string[] | undefined): string[] | undefi
  */
 export function wanted(event: Understood, filter: EventFilter): boolean {
   if (event.kind === 'test' || event.kind === 'connection_test') return filter.includeTests === true;
-  const matches = (wantedValues: readonly string[] | undefined, ...values: (string | undefined)[]) => wantedValues === undefined || values.some((value) => value !== undefined && wantedValues.includes(fold(value)));
-  return matches(filter.severity, event.severity) && matches(filter.group, event.group, event.group_uid) && matches(filter.computer, event.computer, event.client_id) && matches(filter.plugin, event.plugin);
+  const matches = (wantedValues: readonly string[] | undefined, ...values: (string | undefined)[]) =>
+    wantedValues === undefined || values.some((value) => value !== undefined && wantedValues.includes(fold(value)));
+  return (
+    matches(filter.severity, event.severity) &&
+    matches(filter.group, event.group, event.group_uid) &&
+    matches(filter.computer, event.computer, event.client_id) &&
+    matches(filter.plugin, event.plugin)
+  );
 }

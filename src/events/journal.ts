@@ -81,7 +81,12 @@ export class Journal {
 }
 
 /** The last `count` whole lines of the file (at most TAIL_BYTES), after truncating a cut-off last line. */
-async function tailLines(handle: FileHandle, size: number, count: number, notice: (message: string) => void): Promise<string[]> {
+async function tailLines(
+  handle: FileHandle,
+  size: number,
+  count: number,
+  notice: (message: string) => void,
+): Promise<string[]> {
   let end = size;
   let text = '';
   let start = size;
@@ -98,7 +103,9 @@ async function tailLines(handle: FileHandle, size: number, count: number, notice
     const keep = cut === -1 ? (start === 0 ? 0 : undefined) : start + Buffer.byteLength(text.slice(0, cut + 1));
     if (keep !== undefined) {
       await handle.truncate(keep);
-      notice(`--output-file: dropped a last line cut short (${end - keep} bytes): that event was not acknowledged, and its sender sends it again`);
+      notice(
+        `--output-file: dropped a last line cut short (${end - keep} bytes): that event was not acknowledged, and its sender sends it again`,
+      );
       end = keep;
       text = cut === -1 ? '' : text.slice(0, cut + 1);
     }

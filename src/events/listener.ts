@@ -51,10 +51,24 @@ export interface ListenerCounts {
 /** The errors of --forward-to, already reported when they reach handle(). */
 const forwardRefusals = new WeakSet<object>();
 
-const text = (status: number, body: string): Reply => ({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `${body}\n` });
+const text = (status: number, body: string): Reply => ({
+  status,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  body: `${body}\n`,
+});
 
 export class Listener {
-  readonly counts: ListenerCounts = { received: 0, handled: 0, duplicates: 0, filtered: 0, tests: 0, failed: 0, refused: 0, execFailures: 0, forwardFailures: 0 };
+  readonly counts: ListenerCounts = {
+    received: 0,
+    handled: 0,
+    duplicates: 0,
+    filtered: 0,
+    tests: 0,
+    failed: 0,
+    refused: 0,
+    execFailures: 0,
+    forwardFailures: 0,
+  };
   /** Resolves once --max-events are handled. */
   readonly done: Promise<void>;
   private finish!: () => void;
@@ -108,13 +122,22 @@ export class Listener {
       }
     }
     const outcome = this.process(delivery, request);
-    this.inFlight.set(id, outcome.then(() => true, () => false));
+    this.inFlight.set(
+      id,
+      outcome.then(
+        () => true,
+        () => false,
+      ),
+    );
     try {
       return await outcome;
     } catch (error) {
       this.counts.failed++;
       // A refusal of --forward-to said so already; anything else (a full disk) is said here.
-      if (!forwardRefusals.has(error as object)) this.options.notice(`event ${id} not handled: ${error instanceof Error ? error.message : String(error)}; answered 503 so that it is sent again`);
+      if (!forwardRefusals.has(error as object))
+        this.options.notice(
+          `event ${id} not handled: ${error instanceof Error ? error.message : String(error)}; answered 503 so that it is sent again`,
+        );
       return text(503, 'not handled: send it again');
     } finally {
       this.inFlight.delete(id);
@@ -127,7 +150,9 @@ export class Listener {
     if (!wanted(understood, options.filter)) {
       if (understood.kind === 'test' || understood.kind === 'connection_test') {
         this.counts.tests++;
-        options.notice(`${understood.kind === 'connection_test' ? 'connection test' : 'test delivery'} ${understood.id} received and answered (--include-tests shows it)`);
+        options.notice(
+          `${understood.kind === 'connection_test' ? 'connection test' : 'test delivery'} ${understood.id} received and answered (--include-tests shows it)`,
+        );
       } else this.counts.filtered++;
       options.ids.add(understood.id);
       return text(200, 'ok');
@@ -151,11 +176,16 @@ export class Listener {
     const line = JSON.stringify(eventJson(delivery));
     if (options.forward) {
       try {
-        await options.forward.forward(request.body, typeof request.headers['content-type'] === 'string' ? request.headers['content-type'] : undefined);
+        await options.forward.forward(
+          request.body,
+          typeof request.headers['content-type'] === 'string' ? request.headers['content-type'] : undefined,
+        );
       } catch (error) {
         this.counts.forwardFailures++;
         if (typeof error === 'object' && error !== null) forwardRefusals.add(error);
-        options.notice(`--forward-to: event ${understood.id} not accepted: ${error instanceof Error ? error.message : String(error)} (${this.counts.forwardFailures} so far); the sender will send it again`);
+        options.notice(
+          `--forward-to: event ${understood.id} not accepted: ${error instanceof Error ? error.message : String(error)} (${this.counts.forwardFailures} so far); the sender will send it again`,
+        );
         throw error;
       }
     }

@@ -45,8 +45,10 @@ export interface Delivery {
   understood: Understood;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined);
-const record = (value: unknown): Record<string, unknown> | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 /**
  * A name from `{name}`, `{custom_name}` or `{computer_name}` (a computer as the API renders
@@ -56,7 +58,14 @@ const record = (value: unknown): Record<string, unknown> | undefined => (typeof 
 function nameOf(value: unknown): string | undefined {
   const object = record(value);
   if (!object) return text(value);
-  return text(object.name) ?? text(object.custom_name) ?? text(object.computer_name) ?? text(object.hostname) ?? text(object.client_id) ?? text(object.uid);
+  return (
+    text(object.name) ??
+    text(object.custom_name) ??
+    text(object.computer_name) ??
+    text(object.hostname) ??
+    text(object.client_id) ??
+    text(object.uid)
+  );
 }
 
 /** `key` of an object, when the name shown is something else (a second handle for the filters). */
@@ -79,7 +88,9 @@ function kindOf(payload: Record<string, unknown>): EventKind {
   const test = 'svc_test' in payload || eventId?.startsWith('svc_test_') === true;
   if (isConnectionTest(payload)) return 'connection_test';
   if (test) return 'test';
-  const plugin = ['severity', 'previous_severity', 'status_code', 'previous_status', 'new_status'].some((key) => key in payload);
+  const plugin = ['severity', 'previous_severity', 'status_code', 'previous_status', 'new_status'].some(
+    (key) => key in payload,
+  );
   return plugin ? 'plugin' : 'unknown';
 }
 
@@ -94,7 +105,11 @@ export function understand(body: Buffer, receivedAt: Date, account?: string): De
   const payload = record(parsed);
   const bodyId = `sha256:${createHash('sha256').update(body).digest('hex')}`;
   const received_at = receivedAt.toISOString();
-  if (!payload) return { raw: body.toString('utf8'), understood: { kind: 'unknown', id: bodyId, received_at, ...(account ? { account } : {}) } };
+  if (!payload)
+    return {
+      raw: body.toString('utf8'),
+      understood: { kind: 'unknown', id: bodyId, received_at, ...(account ? { account } : {}) },
+    };
 
   const plugin = record(payload.plugin_result) ?? record(payload.plugin);
   const computer = payload.computer ?? plugin?.computer ?? payload.computer_name ?? payload.client_id;
@@ -116,14 +131,16 @@ export function understand(body: Buffer, receivedAt: Date, account?: string): De
     client_id: otherHandle(computer, 'client_id', nameOf(computer)),
     group: nameOf(group),
     group_uid: otherHandle(group, 'uid', nameOf(group)),
-    plugin: nameOf(plugin) ?? text(payload.plugin_name) ?? (typeof payload.plugin === 'string' ? payload.plugin : undefined),
+    plugin:
+      nameOf(plugin) ?? text(payload.plugin_name) ?? (typeof payload.plugin === 'string' ? payload.plugin : undefined),
     severity,
     previous_severity: previous,
     transition,
     mute_type: text(payload.mute_type),
     is_hidden: typeof payload.is_hidden === 'boolean' ? payload.is_hidden : undefined,
   };
-  for (const key of Object.keys(understood) as (keyof Understood)[]) if (understood[key] === undefined) delete understood[key];
+  for (const key of Object.keys(understood) as (keyof Understood)[])
+    if (understood[key] === undefined) delete understood[key];
   return { payload, understood };
 }
 

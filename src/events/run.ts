@@ -49,7 +49,8 @@ export function summary(counts: ListenerCounts): string {
   const parts = [`${plural(counts.handled, 'event')} handled`];
   if (counts.duplicates > 0) parts.push(`${plural(counts.duplicates, 'duplicate')} answered`);
   if (counts.filtered > 0) parts.push(`${counts.filtered} filtered out`);
-  if (counts.tests > 0) parts.push(counts.tests === 1 ? '1 test delivery answered' : `${counts.tests} test deliveries answered`);
+  if (counts.tests > 0)
+    parts.push(counts.tests === 1 ? '1 test delivery answered' : `${counts.tests} test deliveries answered`);
   if (counts.failed > 0) parts.push(`${counts.failed} answered 503`);
   if (counts.refused > 0) parts.push(`${counts.refused} refused (path or secret)`);
   if (counts.execFailures > 0) parts.push(`--exec failed ${plural(counts.execFailures, 'time')}`);
@@ -59,7 +60,13 @@ export function summary(counts: ListenerCounts): string {
 
 export async function listenForEvents(ctx: Context, options: ListenOptions): Promise<void> {
   const address = parseListen(options.listen);
-  checkExposure({ address, credential: options.secret !== undefined, credentialOptions: `a secret in ${options.secretSource}`, tls: options.tlsCert !== undefined, insecure: options.insecure });
+  checkExposure({
+    address,
+    credential: options.secret !== undefined,
+    credentialOptions: `a secret in ${options.secretSource}`,
+    tls: options.tlsCert !== undefined,
+    insecure: options.insecure,
+  });
   const tls = await readTls(options.tlsCert, options.tlsKey);
   const filter: EventFilter = {
     severity: listOf(options.filter.severity),
@@ -72,9 +79,13 @@ export async function listenForEvents(ctx: Context, options: ListenOptions): Pro
   const journal =
     options.outputFile === undefined
       ? undefined
-      : await Journal.open(options.outputFile, ids, (message) => ctx.notice(message)).catch((error: NodeJS.ErrnoException) => {
-          throw new UsageError(`--output-file ${options.outputFile}: cannot append to it (${error.code ?? error.message})`);
-        });
+      : await Journal.open(options.outputFile, ids, (message) => ctx.notice(message)).catch(
+          (error: NodeJS.ErrnoException) => {
+            throw new UsageError(
+              `--output-file ${options.outputFile}: cannot append to it (${error.code ?? error.message})`,
+            );
+          },
+        );
   const cleanups: (() => Promise<void>)[] = [];
   if (journal) cleanups.push(() => journal.close());
   try {
@@ -87,7 +98,13 @@ export async function listenForEvents(ctx: Context, options: ListenOptions): Pro
     const exec =
       options.exec === undefined
         ? undefined
-        : new ExecRunner({ command: options.exec, parallel: options.execParallel, timeoutMs: options.execTimeoutMs, env: { ...ctx.env, MON_EVENTS_SECRET: undefined }, output: (chunk) => ctx.io.stderr.write(chunk) });
+        : new ExecRunner({
+            command: options.exec,
+            parallel: options.execParallel,
+            timeoutMs: options.execTimeoutMs,
+            env: { ...ctx.env, MON_EVENTS_SECRET: undefined },
+            output: (chunk) => ctx.io.stderr.write(chunk),
+          });
     const stdout = ctx.io.stdout;
     const listener = new Listener({
       path: options.path,
@@ -103,7 +120,9 @@ export async function listenForEvents(ctx: Context, options: ListenOptions): Pro
       notice: (message) => ctx.notice(message),
       async print(delivery, line) {
         const { understood } = delivery;
-        stdout.write(`${options.human ? eventLine({ ...understood, raw: delivery.raw }, Date.parse(understood.received_at), options.human.color) : line}\n`);
+        stdout.write(
+          `${options.human ? eventLine({ ...understood, raw: delivery.raw }, Date.parse(understood.received_at), options.human.color) : line}\n`,
+        );
         // Acknowledged once handed to the system (stdout) or to --jq, which holds back the writer.
         if (ctx.globals.jq === undefined) await flushed(stdout);
         else await drained(stdout, ctx.signal);
@@ -115,20 +134,32 @@ export async function listenForEvents(ctx: Context, options: ListenOptions): Pro
       tls,
       handle: (request) => listener.handle(request),
       // With a secret, what follows the path is the secret (or a guess at it): never logged.
-      log: (line) => ctx.debug(options.secret === undefined ? line : line.replace(/^(\S+ )(\S+)/, (_, method: string, path: string) => `${method}${hideSecret(path, options.path)}`)),
+      log: (line) =>
+        ctx.debug(
+          options.secret === undefined
+            ? line
+            : line.replace(
+                /^(\S+ )(\S+)/,
+                (_, method: string, path: string) => `${method}${hideSecret(path, options.path)}`,
+              ),
+        ),
       onError: (error) => ctx.notice(`a delivery failed: ${error instanceof Error ? error.message : String(error)}`),
       letFinish: () => ctx.letFinish(),
       announce: { stderr: ctx.io.stderr, shownPath },
     });
     const until: Promise<unknown>[] = [listener.done];
     let timer: NodeJS.Timeout | undefined;
-    if (options.forMs !== undefined) until.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, options.forMs))));
+    if (options.forMs !== undefined)
+      until.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, options.forMs))));
     try {
       await serveUntil(server, {
         signal: ctx.signal,
         until: Promise.race(until),
         summary: () => `stopped: ${summary(listener.counts)}`,
-        stopping: (inFlight) => ctx.notice(`Stopping: no new deliveries; finishing ${inFlight === 1 ? 'the one' : `the ${inFlight}`} in flight (again to cut ${inFlight === 1 ? 'it' : 'them'} off)`),
+        stopping: (inFlight) =>
+          ctx.notice(
+            `Stopping: no new deliveries; finishing ${inFlight === 1 ? 'the one' : `the ${inFlight}`} in flight (again to cut ${inFlight === 1 ? 'it' : 'them'} off)`,
+          ),
       });
     } finally {
       clearTimeout(timer);

@@ -47,13 +47,18 @@ export interface AccountsRun {
  * failure still to report (some accounts failed: exit 9); and whether any account answered
  * (when none did, nothing was printed).
  */
-export async function runAccounts(run: AccountsRun): Promise<{ code: number; failure?: MonError; answered: boolean; allFailed?: true }> {
+export async function runAccounts(
+  run: AccountsRun,
+): Promise<{ code: number; failure?: MonError; answered: boolean; allFailed?: true }> {
   const { verb, invocation, ctx, deps } = run;
   const list = ctx.globals.accounts!;
   if (!isRead(verb, invocation)) {
     // A verb with an endpoint (or `api`) writes; the tools (profile, completion, sandbox) read no account.
     const what = verb.route !== undefined || typeof verb.reads === 'function' ? 'changes things' : 'reads no account';
-    throw new UsageError(`${list.source}: reads across accounts, and \`mon ${invocation.command}\` ${what}`, 'run it once per account with -p NAME');
+    throw new UsageError(
+      `${list.source}: reads across accounts, and \`mon ${invocation.command}\` ${what}`,
+      'run it once per account with -p NAME',
+    );
   }
   const profiles = await accountNames(ctx);
   const merged = new MergedOutput(profiles);
@@ -61,7 +66,13 @@ export async function runAccounts(run: AccountsRun): Promise<{ code: number; fai
   const codes: number[] = [];
   const startedAt = (deps.clock ?? systemClock).now();
   // No progress line per account: several would overwrite each other on one terminal.
-  const io: Io = { stdout: deps.io.stdout, stderr: { write: (text) => deps.io.stderr.write(text) }, get stdin() { return deps.io.stdin; } };
+  const io: Io = {
+    stdout: deps.io.stdout,
+    stderr: { write: (text) => deps.io.stderr.write(text) },
+    get stdin() {
+      return deps.io.stdin;
+    },
+  };
   const runOne = async (index: number): Promise<void> => {
     const profile = profiles[index]!;
     const output = merged.account(index, profile, outcomes[index]!);
@@ -97,7 +108,11 @@ export async function runAccounts(run: AccountsRun): Promise<{ code: number; fai
   await merged.end(answered);
   const refused = outcomes.filter((outcome) => outcome.error instanceof UsageError);
   // Options a verb checks itself (thresholds without --check): one line, as for one account.
-  if (refused.length === profiles.length && new Set(refused.map((outcome) => (outcome.error as UsageError).message)).size === 1) throw refused[0]!.error;
+  if (
+    refused.length === profiles.length &&
+    new Set(refused.map((outcome) => (outcome.error as UsageError).message)).size === 1
+  )
+    throw refused[0]!.error;
   refused.forEach((outcome) => (codes[outcomes.indexOf(outcome)] = run.report(outcome.error, outcome.profile)));
   const answerCode = verb.acrossAccounts ? await verb.acrossAccounts(outcomes, invocation, ctx) : undefined;
   // The Nagios line names each failed account in its own state: its code is the command's.
@@ -106,10 +121,13 @@ export async function runAccounts(run: AccountsRun): Promise<{ code: number; fai
   if (failed.length === 0) return { code: 0, answered };
   const failedCodes = new Set(codes.filter((code) => code !== undefined));
   // Every account failed the same way: that is the command's failure (docs/design/cli-contract.md, Exit codes).
-  if (failed.length === profiles.length && failedCodes.size === 1) return { code: [...failedCodes][0]!, answered, allFailed: true };
+  if (failed.length === profiles.length && failedCodes.size === 1)
+    return { code: [...failedCodes][0]!, answered, allFailed: true };
   const failure = new AccountsFailedError(
     `${failed.length} of ${profiles.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,
-    failed.length === profiles.length ? 'each said why above' : "each said why above; the others' data was printed whole",
+    failed.length === profiles.length
+      ? 'each said why above'
+      : "each said why above; the others' data was printed whole",
   );
   return { code: failure.exitCode, failure, answered };
 }
@@ -165,7 +183,11 @@ class MergedOutput {
   private failure: { error: unknown } | undefined;
 
   constructor(profiles: readonly string[]) {
-    this.slots = profiles.map((profile) => ({ firstKey: { key: PROFILE_KEY, value: profile }, pages: [], done: false }));
+    this.slots = profiles.map((profile) => ({
+      firstKey: { key: PROFILE_KEY, value: profile },
+      pages: [],
+      done: false,
+    }));
   }
 
   /** The Output of the account at `index`. */
@@ -190,17 +212,31 @@ class MergedOutput {
       list: async (opts) => list(opts),
       object: async (obj, opts) => {
         // Across accounts an object is one item per account: a row of one table, an item of one array.
-        const columns = opts.columns.length > 0 || opts.fields ? opts.columns : Object.keys(obj).map((key) => ({ key }));
+        const columns =
+          opts.columns.length > 0 || opts.fields ? opts.columns : Object.keys(obj).map((key) => ({ key }));
         list({ ...opts, columns }).push([obj]);
       },
       // --count: the count is an object of one key, a row of the accounts' table.
-      count: async (total, opts) => list({ ...opts, columns: [{ key: 'count' }], fields: undefined }).push([{ count: total }]),
+      count: async (total, opts) =>
+        list({ ...opts, columns: [{ key: 'count' }], fields: undefined }).push([{ count: total }]),
       addedKeys: [PROFILE_KEY],
       progress: false,
       // Every item gains a `profile` key: one JSON array of every account's, or ndjson lines.
       raw: async (data, opts) => {
-        const items = (Array.isArray(data) ? data : [data]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : { value: item }));
-        const merged = list({ format: opts.format, columns: [], fields: opts.fields, header: true, compact: opts.compact, color: false, tty: false, now: opts.now, out: opts.out });
+        const items = (Array.isArray(data) ? data : [data]).map((item) =>
+          item && typeof item === 'object' && !Array.isArray(item) ? (item as Row) : { value: item },
+        );
+        const merged = list({
+          format: opts.format,
+          columns: [],
+          fields: opts.fields,
+          header: true,
+          compact: opts.compact,
+          color: false,
+          tty: false,
+          now: opts.now,
+          out: opts.out,
+        });
         merged.push(items);
         merged.end();
       },
@@ -246,13 +282,15 @@ class MergedOutput {
 
   private write(pages: (readonly Row[])[], firstKey: FirstKey): void {
     const real = this.real!;
-    this.writes = this.writes.then(async () => {
-      const renderer = await real;
-      // A page at a time: never one account's lines in the middle of another's page.
-      for (const page of pages) renderer.push(page, firstKey);
-    }).catch((error: unknown) => {
-      this.failure ??= { error };
-    });
+    this.writes = this.writes
+      .then(async () => {
+        const renderer = await real;
+        // A page at a time: never one account's lines in the middle of another's page.
+        for (const page of pages) renderer.push(page, firstKey);
+      })
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      });
   }
 
   /** The user's format, with the profile first: a PROFILE column, a `profile` key. */

@@ -76,7 +76,10 @@ export function evaluate(report: StatusReport, thresholds: Thresholds): { code: 
  * is what a monitor must see first. Performance data carries each account's metrics, prefixed
  * with its profile.
  */
-export function evaluateAccounts(accounts: readonly ({ profile: string; report: StatusReport } | { profile: string; failure: string })[], thresholds: Thresholds): { code: 0 | 1 | 2 | 3; line: string } {
+export function evaluateAccounts(
+  accounts: readonly ({ profile: string; report: StatusReport } | { profile: string; failure: string })[],
+  thresholds: Thresholds,
+): { code: 0 | 1 | 2 | 3; line: string } {
   const severity = [0, 2, 3, 1] as const;
   let worst: 0 | 1 | 2 | 3 = 0;
   const parts: string[] = [];
@@ -92,7 +95,10 @@ export function evaluateAccounts(accounts: readonly ({ profile: string; report: 
     parts.push(`${nagiosText(account.profile)} ${STATES[measured.code]}: ${measured.summary}`);
     perf.push(...measured.perf.map((item) => perfItem({ ...item, label: `${account.profile}_${item.label}` })));
   }
-  return { code: worst, line: `MON ${STATES[worst]} - ${parts.join('; ')}${perf.length ? ` | ${perf.join(' ')}` : ''}` };
+  return {
+    code: worst,
+    line: `MON ${STATES[worst]} - ${parts.join('; ')}${perf.length ? ` | ${perf.join(' ')}` : ''}`,
+  };
 }
 
 /** One item of performance data: a measure and its thresholds, before its label is cleaned. */
@@ -122,8 +128,13 @@ function measure(report: StatusReport, thresholds: Thresholds): { code: 0 | 1 | 
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const summary = `${plural(values.alerts, 'alert')}, ${plural(values.warnings, 'warning')}, ${values.missing} missing`;
   // 'label'=value;warn;crit;min (guidelines, Performance data).
-  const perf = METRICS.map((metric) => ({ label: metric, data: `${values[metric]};${thresholds[metric].warning?.text ?? ''};${thresholds[metric].critical?.text ?? ''};0` }));
+  const perf = METRICS.map((metric) => ({
+    label: metric,
+    data: `${values[metric]};${thresholds[metric].warning?.text ?? ''};${thresholds[metric].critical?.text ?? ''};0`,
+  }));
   // Group names are the server's: cleaned, so that the line stays one line with one '|'.
-  const scope = report.scope.groups ? ` (${report.scope.groups.map((g) => nagiosText(g.name ?? g.uid)).join(', ')})` : '';
+  const scope = report.scope.groups
+    ? ` (${report.scope.groups.map((g) => nagiosText(g.name ?? g.uid)).join(', ')})`
+    : '';
   return { code, summary: `${summary}${scope}`, perf };
 }

@@ -63,7 +63,11 @@ export interface ReadRecorder {
  * `recorder`: the day's snapshot of the account, recorded as `status` records it, only when the
  * whole read succeeded (undefined from it: nothing is kept, MON_HISTORY=0).
  */
-export async function readAccount(ctx: Context, profile: string | undefined, recorder?: (accountCtx: Context, scope: Scope) => ReadRecorder | undefined): Promise<AccountRead> {
+export async function readAccount(
+  ctx: Context,
+  profile: string | undefined,
+  recorder?: (accountCtx: Context, scope: Scope) => ReadRecorder | undefined,
+): Promise<AccountRead> {
   const { ctx: accountCtx, close } = ctx.forAccount(profile);
   try {
     const started = accountCtx.now();
@@ -72,7 +76,10 @@ export async function readAccount(ctx: Context, profile: string | undefined, rec
     const history = recorder?.(accountCtx, scope);
     const report = await collectStatus(await accountCtx.client(), scope, accountCtx.now(), WITHIN_SEC, {
       onPage: () => pages++,
-      ...(history && { onComputer: (entry) => history.computer(entry), onExpiration: (expiration) => history.expiration(expiration) }),
+      ...(history && {
+        onComputer: (entry) => history.computer(entry),
+        onExpiration: (expiration) => history.expiration(expiration),
+      }),
     });
     await history?.record();
     // The groups and the expirations, a page each at least, besides the computers' pages.
@@ -149,15 +156,27 @@ export class Exporter {
     const run = (async () => {
       try {
         const read = await this.options.read(slot.name);
-        slot.figures = { account: slot.name, report: read.report, readSeconds: read.readSeconds, lastSuccess: this.options.now() / 1000, up: true };
+        slot.figures = {
+          account: slot.name,
+          report: read.report,
+          readSeconds: read.readSeconds,
+          lastSuccess: this.options.now() / 1000,
+          up: true,
+        };
         gap = (read.requests / (RATE_PER_MINUTE * REFRESH_SHARE)) * 60_000;
-        if (gap > this.options.refreshMs) this.options.log(`${slot.name}: a read takes ${read.requests} requests, so it is read every ${Math.ceil(gap / 1000)} s, not more often (a tenth of the rate budget)`);
+        if (gap > this.options.refreshMs)
+          this.options.log(
+            `${slot.name}: a read takes ${read.requests} requests, so it is read every ${Math.ceil(gap / 1000)} s, not more often (a tenth of the rate budget)`,
+          );
       } catch (error) {
         if (this.stopped) return;
         // The last figures stay; mon_up says they are old. The message may name the host: only its kind is said.
-        const lastSuccess = slot.figures.lastSuccess ?? (await this.options.lastRecorded?.(slot.name).catch(() => undefined));
+        const lastSuccess =
+          slot.figures.lastSuccess ?? (await this.options.lastRecorded?.(slot.name).catch(() => undefined));
         slot.figures = { ...slot.figures, ...(lastSuccess !== undefined && { lastSuccess }), up: false };
-        this.options.log(`${slot.name}: read failed (exit code ${error instanceof MonError ? error.exitCode : 1}); its last figures are kept, mon_up 0`);
+        this.options.log(
+          `${slot.name}: read failed (exit code ${error instanceof MonError ? error.exitCode : 1}); its last figures are kept, mon_up 0`,
+        );
       } finally {
         slot.tried = true;
         this.version++;

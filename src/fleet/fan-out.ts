@@ -13,7 +13,12 @@ export const WRITE_CONCURRENCY = 4;
  * client aborts their requests). Resolves when every started item has ended; `work` reports
  * its own outcome and must not throw for a failure of one item.
  */
-export async function fanOut<T>(items: readonly T[], limit: number, signal: AbortSignal, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function fanOut<T>(
+  items: readonly T[],
+  limit: number,
+  signal: AbortSignal,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (!signal.aborted && next < items.length) {

@@ -11,7 +11,7 @@ import { fanOut, WRITE_CONCURRENCY } from './fan-out.js';
 import { localMinute } from '../output/format.js';
 import { isTimed, muteState, sameMute, type MuteState } from '../model/plugin-result.js';
 import type { MuteRow } from '../validate/uid-list.js';
-import { type ComputerRef, type GroupRef, type SelectedResult } from './selection.js';
+import type { ComputerRef, GroupRef, SelectedResult } from './selection.js';
 
 export type MuteAction = 'mute' | 'unmute';
 
@@ -95,7 +95,10 @@ export function targetOf(result: SelectedResult, previous: MuteState | null): Mu
 /** The plan as rows; `how` goes on as the plan line's does (' for 2h (until …)', ' under ticket #123'). */
 export function planRows(plan: MutePlan, how: string): PlanRow[] {
   const action = `${plan.action}${how}`;
-  return plan.targets.map(({ restore, ...target }) => ({ ...target, action: restore ? `restore: ${describeMute(restore)}` : action }));
+  return plan.targets.map(({ restore, ...target }) => ({
+    ...target,
+    action: restore ? `restore: ${describeMute(restore)}` : action,
+  }));
 }
 
 /**
@@ -105,7 +108,12 @@ export function planRows(plan: MutePlan, how: string): PlanRow[] {
  * unless `includeUntimed` (the default; --timed-only turns it off). An undo (`rows`) picks what still carries the mute its row says was set, and
  * puts back the mute its row says was there before.
  */
-export async function planMute(action: MuteAction, pages: AsyncIterable<readonly SelectedResult[]>, nowSec: number, options: PlanOptions = {}): Promise<MutePlan> {
+export async function planMute(
+  action: MuteAction,
+  pages: AsyncIterable<readonly SelectedResult[]>,
+  nowSec: number,
+  options: PlanOptions = {},
+): Promise<MutePlan> {
   const targets: MuteTarget[] = [];
   const untimedKept: MuteState[] = [];
   let already = 0;
@@ -118,7 +126,8 @@ export async function planMute(action: MuteAction, pages: AsyncIterable<readonly
       if (options.rows && !row) continue;
       if (row) {
         if (state === null) already++;
-        else if (sameMute(state, row.mute)) targets.push({ ...targetOf(result, state), restore: restorable(row.previous, nowSec) });
+        else if (sameMute(state, row.mute))
+          targets.push({ ...targetOf(result, state), restore: restorable(row.previous, nowSec) });
         else changed++;
       } else if (action === 'mute') {
         if (state === null) targets.push(targetOf(result, state));
@@ -131,7 +140,14 @@ export async function planMute(action: MuteAction, pages: AsyncIterable<readonly
       else targets.push(targetOf(result, state));
     }
   }
-  return { action, targets, already, untimedKept, changed, ...(options.undoOf === undefined ? {} : { undoOf: options.undoOf }) };
+  return {
+    action,
+    targets,
+    already,
+    untimedKept,
+    changed,
+    ...(options.undoOf === undefined ? {} : { undoOf: options.undoOf }),
+  };
 }
 
 /** What an undo puts back: the mute before, or none when that was a timed mute whose end has passed since. */
@@ -146,15 +162,18 @@ function restorable(previous: MuteState | null, nowSec: number): MuteState | nul
  */
 export function attributesOf(state: MuteState | null): Attributes {
   if (state === null) return { mute_type: 'none' };
-  if (state.mute_type === 'timed_mute' && state.mute_until !== undefined) return { mute_type: 'timed', mute_until: state.mute_until, ticket_url: state.ticket_url };
-  if (state.mute_type === 'ticket_muted' && state.ticket_number !== undefined) return { mute_type: 'ticket', ticket_number: state.ticket_number, ticket_url: state.ticket_url };
+  if (state.mute_type === 'timed_mute' && state.mute_until !== undefined)
+    return { mute_type: 'timed', mute_until: state.mute_until, ticket_url: state.ticket_url };
+  if (state.mute_type === 'ticket_muted' && state.ticket_number !== undefined)
+    return { mute_type: 'ticket', ticket_number: state.ticket_number, ticket_url: state.ticket_url };
   return { mute_type: 'ignored' };
 }
 
 /** A mute in words: `muted for good`, `muted under ticket #4711`, `muted until 2026-11-23 14:00` (local time). */
 export function describeMute(state: MuteState): string {
   if (state.mute_type === 'muted_forever') return 'muted for good';
-  if (state.mute_type === 'ticket_muted') return `muted under ${state.ticket_number === undefined ? 'a ticket' : `ticket #${state.ticket_number}`}`;
+  if (state.mute_type === 'ticket_muted')
+    return `muted under ${state.ticket_number === undefined ? 'a ticket' : `ticket #${state.ticket_number}`}`;
   if (state.mute_until !== undefined) return `muted until ${localMinute(state.mute_until * 1000)}`;
   return `muted (${state.mute_type})`;
 }
@@ -163,7 +182,12 @@ export function describeMute(state: MuteState): string {
 export function untimedKinds(states: readonly MuteState[]): string {
   const kinds = new Map<string, number>();
   for (const state of states) {
-    const kind = state.mute_type === 'muted_forever' ? 'muted for good' : state.mute_type === 'ticket_muted' ? 'under a ticket' : `muted (${state.mute_type})`;
+    const kind =
+      state.mute_type === 'muted_forever'
+        ? 'muted for good'
+        : state.mute_type === 'ticket_muted'
+          ? 'under a ticket'
+          : `muted (${state.mute_type})`;
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   }
   if (kinds.size === 1) return [...kinds.keys()][0]!;
@@ -186,10 +210,14 @@ function keptWords(plan: MutePlan): string[] {
   const words: string[] = [];
   if (plan.action === 'unmute' && plan.untimedKept.length > 0) {
     const n = plan.untimedKept.length;
-    words.push(`${n.toLocaleString('en')} muted ${n === 1 ? 'is' : 'are'} not timed (${untimedKinds(plan.untimedKept)}) and ${n === 1 ? 'stays' : 'stay'} muted (--timed-only)`);
+    words.push(
+      `${n.toLocaleString('en')} muted ${n === 1 ? 'is' : 'are'} not timed (${untimedKinds(plan.untimedKept)}) and ${n === 1 ? 'stays' : 'stay'} muted (--timed-only)`,
+    );
   }
   if (plan.changed > 0) {
-    words.push(`${plan.changed.toLocaleString('en')} ${plan.changed === 1 ? 'was' : 'were'} muted otherwise since and ${plan.changed === 1 ? 'stays' : 'stay'} as ${plan.changed === 1 ? 'it is' : 'they are'}`);
+    words.push(
+      `${plan.changed.toLocaleString('en')} ${plan.changed === 1 ? 'was' : 'were'} muted otherwise since and ${plan.changed === 1 ? 'stays' : 'stay'} as ${plan.changed === 1 ? 'it is' : 'they are'}`,
+    );
   }
   return words;
 }
@@ -201,7 +229,8 @@ export function nothingToDo(plan: MutePlan): string | undefined {
   const why = keptWords(plan);
   if (already > 0) {
     const kept = action === 'mute' && plan.untimedKept.length > 0 ? `, ${notTimed(plan.untimedKept)}` : '';
-    const which = plan.undoOf === undefined ? `the ${already.toLocaleString('en')} selected` : already.toLocaleString('en');
+    const which =
+      plan.undoOf === undefined ? `the ${already.toLocaleString('en')} selected` : already.toLocaleString('en');
     why.push(`${which} ${already === 1 ? 'is' : 'are'} ${pastTense(action)} already${kept}`);
   }
   const what = plan.undoOf === undefined ? action : `take back of the mute of ${plan.undoOf}`;
@@ -222,7 +251,10 @@ export function checkMax(plan: MutePlan, max: number): void {
  * Whether to ask, and the words of the question, of the refusal without a terminal and of a
  * "no": one result goes without asking, as `plugin mute <pr_uid>` does.
  */
-export function muteConfirmation(plan: MutePlan, fromStdin: boolean): { question: () => Promise<string>; refusal: [string, string]; declined: string } | undefined {
+export function muteConfirmation(
+  plan: MutePlan,
+  fromStdin: boolean,
+): { question: () => Promise<string>; refusal: [string, string]; declined: string } | undefined {
   const { action } = plan;
   const count = plan.targets.length;
   if (count <= 1) return undefined;
@@ -253,7 +285,12 @@ export interface SendOptions {
 }
 
 /** What a write's row says became of its target: the mute the server answered, put back, or none. */
-function after(action: MuteAction, target: MuteTarget, data: unknown, sets: MuteState | undefined): Pick<MuteOutcome, 'outcome' | 'previous' | 'mute'> {
+function after(
+  action: MuteAction,
+  target: MuteTarget,
+  data: unknown,
+  sets: MuteState | undefined,
+): Pick<MuteOutcome, 'outcome' | 'previous' | 'mute'> {
   const { previous, restore } = target;
   if (restore !== undefined) return { outcome: restore === null ? 'unmuted' : 'restored', previous, mute: restore };
   if (action === 'unmute') return { outcome: 'unmuted', previous, mute: null };
@@ -267,9 +304,13 @@ export function stateSet(attributes: Attributes): MuteState | undefined {
   const ticketUrl = typeof attributes.ticket_url === 'string' ? { ticket_url: attributes.ticket_url } : {};
   switch (attributes.mute_type) {
     case 'timed':
-      return typeof attributes.mute_until === 'number' ? { mute_type: 'timed_mute', mute_until: attributes.mute_until, ...ticketUrl } : undefined;
+      return typeof attributes.mute_until === 'number'
+        ? { mute_type: 'timed_mute', mute_until: attributes.mute_until, ...ticketUrl }
+        : undefined;
     case 'ticket':
-      return attributes.ticket_number === undefined ? undefined : { mute_type: 'ticket_muted', ticket_number: String(attributes.ticket_number), ...ticketUrl };
+      return attributes.ticket_number === undefined
+        ? undefined
+        : { mute_type: 'ticket_muted', ticket_number: String(attributes.ticket_number), ...ticketUrl };
     case 'ignored':
       return { mute_type: 'muted_forever' };
     default:
@@ -288,26 +329,43 @@ export function stateSet(attributes: Attributes): MuteState | undefined {
  * service is down: each would wait out its retries, a thousand of them up to MON_DEADLINE).
  * Returns the outcomes in the plan's order, those that ended.
  */
-export async function sendMutes(client: ApiClient, plan: MutePlan, requests: readonly PreparedRequest[], options: SendOptions): Promise<SentOutcome[]> {
+export async function sendMutes(
+  client: ApiClient,
+  plan: MutePlan,
+  requests: readonly PreparedRequest[],
+  options: SendOptions,
+): Promise<SentOutcome[]> {
   const outcomes: SentOutcome[] = [];
   const unreachable = new AbortController();
   let unanswered = 0;
-  await fanOut(plan.targets, WRITE_CONCURRENCY, AbortSignal.any([options.signal, unreachable.signal]), async (target, index) => {
-    try {
-      const { data } = await client.send(requests[index]!, { inFlight: options.inFlight });
-      const { outcome, previous, mute } = after(plan.action, target, data, options.sets);
-      outcomes[index] = { ...named(target), outcome, reason: null, previous, mute };
-      unanswered = 0;
-    } catch (error) {
-      if (error instanceof InterruptedError) return;
-      if (!(error instanceof MonError)) throw error;
-      outcomes[index] = { ...named(target), outcome: 'failed', reason: error.message, previous: target.previous, mute: null, exitCode: error.exitCode };
-      // Exit 8: unreachable, timed out, cut off by the deadline; an answer (a 500) resets the count.
-      unanswered = error.exitCode === EXIT.network ? unanswered + 1 : 0;
-      if (unanswered >= UNANSWERED_IN_A_ROW) unreachable.abort();
-    }
-    options.onEnded?.();
-  });
+  await fanOut(
+    plan.targets,
+    WRITE_CONCURRENCY,
+    AbortSignal.any([options.signal, unreachable.signal]),
+    async (target, index) => {
+      try {
+        const { data } = await client.send(requests[index]!, { inFlight: options.inFlight });
+        const { outcome, previous, mute } = after(plan.action, target, data, options.sets);
+        outcomes[index] = { ...named(target), outcome, reason: null, previous, mute };
+        unanswered = 0;
+      } catch (error) {
+        if (error instanceof InterruptedError) return;
+        if (!(error instanceof MonError)) throw error;
+        outcomes[index] = {
+          ...named(target),
+          outcome: 'failed',
+          reason: error.message,
+          previous: target.previous,
+          mute: null,
+          exitCode: error.exitCode,
+        };
+        // Exit 8: unreachable, timed out, cut off by the deadline; an answer (a 500) resets the count.
+        unanswered = error.exitCode === EXIT.network ? unanswered + 1 : 0;
+        if (unanswered >= UNANSWERED_IN_A_ROW) unreachable.abort();
+      }
+      options.onEnded?.();
+    },
+  );
   return outcomes.filter((outcome) => outcome !== undefined);
 }
 
@@ -320,19 +378,31 @@ const named = ({ uid, computer, group, plugin }: NamedResult): NamedResult => ({
  * The run's end: the summary line for people, or the error that ends it (interrupted: how many
  * were done; some failed: every failed uid, with the code most failures share).
  */
-export function tallyMutes(plan: MutePlan, outcomes: readonly SentOutcome[], signal: AbortSignal): { notice?: string; failure?: MonError } {
+export function tallyMutes(
+  plan: MutePlan,
+  outcomes: readonly SentOutcome[],
+  signal: AbortSignal,
+): { notice?: string; failure?: MonError } {
   const { action } = plan;
   const done = pastTense(action);
   const total = plan.targets.length;
   const succeeded = outcomes.filter((outcome) => outcome.outcome !== 'failed').length;
   const failed = outcomes.length - succeeded;
   if (signal.aborted) {
-    return { failure: InterruptedError.of(signal, `${succeeded} of ${total} ${done}${failed > 0 ? ` (${failed} failed)` : ''}; run the same command again to finish`) };
+    return {
+      failure: InterruptedError.of(
+        signal,
+        `${succeeded} of ${total} ${done}${failed > 0 ? ` (${failed} failed)` : ''}; run the same command again to finish`,
+      ),
+    };
   }
   // Not interrupted, yet some never sent: the service stopped answering (sendMutes).
   const unsent = total - outcomes.length;
   return {
-    notice: failed === 0 ? `${done} ${total.toLocaleString('en')} plugin result${total === 1 ? '' : 's'}` : `${done} ${succeeded} of ${total} plugin results; ${failed} failed${unsent > 0 ? `, ${unsent} not sent` : ''}`,
+    notice:
+      failed === 0
+        ? `${done} ${total.toLocaleString('en')} plugin result${total === 1 ? '' : 's'}`
+        : `${done} ${succeeded} of ${total} plugin results; ${failed} failed${unsent > 0 ? `, ${unsent} not sent` : ''}`,
     failure: failureOf(action, outcomes, total),
   };
 }
@@ -362,8 +432,11 @@ export function planLine(plan: MutePlan, how: string): string {
   const undo = plan.undoOf === undefined ? '' : `, taking back the mute of ${plan.undoOf}`;
   const rest = keptWords(plan);
   if (already > 0) {
-    const kept = action === 'mute' && plan.untimedKept.length > 0 ? `, ${notTimed(plan.untimedKept)}, and stay as they are` : '';
-    rest.push(`${already.toLocaleString('en')} more ${already === 1 ? 'is' : 'are'} ${pastTense(action)} already${kept}`);
+    const kept =
+      action === 'mute' && plan.untimedKept.length > 0 ? `, ${notTimed(plan.untimedKept)}, and stay as they are` : '';
+    rest.push(
+      `${already.toLocaleString('en')} more ${already === 1 ? 'is' : 'are'} ${pastTense(action)} already${kept}`,
+    );
   }
   return `${action} ${extent(plan.targets)}${how}${undo}${lifted}${rest.map((words) => `; ${words}`).join('')}`;
 }
@@ -379,7 +452,11 @@ export function roughDuration(seconds: number): string {
  * The error that ends a run in which some writes failed (the others are done): it lists every
  * failed uid and exits with the code of the failures' own errors (mostCommonExitCode).
  */
-export function failureOf(action: MuteAction, outcomes: readonly SentOutcome[], total = outcomes.length): PartialFailureError | undefined {
+export function failureOf(
+  action: MuteAction,
+  outcomes: readonly SentOutcome[],
+  total = outcomes.length,
+): PartialFailureError | undefined {
   const failed = outcomes.filter((o) => o.outcome === 'failed');
   if (failed.length === 0) return undefined;
   const code = mostCommonExitCode(failed.map(({ exitCode = 1 }) => exitCode));

@@ -81,7 +81,8 @@ export function computerName(computer: Item): string | null {
 /** The uid a reference holds: a uid string, or an expanded object (--expand group). */
 function uidOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && typeof (value as Item).uid === 'string') return (value as Item).uid as string;
+  if (value && typeof value === 'object' && typeof (value as Item).uid === 'string')
+    return (value as Item).uid as string;
   return undefined;
 }
 
@@ -108,7 +109,14 @@ export function plannedRequests(client: ApiClient, scope: Scope): PreparedReques
   return [
     client.prepare('groups.list', { query: { per_page: MAX_PER_PAGE } }),
     // group_id as given: a name is sent as the uid it resolves to.
-    client.prepare('computers.list', client.readOf('computers.list', computersInput(scope.groups?.length === 1 ? scope.groups[0] : undefined, scope, 1), COMPUTERS_READ).input),
+    client.prepare(
+      'computers.list',
+      client.readOf(
+        'computers.list',
+        computersInput(scope.groups?.length === 1 ? scope.groups[0] : undefined, scope, 1),
+        COMPUTERS_READ,
+      ).input,
+    ),
   ];
 }
 
@@ -183,7 +191,12 @@ export class Selection {
       for (const { uid, slug, name } of page.items) if (typeof uid === 'string') groups.push({ uid, slug, name });
     }
     const scopeGroups = scope.groups?.length ? resolveGroups(groups, scope.groups) : undefined;
-    const names = new Map<string, GroupRef>(groups.map(({ uid, name }) => [uid as string, { uid: uid as string, name: typeof name === 'string' ? name : null }]));
+    const names = new Map<string, GroupRef>(
+      groups.map(({ uid, name }) => [
+        uid as string,
+        { uid: uid as string, name: typeof name === 'string' ? name : null },
+      ]),
+    );
     return new Selection(client, scope, names, scopeGroups, filter);
   }
 
@@ -206,7 +219,8 @@ export class Selection {
         if (this.computerKeys && !this.matchComputer(computer)) continue;
         const results = Array.isArray(computer.plugin_results) ? (computer.plugin_results as Item[]) : [];
         if (this.pluginKeys) for (const result of results) this.notePlugin(result);
-        if (this.uidKeys) for (const { uid } of results) if (typeof uid === 'string' && this.uidKeys.has(uid)) this.seenUids.add(uid);
+        if (this.uidKeys)
+          for (const { uid } of results) if (typeof uid === 'string' && this.uidKeys.has(uid)) this.seenUids.add(uid);
         const group = groupUid === undefined ? null : (this.groups.get(groupUid) ?? { uid: groupUid, name: null });
         scoped.push({ computer, group, results });
       }
@@ -229,14 +243,24 @@ export class Selection {
         for (const result of results) {
           if (this.uidKeys && !this.uidKeys.has(String(result.uid))) continue;
           if (!matchesResult(result, filter, nowSec)) continue;
-          if (this.pluginKeys && !this.pluginKeys.has(String(result.name).toLowerCase()) && !this.pluginKeys.has(String(result.slug).toLowerCase())) continue;
+          if (
+            this.pluginKeys &&
+            !this.pluginKeys.has(String(result.name).toLowerCase()) &&
+            !this.pluginKeys.has(String(result.slug).toLowerCase())
+          )
+            continue;
           if (typeof result.uid === 'string') {
             if (selectedUids.has(result.uid)) continue;
             selectedUids.add(result.uid);
           }
           ref ??= {
             uid: typeof computer.uid === 'string' ? computer.uid : null,
-            client_id: typeof computer.client_id === 'string' ? computer.client_id : typeof computer.svc_id === 'string' ? computer.svc_id : null,
+            client_id:
+              typeof computer.client_id === 'string'
+                ? computer.client_id
+                : typeof computer.svc_id === 'string'
+                  ? computer.svc_id
+                  : null,
             name: computerName(computer),
           };
           selected.push({ ...result, computer: ref, group });
@@ -260,13 +284,22 @@ export class Selection {
       );
     }
     // Named as typed, not as matched (any case).
-    const plugins = [...new Set(this.filter?.plugins ?? [])].filter((typed) => !this.seenPlugins.has(typed.trim().toLowerCase()));
+    const plugins = [...new Set(this.filter?.plugins ?? [])].filter(
+      (typed) => !this.seenPlugins.has(typed.trim().toLowerCase()),
+    );
     if (plugins.length > 0) {
-      throw new NotFoundError(`--plugin: no plugin named ${plugins.map((p) => quoted(p)).join(', ')} on any computer in scope (by name or slug, any case)`, 'check the spelling: `mon plugin list <client-id>` shows the names');
+      throw new NotFoundError(
+        `--plugin: no plugin named ${plugins.map((p) => quoted(p)).join(', ')} on any computer in scope (by name or slug, any case)`,
+        'check the spelling: `mon plugin list <client-id>` shows the names',
+      );
     }
     const uids = [...(this.uidKeys ?? [])].filter((uid) => !this.seenUids.has(uid));
     if (uids.length > 0) {
-      const shown = uids.slice(0, 10).map((uid) => shortened(uid)).join(', ') + (uids.length > 10 ? ` and ${uids.length - 10} more` : '');
+      const shown =
+        uids
+          .slice(0, 10)
+          .map((uid) => shortened(uid))
+          .join(', ') + (uids.length > 10 ? ` and ${uids.length - 10} more` : '');
       throw new NotFoundError(
         `--from: no plugin result ${shown}${this.scopeGroups || this.scope.missing || this.computerKeys ? ' on the selected computers' : ' in this account'}`,
         'take the uids from `mon alerts -o ndjson` of the same account',
@@ -276,7 +309,12 @@ export class Selection {
 
   /** Whether `computer` is met for the first time (it is then remembered). */
   private take(computer: Item): boolean {
-    const key = typeof computer.uid === 'string' ? computer.uid : typeof computer.client_id === 'string' ? `client_id ${computer.client_id}` : undefined;
+    const key =
+      typeof computer.uid === 'string'
+        ? computer.uid
+        : typeof computer.client_id === 'string'
+          ? `client_id ${computer.client_id}`
+          : undefined;
     if (key === undefined) return true;
     if (this.taken.has(key)) return false;
     this.taken.add(key);
@@ -288,7 +326,8 @@ export class Selection {
       if (typeof key === 'string' && this.computerKeys!.has(key)) {
         this.seenComputers.add(key);
         // A computer named twice (client_id and uid) counts as seen under both.
-        for (const other of [computer.client_id, computer.svc_id, computer.uid]) if (typeof other === 'string') this.seenComputers.add(other);
+        for (const other of [computer.client_id, computer.svc_id, computer.uid])
+          if (typeof other === 'string') this.seenComputers.add(other);
         return true;
       }
     }

@@ -8,7 +8,12 @@ import { MAX_PER_PAGE, readWhole } from '../api/client.js';
 import { parseTime } from '../time/parse.js';
 import { isHidden, isMuted } from '../model/plugin-result.js';
 import { isMissing, plannedRequests, Selection, type Scope, type ScopedComputer } from './selection.js';
-import { EXPIRATION_WINDOWS, type ExpirationWindow, type GroupCount, type StatusReport } from '../output/status-report.js';
+import {
+  EXPIRATION_WINDOWS,
+  type ExpirationWindow,
+  type GroupCount,
+  type StatusReport,
+} from '../output/status-report.js';
 
 export { EXPIRATION_WINDOWS, type ExpirationWindow, type GroupCount, type StatusReport };
 
@@ -33,7 +38,12 @@ const add = (counts: Record<string, number>, key: string): void => {
 
 /** The requests status sends first, for --dry-run. */
 export function plannedStatusRequests(client: ApiClient, scope: Scope) {
-  return [...plannedRequests(client, scope), client.prepare('expirations.list', { query: { per_page: MAX_PER_PAGE, group: scope.groups?.length === 1 ? scope.groups[0] : undefined } })];
+  return [
+    ...plannedRequests(client, scope),
+    client.prepare('expirations.list', {
+      query: { per_page: MAX_PER_PAGE, group: scope.groups?.length === 1 ? scope.groups[0] : undefined },
+    }),
+  ];
 }
 
 /**
@@ -53,7 +63,13 @@ export interface StatusVisitor {
  * Reads the fleet and counts. Any page that fails after the retries throws: there is no
  * partial report.
  */
-export async function collectStatus(client: ApiClient, scope: Scope, nowMs: number, withinSec: number, visitor: StatusVisitor = {}): Promise<StatusReport> {
+export async function collectStatus(
+  client: ApiClient,
+  scope: Scope,
+  nowMs: number,
+  withinSec: number,
+  visitor: StatusVisitor = {},
+): Promise<StatusReport> {
   const { onPage, onComputer, onExpiration } = visitor;
   const nowSec = Math.floor(nowMs / 1000);
   const selection = await Selection.open(client, scope);
@@ -81,7 +97,8 @@ export async function collectStatus(client: ApiClient, scope: Scope, nowMs: numb
         counts.hidden++;
       }
       if (computer.pending_removal === true) computers.pending_removal++;
-      const platform = typeof computer.platform === 'string' && computer.platform !== '' ? computer.platform : 'unknown';
+      const platform =
+        typeof computer.platform === 'string' && computer.platform !== '' ? computer.platform : 'unknown';
       add(computers.platforms, platform);
       add(counts.platforms, platform);
       for (const result of list) {
@@ -117,7 +134,11 @@ export async function collectStatus(client: ApiClient, scope: Scope, nowMs: numb
     .sort((a, b) => b.alerts - a.alerts || a.name.localeCompare(b.name))
     .slice(0, TOP_PLUGINS);
   const groups = [...byGroup.values()].sort(
-    (a, b) => b.alerts - a.alerts || b.missing - a.missing || b.warnings - a.warnings || String(a.name ?? '').localeCompare(String(b.name ?? '')),
+    (a, b) =>
+      b.alerts - a.alerts ||
+      b.missing - a.missing ||
+      b.warnings - a.warnings ||
+      String(a.name ?? '').localeCompare(String(b.name ?? '')),
   );
   return {
     scope: { groups: selection.scopeGroups ? [...selection.scopeGroups] : null },
@@ -142,11 +163,14 @@ async function countExpirations(
   let expired = 0;
   let expiring = 0;
   const windows: Record<ExpirationWindow, number> = { '30d': 0, '90d': 0 };
-  for (const page of await readWhole(() => client.pages('expirations.list', { query: { group } }, { all: true, perPage: MAX_PER_PAGE }))) {
+  for (const page of await readWhole(() =>
+    client.pages('expirations.list', { query: { group } }, { all: true, perPage: MAX_PER_PAGE }),
+  )) {
     for (const expiration of page.items) {
       if (only) {
         const ref = expiration.group;
-        const uid = typeof ref === 'string' ? ref : ref && typeof ref === 'object' ? (ref as { uid?: unknown }).uid : undefined;
+        const uid =
+          typeof ref === 'string' ? ref : ref && typeof ref === 'object' ? (ref as { uid?: unknown }).uid : undefined;
         if (typeof uid !== 'string' || !only.has(uid)) continue;
       }
       onExpiration?.(expiration);
@@ -158,7 +182,8 @@ async function countExpirations(
         continue;
       }
       if (seconds <= nowSec + withinSec) expiring++;
-      for (const [window, days] of Object.entries(EXPIRATION_WINDOWS)) if (seconds <= nowSec + days * 86_400) windows[window as ExpirationWindow]++;
+      for (const [window, days] of Object.entries(EXPIRATION_WINDOWS))
+        if (seconds <= nowSec + days * 86_400) windows[window as ExpirationWindow]++;
     }
   }
   return { expired, expiring, windows };
@@ -171,27 +196,44 @@ async function countExpirations(
 export function totalReport(accounts: readonly { profile: string; report: StatusReport }[]): StatusReport {
   const computers = { total: 0, missing: 0, hidden: 0, pending_removal: 0, platforms: {} as Record<string, number> };
   const results = { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 };
-  const expirations = { expired: 0, expiring: 0, within_days: accounts[0]?.report.expirations.within_days ?? 0, windows: { '30d': 0, '90d': 0 } as Record<ExpirationWindow, number> };
+  const expirations = {
+    expired: 0,
+    expiring: 0,
+    within_days: accounts[0]?.report.expirations.within_days ?? 0,
+    windows: { '30d': 0, '90d': 0 } as Record<ExpirationWindow, number>,
+  };
   const byPlugin = new Map<string, number>();
   for (const { report } of accounts) {
-    for (const key of ['total', 'missing', 'hidden', 'pending_removal'] as const) computers[key] += report.computers[key];
-    for (const [platform, n] of Object.entries(report.computers.platforms)) computers.platforms[platform] = (computers.platforms[platform] ?? 0) + n;
-    for (const key of ['total', 'alerts', 'warnings', 'muted', 'hidden'] as const) results[key] += report.plugin_results[key];
+    for (const key of ['total', 'missing', 'hidden', 'pending_removal'] as const)
+      computers[key] += report.computers[key];
+    for (const [platform, n] of Object.entries(report.computers.platforms))
+      computers.platforms[platform] = (computers.platforms[platform] ?? 0) + n;
+    for (const key of ['total', 'alerts', 'warnings', 'muted', 'hidden'] as const)
+      results[key] += report.plugin_results[key];
     expirations.expired += report.expirations.expired;
     expirations.expiring += report.expirations.expiring;
-    for (const window of Object.keys(EXPIRATION_WINDOWS) as ExpirationWindow[]) expirations.windows[window] += report.expirations.windows[window];
+    for (const window of Object.keys(EXPIRATION_WINDOWS) as ExpirationWindow[])
+      expirations.windows[window] += report.expirations.windows[window];
     for (const { name, alerts } of report.top_plugins) byPlugin.set(name, (byPlugin.get(name) ?? 0) + alerts);
   }
   const named = (profile: string, name: string | null) => `${profile} / ${name ?? '(no group)'}`;
-  const scoped = accounts.flatMap(({ profile, report }) => (report.scope.groups ?? []).map((group) => ({ ...group, name: named(profile, group.name ?? group.uid) })));
+  const scoped = accounts.flatMap(({ profile, report }) =>
+    (report.scope.groups ?? []).map((group) => ({ ...group, name: named(profile, group.name ?? group.uid) })),
+  );
   return {
     scope: { groups: scoped.length > 0 ? scoped : null },
     computers,
     plugin_results: results,
-    top_plugins: [...byPlugin].map(([name, alerts]) => ({ name, alerts })).sort((a, b) => b.alerts - a.alerts || a.name.localeCompare(b.name)).slice(0, TOP_PLUGINS),
+    top_plugins: [...byPlugin]
+      .map(([name, alerts]) => ({ name, alerts }))
+      .sort((a, b) => b.alerts - a.alerts || a.name.localeCompare(b.name))
+      .slice(0, TOP_PLUGINS),
     groups: accounts
       .flatMap(({ profile, report }) => report.groups.map((group) => ({ ...group, name: named(profile, group.name) })))
-      .sort((a, b) => b.alerts - a.alerts || b.missing - a.missing || b.warnings - a.warnings || a.name.localeCompare(b.name)),
+      .sort(
+        (a, b) =>
+          b.alerts - a.alerts || b.missing - a.missing || b.warnings - a.warnings || a.name.localeCompare(b.name),
+      ),
     expirations,
   };
 }

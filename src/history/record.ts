@@ -19,7 +19,12 @@ export interface HistoryRecorder {
 
 /** Whether a scope is the whole account. */
 export const isWholeAccount = (scope: Scope): boolean =>
-  !scope.groups?.length && !scope.computers?.length && !scope.missing && Object.values(scope.query ?? {}).every((value) => value === undefined || (Array.isArray(value) && value.length === 0));
+  !scope.groups?.length &&
+  !scope.computers?.length &&
+  !scope.missing &&
+  Object.values(scope.query ?? {}).every(
+    (value) => value === undefined || (Array.isArray(value) && value.length === 0),
+  );
 
 /** A recorder for one whole read of the account in effect, or undefined when nothing is to be kept. */
 export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | undefined {
@@ -30,11 +35,19 @@ export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | u
     expiration: (expiration) => builder.expiration(expiration),
     async record(options = {}) {
       const { account } = await ctx.target();
-      const snapshot = builder.finish(account.key.startsWith('@') ? account.label.replace(/^https?:\/\//, '') : account.label, options.expirationsRead ?? true);
+      const snapshot = builder.finish(
+        account.key.startsWith('@') ? account.label.replace(/^https?:\/\//, '') : account.label,
+        options.expirationsRead ?? true,
+      );
       try {
         writeSnapshot(ctx.configDir, account, snapshot);
       } catch (error) {
-        const why = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : error instanceof Error ? error.message : String(error);
+        const why =
+          error instanceof Error && 'code' in error
+            ? String((error as NodeJS.ErrnoException).code)
+            : error instanceof Error
+              ? error.message
+              : String(error);
         ctx.io.stderr.write(`mon: the day's snapshot was not recorded (${why}); set MON_HISTORY=0 to record none\n`);
         return undefined;
       }
@@ -42,7 +55,6 @@ export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | u
     },
   };
 }
-
 
 /**
  * For a whole read of the account in effect that failed: when the last recorded one began

@@ -38,7 +38,14 @@ export interface Snapshot {
   taken_at: string;
   /** The account as people name it: the profile, or the base URL's host. */
   account: string;
-  computers: { total: number; missing: number; hidden: number; platforms: Record<string, number>; os: Record<string, number>; boot: Record<string, number> };
+  computers: {
+    total: number;
+    missing: number;
+    hidden: number;
+    platforms: Record<string, number>;
+    os: Record<string, number>;
+    boot: Record<string, number>;
+  };
   alerts: { total: number; by_plugin: Record<string, number>; by_group: Record<string, number> };
   warnings: { total: number; by_plugin: Record<string, number>; by_group: Record<string, number> };
   /** Null when the read that made it did not read the expirations (`mon alerts`) and no earlier read of the day did. */
@@ -52,21 +59,27 @@ const add = (counts: Record<string, number>, key: string): void => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
 /** A string or number field as text, else ''. */
-export const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+export const text = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 /** A numeric field (a number or a numeric string), else undefined. */
 export const numberOf = (value: unknown): number | undefined => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
   return Number.isFinite(n) ? n : undefined;
 };
 
 /** A computer as people name it: its custom name, else its own, else an id. */
-export const computerName = (computer: Record<string, unknown>): string => text(computer.custom_name) || text(computer.computer_name) || text(computer.client_id) || text(computer.uid);
+export const computerName = (computer: Record<string, unknown>): string =>
+  text(computer.custom_name) || text(computer.computer_name) || text(computer.client_id) || text(computer.uid);
 
 /** A boot volume's use in percent, from the percentage or the two byte counts. */
 export function bootPercent(computer: Record<string, unknown>): number | undefined {
   const capacity = numberOf(computer.boot_volume_capacity_in_bytes);
   const used = numberOf(computer.boot_volume_usage_in_bytes);
-  return numberOf(computer.boot_volume_usage_percent) ?? (capacity && used !== undefined ? (used / capacity) * 100 : undefined);
+  return (
+    numberOf(computer.boot_volume_usage_percent) ??
+    (capacity && used !== undefined ? (used / capacity) * 100 : undefined)
+  );
 }
 
 /** UTC day of a time. */
@@ -108,7 +121,8 @@ export class SnapshotBuilder {
       this.counts[result.status === 'Alert' ? 'alerts' : 'warnings']++;
       add(by.plugin, plugin);
       add(by.group, groupName);
-      if (this.alerting.length < MAX_ALERTING) this.alerting.push([text(computer.uid), computerName(computer), plugin, result.status]);
+      if (this.alerting.length < MAX_ALERTING)
+        this.alerting.push([text(computer.uid), computerName(computer), plugin, result.status]);
       else this.cut = true;
     }
   }
@@ -125,7 +139,8 @@ export class SnapshotBuilder {
   /** The snapshot; `expirationsRead`: the read listed the expirations (even none). */
   finish(account: string, expirationsRead: boolean): Snapshot {
     const { total, missing, hidden, alerts, warnings } = this.counts;
-    const sorted = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const sorted = (counts: Record<string, number>) =>
+      Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     this.alerting.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
     return {
       format: SNAPSHOT_FORMAT,
@@ -147,6 +162,16 @@ export class SnapshotBuilder {
 export function isSnapshot(value: unknown): value is Snapshot {
   if (typeof value !== 'object' || value === null) return false;
   const s = value as Record<string, unknown>;
-  const counts = (v: unknown) => typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>).total === 'number';
-  return s.format === SNAPSHOT_FORMAT && s.version === SNAPSHOT_VERSION && typeof s.day === 'string' && /^\d{4}-\d\d-\d\d$/.test(s.day) && counts(s.computers) && counts(s.alerts) && counts(s.warnings) && Array.isArray(s.alerting);
+  const counts = (v: unknown) =>
+    typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>).total === 'number';
+  return (
+    s.format === SNAPSHOT_FORMAT &&
+    s.version === SNAPSHOT_VERSION &&
+    typeof s.day === 'string' &&
+    /^\d{4}-\d\d-\d\d$/.test(s.day) &&
+    counts(s.computers) &&
+    counts(s.alerts) &&
+    counts(s.warnings) &&
+    Array.isArray(s.alerting)
+  );
 }

@@ -45,7 +45,8 @@ export function accountFolder(configDir: string, accountKey: string, options: { 
 /** The days kept for an account, oldest first. */
 export function daysKept(configDir: string, accountKey: string): string[] {
   const folder = accountFolder(configDir, accountKey);
-  if (!checkPrivateFolder(historyRoot(configDir), 'history folder') || !checkPrivateFolder(folder, 'history folder')) return [];
+  if (!checkPrivateFolder(historyRoot(configDir), 'history folder') || !checkPrivateFolder(folder, 'history folder'))
+    return [];
   return readdirSync(folder)
     .map((name) => DAY_FILE.exec(name)?.[1])
     .filter((day): day is string => day !== undefined)
@@ -82,7 +83,8 @@ export function recordSnapshot(configDir: string, account: Account, snapshot: Sn
   // Temporaries of other days left by a writer that was killed (writeFileAtomic tidies its own file's).
   removeStaleTemps(join(folder, '.'), { test: (name) => /\.json\.\d+\.\w+\.tmp$/.test(name) });
   const days = daysKept(configDir, account.key);
-  for (const day of days.slice(0, Math.max(0, days.length - HISTORY_DAYS))) rmSync(join(folder, `${day}.json`), { force: true });
+  for (const day of days.slice(0, Math.max(0, days.length - HISTORY_DAYS)))
+    rmSync(join(folder, `${day}.json`), { force: true });
   return file;
 }
 
@@ -91,12 +93,17 @@ export function recordSnapshot(configDir: string, account: Account, snapshot: Sn
  * damaged days are skipped and counted. `alertingAtEndsOnly`: the days between the first and
  * the last drop their alerting results as they are read (a month of a large account's sets).
  */
-export function readHistory(configDir: string, accountKey: string, range: { fromDay?: string; toDay?: string; alertingAtEndsOnly?: boolean } = {}): { snapshots: Snapshot[]; damaged: string[] } {
+export function readHistory(
+  configDir: string,
+  accountKey: string,
+  range: { fromDay?: string; toDay?: string; alertingAtEndsOnly?: boolean } = {},
+): { snapshots: Snapshot[]; damaged: string[] } {
   const folder = accountFolder(configDir, accountKey);
   const snapshots: Snapshot[] = [];
   const damaged: string[] = [];
   for (const day of daysKept(configDir, accountKey)) {
-    if ((range.fromDay !== undefined && day < range.fromDay) || (range.toDay !== undefined && day > range.toDay)) continue;
+    if ((range.fromDay !== undefined && day < range.fromDay) || (range.toDay !== undefined && day > range.toDay))
+      continue;
     const snapshot = readDay(folder, day);
     if (!snapshot) {
       damaged.push(day);
@@ -130,7 +137,9 @@ export function lastTaken(configDir: string, accountKey: string): number | undef
 }
 
 /** Every account with history: its key, days kept, first and last day, bytes. */
-export function listAccounts(configDir: string): { account: string; days: number; first: string | null; last: string | null; bytes: number; folder: string }[] {
+export function listAccounts(
+  configDir: string,
+): { account: string; days: number; first: string | null; last: string | null; bytes: number; folder: string }[] {
   const root = historyRoot(configDir);
   if (!checkPrivateFolder(root, 'history folder')) return [];
   return readdirSync(root)
@@ -143,7 +152,10 @@ export function listAccounts(configDir: string): { account: string; days: number
       } catch {
         return [];
       }
-      const bytes = days.reduce((sum, day) => sum + statSync(join(folder, `${day}.json`), { throwIfNoEntry: false })!.size, 0);
+      const bytes = days.reduce(
+        (sum, day) => sum + statSync(join(folder, `${day}.json`), { throwIfNoEntry: false })!.size,
+        0,
+      );
       return [{ account: key, days: days.length, first: days[0] ?? null, last: days.at(-1) ?? null, bytes, folder }];
     });
 }

@@ -9,9 +9,16 @@ import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 
 /** The line typed after `question` on stderr; `hidden` echoes nothing of it (a key). */
-export async function askLine(ctx: Context, question: string, { hidden = false }: { hidden?: boolean } = {}): Promise<string> {
+export async function askLine(
+  ctx: Context,
+  question: string,
+  { hidden = false }: { hidden?: boolean } = {},
+): Promise<string> {
   // Loaded here, not at the top: only a command that asks loads readline.
-  const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline/promises'), import('node:stream')]);
+  const [{ createInterface }, { Writable }] = await Promise.all([
+    import('node:readline/promises'),
+    import('node:stream'),
+  ]);
   const stderr = ctx.io.stderr as NodeJS.WritableStream;
   // Hidden: the typed characters go to a sink that drops them.
   const output = hidden ? new Writable({ write: (_chunk, _encoding, done) => done() }) : stderr;

@@ -56,17 +56,25 @@ export async function readUserInput(ctx: Context, input: UserInput): Promise<str
   const signal = deadline ? AbortSignal.any([ctx.signal, deadline.signal]) : ctx.signal;
   const name = inputName(input.path);
   const tooLong = (line: number) =>
-    new UsageError(`${input.option}: line ${line.toLocaleString('en')} of ${name} is longer than ${byteSize(input.maxLineBytes!)}, the most a line may be; stopped reading there`, input.hint);
+    new UsageError(
+      `${input.option}: line ${line.toLocaleString('en')} of ${name} is longer than ${byteSize(input.maxLineBytes!)}, the most a line may be; stopped reading there`,
+      input.hint,
+    );
   const chunks: Buffer[] = [];
   let total = 0;
   let line = 1;
   let lineBytes = 0;
   try {
     signal.throwIfAborted();
-    for await (const chunk of input.path === '-' ? streamChunks(ctx.io.stdin, signal) : fileChunks(input.path, signal)) {
+    for await (const chunk of input.path === '-'
+      ? streamChunks(ctx.io.stdin, signal)
+      : fileChunks(input.path, signal)) {
       total += chunk.length;
       if (total > input.maxBytes) {
-        throw new UsageError(`${input.option}: ${name} holds more than ${byteSize(input.maxBytes)}, ${input.tooLarge}; stopped reading there`, input.hint);
+        throw new UsageError(
+          `${input.option}: ${name} holds more than ${byteSize(input.maxBytes)}, ${input.tooLarge}; stopped reading there`,
+          input.hint,
+        );
       }
       if (input.maxLineBytes !== undefined) {
         // Only the line breaks are looked at: bounding a line needs no copy of it.
@@ -94,7 +102,10 @@ export async function readUserInput(ctx: Context, input: UserInput): Promise<str
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new UsageError(`${input.option}: ${name} is not UTF-8 text (${byteSize(bytes.length)} read); nothing was sent`, `save it as UTF-8 (e.g. iconv -t UTF-8); ${input.hint}`);
+    throw new UsageError(
+      `${input.option}: ${name} is not UTF-8 text (${byteSize(bytes.length)} read); nothing was sent`,
+      `save it as UTF-8 (e.g. iconv -t UTF-8); ${input.hint}`,
+    );
   }
 }
 

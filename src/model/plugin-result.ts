@@ -19,7 +19,6 @@ export function statusRank(status: unknown): number {
   return URGENCY[String(status) as PluginStatus] ?? PLUGIN_STATUSES.length;
 }
 
-
 /** The end of a timed mute, epoch seconds: mute_until per the field table, muted_until in a sample (api-v2.5, Plugin result). */
 export function muteEnd(result: Item): number | undefined {
   const ms = parseTime(result.mute_until ?? result.muted_until);
@@ -85,10 +84,13 @@ export interface MuteState {
 /** The mute in force at `nowSec` (isMuted), or null when there is none. */
 export function muteState(result: Item, nowSec: number): MuteState | null {
   if (!isMuted(result, nowSec)) return null;
-  const state: MuteState = { mute_type: typeof result.mute_type === 'string' && result.mute_type !== '' ? result.mute_type : 'muted' };
+  const state: MuteState = {
+    mute_type: typeof result.mute_type === 'string' && result.mute_type !== '' ? result.mute_type : 'muted',
+  };
   const until = muteEnd(result);
   if (until !== undefined && state.mute_type === 'timed_mute') state.mute_until = until;
-  if (result.ticket_number !== undefined && result.ticket_number !== null) state.ticket_number = String(result.ticket_number);
+  if (result.ticket_number !== undefined && result.ticket_number !== null)
+    state.ticket_number = String(result.ticket_number);
   if (typeof result.ticket_url === 'string' && result.ticket_url !== '') state.ticket_url = result.ticket_url;
   return state;
 }

@@ -32,7 +32,9 @@ export const GROUP_COLUMN: Column = {
   key: 'group',
   get: (row) => {
     const group = row.group;
-    return group && typeof group === 'object' ? ((group as Record<string, unknown>).name ?? (group as Record<string, unknown>).uid) : group;
+    return group && typeof group === 'object'
+      ? ((group as Record<string, unknown>).name ?? (group as Record<string, unknown>).uid)
+      : group;
   },
 };
 export const GROUP_UID_COLUMN: Column = { key: 'group_uid', header: 'GROUP UID', get: (row) => refUid(row.group) };
@@ -63,7 +65,11 @@ export function resolveColumns(columns: readonly Column[], fields?: readonly str
   if (!fields) return columns.map(resolve);
   return fields.map((key) => {
     const kind = FIELD_KINDS[key];
-    return resolve(columns.find((c) => c.key === key) ?? SHARED_COLUMNS.find((c) => c.key === key) ?? (kind ? { key, kind } : { key }));
+    return resolve(
+      columns.find((c) => c.key === key) ??
+        SHARED_COLUMNS.find((c) => c.key === key) ??
+        (kind ? { key, kind } : { key }),
+    );
   });
 }
 
@@ -85,7 +91,9 @@ export function pickFields(
   for (const key of fields) {
     if (hasField(obj, key)) picked[key] = readField(obj, key);
     else {
-      const computed = (columns.find((column) => column.key === key) ?? SHARED_COLUMNS.find((column) => column.key === key))?.get?.(obj, reading);
+      const computed = (
+        columns.find((column) => column.key === key) ?? SHARED_COLUMNS.find((column) => column.key === key)
+      )?.get?.(obj, reading);
       if (computed !== undefined) picked[key] = computed;
     }
   }

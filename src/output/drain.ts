@@ -8,7 +8,8 @@ import type { Sink } from './types.js';
  * A test's plain buffer never waits; Ctrl-C ends the wait.
  */
 export async function drained(out: Sink, signal?: AbortSignal): Promise<void> {
-  if (out instanceof EventEmitter && (out as { writableNeedDrain?: boolean }).writableNeedDrain === true) await once(out, 'drain', { signal });
+  if (out instanceof EventEmitter && (out as { writableNeedDrain?: boolean }).writableNeedDrain === true)
+    await once(out, 'drain', { signal });
 }
 
 /**

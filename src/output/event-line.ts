@@ -19,9 +19,17 @@ export interface EventLineInput {
   raw?: string;
 }
 
-const COLOURS: Readonly<Record<string, number>> = { ok: 32, warning: 33, alert: 31, critical: 31, error: 31, unknown: 35 };
+const COLOURS: Readonly<Record<string, number>> = {
+  ok: 32,
+  warning: 33,
+  alert: 31,
+  critical: 31,
+  error: 31,
+  unknown: 35,
+};
 
-const cell = (value: string | undefined, max = 40): string => (value === undefined ? '-' : terminalSafe(shortened(value, max)));
+const cell = (value: string | undefined, max = 40): string =>
+  value === undefined ? '-' : terminalSafe(shortened(value, max));
 
 /** HH:MM:SS local time of `ms`. */
 function clock(ms: number): string {
@@ -30,7 +38,8 @@ function clock(ms: number): string {
 }
 
 export function eventLine(event: EventLineInput, receivedMs: number, color: boolean): string {
-  const paint = (code: number | undefined, text: string) => (color && code !== undefined ? `\x1b[${code}m${text}\x1b[39m` : text);
+  const paint = (code: number | undefined, text: string) =>
+    color && code !== undefined ? `\x1b[${code}m${text}\x1b[39m` : text;
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
   const time = dim(clock(receivedMs));
   if (event.kind === 'test' || event.kind === 'connection_test') {
@@ -42,6 +51,9 @@ export function eventLine(event: EventLineInput, receivedMs: number, color: bool
   }
   const transition = event.transition ?? '-';
   const arrow = transition.lastIndexOf('→');
-  const shown = arrow === -1 ? cell(transition) : `${cell(transition.slice(0, arrow + 1))}${paint(COLOURS[event.severity ?? ''], cell(transition.slice(arrow + 1)))}`;
+  const shown =
+    arrow === -1
+      ? cell(transition)
+      : `${cell(transition.slice(0, arrow + 1))}${paint(COLOURS[event.severity ?? ''], cell(transition.slice(arrow + 1)))}`;
   return `${time}  ${cell(event.account)}  ${cell(event.computer)}  ${cell(event.group)}  ${cell(event.plugin)}  ${shown}`;
 }

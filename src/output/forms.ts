@@ -44,8 +44,19 @@ export function hasField(row: Record<string, unknown>, key: string): boolean {
 }
 
 const TIME_FIELDS = [
-  'created_at', 'updated_at', 'last_report', 'last_update', 'registration_date', 'last_run', 'last_signin', 'expires_at',
-  'mute_until', 'muted_until', 'estimated_manufacture_date', 'estimated_purchase_date', 'ignore_missing_until',
+  'created_at',
+  'updated_at',
+  'last_report',
+  'last_update',
+  'registration_date',
+  'last_run',
+  'last_signin',
+  'expires_at',
+  'mute_until',
+  'muted_until',
+  'estimated_manufacture_date',
+  'estimated_purchase_date',
+  'ignore_missing_until',
 ];
 
 /**

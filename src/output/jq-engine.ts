@@ -14,7 +14,10 @@ export const RING_BYTES = 1 << 20;
 const WORKER_HEAP_MB = 64;
 
 /** What the worker says: its messages, a failure of its own, its end. */
-export type EngineEvent = { kind: 'message'; message: WorkerMessage } | { kind: 'error'; error: Error & { code?: string } } | { kind: 'exit'; code: number };
+export type EngineEvent =
+  | { kind: 'message'; message: WorkerMessage }
+  | { kind: 'error'; error: Error & { code?: string } }
+  | { kind: 'exit'; code: number };
 
 export interface JqEngine {
   /** The filter the worker compiles. */
@@ -52,7 +55,11 @@ export interface EngineOptions {
 }
 
 /** Starts the worker for `expression`; `workerFile` is dist/jq-worker.cjs. */
-export function startJqEngine(expression: string, workerFile: string, { mainLoading = false, longInput = false, mainLoadWaitMs }: EngineOptions = {}): JqEngine {
+export function startJqEngine(
+  expression: string,
+  workerFile: string,
+  { mainLoading = false, longInput = false, mainLoadWaitMs }: EngineOptions = {},
+): JqEngine {
   const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
   const mainLoaded = () => {
     Atomics.store(control, CONTROL.MAIN_LOADED, 1);
@@ -61,7 +68,14 @@ export function startJqEngine(expression: string, workerFile: string, { mainLoad
   if (!mainLoading) mainLoaded();
   const ring = new Uint8Array(new SharedArrayBuffer(RING_BYTES));
   const { port1, port2 } = new MessageChannel();
-  const data: JqWorkerData = { expression, control: control.buffer as SharedArrayBuffer, ring: ring.buffer as SharedArrayBuffer, input: port2, optimised: longInput, ...(mainLoadWaitMs === undefined ? {} : { mainLoadWaitMs }) };
+  const data: JqWorkerData = {
+    expression,
+    control: control.buffer as SharedArrayBuffer,
+    ring: ring.buffer as SharedArrayBuffer,
+    input: port2,
+    optimised: longInput,
+    ...(mainLoadWaitMs === undefined ? {} : { mainLoadWaitMs }),
+  };
   const worker = new Worker(workerFile, {
     workerData: data,
     transferList: [port2],

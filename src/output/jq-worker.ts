@@ -194,7 +194,8 @@ function wrapImports(imports: Record<string, Record<string, unknown>>): void {
     }
   }
   const missing = Object.keys(wrappers).filter((name) => !found.has(name));
-  if (missing.length > 0) throw new Error(`jq-wasm's module does not import ${missing.join(', ')}: this version of jq-wasm is not supported`);
+  if (missing.length > 0)
+    throw new Error(`jq-wasm's module does not import ${missing.join(', ')}: this version of jq-wasm is not supported`);
 }
 
 async function run(): Promise<void> {
@@ -225,7 +226,9 @@ async function run(): Promise<void> {
     instantiateWasm: (imports, done) => {
       wrapImports(imports as Record<string, Record<string, unknown>>);
       void wasm.instantiate(module, imports).then((instance) => {
-        memory = Object.values(instance.exports).find((value) => typeof value === 'object' && value !== null && 'grow' in value) as typeof memory;
+        memory = Object.values(instance.exports).find(
+          (value) => typeof value === 'object' && value !== null && 'grow' in value,
+        ) as typeof memory;
         done(instance as never, module as never);
       });
     },
@@ -245,7 +248,11 @@ async function run(): Promise<void> {
     const { error } = outcome;
     if (error instanceof Stop) return;
     // emscripten aborts when jq's memory (256 MB at most) cannot grow any more.
-    post({ type: 'failed', message: String((error as Error | undefined)?.message ?? error), memory: /Aborted|memory/i.test(String(error)) });
+    post({
+      type: 'failed',
+      message: String((error as Error | undefined)?.message ?? error),
+      memory: /Aborted|memory/i.test(String(error)),
+    });
     return;
   }
   const { exitCode } = outcome;
@@ -257,4 +264,6 @@ async function run(): Promise<void> {
   post({ type: 'done', exitCode });
 }
 
-void run().catch((error: unknown) => post({ type: 'failed', message: String((error as Error | undefined)?.message ?? error) }));
+void run().catch((error: unknown) =>
+  post({ type: 'failed', message: String((error as Error | undefined)?.message ?? error) }),
+);

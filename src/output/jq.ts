@@ -47,7 +47,9 @@ declare const __MON_DIST__: string | undefined;
 
 /** The worker script: beside the bundle, or the built one when the sources run. */
 function workerFile(): string {
-  return typeof __MON_DIST__ === 'string' ? join(__MON_DIST__, WORKER_NAME) : fileURLToPath(new URL(`../../dist/${WORKER_NAME}`, import.meta.url));
+  return typeof __MON_DIST__ === 'string'
+    ? join(__MON_DIST__, WORKER_NAME)
+    : fileURLToPath(new URL(`../../dist/${WORKER_NAME}`, import.meta.url));
 }
 
 /** Where a JqSink prints: stdout, maybe a stream that asks writers to wait for 'drain'. */
@@ -117,7 +119,12 @@ export class JqSink extends EventEmitter implements Sink {
     ({ worker: this.worker, control: this.control, ring: this.ring, input: this.input } = engine);
     engine.listen((event) => {
       if (event.kind === 'message') this.receive(event.message);
-      else if (event.kind === 'error') this.fail(event.error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory() : new FilterError(`--jq: the filter engine failed: ${event.error.message}`));
+      else if (event.kind === 'error')
+        this.fail(
+          event.error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? outOfMemory()
+            : new FilterError(`--jq: the filter engine failed: ${event.error.message}`),
+        );
       else if (!this.outcome) this.fail(new FilterError(`--jq: the filter engine stopped (exit status ${event.code})`));
     });
     const { out, signal, deadlineMs } = options;
@@ -135,8 +142,10 @@ export class JqSink extends EventEmitter implements Sink {
   get writableNeedDrain(): boolean {
     // -o json sends its document on as it comes (no more than the renderer would hold): while
     // its results are held, a list waiting on jq's input could wait on a full ring for ever.
-    const inputFull = this.options.mode === 'ndjson' && Atomics.load(this.control, CONTROL.INPUT_BYTES) > INPUT_HIGH_BYTES;
-    const need = this.failure === undefined && (this.outBlocked || this.options.out.writableNeedDrain === true || inputFull);
+    const inputFull =
+      this.options.mode === 'ndjson' && Atomics.load(this.control, CONTROL.INPUT_BYTES) > INPUT_HIGH_BYTES;
+    const need =
+      this.failure === undefined && (this.outBlocked || this.options.out.writableNeedDrain === true || inputFull);
     if (need) this.drainOwed = true;
     return need;
   }
@@ -220,16 +229,27 @@ export class JqSink extends EventEmitter implements Sink {
         this.settleReady.resolve();
         return;
       case 'refused':
-        this.fail(new UsageError(`--jq: ${compileMessage(message.stderr, message.exitCode)}`, "check the filter against jq's manual: https://jqlang.org/manual/"));
+        this.fail(
+          new UsageError(
+            `--jq: ${compileMessage(message.stderr, message.exitCode)}`,
+            "check the filter against jq's manual: https://jqlang.org/manual/",
+          ),
+        );
         return;
       case 'warn':
         this.options.warn(message.text);
         return;
       case 'failed':
-        this.finish({ error: message.memory ? outOfMemory() : new FilterError(`--jq: ${message.message.replace(ERROR_PREFIX, '')}`) });
+        this.finish({
+          error: message.memory ? outOfMemory() : new FilterError(`--jq: ${message.message.replace(ERROR_PREFIX, '')}`),
+        });
         return;
       case 'done':
-        this.finish(message.exitCode === 0 ? {} : { error: new FilterError(`--jq: jq stopped with exit status ${message.exitCode}`) });
+        this.finish(
+          message.exitCode === 0
+            ? {}
+            : { error: new FilterError(`--jq: jq stopped with exit status ${message.exitCode}`) },
+        );
         return;
     }
   }
@@ -296,7 +316,10 @@ export class JqSink extends EventEmitter implements Sink {
 }
 
 function outOfMemory(): FilterError {
-  return new FilterError("--jq: the filter ran out of memory (jq's limit is 256 MB)", 'a filter that collects without end (`[range(infinite)]`) never finishes; narrow the input or the filter');
+  return new FilterError(
+    "--jq: the filter ran out of memory (jq's limit is 256 MB)",
+    'a filter that collects without end (`[range(infinite)]`) never finishes; narrow the input or the filter',
+  );
 }
 
 /**
@@ -305,7 +328,9 @@ function outOfMemory(): FilterError {
  * that points into it (which means nothing once the lines are joined).
  */
 function compileMessage(stderr: string, exitCode: number): string {
-  const lines = stderr.split('\n').filter((line) => !/^jq: \d+ compile errors?$/.test(line) && !/^\s*\^+\s*$/.test(line));
+  const lines = stderr
+    .split('\n')
+    .filter((line) => !/^jq: \d+ compile errors?$/.test(line) && !/^\s*\^+\s*$/.test(line));
   const text = lines
     .map((line) => line.replace(ERROR_PREFIX, '').trim())
     .filter(Boolean)

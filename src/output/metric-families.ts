@@ -4,7 +4,11 @@
  * the docs and the man page (src/spec/topics.ts). No imports: help loads it.
  */
 export const METRIC_FAMILIES = [
-  { name: 'mon_computers', labels: ['account', 'group', 'group_uid', 'platform'], help: 'Computers, hidden ones included.' },
+  {
+    name: 'mon_computers',
+    labels: ['account', 'group', 'group_uid', 'platform'],
+    help: 'Computers, hidden ones included.',
+  },
   { name: 'mon_computers_missing', labels: ['account', 'group', 'group_uid'], help: 'Missing computers.' },
   { name: 'mon_computers_hidden', labels: ['account', 'group', 'group_uid'], help: 'Hidden computers.' },
   {
@@ -17,9 +21,18 @@ export const METRIC_FAMILIES = [
     labels: ['account', 'plugin'],
     help: 'Unmuted Alert results of the plugins with the most of them (the 10 of status top_plugins; a plugin out of the ten has no sample).',
   },
-  { name: 'mon_expirations', labels: ['account', 'window'], help: 'Expirations; window expired (already ended), 30d or 90d (ending within that many days, not yet ended).' },
+  {
+    name: 'mon_expirations',
+    labels: ['account', 'window'],
+    help: 'Expirations; window expired (already ended), 30d or 90d (ending within that many days, not yet ended).',
+  },
   { name: 'mon_up', labels: ['account'], help: '1 when every read of the account succeeded, 0 otherwise.' },
-  { name: 'mon_read_duration_seconds', labels: ['account'], help: 'How long reading the account took.', unit: 'seconds' },
+  {
+    name: 'mon_read_duration_seconds',
+    labels: ['account'],
+    help: 'How long reading the account took.',
+    unit: 'seconds',
+  },
   {
     name: 'mon_last_success_timestamp_seconds',
     labels: ['account'],

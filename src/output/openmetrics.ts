@@ -69,23 +69,41 @@ export function renderOpenMetrics(accounts: readonly AccountFigures[], version: 
     duration.samples.push({ labels: { account }, value: readSeconds ?? 0 });
     for (const group of report.groups) {
       const where = { account, group: group.name ?? '', group_uid: group.uid ?? '' };
-      for (const [platform, n] of Object.entries(group.platforms)) computers.samples.push({ labels: { ...where, platform }, value: n });
+      for (const [platform, n] of Object.entries(group.platforms))
+        computers.samples.push({ labels: { ...where, platform }, value: n });
       missing.samples.push({ labels: where, value: group.missing });
       hidden.samples.push({ labels: where, value: group.hidden });
       for (const muted of ['false', 'true'] as const) {
         const counts = muted === 'true' ? group.results.muted : group.results.unmuted;
         // Every documented status, zero included, so a series does not vanish when it reaches 0; then any other the API sends.
-        const statuses = [...PLUGIN_STATUSES, ...Object.keys(counts).filter((status) => !(PLUGIN_STATUSES as readonly string[]).includes(status))];
-        for (const status of statuses) results.samples.push({ labels: { ...where, status, muted }, value: counts[status] ?? 0 });
+        const statuses = [
+          ...PLUGIN_STATUSES,
+          ...Object.keys(counts).filter((status) => !(PLUGIN_STATUSES as readonly string[]).includes(status)),
+        ];
+        for (const status of statuses)
+          results.samples.push({ labels: { ...where, status, muted }, value: counts[status] ?? 0 });
       }
     }
-    for (const { name, alerts } of report.top_plugins) topPlugins.samples.push({ labels: { account, plugin: name }, value: alerts });
+    for (const { name, alerts } of report.top_plugins)
+      topPlugins.samples.push({ labels: { account, plugin: name }, value: alerts });
     expirations.samples.push({ labels: { account, window: 'expired' }, value: report.expirations.expired });
-    for (const window of Object.keys(EXPIRATION_WINDOWS) as ExpirationWindow[]) expirations.samples.push({ labels: { account, window }, value: report.expirations.windows[window] });
+    for (const window of Object.keys(EXPIRATION_WINDOWS) as ExpirationWindow[])
+      expirations.samples.push({ labels: { account, window }, value: report.expirations.windows[window] });
   }
 
   const lines: string[] = [];
-  for (const { name, samples } of [computers, missing, hidden, results, topPlugins, expirations, up, duration, lastSuccess, build]) {
+  for (const { name, samples } of [
+    computers,
+    missing,
+    hidden,
+    results,
+    topPlugins,
+    expirations,
+    up,
+    duration,
+    lastSuccess,
+    build,
+  ]) {
     const { help, ...rest } = METRIC_FAMILIES.find((one) => one.name === name)!;
     lines.push(`# TYPE ${name} gauge`);
     if ('unit' in rest) lines.push(`# UNIT ${name} ${rest.unit}`);

@@ -7,7 +7,17 @@
  * it as mon_up 0). Otherwise PATH keeps what it held and the temporary is removed, on Ctrl-C too.
  * A stream (`sandbox serve`'s lines) is appended to PATH as it comes.
  */
-import { closeSync, constants, createWriteStream, fsyncSync, lstatSync, openSync, unlinkSync, type Stats, type WriteStream } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createWriteStream,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  unlinkSync,
+  type Stats,
+  type WriteStream,
+} from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -26,16 +36,21 @@ export interface OutputFile {
 /** Whatever was said about a path in the words of --output-file: one line, exit 2, nothing sent. */
 function refused(path: string, error: NodeJS.ErrnoException): UsageError {
   const why =
-    error.code === 'ENOENT' || error.code === 'ENOTDIR' ? `no folder ${dirname(path)}`
-    : error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS' ? `cannot write in ${dirname(path)} (${error.code})`
-    : `cannot write ${path} (${error.code ?? error.message})`;
+    error.code === 'ENOENT' || error.code === 'ENOTDIR'
+      ? `no folder ${dirname(path)}`
+      : error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS'
+        ? `cannot write in ${dirname(path)} (${error.code})`
+        : `cannot write ${path} (${error.code ?? error.message})`;
   return new UsageError(`${OPTION}: ${why}`, 'give a file in a folder that exists and you can write in');
 }
 
 /** A write or the rename that failed (ENOSPC, EACCES): exit 2 naming the file, as for the config file. */
 function refusedWrite(path: string, error: NodeJS.ErrnoException): unknown {
   if (typeof error?.code !== 'string') return error;
-  return new UsageError(`${OPTION}: cannot write ${path} (${error.code}); it keeps what it held`, `check the space and the rights of ${dirname(path)} (df -h, ls -ld)`);
+  return new UsageError(
+    `${OPTION}: cannot write ${path} (${error.code}); it keeps what it held`,
+    `check the space and the rights of ${dirname(path)} (df -h, ls -ld)`,
+  );
 }
 
 /**
@@ -43,7 +58,11 @@ function refusedWrite(path: string, error: NodeJS.ErrnoException): unknown {
  * cannot be written is refused first (exit 2).
  */
 export function openOutputFile(path: string, append: boolean): OutputFile {
-  if (path.trim() === '') throw new UsageError(`${OPTION}: give a file name (got '')`, 'e.g. --output-file /var/lib/node_exporter/textfile/mon.prom');
+  if (path.trim() === '')
+    throw new UsageError(
+      `${OPTION}: give a file name (got '')`,
+      'e.g. --output-file /var/lib/node_exporter/textfile/mon.prom',
+    );
   let stats: Stats | undefined;
   try {
     stats = lstatSync(path);
@@ -53,13 +72,24 @@ export function openOutputFile(path: string, append: boolean): OutputFile {
   // A rename would replace a link by a file, and cannot replace a folder; a FIFO or a device is
   // what a redirect is for.
   if (stats && !stats.isFile() && !(append && stats.isSymbolicLink())) {
-    throw new UsageError(`${OPTION}: ${path} is ${stats.isDirectory() ? 'a folder' : stats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; it replaces a regular file`, 'give the path of a file, or redirect stdout (>) instead');
+    throw new UsageError(
+      `${OPTION}: ${path} is ${stats.isDirectory() ? 'a folder' : stats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; it replaces a regular file`,
+      'give the path of a file, or redirect stdout (>) instead',
+    );
   }
-  const target = append ? path : join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const target = append
+    ? path
+    : join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let fd: number;
   try {
     // The file's mode follows the umask, as a redirect's does.
-    fd = openSync(target, append ? constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    fd = openSync(
+      target,
+      append
+        ? constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT
+        : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      0o666,
+    );
   } catch (error) {
     throw refused(path, error as NodeJS.ErrnoException);
   }

@@ -42,7 +42,12 @@ function limitText({ requests, windowMs }: RateHold): string {
 }
 
 /** See {@link WaitNotice}. `debug` is --verbose's line on stderr, when on. */
-export function createWaitNotice(stderr: Sink & { isTTY?: boolean }, now: () => number, quiet: boolean, debug?: (line: string) => void): WaitNotice {
+export function createWaitNotice(
+  stderr: Sink & { isTTY?: boolean },
+  now: () => number,
+  quiet: boolean,
+  debug?: (line: string) => void,
+): WaitNotice {
   const live = stderr.isTTY === true && !quiet;
   let current: RateHold | undefined;
   let redraw: (() => void) | undefined;
@@ -50,7 +55,8 @@ export function createWaitNotice(stderr: Sink & { isTTY?: boolean }, now: () => 
   let ticker: ReturnType<typeof setInterval> | undefined;
   let said = false;
   const note = (): string | undefined =>
-    current && `waiting ${clockTime((current.until - now()) / 1000)} for the rate budget (${limitText(current)}, shared by every mon using this key)`;
+    current &&
+    `waiting ${clockTime((current.until - now()) / 1000)} for the rate budget (${limitText(current)}, shared by every mon using this key)`;
   const show = (): void => {
     if (redraw) redraw();
     else if (current) {
@@ -68,7 +74,9 @@ export function createWaitNotice(stderr: Sink & { isTTY?: boolean }, now: () => 
       current = hold;
       if (hold && !said && debug) {
         said = true;
-        debug(`rate budget: waiting ${Math.ceil((hold.until - now()) / 1000)} s for a free request (${limitText(hold)}, shared by every mon using this key)`);
+        debug(
+          `rate budget: waiting ${Math.ceil((hold.until - now()) / 1000)} s for a free request (${limitText(hold)}, shared by every mon using this key)`,
+        );
       }
       if (!live) return;
       clearInterval(ticker);
@@ -93,7 +101,12 @@ export function createWaitNotice(stderr: Sink & { isTTY?: boolean }, now: () => 
  * log), not with --quiet, and only once the work has taken more than a second, or at once while
  * the rate budget holds it (`wait`: the wait is added to the line).
  */
-export function createProgress(stderr: Sink & { isTTY?: boolean }, now: () => number, quiet: boolean, wait?: WaitNotice): Progress {
+export function createProgress(
+  stderr: Sink & { isTTY?: boolean },
+  now: () => number,
+  quiet: boolean,
+  wait?: WaitNotice,
+): Progress {
   const started = now();
   const enabled = stderr.isTTY === true && !quiet;
   let shown = false;
@@ -155,7 +168,10 @@ export function meterLine(state: MeterState): string {
   const { label, done, total, rate, budgetRate, budgetRequests } = state;
   const filled = total === 0 ? BAR_WIDTH : Math.round((done / total) * BAR_WIDTH);
   const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
-  const pace = budgetRate !== undefined && budgetRequests !== undefined && total > budgetRequests ? Math.min(rate, budgetRate) : rate;
+  const pace =
+    budgetRate !== undefined && budgetRequests !== undefined && total > budgetRequests
+      ? Math.min(rate, budgetRate)
+      : rate;
   const left = pace > 0 ? `${clockTime((total - done) / pace)} left` : 'time left unknown';
   return `${label} ${bar} ${done}/${total}  ${rate.toFixed(1)}/s  ${left}`;
 }

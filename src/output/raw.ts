@@ -4,7 +4,10 @@ import type { RawOptions } from './types.js';
 
 /** A decoded body as received: pretty JSON, or one compact line per item with ndjson. --fields keeps those keys of objects. */
 export function printRaw(data: unknown, opts: RawOptions): void {
-  const pick = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? pickFields(value as Record<string, unknown>, opts.fields) : value);
+  const pick = (value: unknown): unknown =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? pickFields(value as Record<string, unknown>, opts.fields)
+      : value;
   if (opts.format === 'ndjson') {
     const items = Array.isArray(data) ? data : [data];
     opts.out.write(items.map((item) => `${toJson(pick(item))}\n`).join(''));

@@ -35,7 +35,9 @@ function jsonList(opts: RenderOptions): ListRenderer {
     push(items, firstKey) {
       if (items.length === 0) return;
       const copies = withFirstKey(items, firstKey);
-      const page = opts.fields ? copies.map((item) => pickFields(item, opts.fields, opts.columns, machineReading(opts))) : copies;
+      const page = opts.fields
+        ? copies.map((item) => pickFields(item, opts.fields, opts.columns, machineReading(opts)))
+        : copies;
       const text = toJson(page, opts.compact ? undefined : 2);
       opts.out.write((first ? open : between) + text.slice(cut, -cut));
       first = false;
@@ -54,8 +56,10 @@ function ndjsonList(opts: RenderOptions): ListRenderer {
       // copying every item cost about a tenth of `--all-profiles … -o ndjson`.
       const spliced = firstKey !== undefined && opts.fields === undefined;
       const reading = machineReading(opts);
-      const line = spliced ? firstKeyLine(firstKey) : (item: Row) => toJson(pickFields(item, opts.fields, opts.columns, reading));
-      opts.out.write((spliced ? items : withFirstKey(items, firstKey)).map((item) => line(item) + '\n').join(''));
+      const line = spliced
+        ? firstKeyLine(firstKey)
+        : (item: Row) => toJson(pickFields(item, opts.fields, opts.columns, reading));
+      opts.out.write((spliced ? items : withFirstKey(items, firstKey)).map((item) => `${line(item)}\n`).join(''));
     },
     end() {},
   };
@@ -70,7 +74,8 @@ function firstKeyLine(firstKey: FirstKey): (item: Row) => string {
     // item has it, and keys that are array indices ("0", "12") come before every other key of an
     // object (JSON.stringify writes them first, so the first one tells). Anything but an object
     // (never a list's item) is copied too.
-    if (Object.hasOwn(item, firstKey.key) || !text.startsWith('{') || /^\{"\d+":/.test(text)) return toJson({ [firstKey.key]: firstKey.value, ...item });
+    if (Object.hasOwn(item, firstKey.key) || !text.startsWith('{') || /^\{"\d+":/.test(text))
+      return toJson({ [firstKey.key]: firstKey.value, ...item });
     return text === '{}' ? `${head}}` : `${head},${text.slice(1)}`;
   };
 }
@@ -90,13 +95,15 @@ function delimitedList(
   const writeHeader = (): string => {
     if (!headerDue) return '';
     headerDue = false;
-    return toRow(cols.map((c) => c.key)) + '\n';
+    return `${toRow(cols.map((c) => c.key))}\n`;
   };
   return {
     push(items, firstKey) {
       if (items.length === 0) return;
       const reading = machineReading(opts);
-      const lines = withFirstKey(items, firstKey).map((item) => toRow(cols.map((c) => plainValue(c.value(item, reading), c.kind))) + '\n');
+      const lines = withFirstKey(items, firstKey).map(
+        (item) => `${toRow(cols.map((c) => plainValue(c.value(item, reading), c.kind)))}\n`,
+      );
       opts.out.write(writeHeader() + lines.join(''));
     },
     end() {
@@ -109,7 +116,13 @@ function delimitedList(
 function cells(row: Row, cols: readonly ResolvedColumn[], opts: RenderOptions, kit: TableKit): string[] {
   const reading = { nowMs: opts.now(), machine: false };
   return cols.map((c) =>
-    formatCell(c.value(row, reading), c.kind, { tty: opts.tty, now: opts.now, maxWidth: c.maxWidth, cut: kit.cut, palette: kit.palette }),
+    formatCell(c.value(row, reading), c.kind, {
+      tty: opts.tty,
+      now: opts.now,
+      maxWidth: c.maxWidth,
+      cut: kit.cut,
+      palette: kit.palette,
+    }),
   );
 }
 
@@ -157,10 +170,12 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
 export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
   switch (opts.format) {
     case 'json':
-      opts.out.write(toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts)), opts.compact ? undefined : 2) + '\n');
+      opts.out.write(
+        `${toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts)), opts.compact ? undefined : 2)}\n`,
+      );
       return;
     case 'ndjson':
-      opts.out.write(toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts))) + '\n');
+      opts.out.write(`${toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts)))}\n`);
       return;
     case 'csv':
     case 'tsv': {
@@ -176,7 +191,12 @@ export async function renderObject(obj: Row, opts: RenderOptions): Promise<void>
       const kit = await loadTableKit(opts.color);
       const values = cells(obj, cols, opts, kit);
       const label = (s: string): string => (kit.palette ? kit.palette.header(s) : s);
-      opts.out.write(kit.grid(undefined, cols.map((c, i) => [label(c.header), values[i] ?? ''])));
+      opts.out.write(
+        kit.grid(
+          undefined,
+          cols.map((c, i) => [label(c.header), values[i] ?? '']),
+        ),
+      );
       return;
     }
   }

@@ -7,7 +7,13 @@
 export interface StatusReport {
   /** The groups named with --group, or null for the whole account. */
   scope: { groups: { uid: string; name: string | null }[] | null };
-  computers: { total: number; missing: number; hidden: number; pending_removal: number; platforms: Record<string, number> };
+  computers: {
+    total: number;
+    missing: number;
+    hidden: number;
+    pending_removal: number;
+    platforms: Record<string, number>;
+  };
   plugin_results: { total: number; alerts: number; warnings: number; muted: number; hidden: number };
   top_plugins: { name: string; alerts: number }[];
   groups: GroupCount[];
@@ -31,4 +37,3 @@ export interface GroupCount {
   platforms: Record<string, number>;
   results: { unmuted: Record<string, number>; muted: Record<string, number> };
 }
-

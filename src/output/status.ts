@@ -20,7 +20,13 @@ export function bar(value: number, max: number, width = BAR_WIDTH): string {
 }
 
 type Colour = 'red' | 'yellow' | 'green' | 'cyan' | 'bold';
-const CODES: Record<Colour, [number, number]> = { red: [31, 39], yellow: [33, 39], green: [32, 39], cyan: [36, 39], bold: [1, 22] };
+const CODES: Record<Colour, [number, number]> = {
+  red: [31, 39],
+  yellow: [33, 39],
+  green: [32, 39],
+  cyan: [36, 39],
+  bold: [1, 22],
+};
 
 interface Line {
   label: string;
@@ -32,7 +38,8 @@ interface Line {
 
 /** Renders the report; `color` as decided by the caller (terminal, NO_COLOR, --no-color). */
 export function renderStatus(report: StatusReport, out: Sink, color: boolean): void {
-  const paint = (colour: Colour | undefined, text: string) => (color && colour && text ? `\x1b[${CODES[colour][0]}m${text}\x1b[${CODES[colour][1]}m` : text);
+  const paint = (colour: Colour | undefined, text: string) =>
+    color && colour && text ? `\x1b[${CODES[colour][0]}m${text}\x1b[${CODES[colour][1]}m` : text;
   const sections: { title: string; lines: Line[]; empty?: string }[] = [];
   const section = (title: string, lines: Line[], empty?: string) => sections.push({ title, lines, empty });
 
@@ -48,7 +55,8 @@ export function renderStatus(report: StatusReport, out: Sink, color: boolean): v
   ]);
   // The lines add up to the total: the unmuted results neither Alert nor Warning are OK or
   // Informational, and a status the API may add has a line of its own when there is any.
-  const unmuted = (status: string) => report.groups.reduce((sum, group) => sum + (group.results.unmuted[status] ?? 0), 0);
+  const unmuted = (status: string) =>
+    report.groups.reduce((sum, group) => sum + (group.results.unmuted[status] ?? 0), 0);
   const ok = unmuted('OK');
   const informational = unmuted('Informational');
   const other = results.total - results.alerts - results.warnings - results.muted - results.hidden - ok - informational;
@@ -71,12 +79,21 @@ export function renderStatus(report: StatusReport, out: Sink, color: boolean): v
     report.groups
       .filter((g) => g.alerts > 0 || g.missing > 0)
       .slice(0, 10)
-      .map((g) => ({ label: g.name ?? g.uid ?? '(no group)', value: g.alerts, colour: 'red' as const, note: g.missing > 0 ? `${g.missing} missing` : undefined })),
+      .map((g) => ({
+        label: g.name ?? g.uid ?? '(no group)',
+        value: g.alerts,
+        colour: 'red' as const,
+        note: g.missing > 0 ? `${g.missing} missing` : undefined,
+      })),
     'no group has unmuted alerts or missing computers',
   );
   section(`Expirations`, [
     { label: 'expired', value: expirations.expired, colour: expirations.expired > 0 ? 'red' : undefined },
-    { label: `expiring within ${expirations.within_days} days`, value: expirations.expiring, colour: expirations.expiring > 0 ? 'yellow' : undefined },
+    {
+      label: `expiring within ${expirations.within_days} days`,
+      value: expirations.expiring,
+      colour: expirations.expiring > 0 ? 'yellow' : undefined,
+    },
   ]);
   // One scale for every bar on the screen.
   const max = Math.max(0, ...sections.flatMap(({ lines }) => lines.map((l) => l.value)));

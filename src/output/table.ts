@@ -15,10 +15,21 @@ export interface TableKit {
 
 // Every border character blank: a gh-like layout that greps and copies cleanly.
 const NO_BORDER = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-  right: '', 'right-mid': '', middle: '',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '',
 };
 
 /** The space after each column. */
@@ -86,7 +97,10 @@ export async function loadTableKit(color: boolean): Promise<TableKit> {
     });
     for (const row of rows) table.push(row);
     // The padding after the last column is noise at the end of every line.
-    return table.toString().split('\n').map((line) => line.trimEnd());
+    return table
+      .toString()
+      .split('\n')
+      .map((line) => line.trimEnd());
   };
 
   return {
@@ -105,8 +119,15 @@ export async function loadTableKit(color: boolean): Promise<TableKit> {
       for (const row of measured) row.forEach((w, i) => (widths[i] = Math.max(widths[i] ?? 0, w)));
       const lines: string[] = [];
       if (rows.length > MAX_TABLE_ROWS) {
-        rows.forEach((row, r) => lines.push(row.map((cell, i) => cell + ' '.repeat(widths[i]! - measured[r]![i]! + GAP)).join('').trimEnd()));
-        return lines.join('\n') + '\n';
+        rows.forEach((row, r) =>
+          lines.push(
+            row
+              .map((cell, i) => cell + ' '.repeat(widths[i]! - measured[r]![i]! + GAP))
+              .join('')
+              .trimEnd(),
+          ),
+        );
+        return `${lines.join('\n')}\n`;
       }
       let chunk: string[][] = [];
       const flush = (): void => {
@@ -125,7 +146,7 @@ export async function loadTableKit(color: boolean): Promise<TableKit> {
         }
       });
       flush();
-      return lines.join('\n') + '\n';
+      return `${lines.join('\n')}\n`;
     },
   };
 }

@@ -91,13 +91,24 @@ export interface SecurityCheck {
   /** Computers with a result of this kind. */
   checked: number;
   ok: number;
-  failing: { computer: string; url: string | undefined; group: string; plugin: string; status: string; details: string; muted: boolean }[];
+  failing: {
+    computer: string;
+    url: string | undefined;
+    group: string;
+    plugin: string;
+    status: string;
+    details: string;
+    muted: boolean;
+  }[];
 }
 
 /** Which plugin results speak of security, by their name or slug. */
 const SECURITY_KINDS: readonly [string, RegExp][] = [
   ['Disk encryption', /filevault|bitlocker|encrypt|luks/i],
-  ['Antivirus and malware protection', /defender|antivirus|anti-virus|malware|xprotect|endpoint protection|sophos|crowdstrike|sentinel/i],
+  [
+    'Antivirus and malware protection',
+    /defender|antivirus|anti-virus|malware|xprotect|endpoint protection|sophos|crowdstrike|sentinel/i,
+  ],
   ['Pending updates', /updates?\b|patch/i],
 ];
 
@@ -125,7 +136,9 @@ export async function collectReport(
   const attention: AttentionRow[] = [];
   const byUid = new Map<string, InventoryRow>();
   const expirations: Item[] = [];
-  const security = new Map<string, SecurityCheck>(SECURITY_KINDS.map(([kind]) => [kind, { kind, checked: 0, ok: 0, failing: [] }]));
+  const security = new Map<string, SecurityCheck>(
+    SECURITY_KINDS.map(([kind]) => [kind, { kind, checked: 0, ok: 0, failing: [] }]),
+  );
   const status = await collectStatus(client, scope, nowMs, 30 * 86_400, {
     onPage,
     onComputer: (entry) => {
@@ -144,10 +157,21 @@ export async function collectReport(
   // One collator for every comparison: localeCompare with options makes one per call.
   const { compare } = new Intl.Collator('en', { sensitivity: 'base' });
   inventory.sort((a, b) => compare(a.group, b.group) || compare(a.name, b.name));
-  attention.sort((a, b) => (a.status === b.status ? 0 : a.status === 'Alert' ? -1 : 1) || compare(a.group, b.group) || compare(a.computer, b.computer) || compare(a.plugin, b.plugin));
+  attention.sort(
+    (a, b) =>
+      (a.status === b.status ? 0 : a.status === 'Alert' ? -1 : 1) ||
+      compare(a.group, b.group) ||
+      compare(a.computer, b.computer) ||
+      compare(a.plugin, b.plugin),
+  );
   const rowOf = (expiration: Item, at: number): DueRow => {
     const computer = byUid.get(uidOf(expiration.computer) ?? '');
-    return { what: dueWhat(expiration), computer: computer?.name ?? '', group: computer?.group ?? groupName(expiration.group, status), expiresMs: at };
+    return {
+      what: dueWhat(expiration),
+      computer: computer?.name ?? '',
+      group: computer?.group ?? groupName(expiration.group, status),
+      expiresMs: at,
+    };
   };
   const { due, expired, months } = await expirationRows(client, expirations, rowOf, nowMs);
   return {
@@ -159,14 +183,26 @@ export async function collectReport(
     attention,
     due,
     expired,
-    fullVolumes: inventory.filter((row) => row.bootUsedPercent !== undefined && row.bootUsedPercent >= FULL_PERCENT).sort((a, b) => b.bootUsedPercent! - a.bootUsedPercent! || compare(a.name, b.name)),
+    fullVolumes: inventory
+      .filter((row) => row.bootUsedPercent !== undefined && row.bootUsedPercent >= FULL_PERCENT)
+      .sort((a, b) => b.bootUsedPercent! - a.bootUsedPercent! || compare(a.name, b.name)),
     endOfSupport: endOfSupportRows(inventory, nowMs),
     // By computer, then check: the order the API lists computers in is not the reader's.
-    security: [...security.values()].filter((check) => check.checked > 0).map((check) => ({ ...check, failing: check.failing.sort((a, b) => a.computer.localeCompare(b.computer) || a.plugin.localeCompare(b.plugin)) })),
+    security: [...security.values()]
+      .filter((check) => check.checked > 0)
+      .map((check) => ({
+        ...check,
+        failing: check.failing.sort((a, b) => a.computer.localeCompare(b.computer) || a.plugin.localeCompare(b.plugin)),
+      })),
     osVersions: osVersions(inventory),
     bootUse: bootUse(inventory),
     expiringByMonth: [...months],
-    ...(sinceMs !== undefined && { since: { sinceMs, newComputers: inventory.filter((row) => row.registeredMs !== undefined && row.registeredMs >= sinceMs) } }),
+    ...(sinceMs !== undefined && {
+      since: {
+        sinceMs,
+        newComputers: inventory.filter((row) => row.registeredMs !== undefined && row.registeredMs >= sinceMs),
+      },
+    }),
   };
 }
 
@@ -193,10 +229,18 @@ function inventoryRow({ computer, group }: ScopedComputer): InventoryRow {
 }
 
 /** The first line of a result's details. */
-const firstLine = (result: Item): string => text(result.details).trim().split(/\r?\n|\r/)[0] ?? '';
+const firstLine = (result: Item): string =>
+  text(result.details)
+    .trim()
+    .split(/\r?\n|\r/)[0] ?? '';
 
 /** Counts a computer's security results: each kind checked once per computer, its OK results, its failing ones. */
-function countSecurity(security: Map<string, SecurityCheck>, row: InventoryRow, results: readonly Item[], nowSec: number): void {
+function countSecurity(
+  security: Map<string, SecurityCheck>,
+  row: InventoryRow,
+  results: readonly Item[],
+  nowSec: number,
+): void {
   const seen = new Set<string>();
   for (const result of results) {
     if (isHidden(result)) continue;
@@ -210,7 +254,15 @@ function countSecurity(security: Map<string, SecurityCheck>, row: InventoryRow, 
     }
     if (result.status === 'OK') check.ok++;
     else if (result.status === 'Alert' || result.status === 'Warning') {
-      check.failing.push({ computer: row.name, url: row.url, group: row.group, plugin: text(result.name) || text(result.slug), status: text(result.status), details: firstLine(result), muted: isMuted(result, nowSec) });
+      check.failing.push({
+        computer: row.name,
+        url: row.url,
+        group: row.group,
+        plugin: text(result.name) || text(result.slug),
+        status: text(result.status),
+        details: firstLine(result),
+        muted: isMuted(result, nowSec),
+      });
     }
   }
 }
@@ -218,7 +270,10 @@ function countSecurity(security: Map<string, SecurityCheck>, row: InventoryRow, 
 /** A computer's results that need attention: visible, not muted, Alert or Warning. */
 function attentionRows(row: InventoryRow, results: readonly Item[], nowSec: number): AttentionRow[] {
   return results
-    .filter((result) => !isHidden(result) && !isMuted(result, nowSec) && (result.status === 'Alert' || result.status === 'Warning'))
+    .filter(
+      (result) =>
+        !isHidden(result) && !isMuted(result, nowSec) && (result.status === 'Alert' || result.status === 'Warning'),
+    )
     .map((result) => ({
       computer: row.name,
       url: row.url,
@@ -231,7 +286,12 @@ function attentionRows(row: InventoryRow, results: readonly Item[], nowSec: numb
 }
 
 /** The expirations due within DUE_DAYS and those expired, named by the catalogue; the count per month of the next twelve. */
-async function expirationRows(client: ApiClient, expirations: readonly Item[], rowOf: (expiration: Item, at: number) => DueRow, nowMs: number): Promise<{ due: DueRow[]; expired: DueRow[]; months: Map<string, number> }> {
+async function expirationRows(
+  client: ApiClient,
+  expirations: readonly Item[],
+  rowOf: (expiration: Item, at: number) => DueRow,
+  nowMs: number,
+): Promise<{ due: DueRow[]; expired: DueRow[]; months: Map<string, number> }> {
   const due: DueRow[] = [];
   const expired: DueRow[] = [];
   const months = new Map<string, number>();
@@ -253,7 +313,10 @@ async function expirationRows(client: ApiClient, expirations: readonly Item[], r
   // Expirations name their product by uid: the catalogue names them (one list, read only when something is shown).
   if (due.length > 0 || expired.length > 0) {
     const names = new Map<string, string>();
-    for (const page of await readWhole(() => client.pages('expirationProducts.list', {}, { all: true, perPage: MAX_PER_PAGE }))) for (const product of page.items) names.set(text(product.uid), text(product.name));
+    for (const page of await readWhole(() =>
+      client.pages('expirationProducts.list', {}, { all: true, perPage: MAX_PER_PAGE }),
+    ))
+      for (const product of page.items) names.set(text(product.uid), text(product.name));
     for (const row of [...due, ...expired]) row.what = names.get(row.what) ?? row.what;
   }
   due.sort((a, b) => a.expiresMs - b.expiresMs || a.what.localeCompare(b.what));

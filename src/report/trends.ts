@@ -57,5 +57,9 @@ export function monthPeriod(month: string): Period {
 
 /** From the day of `sinceMs` to the day of `nowMs`. */
 export function sincePeriod(sinceMs: number, nowMs: number): Period {
-  return { fromDay: new Date(sinceMs).toISOString().slice(0, 10), toDay: new Date(nowMs).toISOString().slice(0, 10), kind: 'since' };
+  return {
+    fromDay: new Date(sinceMs).toISOString().slice(0, 10),
+    toDay: new Date(nowMs).toISOString().slice(0, 10),
+    kind: 'since',
+  };
 }

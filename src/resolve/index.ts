@@ -20,7 +20,6 @@ import { quoted, shortened } from '../text/escape.js';
  *   case-insensitive. Unknown: exit 4. A name shared by several: exit 2 with the candidates.
  */
 
-
 /** What a lookup found. */
 export interface Ref {
   uid: string;
@@ -39,7 +38,13 @@ interface Catalogue {
 }
 
 const CATALOGUES: Record<'group' | 'manufacturer' | 'product', Catalogue> = {
-  group: { noun: 'group', prefix: KIND_PREFIX.group, get: 'groups.get', list: 'groups.list', command: 'mon groups list' },
+  group: {
+    noun: 'group',
+    prefix: KIND_PREFIX.group,
+    get: 'groups.get',
+    list: 'groups.list',
+    command: 'mon groups list',
+  },
   manufacturer: {
     noun: 'expiration manufacturer',
     prefix: KIND_PREFIX.manufacturer,
@@ -47,7 +52,13 @@ const CATALOGUES: Record<'group' | 'manufacturer' | 'product', Catalogue> = {
     list: 'expirationManufacturers.list',
     command: 'mon manufacturers list',
   },
-  product: { noun: 'expiration product', prefix: KIND_PREFIX.product, get: 'expirationProducts.get', list: 'expirationProducts.list', command: 'mon products list' },
+  product: {
+    noun: 'expiration product',
+    prefix: KIND_PREFIX.product,
+    get: 'expirationProducts.get',
+    list: 'expirationProducts.list',
+    command: 'mon products list',
+  },
 };
 
 const COMPUTER_HINT = 'list them with `mon computers list --fields client_id,uid,name`';
@@ -72,7 +83,8 @@ export class Resolver {
   async resolve(kind: ResolveKind, text: string, label: string): Promise<string> {
     const value = text.trim();
     if (kind === 'computer') return value.startsWith('c_') ? value : (await this.computerByClientId(value, label)).uid;
-    if (kind === 'client-id') return value.startsWith('c_') ? (await this.computerByUid(value, label)).client_id! : value;
+    if (kind === 'client-id')
+      return value.startsWith('c_') ? (await this.computerByUid(value, label)).client_id! : value;
     return (await this.find(kind, value, label)).uid;
   }
 
@@ -109,19 +121,28 @@ export class Resolver {
       const found = await this.get(catalogue.get, { path: { uid: text } }, what);
       if (found) return ref(found);
       if (text.startsWith(catalogue.prefix)) {
-        throw new NotFoundError(`${label}: no ${catalogue.noun} with uid ${quoted(text)}`, `list them with \`${catalogue.command}\``);
+        throw new NotFoundError(
+          `${label}: no ${catalogue.noun} with uid ${quoted(text)}`,
+          `list them with \`${catalogue.command}\``,
+        );
       }
     }
     const items: Record<string, unknown>[] = [];
     const client = await this.client(what, catalogue.list);
-    for (const page of await readWhole(() => client.pages(catalogue.list, {}, { all: true }))) items.push(...page.items);
+    for (const page of await readWhole(() => client.pages(catalogue.list, {}, { all: true })))
+      items.push(...page.items);
     return pick(kind, text, items, label);
   }
 
   /** The client; with --dry-run (unless reads are sent) the lookup stops at its first request. */
-  private async client(what: string, route?: RouteName, input: RequestInput = { query: { page: 1, per_page: 100 } }): Promise<ApiClient> {
+  private async client(
+    what: string,
+    route?: RouteName,
+    input: RequestInput = { query: { page: 1, per_page: 100 } },
+  ): Promise<ApiClient> {
     const client = await this.ctx.client();
-    if (this.ctx.globals.dryRun && route && !this.options.sendReads) throw new LookupStopped({ prepared: client.prepare(route, input), what });
+    if (this.ctx.globals.dryRun && route && !this.options.sendReads)
+      throw new LookupStopped({ prepared: client.prepare(route, input), what });
     return client;
   }
 
@@ -143,20 +164,35 @@ export class Resolver {
  * "Dup Group" and "DUP GROUP" apart), the one written exactly as given. None: exit 4; several:
  * exit 2 with the candidates.
  */
-export function pick(kind: 'group' | 'manufacturer' | 'product', text: string, items: readonly Record<string, unknown>[], label: string): Ref {
+export function pick(
+  kind: 'group' | 'manufacturer' | 'product',
+  text: string,
+  items: readonly Record<string, unknown>[],
+  label: string,
+): Ref {
   const catalogue = CATALOGUES[kind];
   const lower = text.trim().toLowerCase();
   const byUid = items.filter((item) => item.uid === text.trim());
   const bySlug = items.filter((item) => typeof item.slug === 'string' && item.slug.toLowerCase() === lower);
   const byName = items.filter((item) => typeof item.name === 'string' && item.name.toLowerCase() === lower);
   const byExactName = byName.filter((item) => item.name === text.trim());
-  const matches = [byUid, bySlug, byExactName.length === 1 ? byExactName : byName].find((list) => list.length > 0) ?? [];
+  const matches =
+    [byUid, bySlug, byExactName.length === 1 ? byExactName : byName].find((list) => list.length > 0) ?? [];
   if (matches.length === 1) return ref(matches[0]!);
   if (matches.length === 0) {
-    throw new NotFoundError(`${label}: no ${catalogue.noun} ${quoted(text)} (looked up by uid, slug and name)`, `list them with \`${catalogue.command}\``);
+    throw new NotFoundError(
+      `${label}: no ${catalogue.noun} ${quoted(text)} (looked up by uid, slug and name)`,
+      `list them with \`${catalogue.command}\``,
+    );
   }
-  const candidates = matches.map((item) => `${shortened(String(item.uid))} (${item.slug ? `${shortened(String(item.slug))}, ` : ''}"${shortened(String(item.name))}")`);
-  throw new UsageError(`${label}: ${quoted(text)} names ${matches.length} ${catalogue.noun}s: ${candidates.join(', ')}`, 'give the uid or slug of the one you mean');
+  const candidates = matches.map(
+    (item) =>
+      `${shortened(String(item.uid))} (${item.slug ? `${shortened(String(item.slug))}, ` : ''}"${shortened(String(item.name))}")`,
+  );
+  throw new UsageError(
+    `${label}: ${quoted(text)} names ${matches.length} ${catalogue.noun}s: ${candidates.join(', ')}`,
+    'give the uid or slug of the one you mean',
+  );
 }
 
 function ref(item: Record<string, unknown>): Ref {
@@ -198,25 +234,44 @@ class LookupStopped extends Error {
  * read first even as a uid, since a filter naming nothing would print an empty list as if it
  * were the answer.
  */
-export async function resolveInput<I extends { args: Record<string, string | undefined>; opts: Record<string, unknown> }>(verb: VerbSpec, input: I, ctx: Context): Promise<{ input: I } | { wouldLookUp: LookupToShow }> {
+export async function resolveInput<
+  I extends { args: Record<string, string | undefined>; opts: Record<string, unknown> },
+>(verb: VerbSpec, input: I, ctx: Context): Promise<{ input: I } | { wouldLookUp: LookupToShow }> {
   const args = { ...input.args };
   const opts = { ...input.opts };
-  const wanted: { kind: ResolveKind; value: string; label: string; set: (value: string) => void; filter: boolean }[] = [];
+  const wanted: { kind: ResolveKind; value: string; label: string; set: (value: string) => void; filter: boolean }[] =
+    [];
   for (const arg of verb.args ?? []) {
     const value = args[arg.name];
-    if (arg.resolve && value !== undefined) wanted.push({ kind: arg.resolve, value, label: `<${arg.name}>`, set: (v) => (args[arg.name] = v), filter: false });
+    if (arg.resolve && value !== undefined)
+      wanted.push({
+        kind: arg.resolve,
+        value,
+        label: `<${arg.name}>`,
+        set: (v) => (args[arg.name] = v),
+        filter: false,
+      });
   }
   for (const option of verb.options ?? []) {
     const key = optionKey(option);
     const value = opts[key];
     if (option.resolve && typeof value === 'string') {
-      wanted.push({ kind: option.resolve, value, label: optionLabel(option), set: (v) => (opts[key] = v), filter: verb.list === true });
+      wanted.push({
+        kind: option.resolve,
+        value,
+        label: optionLabel(option),
+        set: (v) => (opts[key] = v),
+        filter: verb.list === true,
+      });
     }
   }
   const resolver = new Resolver(ctx);
   try {
     for (const { kind, value, label, set, filter } of wanted) {
-      const ready = kind === 'client-id' ? !value.startsWith('c_') : value.startsWith(uidPrefix(kind)) && (kind === 'computer' || !filter);
+      const ready =
+        kind === 'client-id'
+          ? !value.startsWith('c_')
+          : value.startsWith(uidPrefix(kind)) && (kind === 'computer' || !filter);
       if (!ready) set(await resolver.resolve(kind, value, label));
     }
   } catch (error) {
@@ -225,4 +280,3 @@ export async function resolveInput<I extends { args: Record<string, string | und
   }
   return { input: { ...input, args, opts } };
 }
-

@@ -30,11 +30,21 @@ export class Attributes {
    * is 400 :unpermitted_parameter; a name in `required` that is absent or blank is 400
    * :missing_parameter.
    */
-  static read(ctx: RequestContext, resource: string, allowed: readonly string[], required: readonly string[] = []): Attributes {
+  static read(
+    ctx: RequestContext,
+    resource: string,
+    allowed: readonly string[],
+    required: readonly string[] = [],
+  ): Attributes {
     return Attributes.fromParams(ctx.params, resource, allowed, required);
   }
 
-  static fromParams(params: Params, resource: string, allowed: readonly string[], required: readonly string[] = []): Attributes {
+  static fromParams(
+    params: Params,
+    resource: string,
+    allowed: readonly string[],
+    required: readonly string[] = [],
+  ): Attributes {
     const values = new Map<string, string>();
     const allowedSet = new Set(allowed);
     const prefix = `${resource}[`;

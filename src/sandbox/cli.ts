@@ -109,7 +109,8 @@ export function servingSandbox(stateFile: string): { url: string; apiKey: string
   }
   try {
     const found = JSON.parse(text) as { url?: unknown; apiKey?: unknown; pid?: unknown };
-    if (typeof found.url !== 'string' || typeof found.apiKey !== 'string' || typeof found.pid !== 'number') return undefined;
+    if (typeof found.url !== 'string' || typeof found.apiKey !== 'string' || typeof found.pid !== 'number')
+      return undefined;
     process.kill(found.pid, 0);
     return { url: found.url, apiKey: found.apiKey };
   } catch {
@@ -122,27 +123,42 @@ export function servingSandbox(stateFile: string): { url: string; apiKey: string
  * One call of a sandbox's control routes (`/_sandbox/tick`, `/_sandbox/trigger`) over plain
  * node:http: the sandbox never uses the API client. Rejects with the socket's error.
  */
-export function callControl(base: string, apiKey: string, route: 'tick' | 'trigger', params: Record<string, string>, caCert?: string): Promise<{ status: number; body: unknown }> {
+export function callControl(
+  base: string,
+  apiKey: string,
+  route: 'tick' | 'trigger',
+  params: Record<string, string>,
+  caCert?: string,
+): Promise<{ status: number; body: unknown }> {
   const body = new URLSearchParams({ ...params, api_key: apiKey }).toString();
   const target = new URL(`${CONTROL_PREFIX}${route}`, base);
   // https: the local CA besides Node's own (a sandbox is on loopback: isLoopbackHost holds for it)
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const trust = target.protocol === 'https:' && caCert !== undefined ? { ca: [...rootCertificates, caCert] } : {};
   return new Promise((resolve, reject) => {
-    const req = send(target, { ...trust, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) }, timeout: 120_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        let parsed: unknown = null;
-        try {
-          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          // not the sandbox: the caller reports the status
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
-      });
-      res.on('error', reject);
-    });
+    const req = send(
+      target,
+      {
+        ...trust,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+        timeout: 120_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          let parsed: unknown = null;
+          try {
+            parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          } catch {
+            // not the sandbox: the caller reports the status
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 120 s')));
     req.on('error', reject);
     req.end(body);
@@ -188,6 +204,7 @@ export async function resetEverySandbox(configDir: string): Promise<number> {
     throw err;
   }
   let count = 0;
-  for (const name of names.filter((one) => STATE_FILE_NAME.test(one))) if (await resetSandbox(join(configDir, name))) count++;
+  for (const name of names.filter((one) => STATE_FILE_NAME.test(one)))
+    if (await resetSandbox(join(configDir, name))) count++;
   return count;
 }

@@ -73,10 +73,10 @@ export const overLimit = (name: string, limit: number): ApiError =>
 
 /** Adds one value under its key: a repeated key becomes an array, in order. */
 function addParam(out: Params, key: string, value: string): void {
-    const prev = out[key];
-    if (prev === undefined) out[key] = value;
-    else if (Array.isArray(prev)) prev.push(value);
-    else out[key] = [prev, value];
+  const prev = out[key];
+  if (prev === undefined) out[key] = value;
+  else if (Array.isArray(prev)) prev.push(value);
+  else out[key] = [prev, value];
 }
 
 /** Parses a query string or a form body; repeated keys become arrays, in order. */
@@ -135,7 +135,11 @@ export async function parseMultipartParams(raw: Buffer, contentType: string): Pr
   try {
     data = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
   } catch (err) {
-    throw new ApiError(400, ':bad_request', `the multipart/form-data body could not be read: ${(err as Error).message}`);
+    throw new ApiError(
+      400,
+      ':bad_request',
+      `the multipart/form-data body could not be read: ${(err as Error).message}`,
+    );
   }
   const out: Params = {};
   for (const [key, entry] of data) {
@@ -297,7 +301,12 @@ export function paginate<T>(all: readonly T[], req: PageRequest): PageResult<T> 
 }
 
 /** Writes a JSON body (every response of the API is JSON, api-v2.5 conventions 2); 204 has none. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (status === 204) {
     res.writeHead(204, headers);
     res.end();

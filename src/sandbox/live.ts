@@ -188,7 +188,11 @@ export class LiveFleet {
     let sim = this.results.get(r.uid);
     if (!sim) {
       // how long the seeded state has lasted: a Warning backup is 5 to 21 days old, an Alert one older
-      sim = { key: hashText(r.uid), since: r.status === 'Alert' ? atSec - 25 * DAY : r.status === 'Warning' ? atSec - 8 * DAY : atSec, stopped: r.status === 'Warning' || r.status === 'Alert' };
+      sim = {
+        key: hashText(r.uid),
+        since: r.status === 'Alert' ? atSec - 25 * DAY : r.status === 'Warning' ? atSec - 8 * DAY : atSec,
+        stopped: r.status === 'Warning' || r.status === 'Alert',
+      };
       this.results.set(r.uid, sim);
     }
     return sim;
@@ -222,11 +226,20 @@ export class LiveFleet {
   }
 
   /** One report of a computer: its times move and each visible check may change state. */
-  private report(store: Store, c: ComputerRec, sim: ComputerSim, slot: number, hour: number, saved: (ComputerRec | PluginResultRec)[], out: Transition[]): void {
+  private report(
+    store: Store,
+    c: ComputerRec,
+    sim: ComputerSim,
+    slot: number,
+    hour: number,
+    saved: (ComputerRec | PluginResultRec)[],
+    out: Transition[],
+  ): void {
     c.last_report = slot;
     c.last_update = slot;
     sim.fill = Math.min(1, sim.fill + sim.growth / 24);
-    if (c.boot_volume_capacity_in_bytes !== null) c.boot_volume_usage_in_bytes = Math.round(c.boot_volume_capacity_in_bytes * sim.fill);
+    if (c.boot_volume_capacity_in_bytes !== null)
+      c.boot_volume_usage_in_bytes = Math.round(c.boot_volume_capacity_in_bytes * sim.fill);
     saved.push(c);
     for (const r of store.resultsOf(c.uid)) {
       r.last_run = slot;
@@ -266,11 +279,19 @@ export class LiveFleet {
       return age > 21 * DAY ? 'Alert' : age > 5 * DAY ? 'Warning' : 'OK';
     }
     if (s === 'OK') return u < RATES.warn / 24 ? 'Warning' : 'OK';
-    if (s === 'Warning') return u < RATES.clear / 24 ? 'OK' : u < (RATES.clear + RATES.escalate) / 24 ? 'Alert' : 'Warning';
+    if (s === 'Warning')
+      return u < RATES.clear / 24 ? 'OK' : u < (RATES.clear + RATES.escalate) / 24 ? 'Alert' : 'Warning';
     return u < RATES.resolve / 24 ? 'OK' : 'Alert';
   }
 
-  private change(store: Store, c: ComputerRec, r: PluginResultRec, status: PluginStatus, atSec: number, cause: Transition['cause']): Transition {
+  private change(
+    store: Store,
+    c: ComputerRec,
+    r: PluginResultRec,
+    status: PluginStatus,
+    atSec: number,
+    cause: Transition['cause'],
+  ): Transition {
     const previous = r.status;
     r.status = status;
     r.details = pluginDetails(r.slug, status) ?? r.details;
@@ -289,7 +310,8 @@ export class LiveFleet {
     const rng = new Prng(mix(this.seed, k));
     let made = enrolComputer(rng, store.groups.items, fleet, endSec);
     // uids come from the step's own draws: another on a (vanishingly rare) clash
-    while (store.computers.has(made.computer.uid) || store.computerByClientId(made.computer.client_id)) made = enrolComputer(rng, store.groups.items, fleet, endSec);
+    while (store.computers.has(made.computer.uid) || store.computerByClientId(made.computer.client_id))
+      made = enrolComputer(rng, store.groups.items, fleet, endSec);
     store.put(made.computer);
     for (const r of made.pluginResults) store.put(r);
     saved.push(made.computer, ...made.pluginResults);
@@ -308,7 +330,8 @@ export class LiveFleet {
     const rs = this.resultSim(r, nowSec);
     rs.since = status === 'Alert' ? nowSec - 25 * DAY : status === 'Warning' ? nowSec - 8 * DAY : nowSec;
     rs.stopped = status !== 'OK';
-    if (r.slug === 'disk_space') this.computerSim(store, c, nowSec).fill = status === 'Alert' ? 0.985 : status === 'Warning' ? 0.93 : 0.6;
+    if (r.slug === 'disk_space')
+      this.computerSim(store, c, nowSec).fill = status === 'Alert' ? 0.985 : status === 'Warning' ? 0.93 : 0.6;
     const transition = this.change(store, c, r, status, nowSec, 'forced');
     store.commit({ saved: [c, r] });
     return transition;

@@ -41,13 +41,19 @@ export class Prng {
   /** n lower-case hex digits, 8 per PRNG draw */
   hex(n: number): string {
     let out = '';
-    while (out.length < n) out += Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0');
+    while (out.length < n)
+      out += Math.floor(this.next() * 4294967296)
+        .toString(16)
+        .padStart(8, '0');
     return out.slice(0, n);
   }
 
   /** opaque uid body: 14 lower-case base36 characters (~72 bits), 7 per PRNG draw */
   uid(prefix: string): string {
-    const part = (): string => Math.floor(this.next() * 78_364_164_096).toString(36).padStart(7, '0');
+    const part = (): string =>
+      Math.floor(this.next() * 78_364_164_096)
+        .toString(36)
+        .padStart(7, '0');
     return prefix + part() + part();
   }
 

@@ -119,7 +119,11 @@ function humanBytes(bytes: number | null): string | null {
   return bytes >= 1000 * GB ? `${(bytes / (1000 * GB)).toFixed(2)} TB` : `${(bytes / GB).toFixed(2)} GB`;
 }
 
-export function renderComputer(ctx: RenderCtx, c: ComputerRec, expand: ExpandTree = NO_EXPAND): Record<string, unknown> {
+export function renderComputer(
+  ctx: RenderCtx,
+  c: ComputerRec,
+  expand: ExpandTree = NO_EXPAND,
+): Record<string, unknown> {
   const group = ctx.store.groups.get(c.group);
   const refGroup = group?.reference_email ?? null;
   const reference = c.reference_email ?? refGroup;
@@ -168,7 +172,8 @@ export function renderComputer(ctx: RenderCtx, c: ComputerRec, expand: ExpandTre
     boot_volume_usage_in_bytes: usage,
     boot_volume_capacity: humanBytes(capacity),
     boot_volume_usage: humanBytes(usage),
-    boot_volume_usage_percent: capacity && usage !== null ? decimal(Math.round((usage / capacity) * 10_000) / 100) : null,
+    boot_volume_usage_percent:
+      capacity && usage !== null ? decimal(Math.round((usage / capacity) * 10_000) / 100) : null,
     processor: c.processor,
     current_uptime: c.current_uptime,
     smc_version: c.smc_version,
@@ -260,7 +265,11 @@ export function renderCatalog(item: CatalogRec): Record<string, unknown> {
   return { uid: item.uid, slug: item.slug, name: item.name, created_at: item.created_at };
 }
 
-export function renderExpiration(ctx: RenderCtx, e: ExpirationRec, expand: ExpandTree = NO_EXPAND): Record<string, unknown> {
+export function renderExpiration(
+  ctx: RenderCtx,
+  e: ExpirationRec,
+  expand: ExpandTree = NO_EXPAND,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     uid: e.uid,
     license_key: e.license_key,
@@ -303,7 +312,12 @@ export function renderNote(ctx: RenderCtx, n: NoteRec, expand: ExpandTree = NO_E
 }
 
 /** The group or computer an expiration or a note belongs to, expanded; a deleted one is null. */
-function expandOwner(ctx: RenderCtx, out: Record<string, unknown>, owned: { group: string | null; computer: string | null }, expand: ExpandTree): void {
+function expandOwner(
+  ctx: RenderCtx,
+  out: Record<string, unknown>,
+  owned: { group: string | null; computer: string | null },
+  expand: ExpandTree,
+): void {
   if (expand.get('group') && owned.group !== null) {
     const g = ctx.store.groups.get(owned.group);
     out.group = g ? renderGroup(ctx, g) : null;

@@ -71,7 +71,10 @@ function split(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
 }
 
-function matchSegments(pattern: string[], parts: string[]): { path: Record<string, string>; score: number } | undefined {
+function matchSegments(
+  pattern: string[],
+  parts: string[],
+): { path: Record<string, string>; score: number } | undefined {
   if (pattern.length !== parts.length) return undefined;
   const path: Record<string, string> = {};
   let score = 0;

@@ -49,19 +49,132 @@ interface GroupSpec {
 
 /** Share of the computers in each group: very different sizes, one empty group. */
 const PRIMARY_GROUPS: GroupSpec[] = [
-  { name: 'Acme Design', domain: 'acmedesign.example', code: 'ACME', share: 0.33, description: 'Design studio, two floors. Contact Dana before rebooting render nodes.', hidden: false },
-  { name: 'Northwind Clinic', domain: 'northwindclinic.example', code: 'NWC', share: 0.21, description: 'Medical practice: front desk, exam rooms and the records server.', hidden: false },
-  { name: 'Summit Engineering', domain: 'summit-eng.example', code: 'SUM', share: 0.15, description: 'Build servers and engineering workstations.', hidden: false },
-  { name: 'Blue Harbor Legal', domain: 'blueharborlegal.example', code: 'BHL', share: 0.1, description: null, hidden: false },
-  { name: 'Café Lumière', domain: 'cafelumiere.example', code: 'CAFE', share: 0.07, description: 'Two cafés and the roastery. Point-of-sale Macs at the counters.', hidden: false },
-  { name: "O'Brien & Sons Plumbing", domain: 'obrienplumbing.example', code: 'OBS', share: 0.05, description: "Office laptops; the vans' tablets are not monitored.", hidden: false },
-  { name: 'Atelier Hélène Dubois', domain: 'atelier-dubois.example', code: 'AHD', share: 0.03, description: null, hidden: false },
-  { name: 'Old Office (retired)', domain: 'acmedesign.example', code: 'OLD', share: 0.06, description: 'Machines from the closed Elm Street office, kept for reference.', hidden: true },
-  { name: 'Staging – new hires', domain: 'acmedesign.example', code: 'NEW', share: 0, description: 'Empty until the next intake: enrol new machines here first.', hidden: false },
+  {
+    name: 'Acme Design',
+    domain: 'acmedesign.example',
+    code: 'ACME',
+    share: 0.33,
+    description: 'Design studio, two floors. Contact Dana before rebooting render nodes.',
+    hidden: false,
+  },
+  {
+    name: 'Northwind Clinic',
+    domain: 'northwindclinic.example',
+    code: 'NWC',
+    share: 0.21,
+    description: 'Medical practice: front desk, exam rooms and the records server.',
+    hidden: false,
+  },
+  {
+    name: 'Summit Engineering',
+    domain: 'summit-eng.example',
+    code: 'SUM',
+    share: 0.15,
+    description: 'Build servers and engineering workstations.',
+    hidden: false,
+  },
+  {
+    name: 'Blue Harbor Legal',
+    domain: 'blueharborlegal.example',
+    code: 'BHL',
+    share: 0.1,
+    description: null,
+    hidden: false,
+  },
+  {
+    name: 'Café Lumière',
+    domain: 'cafelumiere.example',
+    code: 'CAFE',
+    share: 0.07,
+    description: 'Two cafés and the roastery. Point-of-sale Macs at the counters.',
+    hidden: false,
+  },
+  {
+    name: "O'Brien & Sons Plumbing",
+    domain: 'obrienplumbing.example',
+    code: 'OBS',
+    share: 0.05,
+    description: "Office laptops; the vans' tablets are not monitored.",
+    hidden: false,
+  },
+  {
+    name: 'Atelier Hélène Dubois',
+    domain: 'atelier-dubois.example',
+    code: 'AHD',
+    share: 0.03,
+    description: null,
+    hidden: false,
+  },
+  {
+    name: 'Old Office (retired)',
+    domain: 'acmedesign.example',
+    code: 'OLD',
+    share: 0.06,
+    description: 'Machines from the closed Elm Street office, kept for reference.',
+    hidden: true,
+  },
+  {
+    name: 'Staging – new hires',
+    domain: 'acmedesign.example',
+    code: 'NEW',
+    share: 0,
+    description: 'Empty until the next intake: enrol new machines here first.',
+    hidden: false,
+  },
 ];
 
-const FIRST = ['Anna', 'Ben', 'Chloé', 'David', 'Emma', 'Farid', 'Grace', 'Hiro', 'Inès', 'Jonas', 'Kofi', 'Lena', 'Mateo', 'Nora', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tariq', 'Uma', 'Viktor', 'Wen', 'Yara', 'Zoë', 'Renée', 'Łukasz', 'Siobhán'];
-const LAST = ['Berg', 'Okafor', 'Martin', 'Nakamura', 'Silva', 'Haddad', 'Kowalski', 'Nguyen', 'Larsen', 'Moreau', 'Patel', 'Schmidt', 'Rossi', 'Andersen', 'García', 'Kim', "O'Connor", 'Müller', 'Núñez', "D'Amico"];
+const FIRST = [
+  'Anna',
+  'Ben',
+  'Chloé',
+  'David',
+  'Emma',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Inès',
+  'Jonas',
+  'Kofi',
+  'Lena',
+  'Mateo',
+  'Nora',
+  'Omar',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tariq',
+  'Uma',
+  'Viktor',
+  'Wen',
+  'Yara',
+  'Zoë',
+  'Renée',
+  'Łukasz',
+  'Siobhán',
+];
+const LAST = [
+  'Berg',
+  'Okafor',
+  'Martin',
+  'Nakamura',
+  'Silva',
+  'Haddad',
+  'Kowalski',
+  'Nguyen',
+  'Larsen',
+  'Moreau',
+  'Patel',
+  'Schmidt',
+  'Rossi',
+  'Andersen',
+  'García',
+  'Kim',
+  "O'Connor",
+  'Müller',
+  'Núñez',
+  "D'Amico",
+];
 
 interface ModelSpec {
   id: string;
@@ -81,32 +194,312 @@ interface ModelSpec {
 }
 
 const MAC_MODELS: ModelSpec[] = [
-  { id: 'MacBookPro18,3', name: 'MacBook Pro (14-inch, 2021)', processor: 'Apple M1 Pro', year: 2021, osMax: '0.0.0', ramGb: [16, 32], diskGb: [512, 1000], upgradeable: false, ramSpeed: 'LPDDR5', ramMax: null, smc: null, serial: 'apple', laptop: true },
-  { id: 'MacBookPro18,1', name: 'MacBook Pro (16-inch, 2021)', processor: 'Apple M1 Pro', year: 2021, osMax: '0.0.0', ramGb: [16, 32], diskGb: [512, 1000], upgradeable: false, ramSpeed: 'LPDDR5', ramMax: null, smc: null, serial: 'apple', laptop: true },
-  { id: 'Mac15,3', name: 'MacBook Pro (14-inch, Nov 2023)', processor: 'Apple M3', year: 2023, osMax: '0.0.0', ramGb: [8, 16, 24], diskGb: [512, 1000], upgradeable: false, ramSpeed: 'LPDDR5', ramMax: null, smc: null, serial: 'apple', laptop: true },
-  { id: 'Mac14,2', name: 'MacBook Air (M2, 2022)', processor: 'Apple M2', year: 2022, osMax: '0.0.0', ramGb: [8, 16], diskGb: [256, 512], upgradeable: false, ramSpeed: 'LPDDR5', ramMax: null, smc: null, serial: 'apple', laptop: true },
-  { id: 'MacBookAir10,1', name: 'MacBook Air (M1, 2020)', processor: 'Apple M1', year: 2020, osMax: '0.0.0', ramGb: [8, 16], diskGb: [256, 512], upgradeable: false, ramSpeed: 'LPDDR4X', ramMax: null, smc: null, serial: 'apple', laptop: true },
-  { id: 'iMac21,1', name: 'iMac (24-inch, M1, 2021)', processor: 'Apple M1', year: 2021, osMax: '0.0.0', ramGb: [8, 16], diskGb: [256, 512], upgradeable: false, ramSpeed: 'LPDDR4X', ramMax: null, smc: null, serial: 'apple', laptop: false },
-  { id: 'Mac14,3', name: 'Mac mini (2023)', processor: 'Apple M2', year: 2023, osMax: '0.0.0', ramGb: [8, 16, 24], diskGb: [256, 512], upgradeable: false, ramSpeed: 'LPDDR5', ramMax: null, smc: null, serial: 'apple', laptop: false },
-  { id: 'Mac13,1', name: 'Mac Studio (2022)', processor: 'Apple M1 Max', year: 2022, osMax: '0.0.0', ramGb: [32, 64], diskGb: [512, 1000, 2000], upgradeable: false, ramSpeed: 'LPDDR5', ramMax: null, smc: null, serial: 'apple', laptop: false },
-  { id: 'MacBookPro16,1', name: 'MacBook Pro (16-inch, 2019)', processor: '8-Core Intel Core i9 2.3 GHz', year: 2019, osMax: '15.1.1', ramGb: [16, 32], diskGb: [512, 1000], upgradeable: false, ramSpeed: 'DDR4 2667 MHz', ramMax: '64 GB', smc: '2.37f3', serial: 'apple', laptop: true },
-  { id: 'MacBookPro14,1', name: 'MacBook Pro (13-inch, 2017, Two Thunderbolt 3 ports)', processor: 'Dual-Core Intel Core i5 2.3 GHz', year: 2017, osMax: '13.7.1', ramGb: [8], diskGb: [128, 256], upgradeable: false, ramSpeed: 'LPDDR3 2133 MHz', ramMax: '16 GB', smc: '2.43f6', serial: 'apple', laptop: true },
+  {
+    id: 'MacBookPro18,3',
+    name: 'MacBook Pro (14-inch, 2021)',
+    processor: 'Apple M1 Pro',
+    year: 2021,
+    osMax: '0.0.0',
+    ramGb: [16, 32],
+    diskGb: [512, 1000],
+    upgradeable: false,
+    ramSpeed: 'LPDDR5',
+    ramMax: null,
+    smc: null,
+    serial: 'apple',
+    laptop: true,
+  },
+  {
+    id: 'MacBookPro18,1',
+    name: 'MacBook Pro (16-inch, 2021)',
+    processor: 'Apple M1 Pro',
+    year: 2021,
+    osMax: '0.0.0',
+    ramGb: [16, 32],
+    diskGb: [512, 1000],
+    upgradeable: false,
+    ramSpeed: 'LPDDR5',
+    ramMax: null,
+    smc: null,
+    serial: 'apple',
+    laptop: true,
+  },
+  {
+    id: 'Mac15,3',
+    name: 'MacBook Pro (14-inch, Nov 2023)',
+    processor: 'Apple M3',
+    year: 2023,
+    osMax: '0.0.0',
+    ramGb: [8, 16, 24],
+    diskGb: [512, 1000],
+    upgradeable: false,
+    ramSpeed: 'LPDDR5',
+    ramMax: null,
+    smc: null,
+    serial: 'apple',
+    laptop: true,
+  },
+  {
+    id: 'Mac14,2',
+    name: 'MacBook Air (M2, 2022)',
+    processor: 'Apple M2',
+    year: 2022,
+    osMax: '0.0.0',
+    ramGb: [8, 16],
+    diskGb: [256, 512],
+    upgradeable: false,
+    ramSpeed: 'LPDDR5',
+    ramMax: null,
+    smc: null,
+    serial: 'apple',
+    laptop: true,
+  },
+  {
+    id: 'MacBookAir10,1',
+    name: 'MacBook Air (M1, 2020)',
+    processor: 'Apple M1',
+    year: 2020,
+    osMax: '0.0.0',
+    ramGb: [8, 16],
+    diskGb: [256, 512],
+    upgradeable: false,
+    ramSpeed: 'LPDDR4X',
+    ramMax: null,
+    smc: null,
+    serial: 'apple',
+    laptop: true,
+  },
+  {
+    id: 'iMac21,1',
+    name: 'iMac (24-inch, M1, 2021)',
+    processor: 'Apple M1',
+    year: 2021,
+    osMax: '0.0.0',
+    ramGb: [8, 16],
+    diskGb: [256, 512],
+    upgradeable: false,
+    ramSpeed: 'LPDDR4X',
+    ramMax: null,
+    smc: null,
+    serial: 'apple',
+    laptop: false,
+  },
+  {
+    id: 'Mac14,3',
+    name: 'Mac mini (2023)',
+    processor: 'Apple M2',
+    year: 2023,
+    osMax: '0.0.0',
+    ramGb: [8, 16, 24],
+    diskGb: [256, 512],
+    upgradeable: false,
+    ramSpeed: 'LPDDR5',
+    ramMax: null,
+    smc: null,
+    serial: 'apple',
+    laptop: false,
+  },
+  {
+    id: 'Mac13,1',
+    name: 'Mac Studio (2022)',
+    processor: 'Apple M1 Max',
+    year: 2022,
+    osMax: '0.0.0',
+    ramGb: [32, 64],
+    diskGb: [512, 1000, 2000],
+    upgradeable: false,
+    ramSpeed: 'LPDDR5',
+    ramMax: null,
+    smc: null,
+    serial: 'apple',
+    laptop: false,
+  },
+  {
+    id: 'MacBookPro16,1',
+    name: 'MacBook Pro (16-inch, 2019)',
+    processor: '8-Core Intel Core i9 2.3 GHz',
+    year: 2019,
+    osMax: '15.1.1',
+    ramGb: [16, 32],
+    diskGb: [512, 1000],
+    upgradeable: false,
+    ramSpeed: 'DDR4 2667 MHz',
+    ramMax: '64 GB',
+    smc: '2.37f3',
+    serial: 'apple',
+    laptop: true,
+  },
+  {
+    id: 'MacBookPro14,1',
+    name: 'MacBook Pro (13-inch, 2017, Two Thunderbolt 3 ports)',
+    processor: 'Dual-Core Intel Core i5 2.3 GHz',
+    year: 2017,
+    osMax: '13.7.1',
+    ramGb: [8],
+    diskGb: [128, 256],
+    upgradeable: false,
+    ramSpeed: 'LPDDR3 2133 MHz',
+    ramMax: '16 GB',
+    smc: '2.43f6',
+    serial: 'apple',
+    laptop: true,
+  },
 ];
 
 const WINDOWS_MODELS: ModelSpec[] = [
-  { id: 'OptiPlex 7090', name: 'Dell OptiPlex 7090', processor: 'Intel Core i7-10700 @ 2.90GHz', year: 2021, osMax: '0.0.0', ramGb: [16, 32], diskGb: [256, 512], upgradeable: true, ramSpeed: 'DDR4 3200 MHz', ramMax: '128 GB', smc: null, serial: 'dell', laptop: false },
-  { id: 'Latitude 5420', name: 'Dell Latitude 5420', processor: 'Intel Core i5-1145G7 @ 2.60GHz', year: 2021, osMax: '0.0.0', ramGb: [8, 16], diskGb: [256, 512], upgradeable: true, ramSpeed: 'DDR4 3200 MHz', ramMax: '64 GB', smc: null, serial: 'dell', laptop: true },
-  { id: '21AH00BSUS', name: 'Lenovo ThinkPad T14 Gen 3', processor: 'Intel Core i7-1265U @ 1.80GHz', year: 2022, osMax: '0.0.0', ramGb: [16, 32], diskGb: [512], upgradeable: true, ramSpeed: 'DDR4 3200 MHz', ramMax: '48 GB', smc: null, serial: 'lenovo', laptop: true },
-  { id: 'HP EliteBook 840 G8 Notebook PC', name: 'HP EliteBook 840 G8', processor: 'Intel Core i5-1135G7 @ 2.40GHz', year: 2021, osMax: '0.0.0', ramGb: [8, 16], diskGb: [256, 512], upgradeable: true, ramSpeed: 'DDR4 3200 MHz', ramMax: '64 GB', smc: null, serial: 'hp', laptop: true },
-  { id: 'Surface Laptop 5', name: 'Microsoft Surface Laptop 5', processor: '12th Gen Intel Core i5-1235U', year: 2022, osMax: '0.0.0', ramGb: [8, 16], diskGb: [256, 512], upgradeable: false, ramSpeed: 'LPDDR5x', ramMax: null, smc: null, serial: 'microsoft', laptop: true },
-  { id: 'OptiPlex 3050', name: 'Dell OptiPlex 3050', processor: 'Intel Core i5-6500 @ 3.20GHz', year: 2017, osMax: '10.0.19045', ramGb: [8], diskGb: [256], upgradeable: true, ramSpeed: 'DDR4 2400 MHz', ramMax: '32 GB', smc: null, serial: 'dell', laptop: false },
+  {
+    id: 'OptiPlex 7090',
+    name: 'Dell OptiPlex 7090',
+    processor: 'Intel Core i7-10700 @ 2.90GHz',
+    year: 2021,
+    osMax: '0.0.0',
+    ramGb: [16, 32],
+    diskGb: [256, 512],
+    upgradeable: true,
+    ramSpeed: 'DDR4 3200 MHz',
+    ramMax: '128 GB',
+    smc: null,
+    serial: 'dell',
+    laptop: false,
+  },
+  {
+    id: 'Latitude 5420',
+    name: 'Dell Latitude 5420',
+    processor: 'Intel Core i5-1145G7 @ 2.60GHz',
+    year: 2021,
+    osMax: '0.0.0',
+    ramGb: [8, 16],
+    diskGb: [256, 512],
+    upgradeable: true,
+    ramSpeed: 'DDR4 3200 MHz',
+    ramMax: '64 GB',
+    smc: null,
+    serial: 'dell',
+    laptop: true,
+  },
+  {
+    id: '21AH00BSUS',
+    name: 'Lenovo ThinkPad T14 Gen 3',
+    processor: 'Intel Core i7-1265U @ 1.80GHz',
+    year: 2022,
+    osMax: '0.0.0',
+    ramGb: [16, 32],
+    diskGb: [512],
+    upgradeable: true,
+    ramSpeed: 'DDR4 3200 MHz',
+    ramMax: '48 GB',
+    smc: null,
+    serial: 'lenovo',
+    laptop: true,
+  },
+  {
+    id: 'HP EliteBook 840 G8 Notebook PC',
+    name: 'HP EliteBook 840 G8',
+    processor: 'Intel Core i5-1135G7 @ 2.40GHz',
+    year: 2021,
+    osMax: '0.0.0',
+    ramGb: [8, 16],
+    diskGb: [256, 512],
+    upgradeable: true,
+    ramSpeed: 'DDR4 3200 MHz',
+    ramMax: '64 GB',
+    smc: null,
+    serial: 'hp',
+    laptop: true,
+  },
+  {
+    id: 'Surface Laptop 5',
+    name: 'Microsoft Surface Laptop 5',
+    processor: '12th Gen Intel Core i5-1235U',
+    year: 2022,
+    osMax: '0.0.0',
+    ramGb: [8, 16],
+    diskGb: [256, 512],
+    upgradeable: false,
+    ramSpeed: 'LPDDR5x',
+    ramMax: null,
+    smc: null,
+    serial: 'microsoft',
+    laptop: true,
+  },
+  {
+    id: 'OptiPlex 3050',
+    name: 'Dell OptiPlex 3050',
+    processor: 'Intel Core i5-6500 @ 3.20GHz',
+    year: 2017,
+    osMax: '10.0.19045',
+    ramGb: [8],
+    diskGb: [256],
+    upgradeable: true,
+    ramSpeed: 'DDR4 2400 MHz',
+    ramMax: '32 GB',
+    smc: null,
+    serial: 'dell',
+    laptop: false,
+  },
 ];
 
 const LINUX_MODELS: ModelSpec[] = [
-  { id: 'PowerEdge R650', name: 'Dell PowerEdge R650', processor: 'Intel Xeon Silver 4314 @ 2.40GHz', year: 2022, osMax: '0.0.0', ramGb: [64, 128], diskGb: [960, 1920], upgradeable: true, ramSpeed: 'DDR4 3200 MHz', ramMax: '2 TB', smc: null, serial: 'dell', laptop: false },
-  { id: 'ProLiant DL360 Gen10', name: 'HPE ProLiant DL360 Gen10', processor: 'Intel Xeon Gold 5218 @ 2.30GHz', year: 2020, osMax: '0.0.0', ramGb: [64, 192], diskGb: [960], upgradeable: true, ramSpeed: 'DDR4 2933 MHz', ramMax: '3 TB', smc: null, serial: 'hp', laptop: false },
-  { id: '11MNS00A00', name: 'Lenovo ThinkCentre M70q Gen 2', processor: 'Intel Core i5-11400T @ 1.30GHz', year: 2021, osMax: '0.0.0', ramGb: [16], diskGb: [512], upgradeable: true, ramSpeed: 'DDR4 3200 MHz', ramMax: '64 GB', smc: null, serial: 'lenovo', laptop: false },
-  { id: 'Standard PC (Q35 + ICH9, 2009)', name: 'KVM virtual machine', processor: 'AMD EPYC 7763 64-Core Processor (4 vCPU)', year: 2023, osMax: '0.0.0', ramGb: [4, 8, 16], diskGb: [80, 160], upgradeable: true, ramSpeed: null, ramMax: null, smc: null, serial: 'vm', laptop: false },
+  {
+    id: 'PowerEdge R650',
+    name: 'Dell PowerEdge R650',
+    processor: 'Intel Xeon Silver 4314 @ 2.40GHz',
+    year: 2022,
+    osMax: '0.0.0',
+    ramGb: [64, 128],
+    diskGb: [960, 1920],
+    upgradeable: true,
+    ramSpeed: 'DDR4 3200 MHz',
+    ramMax: '2 TB',
+    smc: null,
+    serial: 'dell',
+    laptop: false,
+  },
+  {
+    id: 'ProLiant DL360 Gen10',
+    name: 'HPE ProLiant DL360 Gen10',
+    processor: 'Intel Xeon Gold 5218 @ 2.30GHz',
+    year: 2020,
+    osMax: '0.0.0',
+    ramGb: [64, 192],
+    diskGb: [960],
+    upgradeable: true,
+    ramSpeed: 'DDR4 2933 MHz',
+    ramMax: '3 TB',
+    smc: null,
+    serial: 'hp',
+    laptop: false,
+  },
+  {
+    id: '11MNS00A00',
+    name: 'Lenovo ThinkCentre M70q Gen 2',
+    processor: 'Intel Core i5-11400T @ 1.30GHz',
+    year: 2021,
+    osMax: '0.0.0',
+    ramGb: [16],
+    diskGb: [512],
+    upgradeable: true,
+    ramSpeed: 'DDR4 3200 MHz',
+    ramMax: '64 GB',
+    smc: null,
+    serial: 'lenovo',
+    laptop: false,
+  },
+  {
+    id: 'Standard PC (Q35 + ICH9, 2009)',
+    name: 'KVM virtual machine',
+    processor: 'AMD EPYC 7763 64-Core Processor (4 vCPU)',
+    year: 2023,
+    osMax: '0.0.0',
+    ramGb: [4, 8, 16],
+    diskGb: [80, 160],
+    upgradeable: true,
+    ramSpeed: null,
+    ramMax: null,
+    smc: null,
+    serial: 'vm',
+    laptop: false,
+  },
 ];
 
 interface OsSpec {
@@ -139,7 +532,15 @@ interface PluginSpec {
   details: Record<PluginStatus, string>;
 }
 
-const plugin = (name: string, slug: string, ok: string, warning: string, alert: string, info: string, visible = true): PluginSpec => ({
+const plugin = (
+  name: string,
+  slug: string,
+  ok: string,
+  warning: string,
+  alert: string,
+  info: string,
+  visible = true,
+): PluginSpec => ({
   name,
   slug,
   visible,
@@ -147,30 +548,158 @@ const plugin = (name: string, slug: string, ok: string, warning: string, alert: 
 });
 
 const COMMON_PLUGINS: PluginSpec[] = [
-  plugin('Disk Space', 'disk_space', 'Boot volume has 41% free.', 'Boot volume has 9% free (threshold 10%).', 'Boot volume has 2% free. Applications may fail to save.', 'Boot volume usage grew 12 GB in 7 days.'),
-  plugin('SMART Status', 'smart_status', 'All disks verified.', 'Disk0 reports 14 reallocated sectors.', 'Disk0 SMART status: FAILING. Back up this computer now.', 'SMART data not available for external disks.'),
-  plugin('Agent Health', 'agent_health', 'Agent running, last check-in on time.', 'Agent restarted 3 times in 24 hours.', 'Agent could not write its cache.', 'Agent updated to the latest version.', false),
+  plugin(
+    'Disk Space',
+    'disk_space',
+    'Boot volume has 41% free.',
+    'Boot volume has 9% free (threshold 10%).',
+    'Boot volume has 2% free. Applications may fail to save.',
+    'Boot volume usage grew 12 GB in 7 days.',
+  ),
+  plugin(
+    'SMART Status',
+    'smart_status',
+    'All disks verified.',
+    'Disk0 reports 14 reallocated sectors.',
+    'Disk0 SMART status: FAILING. Back up this computer now.',
+    'SMART data not available for external disks.',
+  ),
+  plugin(
+    'Agent Health',
+    'agent_health',
+    'Agent running, last check-in on time.',
+    'Agent restarted 3 times in 24 hours.',
+    'Agent could not write its cache.',
+    'Agent updated to the latest version.',
+    false,
+  ),
 ];
 const MAC_PLUGINS: PluginSpec[] = [
-  plugin('macOS Updates', 'macos_updates', 'No updates pending.', '2 updates pending for 9 days.', 'Security update pending for 31 days.', 'macOS 15.2 is available.'),
-  plugin('Battery Health', 'battery_health', 'Battery condition Normal, 212 cycles.', 'Battery condition Service Recommended, 1012 cycles.', 'Battery is swelling or not charging.', 'Battery maximum capacity 88%.'),
-  plugin('FileVault', 'filevault', 'FileVault is on.', 'FileVault is encrypting (64%).', 'FileVault is off.', 'Recovery key escrowed.'),
-  plugin('Time Machine', 'time_machine', 'Last backup 2 hours ago.', 'Last backup 6 days ago.', 'No backup for 23 days.', 'Backup disk 71% full.'),
-  plugin('Gatekeeper and XProtect', 'gatekeeper', 'Gatekeeper enabled, XProtect current.', 'XProtect definitions 9 days old.', 'Gatekeeper disabled.', 'XProtect updated today.'),
-  plugin('Configuration Profiles', 'config_profiles', 'Expected profiles installed.', '1 profile expires in 12 days.', 'MDM enrollment profile missing.', '4 profiles installed.', false),
+  plugin(
+    'macOS Updates',
+    'macos_updates',
+    'No updates pending.',
+    '2 updates pending for 9 days.',
+    'Security update pending for 31 days.',
+    'macOS 15.2 is available.',
+  ),
+  plugin(
+    'Battery Health',
+    'battery_health',
+    'Battery condition Normal, 212 cycles.',
+    'Battery condition Service Recommended, 1012 cycles.',
+    'Battery is swelling or not charging.',
+    'Battery maximum capacity 88%.',
+  ),
+  plugin(
+    'FileVault',
+    'filevault',
+    'FileVault is on.',
+    'FileVault is encrypting (64%).',
+    'FileVault is off.',
+    'Recovery key escrowed.',
+  ),
+  plugin(
+    'Time Machine',
+    'time_machine',
+    'Last backup 2 hours ago.',
+    'Last backup 6 days ago.',
+    'No backup for 23 days.',
+    'Backup disk 71% full.',
+  ),
+  plugin(
+    'Gatekeeper and XProtect',
+    'gatekeeper',
+    'Gatekeeper enabled, XProtect current.',
+    'XProtect definitions 9 days old.',
+    'Gatekeeper disabled.',
+    'XProtect updated today.',
+  ),
+  plugin(
+    'Configuration Profiles',
+    'config_profiles',
+    'Expected profiles installed.',
+    '1 profile expires in 12 days.',
+    'MDM enrollment profile missing.',
+    '4 profiles installed.',
+    false,
+  ),
 ];
 const WINDOWS_PLUGINS: PluginSpec[] = [
-  plugin('Windows Update', 'windows_update', 'No updates pending.', '3 updates pending, reboot required.', 'Cumulative update failed to install (0x800f0922).', 'Feature update 24H2 available.'),
-  plugin('Microsoft Defender', 'defender', 'Real-time protection on, signatures current.', 'Signatures 5 days old.', 'Threat detected and quarantined: Trojan:Win32/Wacatac.', 'Quick scan completed.'),
-  plugin('BitLocker', 'bitlocker', 'C: protected.', 'BitLocker suspended until next reboot.', 'C: not encrypted.', 'Recovery key backed up.'),
-  plugin('Event Log Errors', 'event_log', 'No critical events in 24 hours.', '17 application errors in 24 hours.', 'Unexpected shutdown (Kernel-Power 41) twice today.', 'Event log rotated.'),
+  plugin(
+    'Windows Update',
+    'windows_update',
+    'No updates pending.',
+    '3 updates pending, reboot required.',
+    'Cumulative update failed to install (0x800f0922).',
+    'Feature update 24H2 available.',
+  ),
+  plugin(
+    'Microsoft Defender',
+    'defender',
+    'Real-time protection on, signatures current.',
+    'Signatures 5 days old.',
+    'Threat detected and quarantined: Trojan:Win32/Wacatac.',
+    'Quick scan completed.',
+  ),
+  plugin(
+    'BitLocker',
+    'bitlocker',
+    'C: protected.',
+    'BitLocker suspended until next reboot.',
+    'C: not encrypted.',
+    'Recovery key backed up.',
+  ),
+  plugin(
+    'Event Log Errors',
+    'event_log',
+    'No critical events in 24 hours.',
+    '17 application errors in 24 hours.',
+    'Unexpected shutdown (Kernel-Power 41) twice today.',
+    'Event log rotated.',
+  ),
 ];
 const LINUX_PLUGINS: PluginSpec[] = [
-  plugin('Package Updates', 'package_updates', 'All packages current.', '12 updates pending (3 security).', 'Kernel security update pending for 35 days.', 'Reboot scheduled for Sunday 03:00.'),
-  plugin('Load Average', 'load_average', 'Load 0.42 0.51 0.47.', 'Load 7.9 on 8 cores for 20 minutes.', 'Load 31.2 on 8 cores.', 'Load peak 5.1 during nightly backup.'),
-  plugin('Memory', 'memory', 'Memory use 38%.', 'Memory use 91%, swap in use.', 'OOM killer invoked (postgres).', 'Memory use peaked at 72%.'),
-  plugin('RAID Status', 'raid_status', 'md0 clean [UU].', 'md0 resyncing (43%).', 'md0 degraded [U_].', 'Monthly array check scheduled.'),
-  plugin('SSH Configuration', 'ssh_config', 'Password login disabled.', 'Root login permitted with key.', 'Password login enabled for root.', '3 authorized keys.'),
+  plugin(
+    'Package Updates',
+    'package_updates',
+    'All packages current.',
+    '12 updates pending (3 security).',
+    'Kernel security update pending for 35 days.',
+    'Reboot scheduled for Sunday 03:00.',
+  ),
+  plugin(
+    'Load Average',
+    'load_average',
+    'Load 0.42 0.51 0.47.',
+    'Load 7.9 on 8 cores for 20 minutes.',
+    'Load 31.2 on 8 cores.',
+    'Load peak 5.1 during nightly backup.',
+  ),
+  plugin(
+    'Memory',
+    'memory',
+    'Memory use 38%.',
+    'Memory use 91%, swap in use.',
+    'OOM killer invoked (postgres).',
+    'Memory use peaked at 72%.',
+  ),
+  plugin(
+    'RAID Status',
+    'raid_status',
+    'md0 clean [UU].',
+    'md0 resyncing (43%).',
+    'md0 degraded [U_].',
+    'Monthly array check scheduled.',
+  ),
+  plugin(
+    'SSH Configuration',
+    'ssh_config',
+    'Password login disabled.',
+    'Root login permitted with key.',
+    'Password login enabled for root.',
+    '3 authorized keys.',
+  ),
 ];
 
 const PLUGIN_POOLS: Record<Platform, PluginSpec[]> = {
@@ -339,8 +868,20 @@ interface Plan {
 }
 
 function planFleet(rng: Prng, n: number): Plan[] {
-  const plans: Plan[] = Array.from({ length: n }, () => ({ group: 0, health: 'ok', rank: 0, hidden: false, pendingRemoval: false, agentRemoved: false, rekey: false, serviceWarning: false }));
-  const sizes = apportion(PRIMARY_GROUPS.map((g) => g.share), n);
+  const plans: Plan[] = Array.from({ length: n }, () => ({
+    group: 0,
+    health: 'ok',
+    rank: 0,
+    hidden: false,
+    pendingRemoval: false,
+    agentRemoved: false,
+    rekey: false,
+    serviceWarning: false,
+  }));
+  const sizes = apportion(
+    PRIMARY_GROUPS.map((g) => g.share),
+    n,
+  );
   const groupOrder = shuffled(rng, n);
   let at = 0;
   sizes.forEach((size, gi) => {
@@ -396,9 +937,25 @@ function makeGroup(ctx: Ctx, account: AccountId, spec: GroupSpec, i: number): Gr
   };
 }
 
-const OK_PLAN: Plan = { group: 0, health: 'ok', rank: 0, hidden: false, pendingRemoval: false, agentRemoved: false, rekey: false, serviceWarning: false };
+const OK_PLAN: Plan = {
+  group: 0,
+  health: 'ok',
+  rank: 0,
+  hidden: false,
+  pendingRemoval: false,
+  agentRemoved: false,
+  rekey: false,
+  serviceWarning: false,
+};
 
-function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, spec: GroupSpec, plan: Plan): ComputerRec {
+function makeComputer(
+  ctx: Ctx,
+  account: AccountId,
+  i: number,
+  group: GroupRec,
+  spec: GroupSpec,
+  plan: Plan,
+): ComputerRec {
   const { rng, now } = ctx;
   const bucket = i % 10;
   const platform: Platform = bucket < 5 ? 'mac' : bucket < 8 ? 'windows' : 'linux';
@@ -466,7 +1023,10 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
     uid: rng.uid('c_'),
     account,
     client_id: rng.uuid(),
-    description: i % 7 === 0 ? `${isServer ? 'Rack 2, unit ' + String(rng.int(1, 40)) : 'Desk ' + String(rng.int(1, 60))}. ${rng.pick(['Shared login.', 'Do not reboot during office hours.', 'Loaner while the usual machine is repaired.', 'Handle with care: customer data.'])}` : null,
+    description:
+      i % 7 === 0
+        ? `${isServer ? `Rack 2, unit ${String(rng.int(1, 40))}` : `Desk ${String(rng.int(1, 60))}`}. ${rng.pick(['Shared login.', 'Do not reboot during office hours.', 'Loaner while the usual machine is repaired.', 'Handle with care: customer data.'])}`
+        : null,
     agent_version: rng.pick(['4.3.2', '4.3.2', '4.3.1', '4.2.7']),
     last_report: lastReport,
     last_update: lastReport,
@@ -475,7 +1035,8 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
     group: group.uid,
     computer_name: computerName,
     // every other custom name carries an apostrophe, which scripts must quote
-    custom_name: i % 9 === 4 ? `${first} ${i % 18 === 13 ? "D'Amico" : last} (${model.laptop ? 'laptop' : 'desk'})` : null,
+    custom_name:
+      i % 9 === 4 ? `${first} ${i % 18 === 13 ? "D'Amico" : last} (${model.laptop ? 'laptop' : 'desk'})` : null,
     reference_email: i % 4 === 1 ? `${user}@${spec.domain}` : null,
     last_user: isServer ? rng.pick(['root', 'deploy', null]) : user,
     serial_number: serial,
@@ -489,7 +1050,9 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
     care_eligibility: apple ? warrantyActive : null,
     warranty_status: apple ? (warrantyActive ? 'AppleCare+ active' : 'Out of warranty') : null,
     estimated_purchase_date: apple ? manufactured + rng.int(20, 120) * DAY : null,
-    config_description: apple ? `${model.name.replace(/ \(.*$/, '')} ${model.processor.replace(/^Apple /, '')}/${ram}GB/${rng.pick(model.diskGb)}GB` : null,
+    config_description: apple
+      ? `${model.name.replace(/ \(.*$/, '')} ${model.processor.replace(/^Apple /, '')}/${ram}GB/${rng.pick(model.diskGb)}GB`
+      : null,
     ram_installed: `${ram} GB`,
     ram_installed_in_bytes: String(ram * 1024 ** 3),
     ram_speed: model.ramSpeed,
@@ -501,7 +1064,9 @@ function makeComputer(ctx: Ctx, account: AccountId, i: number, group: GroupRec, 
     processor: model.processor,
     current_uptime: uptime(rng),
     smc_version: model.smc,
-    primary_ip: isServer ? `10.20.${rng.int(0, 3)}.${rng.int(10, 250)}` : `192.168.${rng.int(1, 20)}.${rng.int(20, 250)}`,
+    primary_ip: isServer
+      ? `10.20.${rng.int(0, 3)}.${rng.int(10, 250)}`
+      : `192.168.${rng.int(1, 20)}.${rng.int(20, 250)}`,
     active_mac_address: mac(rng, platform === 'mac' ? 'a4:83:e7' : isServer ? 'b8:ca:3a' : '3c:22:fb'),
     system_mac_address: mac(rng, platform === 'mac' ? 'f0:18:98' : '00:50:56'),
     asset_id: i % 3 === 0 ? `${spec.code}-${String(1000 + i)}` : null,
@@ -548,7 +1113,10 @@ function makePluginResults(ctx: Ctx, computer: ComputerRec, plan: Plan): void {
   if (plan.serviceWarning && service >= 0) chosen.add(service);
   const visible = [...chosen].filter((k) => pool[k]?.visible).sort((a, b) => a - b);
   // the one plugin that carries the computer's problem, if it has one
-  const problem = plan.health === 'ok' || plan.health === 'missing' || plan.health === 'tolerated' || plan.health === 'silent' ? -1 : rng.pick(visible);
+  const problem =
+    plan.health === 'ok' || plan.health === 'missing' || plan.health === 'tolerated' || plan.health === 'silent'
+      ? -1
+      : rng.pick(visible);
   for (let k = 0; k < pool.length; k++) {
     if (!chosen.has(k)) continue;
     const spec = pool[k];
@@ -627,9 +1195,18 @@ const SUPPORT: Partial<Record<ModelSpec['serial'], { maker: string; product: str
   dell: { maker: 'Dell', product: 'Dell ProSupport Plus' },
   lenovo: { maker: 'Lenovo', product: 'Lenovo Premier Support' },
 };
-const SERIAL_KIND = new Map<string, ModelSpec['serial']>([...MAC_MODELS, ...WINDOWS_MODELS, ...LINUX_MODELS].map((m) => [m.name, m.serial]));
+const SERIAL_KIND = new Map<string, ModelSpec['serial']>(
+  [...MAC_MODELS, ...WINDOWS_MODELS, ...LINUX_MODELS].map((m) => [m.name, m.serial]),
+);
 
-function makeExpirations(ctx: Ctx, account: AccountId, groups: GroupRec[], computers: ComputerRec[], makers: CatalogRec[], products: CatalogRec[]): ExpirationRec[] {
+function makeExpirations(
+  ctx: Ctx,
+  account: AccountId,
+  groups: GroupRec[],
+  computers: ComputerRec[],
+  makers: CatalogRec[],
+  products: CatalogRec[],
+): ExpirationRec[] {
   const { rng, now } = ctx;
   const out: ExpirationRec[] = [];
   const today = dayStart(now);
@@ -639,7 +1216,9 @@ function makeExpirations(ctx: Ctx, account: AccountId, groups: GroupRec[], compu
   };
 
   // warranty and support contracts of computers, spread over the past and the next year
-  const covered = computers.filter((c) => c.serial_number !== null && SUPPORT[SERIAL_KIND.get(c.model_name) ?? 'vm'] !== undefined);
+  const covered = computers.filter(
+    (c) => c.serial_number !== null && SUPPORT[SERIAL_KIND.get(c.model_name) ?? 'vm'] !== undefined,
+  );
   const order = shuffled(rng, covered.length);
   const count = shareCount(EXPIRATION_SHARE, computers.length, covered.length);
   const picked = order.slice(0, count).sort((x, y) => x - y);
@@ -667,17 +1246,57 @@ function makeExpirations(ctx: Ctx, account: AccountId, groups: GroupRec[], compu
   const microsoft = findCatalog(makers, 'Microsoft').uid;
   licensed.forEach((g, k) => {
     const days = spreadDays(rng, k, licensed.length);
-    add({ license_key: `M365-${rng.chars(UPPER_ALNUM, 5)}-${rng.chars(UPPER_ALNUM, 5)}`, expires_at: today + days * DAY, expiration_manufacturer: microsoft, expiration_product: m365, group: g.uid, computer: null, renewable: true, notes: `${rng.int(5, 40)} seats, annual commitment.` });
+    add({
+      license_key: `M365-${rng.chars(UPPER_ALNUM, 5)}-${rng.chars(UPPER_ALNUM, 5)}`,
+      expires_at: today + days * DAY,
+      expiration_manufacturer: microsoft,
+      expiration_product: m365,
+      group: g.uid,
+      computer: null,
+      renewable: true,
+      notes: `${rng.int(5, 40)} seats, annual commitment.`,
+    });
   });
   const byName = (name: string): GroupRec | undefined => licensed.find((g) => g.name === name);
-  for (const [name, days] of [['Acme Design', -10], ['Café Lumière', 45]] as const) {
+  for (const [name, days] of [
+    ['Acme Design', -10],
+    ['Café Lumière', 45],
+  ] as const) {
     const g = byName(name);
-    if (g) add({ license_key: `ADB-${rng.chars(UPPER_ALNUM, 12)}`, expires_at: today + days * DAY, expiration_manufacturer: findCatalog(makers, 'Adobe').uid, expiration_product: findCatalog(products, 'Adobe Creative Cloud All Apps').uid, group: g.uid, computer: null, renewable: true, notes: days < 0 ? 'Renewal invoice sent to finance.' : null });
+    if (g)
+      add({
+        license_key: `ADB-${rng.chars(UPPER_ALNUM, 12)}`,
+        expires_at: today + days * DAY,
+        expiration_manufacturer: findCatalog(makers, 'Adobe').uid,
+        expiration_product: findCatalog(products, 'Adobe Creative Cloud All Apps').uid,
+        group: g.uid,
+        computer: null,
+        renewable: true,
+        notes: days < 0 ? 'Renewal invoice sent to finance.' : null,
+      });
   }
   const eng = byName('Summit Engineering');
   if (eng) {
-    add({ license_key: `JB-${rng.chars(UPPER_ALNUM, 10)}`, expires_at: today + 60 * DAY, expiration_manufacturer: findCatalog(makers, 'JetBrains').uid, expiration_product: findCatalog(products, 'JetBrains All Products Pack').uid, group: eng.uid, computer: null, renewable: false, notes: null });
-    add({ license_key: `WS22-${rng.chars(UPPER_ALNUM, 5)}-${rng.chars(UPPER_ALNUM, 5)}`, expires_at: today - 200 * DAY, expiration_manufacturer: microsoft, expiration_product: findCatalog(products, 'Windows Server 2022 Standard').uid, group: eng.uid, computer: null, renewable: false, notes: 'Perpetual licence; software assurance lapsed.' });
+    add({
+      license_key: `JB-${rng.chars(UPPER_ALNUM, 10)}`,
+      expires_at: today + 60 * DAY,
+      expiration_manufacturer: findCatalog(makers, 'JetBrains').uid,
+      expiration_product: findCatalog(products, 'JetBrains All Products Pack').uid,
+      group: eng.uid,
+      computer: null,
+      renewable: false,
+      notes: null,
+    });
+    add({
+      license_key: `WS22-${rng.chars(UPPER_ALNUM, 5)}-${rng.chars(UPPER_ALNUM, 5)}`,
+      expires_at: today - 200 * DAY,
+      expiration_manufacturer: microsoft,
+      expiration_product: findCatalog(products, 'Windows Server 2022 Standard').uid,
+      group: eng.uid,
+      computer: null,
+      renewable: false,
+      notes: 'Perpetual licence; software assurance lapsed.',
+    });
   }
   return out;
 }
@@ -685,7 +1304,13 @@ function makeExpirations(ctx: Ctx, account: AccountId, groups: GroupRec[], compu
 function makeNotes(ctx: Ctx, account: AccountId, groups: GroupRec[], computers: ComputerRec[]): NoteRec[] {
   const { rng, now } = ctx;
   const out: NoteRec[] = [];
-  const add = (owner: { computer?: ComputerRec; group?: GroupRec }, body: string, priv: boolean, email: boolean, report: boolean): void => {
+  const add = (
+    owner: { computer?: ComputerRec; group?: GroupRec },
+    body: string,
+    priv: boolean,
+    email: boolean,
+    report: boolean,
+  ): void => {
     out.push({
       uid: rng.uid('n_'),
       account,
@@ -702,7 +1327,14 @@ function makeNotes(ctx: Ctx, account: AccountId, groups: GroupRec[], computers: 
   const c = (k: number): ComputerRec | undefined => computers[k % Math.max(1, computers.length)];
   if (g0) add({ group: g0 }, 'Office hours are 8:00–18:00 CET. Schedule reboots after 19:00.', false, true, true);
   if (g0) add({ group: g0 }, 'Landlord rewires the server closet on the 14th; expect downtime.', true, false, false);
-  if (g1) add({ group: g1 }, 'HIPAA: never copy patient exports to laptops.\nEscalate encryption alerts the same day.', false, true, true);
+  if (g1)
+    add(
+      { group: g1 },
+      'HIPAA: never copy patient exports to laptops.\nEscalate encryption alerts the same day.',
+      false,
+      true,
+      true,
+    );
   if (g2) add({ group: g2 }, 'Billing contact: Rosa García, extension 214.', true, false, false);
   if (g3) add({ group: g3 }, 'Build servers are patched on the first Sunday of the month.', false, false, true);
   const computerNotes: [string, boolean, boolean, boolean][] = [
@@ -742,16 +1374,27 @@ function makeUsers(ctx: Ctx, account: AccountId, groups: GroupRec[], subdomain: 
   const users: UserRec[] = [];
   users.push({ ...base('Alex', 'Morgan', 'employee', true, true), restricted_group_uids: [] });
   if (account === OTHER_ACCOUNT) return users;
-  users.push({ ...base('Sam', 'Rivera', 'employee', true, false), restricted_group_uids: [...hiddenGroups, ...(g1 ? [g1.uid] : [])] });
+  users.push({
+    ...base('Sam', 'Rivera', 'employee', true, false),
+    restricted_group_uids: [...hiddenGroups, ...(g1 ? [g1.uid] : [])],
+  });
   users.push({ ...base('Jordan', 'Lee', 'employee', false, false), restricted_group_uids: [] });
-  users.push({ ...base('Pat', 'Kim', 'end_user', false, false), permitted_group_uids: g0 ? [g0.uid] : [], last_signin: null });
-  users.push({ ...base('Robin', 'Díaz', 'end_user', true, false), permitted_group_uids: [g1, g2].filter((g): g is GroupRec => g !== undefined).map((g) => g.uid) });
+  users.push({
+    ...base('Pat', 'Kim', 'end_user', false, false),
+    permitted_group_uids: g0 ? [g0.uid] : [],
+    last_signin: null,
+  });
+  users.push({
+    ...base('Robin', 'Díaz', 'end_user', true, false),
+    permitted_group_uids: [g1, g2].filter((g): g is GroupRec => g !== undefined).map((g) => g.uid),
+  });
   return users;
 }
 
 /** Builds a fresh state. Pure: depends only on the options. */
 export function seedState(opts: SeedOptions): StateData {
-  if (!Number.isSafeInteger(opts.computers) || opts.computers < 0) throw new Error(`computers must be a non-negative integer, got ${opts.computers}`);
+  if (!Number.isSafeInteger(opts.computers) || opts.computers < 0)
+    throw new Error(`computers must be a non-negative integer, got ${opts.computers}`);
   const rng = new Prng(opts.seed);
   const ctx: Ctx = { rng, now: Math.floor(opts.nowMs / 1000), pluginResults: [] };
 
@@ -761,7 +1404,14 @@ export function seedState(opts: SeedOptions): StateData {
   const computers: ComputerRec[] = [];
   for (let i = 0; i < opts.computers; i++) {
     const plan = plans[i] as Plan;
-    const computer = makeComputer(ctx, PRIMARY_ACCOUNT, i, groups[plan.group] as GroupRec, PRIMARY_GROUPS[plan.group] as GroupSpec, plan);
+    const computer = makeComputer(
+      ctx,
+      PRIMARY_ACCOUNT,
+      i,
+      groups[plan.group] as GroupRec,
+      PRIMARY_GROUPS[plan.group] as GroupSpec,
+      plan,
+    );
     computers.push(computer);
     makePluginResults(ctx, computer, plan);
   }
@@ -772,10 +1422,19 @@ export function seedState(opts: SeedOptions): StateData {
   const users = makeUsers(ctx, PRIMARY_ACCOUNT, groups, 'demo', 'sandbox.example');
 
   // second subscriber: a small separate data set whose items are 403 for the primary key
-  const otherSpec: GroupSpec = { name: 'Contoso Labs', domain: 'contoso.example', code: 'CON', share: 1, description: 'Another subscriber.', hidden: false };
+  const otherSpec: GroupSpec = {
+    name: 'Contoso Labs',
+    domain: 'contoso.example',
+    code: 'CON',
+    share: 1,
+    description: 'Another subscriber.',
+    hidden: false,
+  };
   const otherGroup = makeGroup(ctx, OTHER_ACCOUNT, otherSpec, 1);
   const otherPlans: Plan[] = [OK_PLAN, { ...OK_PLAN, health: 'warning' }];
-  const otherComputers = [0, 8].map((i, k) => makeComputer(ctx, OTHER_ACCOUNT, i, otherGroup, otherSpec, otherPlans[k] as Plan));
+  const otherComputers = [0, 8].map((i, k) =>
+    makeComputer(ctx, OTHER_ACCOUNT, i, otherGroup, otherSpec, otherPlans[k] as Plan),
+  );
   otherComputers.forEach((c, k) => makePluginResults(ctx, c, otherPlans[k] as Plan));
   const otherMakers = catalog(ctx, OTHER_ACCOUNT, ['Apple'], 'em_');
   const otherProducts = catalog(ctx, OTHER_ACCOUNT, ['AppleCare+ for Mac'], 'ep_');
@@ -841,10 +1500,17 @@ export function pluginDetails(slug: string, status: PluginStatus): string | unde
  * OK computer, in the group new machines are enrolled in ("Staging – new hires"), created and
  * reported at `nowSec`. `index` numbers its name; `rng` gives every value, uids included.
  */
-export function enrolComputer(rng: Prng, groups: readonly GroupRec[], index: number, nowSec: number): { computer: ComputerRec; pluginResults: PluginResultRec[] } {
+export function enrolComputer(
+  rng: Prng,
+  groups: readonly GroupRec[],
+  index: number,
+  nowSec: number,
+): { computer: ComputerRec; pluginResults: PluginResultRec[] } {
   const gi = PRIMARY_GROUPS.length - 1;
   const spec = PRIMARY_GROUPS[gi] as GroupSpec;
-  const group = groups.find((g) => g.account === PRIMARY_ACCOUNT && g.name === spec.name) ?? groups.find((g) => g.account === PRIMARY_ACCOUNT);
+  const group =
+    groups.find((g) => g.account === PRIMARY_ACCOUNT && g.name === spec.name) ??
+    groups.find((g) => g.account === PRIMARY_ACCOUNT);
   if (!group) throw new Error('no group to enrol a computer in');
   const ctx: Ctx = { rng, now: nowSec, pluginResults: [] };
   const plan: Plan = { ...OK_PLAN, group: gi };

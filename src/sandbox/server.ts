@@ -8,7 +8,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
-import { ApiError, invalidParameter, many, one, parseJsonParams, parseMultipartParams, parseParams, readBody, sendJson, type Params } from './http.js';
+import {
+  ApiError,
+  invalidParameter,
+  many,
+  one,
+  parseJsonParams,
+  parseMultipartParams,
+  parseParams,
+  readBody,
+  sendJson,
+  type Params,
+} from './http.js';
 import { LiveFleet, STEP_SECONDS, type Transition } from './live.js';
 import { OTHER_ACCOUNT, PRIMARY_ACCOUNT, type AccountId, type ComputerRec, type PluginStatus } from './model.js';
 import { parseExpand, type RenderCtx } from './render.js';
@@ -22,7 +33,15 @@ import { noteRoutes } from './routes/notes.js';
 import { pluginResultRoutes } from './routes/plugin-results.js';
 import { userRoutes } from './routes/users.js';
 import { Store, withStateLock } from './store.js';
-import { connectionTestEvent, DEFAULT_RETRY, testEvent, transitionEvent, WebhookSender, type Delivery, type RetryPolicy } from './webhooks.js';
+import {
+  connectionTestEvent,
+  DEFAULT_RETRY,
+  testEvent,
+  transitionEvent,
+  WebhookSender,
+  type Delivery,
+  type RetryPolicy,
+} from './webhooks.js';
 
 /** Key of the primary demo subscriber. */
 export const SANDBOX_API_KEY = 'sbx_live_demo_4f6c2a9e1b7d';
@@ -122,7 +141,15 @@ const FORCED: Readonly<Record<string, PluginStatus>> = { alert: 'Alert', warning
 
 /** A transition as the control routes answer it. */
 function describe(t: Transition): Record<string, unknown> {
-  return { plugin_result_uid: t.result.uid, client_id: t.computer.client_id, name: t.result.name, previous: t.previous, status: t.status, at: t.atSec, cause: t.cause };
+  return {
+    plugin_result_uid: t.result.uid,
+    client_id: t.computer.client_id,
+    name: t.result.name,
+    previous: t.previous,
+    status: t.status,
+    at: t.atSec,
+    cause: t.cause,
+  };
 }
 
 /** Loopback only: the sandbox is plain HTTP with well-known keys. */
@@ -136,7 +163,8 @@ export function isLoopbackHost(host: string): boolean {
 
 /** What a 404 for an unknown route adds: the prefix only when the path lacks it, else where the routes are listed. */
 function notFoundHint(pathname: string): string {
-  if (pathname === '/v2.5' || pathname.startsWith('/v2.5/')) return '; the v2.5 API has no such path (its paths are listed in api-v2.5.md)';
+  if (pathname === '/v2.5' || pathname.startsWith('/v2.5/'))
+    return '; the v2.5 API has no such path (its paths are listed in api-v2.5.md)';
   return '; paths begin with /v2.5';
 }
 
@@ -199,12 +227,22 @@ class Sandbox {
   constructor(private readonly options: SandboxOptions) {
     const realNow = options.now ?? Date.now;
     this.realNow = realNow;
-    this.sender = new WebhookSender(options.webhooks ?? [], { ...DEFAULT_RETRY, ...options.webhookRetry }, options.onNotice ?? ((): void => undefined));
+    this.sender = new WebhookSender(
+      options.webhooks ?? [],
+      { ...DEFAULT_RETRY, ...options.webhookRetry },
+      options.onNotice ?? ((): void => undefined),
+    );
     // Every change of a plugin result's state, simulated or forced, is one event to each address.
     const onTransition = (t: Transition): void => {
       if (this.sender.urls.length > 0) void this.deliver(transitionEvent(this.renderCtx(), t));
     };
-    this.fleet = new LiveFleet({ seed: options.seed ?? 1, speed: options.live?.speed ?? 0, startMs: realNow(), realNow, onTransition });
+    this.fleet = new LiveFleet({
+      seed: options.seed ?? 1,
+      speed: options.live?.speed ?? 0,
+      startMs: realNow(),
+      realNow,
+      onTransition,
+    });
     this.live = options.live !== undefined ? this.fleet : undefined;
     this.now = this.live ? this.live.now : realNow;
     const stateFile = this.live ? undefined : options.stateFile;
@@ -219,7 +257,13 @@ class Sandbox {
     this.settings = { ticketIntegration: options.ticketIntegration ?? true };
     this.limiter = new RateLimiter(options.rateLimit?.requests ?? 400, options.rateLimit?.windowMs ?? 60_000, realNow);
     this.primaryKey = options.apiKey ?? SANDBOX_API_KEY;
-    this.keys = options.apiKey === undefined ? KEYS : new Map([[this.primaryKey, PRIMARY_ACCOUNT], [SANDBOX_OTHER_API_KEY, OTHER_ACCOUNT]]);
+    this.keys =
+      options.apiKey === undefined
+        ? KEYS
+        : new Map([
+            [this.primaryKey, PRIMARY_ACCOUNT],
+            [SANDBOX_OTHER_API_KEY, OTHER_ACCOUNT],
+          ]);
     this.record = options.recordRequests ?? true;
   }
 
@@ -240,7 +284,14 @@ class Sandbox {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const query = parseParams(url.search);
-    const entry: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query, form: {}, headers: { ...req.headers }, status: 0 };
+    const entry: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query,
+      form: {},
+      headers: { ...req.headers },
+      status: 0,
+    };
     if (this.record) this.requests.push(entry);
     const live = this.live;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
@@ -259,7 +310,14 @@ class Sandbox {
         return;
       }
       const message = err instanceof Error ? err.message : String(err);
-      send(500, [{ status_code: 500, code: ':internal_server_error', title: 'Internal Server Error', details: `sandbox failure: ${message}` }]);
+      send(500, [
+        {
+          status_code: 500,
+          code: ':internal_server_error',
+          title: 'Internal Server Error',
+          details: `sandbox failure: ${message}`,
+        },
+      ]);
     }
   }
 
@@ -269,25 +327,42 @@ class Sandbox {
     // all requests count against the limit, whatever their outcome (api-v2.5, Limits)
     const retryAfter = this.limiter.hit(apiKey ?? '');
     if (retryAfter !== undefined) {
-      throw new ApiError(429, ':too_many_requests', `rate limit of ${this.limiter.limit} requests per ${this.limiter.windowMs / 1000} s exceeded`, undefined, {
-        'retry-after': String(retryAfter),
-      });
+      throw new ApiError(
+        429,
+        ':too_many_requests',
+        `rate limit of ${this.limiter.limit} requests per ${this.limiter.windowMs / 1000} s exceeded`,
+        undefined,
+        {
+          'retry-after': String(retryAfter),
+        },
+      );
     }
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     if (this.live) this.live.catchUp(this.store);
     if (pathname.startsWith(CONTROL_PREFIX)) {
-      if (apiKey === undefined || this.keys.get(apiKey) !== PRIMARY_ACCOUNT) throw new ApiError(401, ':unauthorized', 'the sandbox\'s control routes take the primary api_key');
+      if (apiKey === undefined || this.keys.get(apiKey) !== PRIMARY_ACCOUNT)
+        throw new ApiError(401, ':unauthorized', "the sandbox's control routes take the primary api_key");
       return { body: await this.control(method, pathname.slice(CONTROL_PREFIX.length), { ...query, ...form }) };
     }
     const match = this.router.match(method, pathname);
     if (match.kind === 'none') {
-      throw new ApiError(404, ':not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}${notFoundHint(pathname)}`);
+      throw new ApiError(
+        404,
+        ':not_found',
+        `no route for ${req.method ?? 'GET'} ${url.pathname}${notFoundHint(pathname)}`,
+      );
     }
     if (match.kind === 'method') {
-      throw new ApiError(405, ':method_not_allowed', `${req.method ?? ''} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`, undefined, {
-        allow: match.allowed.join(', '),
-      });
+      throw new ApiError(
+        405,
+        ':method_not_allowed',
+        `${req.method ?? ''} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`,
+        undefined,
+        {
+          allow: match.allowed.join(', '),
+        },
+      );
     }
     if (apiKey === undefined || apiKey === '') throw new ApiError(401, ':unauthorized', 'api_key is missing');
     const account = this.keys.get(apiKey);
@@ -321,21 +396,39 @@ class Sandbox {
   }
 
   tick(seconds: number): Transition[] {
-    if (!this.live) throw new ApiError(409, ':conflict', 'this sandbox is not live: start it with `mon sandbox serve --live` to move its clock');
+    if (!this.live)
+      throw new ApiError(
+        409,
+        ':conflict',
+        'this sandbox is not live: start it with `mon sandbox serve --live` to move its clock',
+      );
     this.live.step(seconds * 1000);
     return this.live.catchUp(this.store);
   }
 
   /** The sandbox-only routes under /_sandbox/ (README, Control routes): tick and trigger. */
   private async control(method: string, route: string, params: Params): Promise<unknown> {
-    if (method !== 'POST') throw new ApiError(405, ':method_not_allowed', `${method} is not allowed on ${CONTROL_PREFIX}${route}; allowed: POST`, undefined, { allow: 'POST' });
+    if (method !== 'POST')
+      throw new ApiError(
+        405,
+        ':method_not_allowed',
+        `${method} is not allowed on ${CONTROL_PREFIX}${route}; allowed: POST`,
+        undefined,
+        { allow: 'POST' },
+      );
     if (route === 'tick') {
       const raw = one(params, 'seconds') ?? '';
-      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 366 * 86_400) throw invalidParameter('seconds', 'must be an integer from 1 to 31622400 (a year)');
+      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 366 * 86_400)
+        throw invalidParameter('seconds', 'must be an integer from 1 to 31622400 (a year)');
       const made = this.tick(Number(raw));
       return { now: Math.floor(this.now() / 1000), transitions: made.map(describe) };
     }
-    if (route !== 'trigger') throw new ApiError(404, ':not_found', `no control route ${CONTROL_PREFIX}${route}; there are ${CONTROL_PREFIX}tick and ${CONTROL_PREFIX}trigger`);
+    if (route !== 'trigger')
+      throw new ApiError(
+        404,
+        ':not_found',
+        `no control route ${CONTROL_PREFIX}${route}; there are ${CONTROL_PREFIX}tick and ${CONTROL_PREFIX}trigger`,
+      );
     return this.trigger(one(params, 'kind') ?? '', one(params, 'target') ?? '');
   }
 
@@ -348,13 +441,23 @@ class Sandbox {
       return { event_id: event.event_id, deliveries: await this.deliver(event) };
     }
     if (kind === 'connection_test') return { deliveries: await this.sender.probe(connectionTestEvent(nowSec)) };
-    const computer = target.startsWith('pr_') ? store.computers.get(store.pluginResults.get(target)?.computer ?? '') : target !== '' ? store.computerByClientId(target) : undefined;
-    if (target !== '' && (computer === undefined || computer.account !== PRIMARY_ACCOUNT)) throw new ApiError(404, ':not_found', `no computer or plugin result ${target} of the primary account`);
+    const computer = target.startsWith('pr_')
+      ? store.computers.get(store.pluginResults.get(target)?.computer ?? '')
+      : target !== ''
+        ? store.computerByClientId(target)
+        : undefined;
+    if (target !== '' && (computer === undefined || computer.account !== PRIMARY_ACCOUNT))
+      throw new ApiError(404, ':not_found', `no computer or plugin result ${target} of the primary account`);
     if (kind === 'missing') return this.forceMissing(computer, nowSec);
     const status = FORCED[kind];
-    if (status === undefined) throw invalidParameter('kind', 'must be one of test, connection_test, missing, alert, warning, ok');
-    const candidates = (computer ? [computer] : store.computers.items.filter((x) => x.account === PRIMARY_ACCOUNT && !x.hidden)).flatMap((c) => store.resultsOf(c.uid).filter((r) => r.visible));
-    const result = target.startsWith('pr_') ? store.pluginResults.get(target) : (candidates.find((r) => r.status !== status && r.mute === null) ?? candidates.find((r) => r.status !== status));
+    if (status === undefined)
+      throw invalidParameter('kind', 'must be one of test, connection_test, missing, alert, warning, ok');
+    const candidates = (
+      computer ? [computer] : store.computers.items.filter((x) => x.account === PRIMARY_ACCOUNT && !x.hidden)
+    ).flatMap((c) => store.resultsOf(c.uid).filter((r) => r.visible));
+    const result = target.startsWith('pr_')
+      ? store.pluginResults.get(target)
+      : (candidates.find((r) => r.status !== status && r.mute === null) ?? candidates.find((r) => r.status !== status));
     if (!result) throw new ApiError(404, ':not_found', `no visible plugin result that is not ${status} already`);
     const owner = store.computers.get(result.computer);
     if (!owner) throw new ApiError(404, ':not_found', `plugin result ${result.uid} has no computer`);
@@ -364,7 +467,12 @@ class Sandbox {
   /** `trigger kind=missing`: the computer given, or the first reporting one, stops reporting. */
   private forceMissing(computer: ComputerRec | undefined, nowSec: number): unknown {
     const { store } = this;
-    const c = computer ?? store.computers.items.find((x) => x.account === PRIMARY_ACCOUNT && x.report_if_missing && !x.agent_removed && nowSec - x.last_report < 86_400);
+    const c =
+      computer ??
+      store.computers.items.find(
+        (x) =>
+          x.account === PRIMARY_ACCOUNT && x.report_if_missing && !x.agent_removed && nowSec - x.last_report < 86_400,
+      );
     if (!c) throw new ApiError(404, ':not_found', 'no reporting computer left to go missing');
     this.fleet.forceMissing(store, c, nowSec);
     c.report_if_missing = true;
@@ -379,7 +487,9 @@ class Sandbox {
   async listen(host: string): Promise<RunningSandbox> {
     const { options, live } = this;
     // A live fleet moves (and sends its webhooks) between requests too: one catch-up per simulated step.
-    const ticker = live ? setInterval(() => live.catchUp(this.store), Math.max(50, (STEP_SECONDS * 1000) / live.speed)) : undefined;
+    const ticker = live
+      ? setInterval(() => live.catchUp(this.store), Math.max(50, (STEP_SECONDS * 1000) / live.speed))
+      : undefined;
     ticker?.unref();
     const listener = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch(() => {
@@ -387,7 +497,9 @@ class Sandbox {
         res.end();
       });
     };
-    const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
+    const server = options.tls
+      ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener)
+      : createServer(listener);
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -398,7 +510,8 @@ class Sandbox {
     });
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');
-    const shownHost = host === 'localhost' ? 'localhost' : isIP(address.address) === 6 ? `[${address.address}]` : address.address;
+    const shownHost =
+      host === 'localhost' ? 'localhost' : isIP(address.address) === 6 ? `[${address.address}]` : address.address;
     let closing: Promise<void> | undefined;
     return {
       url: `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`,

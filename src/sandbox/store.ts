@@ -11,7 +11,17 @@
  * compaction are skipped, and replaying a line twice changes nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import {
   STATE_FORMAT,
@@ -257,7 +267,13 @@ export class Store {
       this.save();
       return;
     }
-    const line: JournalLine = { base: this.seen, anchor: this.data.anchorMs ?? this.data.seededAtMs, rng: this.rng.state, saved: [...(change.saved ?? [])], removed: [...(change.removed ?? [])] };
+    const line: JournalLine = {
+      base: this.seen,
+      anchor: this.data.anchorMs ?? this.data.seededAtMs,
+      rng: this.rng.state,
+      saved: [...(change.saved ?? [])],
+      removed: [...(change.removed ?? [])],
+    };
     if (!this.append(journalOf(file), Buffer.from(`${JSON.stringify(line)}\n`))) {
       // Not the journal this store read: write the whole state instead.
       this.save();
@@ -419,7 +435,10 @@ export class Store {
    * other reads it on its next request.
    */
   private reseeded(file: string, nowMs: number): Store {
-    const store = new Store({ ...seedState({ seed: this.data.seed, computers: this.data.computerCount, nowMs }), anchorMs: nowMs }, file);
+    const store = new Store(
+      { ...seedState({ seed: this.data.seed, computers: this.data.computerCount, nowMs }), anchorMs: nowMs },
+      file,
+    );
     store.compactJournalBytes = this.compactJournalBytes;
     rmSync(journalOf(file), { force: true });
     store.save();
@@ -494,8 +513,19 @@ function parseJournalLine(raw: string): JournalLine | undefined {
   }
   if (typeof line !== 'object' || line === null) return undefined;
   const { base, anchor, rng, saved, removed } = line as Record<string, unknown>;
-  if (typeof base !== 'string' || typeof anchor !== 'number' || typeof rng !== 'number' || !Array.isArray(saved) || !Array.isArray(removed)) return undefined;
-  const owned = (item: unknown) => typeof item === 'object' && item !== null && typeof (item as Owned).uid === 'string' && typeof (item as Owned).account === 'string';
+  if (
+    typeof base !== 'string' ||
+    typeof anchor !== 'number' ||
+    typeof rng !== 'number' ||
+    !Array.isArray(saved) ||
+    !Array.isArray(removed)
+  )
+    return undefined;
+  const owned = (item: unknown) =>
+    typeof item === 'object' &&
+    item !== null &&
+    typeof (item as Owned).uid === 'string' &&
+    typeof (item as Owned).account === 'string';
   if (!saved.every(owned) || !removed.every((uid) => typeof uid === 'string')) return undefined;
   return line as JournalLine;
 }
@@ -571,7 +601,12 @@ export function loadStateFile(file: string): { data: StateData; identity: string
     const list = obj[key];
     if (!Array.isArray(list)) throw corrupt(file, `${key} is not an array`);
     for (const item of list) {
-      if (typeof item !== 'object' || item === null || typeof (item as Owned).uid !== 'string' || typeof (item as Owned).account !== 'string') {
+      if (
+        typeof item !== 'object' ||
+        item === null ||
+        typeof (item as Owned).uid !== 'string' ||
+        typeof (item as Owned).account !== 'string'
+      ) {
         throw corrupt(file, `${key} holds a record without uid or account`);
       }
     }

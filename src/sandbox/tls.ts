@@ -8,7 +8,16 @@
  * taking a library: every field is fixed but the names, dates, serial and key, and Node's own
  * X509Certificate reads the result back in a test. Keys are ECDSA P-256, signed with SHA-256.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/files.js';
@@ -64,9 +73,11 @@ function time(d: Date): Buffer {
   return d.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(`${iso.slice(2)}Z`)) : tlv(0x18, Buffer.from(`${iso}Z`));
 }
 
-const name = (cn: string): Buffer => seq(set(seq(oid('2.5.4.10'), utf8('mon sandbox'))), set(seq(oid('2.5.4.3'), utf8(cn))));
+const name = (cn: string): Buffer =>
+  seq(set(seq(oid('2.5.4.10'), utf8('mon sandbox'))), set(seq(oid('2.5.4.3'), utf8(cn))));
 const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
-const extension = (id: string, critical: boolean, value: Buffer): Buffer => seq(oid(id), ...(critical ? [bool(true)] : []), octets(value));
+const extension = (id: string, critical: boolean, value: Buffer): Buffer =>
+  seq(oid(id), ...(critical ? [bool(true)] : []), octets(value));
 
 /** IPv4 or IPv6 text to its bytes (only the loopback forms the sandbox uses). */
 function ipBytes(ip: string): Buffer {
@@ -109,17 +120,35 @@ function certificate(o: CertOptions): string {
   ];
   if (!o.ca) {
     extensions.push(extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))));
-    const alt = [...(o.dns ?? []).map((d) => tlv(0x82, Buffer.from(d))), ...(o.ips ?? []).map((ip) => tlv(0x87, ipBytes(ip)))];
+    const alt = [
+      ...(o.dns ?? []).map((d) => tlv(0x82, Buffer.from(d))),
+      ...(o.ips ?? []).map((ip) => tlv(0x87, ipBytes(ip))),
+    ];
     extensions.push(extension('2.5.29.17', false, seq(...alt)));
   }
-  const tbs = seq(explicit(0, tlv(0x02, Buffer.from([2]))), integer(serial), ECDSA_SHA256, name(o.issuer), seq(time(notBefore), time(notAfter)), name(o.subject), spki, explicit(3, seq(...extensions)));
+  const tbs = seq(
+    explicit(0, tlv(0x02, Buffer.from([2]))),
+    integer(serial),
+    ECDSA_SHA256,
+    name(o.issuer),
+    seq(time(notBefore), time(notAfter)),
+    name(o.subject),
+    spki,
+    explicit(3, seq(...extensions)),
+  );
   const signature = sign('sha256', tbs, o.signingKey);
   const der = seq(tbs, ECDSA_SHA256, bits(signature));
-  return `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
+  return `-----BEGIN CERTIFICATE-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
 }
 
 /** A key identifier: SHA-1 of the public key's DER (RFC 5280, 4.2.1.2 allows any such method). */
-const keyIdOf = (key: KeyObject): Buffer => createHash('sha1').update(key.export({ type: 'spki', format: 'der' })).digest();
+const keyIdOf = (key: KeyObject): Buffer =>
+  createHash('sha1')
+    .update(key.export({ type: 'spki', format: 'der' }))
+    .digest();
 
 export interface LocalCa {
   certPath: string;
@@ -149,7 +178,14 @@ export function ensureLocalCa(configDir: string): LocalCa {
   }
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const cert = certificate({ subject: 'mon sandbox local CA', issuer: 'mon sandbox local CA', publicKey, signingKey: privateKey, days: 3650, ca: true });
+  const cert = certificate({
+    subject: 'mon sandbox local CA',
+    issuer: 'mon sandbox local CA',
+    publicKey,
+    signingKey: privateKey,
+    days: 3650,
+    ca: true,
+  });
   writeFileAtomic(keyPath, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { durable: true });
   writeFileAtomic(certPath, cert, { durable: true });
   chmodSync(certPath, 0o644);
@@ -159,7 +195,21 @@ export function ensureLocalCa(configDir: string): LocalCa {
 /** A server certificate for 127.0.0.1, ::1 and localhost signed by the CA, with its key (PEM), and the chain to serve. */
 export function serverCertificate(ca: LocalCa): { cert: string; key: string } {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const issuer = new X509Certificate(ca.cert).subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3) ?? 'mon sandbox local CA';
-  const leaf = certificate({ subject: 'localhost', issuer, publicKey, signingKey: ca.key, issuerKeyId: keyIdOf(createPublicKey(ca.cert)), days: 397, ca: false, dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
+  const issuer =
+    new X509Certificate(ca.cert).subject
+      .split('\n')
+      .find((line) => line.startsWith('CN='))
+      ?.slice(3) ?? 'mon sandbox local CA';
+  const leaf = certificate({
+    subject: 'localhost',
+    issuer,
+    publicKey,
+    signingKey: ca.key,
+    issuerKeyId: keyIdOf(createPublicKey(ca.cert)),
+    days: 397,
+    ca: false,
+    dns: ['localhost'],
+    ips: ['127.0.0.1', '::1'],
+  });
   return { cert: leaf, key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
 }

@@ -13,7 +13,12 @@ import { activeMute, renderComputer, renderGroup, renderPluginResult, type Rende
 import type { Transition } from './live.js';
 
 /** Word values of severity (the sandbox's choice: the reference does not show them). */
-const SEVERITY: Record<PluginStatus, string> = { OK: 'ok', Informational: 'informational', Warning: 'warning', Alert: 'alert' };
+const SEVERITY: Record<PluginStatus, string> = {
+  OK: 'ok',
+  Informational: 'informational',
+  Warning: 'warning',
+  Alert: 'alert',
+};
 /** The integer codes kept for backward compatibility (the sandbox's choice, as Nagios counts: 0 OK, 1 Warning, 2 Alert, 3 other). */
 const STATUS_CODE: Record<PluginStatus, number> = { OK: 0, Warning: 1, Alert: 2, Informational: 3 };
 
@@ -28,7 +33,12 @@ export interface RetryPolicy {
   timeoutMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 1_000, maxDelayMs: 30_000, giveUpAfterMs: 600_000, timeoutMs: 10_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  firstDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  giveUpAfterMs: 600_000,
+  timeoutMs: 10_000,
+};
 
 const newEventId = (prefix: string): string => `${prefix}${randomBytes(8).toString('hex')}`;
 
@@ -57,7 +67,13 @@ export function transitionEvent(ctx: RenderCtx, t: Transition): Record<string, u
 
 /** A synthetic test delivery (`mon sandbox trigger test`): top-level svc_test, event_id svc_test_…. */
 export function testEvent(nowSec: number): Record<string, unknown> {
-  return { event_id: newEventId('svc_test_'), event: 'svc_test', svc_test: true, occurred_at: nowSec, message: 'A test delivery from the mon sandbox.' };
+  return {
+    event_id: newEventId('svc_test_'),
+    event: 'svc_test',
+    svc_test: true,
+    occurred_at: nowSec,
+    message: 'A test delivery from the mon sandbox.',
+  };
 }
 
 /** The reachability check (`mon sandbox trigger connection_test`). */
@@ -70,11 +86,23 @@ function post(url: string, body: string, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(target, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'mon-sandbox-webhooks' }, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'mon-sandbox-webhooks',
+        },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
@@ -145,7 +173,9 @@ export class WebhookSender {
       }
       if (this.closed || Date.now() + delay - started > this.retry.giveUpAfterMs) {
         const why = result.status !== undefined ? `HTTP ${result.status}` : (result.error ?? 'no answer');
-        this.onNotice(`sandbox: webhook ${eventId} to ${url} given up after ${result.attempts} attempt${result.attempts === 1 ? '' : 's'} (last: ${why})`);
+        this.onNotice(
+          `sandbox: webhook ${eventId} to ${url} given up after ${result.attempts} attempt${result.attempts === 1 ? '' : 's'} (last: ${why})`,
+        );
         return result;
       }
       await new Promise<void>((resolve) => {

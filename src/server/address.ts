@@ -32,7 +32,10 @@ export function isLoopback(host: string): boolean {
  */
 export function parseListen(value: string, option = '--listen'): ListenAddress {
   const wrong = (why: string): UsageError =>
-    new UsageError(`${option} ${JSON.stringify(value)}: ${why}`, `give HOST:PORT, e.g. ${option} 127.0.0.1:8787 or ${option} [::1]:8787`);
+    new UsageError(
+      `${option} ${JSON.stringify(value)}: ${why}`,
+      `give HOST:PORT, e.g. ${option} 127.0.0.1:8787 or ${option} [::1]:8787`,
+    );
   const match = /^(?:\[([^\]]*)\]|([^:[\]]*)):([^:]*)$/.exec(value.trim());
   if (match === null) throw wrong('expected HOST:PORT (an IPv6 address in brackets)');
   const host = match[1] ?? (match[2] === '' ? '127.0.0.1' : match[2]!);
@@ -69,9 +72,14 @@ export function checkExposure(exposure: Exposure): void {
   const option = exposure.option ?? '--listen';
   const where = `${option} ${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
   if (!exposure.credential) {
-    throw new UsageError(`${where} is not a loopback address: it needs ${exposure.credentialOptions}, which a sender must present`, 'listen on 127.0.0.1 (the default) to keep it on this machine');
+    throw new UsageError(
+      `${where} is not a loopback address: it needs ${exposure.credentialOptions}, which a sender must present`,
+      'listen on 127.0.0.1 (the default) to keep it on this machine',
+    );
   }
   if (!exposure.tls && !exposure.insecure) {
-    throw new UsageError(`${where} is not a loopback address: give --tls-cert and --tls-key, or --insecure to serve plain HTTP`);
+    throw new UsageError(
+      `${where} is not a loopback address: give --tls-cert and --tls-key, or --insecure to serve plain HTTP`,
+    );
   }
 }

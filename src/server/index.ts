@@ -6,4 +6,12 @@
 export { checkExposure, isLoopback, parseListen, type Exposure, type ListenAddress } from './address.js';
 export { sameSecret } from './secret.js';
 export { readTls, type TlsFiles } from './tls.js';
-export { DEFAULT_LIMITS, listen, serveUntil, type Reply, type ServeOptions, type Server, type ServerRequest } from './serve.js';
+export {
+  DEFAULT_LIMITS,
+  listen,
+  serveUntil,
+  type Reply,
+  type ServeOptions,
+  type Server,
+  type ServerRequest,
+} from './serve.js';

@@ -5,7 +5,13 @@
  * with its headers or body 408, a handler that throws 500; none of them stops the server.
  * Closing stops accepting and lets the requests in flight finish.
  */
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server as NodeServer,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { ListenAddress } from './address.js';
@@ -129,7 +135,9 @@ export async function listen(options: ServeOptions): Promise<Server> {
       if (ended) return;
       ended = true;
       end();
-      options.log?.(`${req.method ?? '?'} ${req.url ?? ''} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+      options.log?.(
+        `${req.method ?? '?'} ${req.url ?? ''} ${res.statusCode} ${Math.round(performance.now() - started)}ms`,
+      );
     };
     res.once('close', finish);
     const method = (req.method ?? '').toUpperCase();
@@ -192,7 +200,8 @@ export async function listen(options: ServeOptions): Promise<Server> {
       socket.destroy();
       return;
     }
-    const title = status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+    const title =
+      status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
     socket.end(`HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   // A TLS handshake that fails is the sender's problem, not the server's.
@@ -201,8 +210,17 @@ export async function listen(options: ServeOptions): Promise<Server> {
   const { host, port } = options.address;
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
-      const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'not allowed (a port under 1024 needs privileges)' : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' ? 'no such address on this machine' : (error.code ?? error.message);
-      reject(new UsageError(`--listen ${host.includes(':') ? `[${host}]` : host}:${port}: cannot listen there: ${why}`));
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'the port is in use'
+          : error.code === 'EACCES'
+            ? 'not allowed (a port under 1024 needs privileges)'
+            : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+              ? 'no such address on this machine'
+              : (error.code ?? error.message);
+      reject(
+        new UsageError(`--listen ${host.includes(':') ? `[${host}]` : host}:${port}: cannot listen there: ${why}`),
+      );
     };
     server.once('error', failed);
     server.listen(port, host, () => {
@@ -264,7 +282,10 @@ export async function serveUntil(
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const outcome = await Promise.race([aborted, (opts.until ?? new Promise<never>(() => {})).then(() => 'done' as const)]);
+    const outcome = await Promise.race([
+      aborted,
+      (opts.until ?? new Promise<never>(() => {})).then(() => 'done' as const),
+    ]);
     const closing = server.close();
     if (server.inFlight() > 0) opts.stopping?.(server.inFlight());
     await closing;

@@ -12,10 +12,15 @@ export interface TlsFiles {
  * --tls-cert and --tls-key: both or neither, each a readable PEM file, and the pair usable
  * together; otherwise a UsageError (exit 2) naming the option. Neither given: undefined.
  */
-export async function readTls(certPath: string | undefined, keyPath: string | undefined): Promise<TlsFiles | undefined> {
+export async function readTls(
+  certPath: string | undefined,
+  keyPath: string | undefined,
+): Promise<TlsFiles | undefined> {
   if (certPath === undefined && keyPath === undefined) return undefined;
   if (certPath === undefined || keyPath === undefined) {
-    throw new UsageError(`${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'} too`);
+    throw new UsageError(
+      `${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'} too`,
+    );
   }
   const read = async (option: string, path: string): Promise<Buffer> => {
     try {
@@ -29,7 +34,9 @@ export async function readTls(certPath: string | undefined, keyPath: string | un
     createSecureContext(files);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : 'not usable';
-    throw new UsageError(`--tls-cert ${certPath} / --tls-key ${keyPath}: not a PEM certificate and its key (${reason})`);
+    throw new UsageError(
+      `--tls-cert ${certPath} / --tls-key ${keyPath}: not a PEM certificate and its key (${reason})`,
+    );
   }
   return files;
 }

@@ -37,7 +37,13 @@ export type Rule =
 export type ResolveKind = 'computer' | 'client-id' | 'group' | 'manufacturer' | 'product';
 
 /** The uid prefix of each kind (api-v2.5, uid prefixes): a value with it is taken for a uid. */
-export const KIND_PREFIX: Record<ResolveKind, string> = { computer: 'c_', 'client-id': 'c_', group: 'g_', manufacturer: 'em_', product: 'ep_' };
+export const KIND_PREFIX: Record<ResolveKind, string> = {
+  computer: 'c_',
+  'client-id': 'c_',
+  group: 'g_',
+  manufacturer: 'em_',
+  product: 'ep_',
+};
 
 export interface OptionSpec {
   /** commander syntax: '-s, --status <status>', '--all', '--platform <platform>' */
@@ -188,10 +194,22 @@ export interface ResourceSpec {
 /** The pagination options every list shares (docs/design/cli-contract.md, Global options). */
 export const PAGING_OPTIONS = [
   { flags: '--page <n>', description: 'page to fetch (default 1)', rule: { type: 'int', min: 1 } },
-  { flags: '--per-page <n>', description: 'items per page, 1..100 (default 50; 100 with --all)', rule: { type: 'int', min: 1, max: 100 } },
-  { flags: '--offset <n>', description: 'skip this many records (offset 5 starts at record 6)', rule: { type: 'int', min: 0 } },
+  {
+    flags: '--per-page <n>',
+    description: 'items per page, 1..100 (default 50; 100 with --all)',
+    rule: { type: 'int', min: 1, max: 100 },
+  },
+  {
+    flags: '--offset <n>',
+    description: 'skip this many records (offset 5 starts at record 6)',
+    rule: { type: 'int', min: 0 },
+  },
   { flags: '--all', description: 'follow the pagination headers to the last page' },
-  { flags: '--limit <n>', description: 'print at most n items, fetching further pages as needed', rule: { type: 'int', min: 1 } },
+  {
+    flags: '--limit <n>',
+    description: 'print at most n items, fetching further pages as needed',
+    rule: { type: 'int', min: 1 },
+  },
   { flags: '--count', description: 'print only the total number of records (x-total)' },
 ] as const satisfies readonly OptionSpec[];
 
@@ -211,7 +229,8 @@ export const WHOLE_LIST_OPTIONS = [
 export const CHANGES_OPTIONS = [
   {
     flags: '--changes <name>',
-    description: "print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page",
+    description:
+      'print only what is new, gone or changed since the last run with this NAME (the first run records a baseline and prints nothing); reads every page',
     rule: { type: 'text', max: 64, nonEmpty: true },
   },
   { flags: '--reset', description: 'with --changes: forget the saved state of NAME and record a new baseline' },
@@ -222,9 +241,15 @@ export const PAGING_CONFLICTS: readonly { keys: readonly [string, string]; hint:
   { keys: ['all', 'page'], hint: '--all reads every page from the first; drop --page (or start later with --offset)' },
   { keys: ['all', 'limit'], hint: '--all prints every record, --limit at most n; keep one' },
   { keys: ['page', 'offset'], hint: 'both say where the list starts; keep one' },
-  ...(['all', 'page', 'offset', 'limit'] as const).map((key) => ({ keys: ['count', key] as const, hint: `--count prints only the number of records; drop --${key}` })),
+  ...(['all', 'page', 'offset', 'limit'] as const).map((key) => ({
+    keys: ['count', key] as const,
+    hint: `--count prints only the number of records; drop --${key}`,
+  })),
   // The differences need the whole list: --changes reads every page, as --all does.
-  ...(['page', 'offset', 'limit', 'count'] as const).map((key) => ({ keys: ['changes', key] as const, hint: `--changes compares the whole list, every page; drop --${key}` })),
+  ...(['page', 'offset', 'limit', 'count'] as const).map((key) => ({
+    keys: ['changes', key] as const,
+    hint: `--changes compares the whole list, every page; drop --${key}`,
+  })),
 ];
 
 /** The options a verb really has: its own, then the paging ones and --changes for lists. */
@@ -238,7 +263,13 @@ export function hasChecks(verb: VerbSpec): boolean {
     verb.constraints !== undefined ||
     verb.partial === true ||
     (verb.args ?? []).some((arg) => arg.rule !== undefined || arg.resolve !== undefined) ||
-    optionsOf(verb).some((option) => option.rule !== undefined || option.choices !== undefined || option.resolve !== undefined || option.names !== undefined)
+    optionsOf(verb).some(
+      (option) =>
+        option.rule !== undefined ||
+        option.choices !== undefined ||
+        option.resolve !== undefined ||
+        option.names !== undefined,
+    )
   );
 }
 
@@ -274,7 +305,11 @@ export function optionKey(spec: OptionSpec): string {
  */
 
 /** 'created-after' of '-c, --created-after <date>'. */
-type LongName<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
+type LongName<F extends string> = F extends `${string}--${infer Rest}`
+  ? Rest extends `${infer Name} ${string}`
+    ? Name
+    : Rest
+  : never;
 /** 'created-after' -> 'createdAfter', as commander names the key. */
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 /** A threshold range as the `range` rule reads it (src/validate/range.ts). */
@@ -312,7 +347,9 @@ type ValueOf<O extends OptionSpec> = O['flags'] extends `${string}[${string}]`
     : boolean;
 
 /** The parsed values of a list of option specs, by commander's key; each may be absent. */
-export type OptionValues<O extends readonly OptionSpec[]> = { [S in O[number] as Camel<LongName<S['flags']>>]?: ValueOf<S> };
+export type OptionValues<O extends readonly OptionSpec[]> = {
+  [S in O[number] as Camel<LongName<S['flags']>>]?: ValueOf<S>;
+};
 
 /** The values of {@link CHANGES_OPTIONS}. */
 export type ChangesValues = OptionValues<typeof CHANGES_OPTIONS>;
@@ -321,14 +358,20 @@ export type ChangesValues = OptionValues<typeof CHANGES_OPTIONS>;
 export type PagingValues = OptionValues<typeof PAGING_OPTIONS> & ChangesValues;
 
 /** A verb as written in a resource file: its handler sees the values of its own options, typed. */
-export interface VerbDefinition<O extends readonly OptionSpec[], L extends boolean> extends Omit<VerbSpec, 'options' | 'list' | 'run'> {
+export interface VerbDefinition<O extends readonly OptionSpec[], L extends boolean>
+  extends Omit<VerbSpec, 'options' | 'list' | 'run'> {
   options?: O;
   list?: L;
-  run(input: Invocation<OptionValues<O> & (L extends true ? PagingValues : unknown)>, ctx: Context): Promise<VerbOutcome>;
+  run(
+    input: Invocation<OptionValues<O> & (L extends true ? PagingValues : unknown)>,
+    ctx: Context,
+  ): Promise<VerbOutcome>;
 }
 
 /** Declares a verb with typed option values (the spec itself is returned unchanged). */
-export function verb<const O extends readonly OptionSpec[] = readonly [], const L extends boolean = false>(definition: VerbDefinition<O, L>): VerbSpec {
+export function verb<const O extends readonly OptionSpec[] = readonly [], const L extends boolean = false>(
+  definition: VerbDefinition<O, L>,
+): VerbSpec {
   // The runner hands in what checkInput made of exactly these options: the type is the declarations'.
   return definition as unknown as VerbSpec;
 }

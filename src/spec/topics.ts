@@ -28,26 +28,79 @@ export interface Topic {
  * the source). A flag beats its variable, which beats the profile.
  */
 export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
-  { name: 'MON_BASE_URL', meaning: "the account's base URL, https://<subdomain>.<service-domain> (like --base-url); with MON_API_KEY, no profile is needed" },
-  { name: 'MON_API_KEY', meaning: "the API key, instead of the profile's (there is no flag: a key does not belong in shell history or ps)" },
+  {
+    name: 'MON_BASE_URL',
+    meaning:
+      "the account's base URL, https://<subdomain>.<service-domain> (like --base-url); with MON_API_KEY, no profile is needed",
+  },
+  {
+    name: 'MON_API_KEY',
+    meaning: "the API key, instead of the profile's (there is no flag: a key does not belong in shell history or ps)",
+  },
   { name: 'MON_PROFILE', meaning: 'saved profile to use (like -p)' },
-  { name: 'MON_PROFILES', meaning: 'comma-separated profiles a read spans (like --profiles); MON_API_KEY, MON_BASE_URL and MON_PROFILE do not apply to them' },
-  { name: 'MON_CONFIG_DIR', meaning: "where profiles, the sandbox's state, the rate ledger, the states of --changes and the daily history live (default: the platform's config folder, e.g. ~/.config/mon-nodejs; found from the home folder the system gives the user when HOME is empty, never from the current folder); a relative MON_CONFIG_DIR is taken from the current folder, and one that starts with ~ (which no shell expanded) is refused" },
-  { name: 'MON_HISTORY', meaning: 'MON_HISTORY=0 records no daily snapshot: by default every read of a whole account (`mon status`, `mon report`, `mon alerts`, each refresh of `mon metrics serve`) keeps that day\'s counts in the config folder for the trends of `mon report` (`mon history`)' },
-  { name: 'MON_TIMEOUT', meaning: 'seconds per request: connect, headers and body together (default 30; like --timeout)' },
+  {
+    name: 'MON_PROFILES',
+    meaning:
+      'comma-separated profiles a read spans (like --profiles); MON_API_KEY, MON_BASE_URL and MON_PROFILE do not apply to them',
+  },
+  {
+    name: 'MON_CONFIG_DIR',
+    meaning:
+      "where profiles, the sandbox's state, the rate ledger, the states of --changes and the daily history live (default: the platform's config folder, e.g. ~/.config/mon-nodejs; found from the home folder the system gives the user when HOME is empty, never from the current folder); a relative MON_CONFIG_DIR is taken from the current folder, and one that starts with ~ (which no shell expanded) is refused",
+  },
+  {
+    name: 'MON_HISTORY',
+    meaning:
+      "MON_HISTORY=0 records no daily snapshot: by default every read of a whole account (`mon status`, `mon report`, `mon alerts`, each refresh of `mon metrics serve`) keeps that day's counts in the config folder for the trends of `mon report` (`mon history`)",
+  },
+  {
+    name: 'MON_TIMEOUT',
+    meaning: 'seconds per request: connect, headers and body together (default 30; like --timeout)',
+  },
   { name: 'MON_RETRIES', meaning: 'retries after the first attempt, 0..10 (default 5; like --retries)' },
   {
     name: 'MON_DEADLINE',
-    meaning: 'seconds the whole command may take, waits and retries included (default 3600); when it passes, mon stops and exits 8, also when it is held by a reader that stopped reading its output (an answer that has not reached its reader is no success). It also bounds a --jq filter, and, only when it is set, reading --from, --body-file and --api-key-stdin (counted from the start of the read; unset, mon waits, since a person may be typing), and the wait for another run with the same --changes NAME (exit 1)',
+    meaning:
+      'seconds the whole command may take, waits and retries included (default 3600); when it passes, mon stops and exits 8, also when it is held by a reader that stopped reading its output (an answer that has not reached its reader is no success). It also bounds a --jq filter, and, only when it is set, reading --from, --body-file and --api-key-stdin (counted from the start of the read; unset, mon waits, since a person may be typing), and the wait for another run with the same --changes NAME (exit 1)',
   },
-  { name: 'MON_MAX_RESPONSE', meaning: 'the most one response may be: bytes, or with K, M or G, from 1K to 500M (default 32M)' },
-  { name: 'MON_RATE_LIMIT', meaning: "<requests>/<seconds>, the client's own budget, shared by every mon process of the user and key (default 400/60, the API's limit); lower it when other tools use the same key, e.g. 200/60; raised past 400 a minute for the service itself (not a sandbox on loopback), mon warns that 429 answers will follow. A wait of more than a second shows on a terminal (--verbose says it once in a pipe)" },
-  { name: 'MON_EVENTS_SECRET', meaning: "`events listen`: the secret a sender must present, as the webhook URL's last segment (…/events/SECRET) or as `Authorization: Bearer SECRET`; at least 16 characters; needed to listen off loopback. Compared in constant time, never printed" },
-  { name: 'MON_COMPLETION_TTL', meaning: "seconds the names Tab offers (groups, computers, plugins, note and expiration uids) are kept before a Tab refreshes them in the background (default 300); a Tab never waits for the API, it offers the names it has" },
-  { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxies, as every Node tool reads them (also in lower case): http://[user:password@]host:port, https://… or socks5://…; anything else is exit 2' },
-  { name: 'NODE_EXTRA_CA_CERTS', meaning: 'PEM file of a private CA or a TLS-inspecting proxy; certificates are always verified (NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored, and mon says so)' },
-  { name: 'NO_COLOR, FORCE_COLOR, TERM', meaning: 'colour (by default only ever on a terminal, and not when TERM is dumb; FORCE_COLOR turns it on anyway)' },
-  { name: 'NODE_COMPILE_CACHE', meaning: "folder of mon's start-up code cache (default: mon-code-cache-<uid> in the temporary folder, 0700); Node 22 and later keep their own compile cache there too" },
+  {
+    name: 'MON_MAX_RESPONSE',
+    meaning: 'the most one response may be: bytes, or with K, M or G, from 1K to 500M (default 32M)',
+  },
+  {
+    name: 'MON_RATE_LIMIT',
+    meaning:
+      "<requests>/<seconds>, the client's own budget, shared by every mon process of the user and key (default 400/60, the API's limit); lower it when other tools use the same key, e.g. 200/60; raised past 400 a minute for the service itself (not a sandbox on loopback), mon warns that 429 answers will follow. A wait of more than a second shows on a terminal (--verbose says it once in a pipe)",
+  },
+  {
+    name: 'MON_EVENTS_SECRET',
+    meaning:
+      "`events listen`: the secret a sender must present, as the webhook URL's last segment (…/events/SECRET) or as `Authorization: Bearer SECRET`; at least 16 characters; needed to listen off loopback. Compared in constant time, never printed",
+  },
+  {
+    name: 'MON_COMPLETION_TTL',
+    meaning:
+      'seconds the names Tab offers (groups, computers, plugins, note and expiration uids) are kept before a Tab refreshes them in the background (default 300); a Tab never waits for the API, it offers the names it has',
+  },
+  {
+    name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY',
+    meaning:
+      'proxies, as every Node tool reads them (also in lower case): http://[user:password@]host:port, https://… or socks5://…; anything else is exit 2',
+  },
+  {
+    name: 'NODE_EXTRA_CA_CERTS',
+    meaning:
+      'PEM file of a private CA or a TLS-inspecting proxy; certificates are always verified (NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored, and mon says so)',
+  },
+  {
+    name: 'NO_COLOR, FORCE_COLOR, TERM',
+    meaning: 'colour (by default only ever on a terminal, and not when TERM is dumb; FORCE_COLOR turns it on anyway)',
+  },
+  {
+    name: 'NODE_COMPILE_CACHE',
+    meaning:
+      "folder of mon's start-up code cache (default: mon-code-cache-<uid> in the temporary folder, 0700); Node 22 and later keep their own compile cache there too",
+  },
   { name: 'NODE_DISABLE_COMPILE_CACHE', meaning: '1: no start-up code cache; every run compiles the bundle' },
 ];
 
@@ -56,9 +109,22 @@ const environment: Topic = {
   title: 'Environment variables',
   summary: 'The environment variables mon reads',
   blocks: [
-    { kind: 'table', head: ['Variable', 'Meaning'], rows: ENVIRONMENT.map((variable) => [variable.name, variable.meaning]) },
-    { kind: 'text', text: 'A flag beats the environment, which beats the profile. A bad value in any of them is exit 2 before anything is sent.' },
-    { kind: 'examples', lines: ['MON_PROFILE=acme ./nightly.sh', 'MON_BASE_URL=http://127.0.0.1:8025 MON_API_KEY=sbx_live_demo_4f6c2a9e1b7d mon computers list'] },
+    {
+      kind: 'table',
+      head: ['Variable', 'Meaning'],
+      rows: ENVIRONMENT.map((variable) => [variable.name, variable.meaning]),
+    },
+    {
+      kind: 'text',
+      text: 'A flag beats the environment, which beats the profile. A bad value in any of them is exit 2 before anything is sent.',
+    },
+    {
+      kind: 'examples',
+      lines: [
+        'MON_PROFILE=acme ./nightly.sh',
+        'MON_BASE_URL=http://127.0.0.1:8025 MON_API_KEY=sbx_live_demo_4f6c2a9e1b7d mon computers list',
+      ],
+    },
   ],
 };
 
@@ -67,7 +133,11 @@ const exitCodes: Topic = {
   title: 'Exit codes',
   summary: 'What each exit code means; which are worth a retry',
   blocks: [
-    { kind: 'table', head: ['Code', 'Meaning', 'Retry later?'], rows: EXIT_CODES.map((row) => [row.code, row.meaning, row.retry]) },
+    {
+      kind: 'table',
+      head: ['Code', 'Meaning', 'Retry later?'],
+      rows: EXIT_CODES.map((row) => [row.code, row.meaning, row.retry]),
+    },
     {
       kind: 'text',
       text: `\`mon status --check\` is the one exception: it exits as a Nagios plugin does (${NAGIOS_STATES.map((state, code) => `${code} ${state}`).join(', ')}, for any error), because monitors read it.`,
@@ -84,8 +154,15 @@ const formats: Topic = {
   title: 'Output formats',
   summary: 'Output formats (-o), --fields, --no-header and --jq',
   blocks: [
-    { kind: 'text', text: 'stdout carries data only; notices, progress, prompts and errors go to stderr. `-o FORMAT` picks one of:' },
-    { kind: 'table', head: ['Format', 'What it prints'], rows: OUTPUT_FORMATS.map((format) => [format, FORMAT_DESCRIPTIONS[format]]) },
+    {
+      kind: 'text',
+      text: 'stdout carries data only; notices, progress, prompts and errors go to stderr. `-o FORMAT` picks one of:',
+    },
+    {
+      kind: 'table',
+      head: ['Format', 'What it prints'],
+      rows: OUTPUT_FORMATS.map((format) => [format, FORMAT_DESCRIPTIONS[format]]),
+    },
     {
       kind: 'text',
       text: "A list read without --all or --limit that stops before the last record says so on stderr, after the data (`showing 50 of 312 - add --all for every page`). Control characters in the server's text are shown escaped in table, csv and tsv, but for line breaks and tabs: csv keeps them inside a quoted field (RFC 4180, as spreadsheets read a cell of several lines), tsv turns them into spaces (a record stays one line); json and ndjson carry them in JSON's own escapes. Values from a fixed list (formats, statuses, platforms) are taken in any case: `-o JSON`, `--status Missing`. `--count` prints only the number of items on every list.",
@@ -93,7 +170,7 @@ const formats: Topic = {
     { kind: 'heading', text: '--fields' },
     {
       kind: 'text',
-      text: '`--fields a,b,c` picks the columns of table, csv and tsv and the keys of json and ndjson. The keys are those of the API\'s objects plus the computed columns of the table, which are fields in every format. An unknown key is exit 2 with the nearest one. A `group` column is the group\'s name in table, csv and tsv in every command (`--fields group_uid` gives its uid); json keeps `group` as the API sends it. `--no-header` leaves out the header row of table, csv and tsv.',
+      text: "`--fields a,b,c` picks the columns of table, csv and tsv and the keys of json and ndjson. The keys are those of the API's objects plus the computed columns of the table, which are fields in every format. An unknown key is exit 2 with the nearest one. A `group` column is the group's name in table, csv and tsv in every command (`--fields group_uid` gives its uid); json keeps `group` as the API sends it. `--no-header` leaves out the header row of table, csv and tsv.",
     },
     {
       kind: 'table',
@@ -116,7 +193,7 @@ const formats: Topic = {
         'mon computers list --all -o csv --fields client_id,name,last_report > computers.csv',
         'mon computers list --status missing --all -o tsv --no-header --fields client_id',
         "mon computers list --all --jq 'map(select(.missing)) | length'",
-        "mon computers list --all -o ndjson --jq 'select(.platform == \"mac\") | .uid'",
+        'mon computers list --all -o ndjson --jq \'select(.platform == "mac") | .uid\'',
       ],
     },
   ],
@@ -129,13 +206,21 @@ const sandbox: Topic = {
   blocks: [
     {
       kind: 'text',
-      text: "The sandbox serves the whole v2.5 API on loopback from seeded demo data: groups, computers of three platforms (some missing), plugin results in every status, expirations, notes and users. `--sandbox` on any command starts one inside that command on a free port. Its data is kept in the config folder, so a change made by one command is seen by the next, until `mon sandbox reset`.",
+      text: 'The sandbox serves the whole v2.5 API on loopback from seeded demo data: groups, computers of three platforms (some missing), plugin results in every status, expirations, notes and users. `--sandbox` on any command starts one inside that command on a free port. Its data is kept in the config folder, so a change made by one command is seen by the next, until `mon sandbox reset`.',
     },
     {
       kind: 'text',
       text: 'Each set of demo data has its own state file in the config folder: sandbox.json for the default data (seed 1, 40 computers), sandbox-10000c.json for --computers 10000, sandbox-s7.json for --seed 7, sandbox-<NAME>.json for --account NAME. A sandbox started with other data never replaces what another sandbox (or mon --sandbox) is serving. `mon sandbox reset` forgets the default data; --computers, --seed and --account name another set; --all forgets every one.',
     },
-    { kind: 'examples', lines: ['mon --sandbox computers list --status missing', 'mon --sandbox alerts', 'mon --sandbox status', 'mon sandbox reset'] },
+    {
+      kind: 'examples',
+      lines: [
+        'mon --sandbox computers list --status missing',
+        'mon --sandbox alerts',
+        'mon --sandbox status',
+        'mon sandbox reset',
+      ],
+    },
     {
       kind: 'text',
       text: '`mon sandbox --port 8025` serves it in the foreground for other tools and scripts, and prints its base URL and the two `export` lines (MON_BASE_URL, MON_API_KEY) that point mon at it; Ctrl-C stops it. `--computers N` seeds a larger account (10000 for benchmarks). `--account NAME` serves a demo account of its own: its own data (its own seed unless --seed is given), its own key (in its export lines) and its own state; two of them, each saved as a profile, give --all-profiles two different accounts. `--rate-limit N/S` lets each key send N requests per S seconds (default 400/60, as the API). `mon sandbox --help` lists its options.',
@@ -144,7 +229,10 @@ const sandbox: Topic = {
       kind: 'text',
       text: "`mon sandbox serve --live` serves a fleet that lives, in memory: simulated time passes --speed times as fast (default 60, an hour a minute); computers report hourly, some go missing and come back, checks move between OK, Warning and Alert, timed mutes end, new computers enrol. The same --seed from the same start gives the same fleet. `--webhook URL` POSTs each plugin result's change of state as JSON. `mon sandbox trigger` acts on the running sandbox: test and connection_test deliveries, `tick 3d` (the clock jumps ahead), `missing`, `alert`, `warning`, `ok`.",
     },
-    { kind: 'text', text: 'The sandbox account is named `@sandbox` where mon names accounts (`mon changes list`, the states of --changes).' },
+    {
+      kind: 'text',
+      text: 'The sandbox account is named `@sandbox` where mon names accounts (`mon changes list`, the states of --changes).',
+    },
   ],
 };
 
@@ -157,12 +245,30 @@ const fleet: Topic = {
       kind: 'table',
       head: ['Command', 'What it does'],
       rows: [
-        ['mon alerts', 'one row per plugin result that needs attention across the account (Alert or Warning, not muted, visible); filters --group, --computer, --plugin, --status, --platform (each repeatable, meaning either), --missing, --since, and the computer filters of computers list (--serial-number, --asset-id, --created-after, --reference-email…); --count prints the number only'],
-        ['mon status', 'counts at a glance: computers, plugin results, the top plugins and groups, expirations; -o json prints one object, -o openmetrics the figures for Prometheus'],
-        ['mon status --check', 'one line in the Nagios plugin format, exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; thresholds as Nagios ranges (--warning-alerts, --critical-missing, ...)'],
-        ['mon plugin mute|unmute <selectors>', "every plugin result the selectors of alerts (or --from FILE) pick: a plan (a table on a terminal), confirm or --yes, --dry-run (the plan on stdout, no write), --max N (default 1000); Ctrl-C lets the PUTs on their way finish and counts them; a rerun does only what is left. A mute leaves every mute in force as it is; an unmute lifts every mute it picks, saying first how many are not timed (--timed-only: timed mutes only); unmute --from the rows a mute printed (-o ndjson) takes back exactly that mute"],
-        ['--changes NAME', 'on every list and on alerts: only what is new, gone or changed since the last good run with NAME; the first run records a baseline'],
-        ['--profiles a,b / --all-profiles', "the same read across saved profiles, side by side (--parallel N, default 4): a PROFILE column or a profile key; one failed account is exit 9, the others' data printed whole"],
+        [
+          'mon alerts',
+          'one row per plugin result that needs attention across the account (Alert or Warning, not muted, visible); filters --group, --computer, --plugin, --status, --platform (each repeatable, meaning either), --missing, --since, and the computer filters of computers list (--serial-number, --asset-id, --created-after, --reference-email…); --count prints the number only',
+        ],
+        [
+          'mon status',
+          'counts at a glance: computers, plugin results, the top plugins and groups, expirations; -o json prints one object, -o openmetrics the figures for Prometheus',
+        ],
+        [
+          'mon status --check',
+          'one line in the Nagios plugin format, exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; thresholds as Nagios ranges (--warning-alerts, --critical-missing, ...)',
+        ],
+        [
+          'mon plugin mute|unmute <selectors>',
+          'every plugin result the selectors of alerts (or --from FILE) pick: a plan (a table on a terminal), confirm or --yes, --dry-run (the plan on stdout, no write), --max N (default 1000); Ctrl-C lets the PUTs on their way finish and counts them; a rerun does only what is left. A mute leaves every mute in force as it is; an unmute lifts every mute it picks, saying first how many are not timed (--timed-only: timed mutes only); unmute --from the rows a mute printed (-o ndjson) takes back exactly that mute',
+        ],
+        [
+          '--changes NAME',
+          'on every list and on alerts: only what is new, gone or changed since the last good run with NAME; the first run records a baseline',
+        ],
+        [
+          '--profiles a,b / --all-profiles',
+          "the same read across saved profiles, side by side (--parallel N, default 4): a PROFILE column or a profile key; one failed account is exit 9, the others' data printed whole",
+        ],
       ],
     },
     {
@@ -180,12 +286,12 @@ const fleet: Topic = {
     { kind: 'heading', text: 'report' },
     {
       kind: 'text',
-      text: '`mon report` writes the account as one self-contained HTML file (no script, nothing fetched; a --logo is embedded): the counts of status, charts, the computers needing attention, expirations due in 90 days and the inventory. --title, --logo and --footer put it under a provider\'s name; across accounts --output-dir DIR writes DIR/<profile>.html for each.',
+      text: "`mon report` writes the account as one self-contained HTML file (no script, nothing fetched; a --logo is embedded): the counts of status, charts, the computers needing attention, expirations due in 90 days and the inventory. --title, --logo and --footer put it under a provider's name; across accounts --output-dir DIR writes DIR/<profile>.html for each.",
     },
     { kind: 'heading', text: 'status -o openmetrics' },
     {
       kind: 'text',
-      text: "`mon status -o openmetrics` prints the figures of status in the OpenMetrics text format, for the Prometheus node_exporter textfile collector or any scraper. It sends what status sends, no more. The families, all gauges, are the contract:",
+      text: '`mon status -o openmetrics` prints the figures of status in the OpenMetrics text format, for the Prometheus node_exporter textfile collector or any scraper. It sends what status sends, no more. The families, all gauges, are the contract:',
     },
     {
       kind: 'table',
@@ -214,24 +320,36 @@ const events: Topic = {
   blocks: [
     {
       kind: 'text',
-      text: "`mon events listen` is the receiver to give the service as its webhook address. Once listening it prints the URL on stderr (`Listening on http://127.0.0.1:8787/events`); --listen HOST:PORT and --path change it. Each event is one line on stdout: on a terminal the time, account, computer, group, plugin and transition (`OK → Alert`, the new severity in colour); in a pipe, with -o json|ndjson or with --jq (run on each event as it comes), the event as the service sent it, with what mon understood of it added under `_mon`.",
+      text: '`mon events listen` is the receiver to give the service as its webhook address. Once listening it prints the URL on stderr (`Listening on http://127.0.0.1:8787/events`); --listen HOST:PORT and --path change it. Each event is one line on stdout: on a terminal the time, account, computer, group, plugin and transition (`OK → Alert`, the new severity in colour); in a pipe, with -o json|ndjson or with --jq (run on each event as it comes), the event as the service sent it, with what mon understood of it added under `_mon`.',
     },
     {
       kind: 'table',
       head: ['_mon key', 'What it holds'],
       rows: [
-        ['kind', '`plugin` (severity, previous_severity or the status integers are present), `test` (a top-level svc_test, or an event_id starting svc_test_), `connection_test`, or `unknown`: any other payload, shown as sent (a body that is not a JSON object under `_mon.body`), never refused'],
+        [
+          'kind',
+          '`plugin` (severity, previous_severity or the status integers are present), `test` (a top-level svc_test, or an event_id starting svc_test_), `connection_test`, or `unknown`: any other payload, shown as sent (a body that is not a JSON object under `_mon.body`), never refused',
+        ],
         ['id', 'what makes a retry known: the event_id, or `sha256:` of the body when there is none'],
         ['received_at', 'when mon received it (UTC)'],
-        ['severity, previous_severity, transition', 'the words as sent, in lower case; `OK → Alert` (or `0 → 2` from previous_status and new_status)'],
-        ['computer, group, plugin, account', 'names read where the payload carries them (computer, group, plugin_result objects or strings; a computer by custom_name, else computer_name); account is the --profile given'],
-        ['client_id, group_uid', 'the computer\'s client id and the group\'s uid, when the event carries them besides the names: --computer and --group match either'],
+        [
+          'severity, previous_severity, transition',
+          'the words as sent, in lower case; `OK → Alert` (or `0 → 2` from previous_status and new_status)',
+        ],
+        [
+          'computer, group, plugin, account',
+          'names read where the payload carries them (computer, group, plugin_result objects or strings; a computer by custom_name, else computer_name); account is the --profile given',
+        ],
+        [
+          'client_id, group_uid',
+          "the computer's client id and the group's uid, when the event carries them besides the names: --computer and --group match either",
+        ],
         ['mute_type, is_hidden', 'as sent'],
       ],
     },
     {
       kind: 'text',
-      text: 'Nothing lost, nothing twice. A delivery is answered 2xx only once it is handled: accepted by --forward-to (its body and content type posted on), run by --exec (the event on the command\'s stdin, MON_EVENT_ID and MON_EVENT_KIND in its environment; at most --exec-parallel at once, each for at most --exec-timeout; a failure is logged and counted, never fatal), appended to --output-file as ndjson and synced to disk, and printed. Otherwise it is answered 503 and the service sends it again. A delivery already handled is answered 2xx and not shown again: the last 10,000 ids are remembered, and with --output-file read back from the file on start (a last line cut short by a crash is dropped: it was never acknowledged).',
+      text: "Nothing lost, nothing twice. A delivery is answered 2xx only once it is handled: accepted by --forward-to (its body and content type posted on), run by --exec (the event on the command's stdin, MON_EVENT_ID and MON_EVENT_KIND in its environment; at most --exec-parallel at once, each for at most --exec-timeout; a failure is logged and counted, never fatal), appended to --output-file as ndjson and synced to disk, and printed. Otherwise it is answered 503 and the service sends it again. A delivery already handled is answered 2xx and not shown again: the last 10,000 ids are remembered, and with --output-file read back from the file on start (a last line cut short by a crash is dropped: it was never acknowledged).",
     },
     {
       kind: 'text',
@@ -262,7 +380,11 @@ const events: Topic = {
 export const TOPICS: readonly Topic[] = [environment, exitCodes, formats, fleet, events, sandbox];
 
 /** `mon help options`: the global options, read from the program itself (src/help.ts). */
-export const OPTIONS_TOPIC = { name: 'options', title: 'Global options', summary: 'The global options, before or after any command' } as const;
+export const OPTIONS_TOPIC = {
+  name: 'options',
+  title: 'Global options',
+  summary: 'The global options, before or after any command',
+} as const;
 
 /** Every topic name `mon help` takes, for completions and the root help. */
 export const TOPIC_NAMES: readonly string[] = [OPTIONS_TOPIC.name, ...TOPICS.map((topic) => topic.name)];

@@ -38,7 +38,9 @@ const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
  */
 export function jsonSafe(json: string): string {
   UNSAFE_IN_JSON.lastIndex = 0;
-  return UNSAFE_IN_JSON.test(json) ? json.replace(UNSAFE_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
+  return UNSAFE_IN_JSON.test(json)
+    ? json.replace(UNSAFE_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : json;
 }
 
 /** The most characters of a value a message quotes whole; a longer one is cut (see {@link quoted}). */
@@ -85,5 +87,7 @@ const RUN_MAX = 400;
  * reached a message without {@link quoted} (a library's own message quoting what it was given).
  */
 export function longRunsCut(line: string): string {
-  return line.length <= RUN_MAX ? line : line.replace(new RegExp(`\\S{${RUN_MAX + 1},}`, 'g'), (run) => shortened(run, RUN_MAX));
+  return line.length <= RUN_MAX
+    ? line
+    : line.replace(new RegExp(`\\S{${RUN_MAX + 1},}`, 'g'), (run) => shortened(run, RUN_MAX));
 }

@@ -15,7 +15,10 @@ export function toJson(value: unknown, indent?: number): string {
     return (text === undefined ? text : jsonSafe(text)) as string;
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      throw new ServerError('an answer nests objects or arrays too deeply to handle as JSON', 'the service or a proxy answered wrongly');
+      throw new ServerError(
+        'an answer nests objects or arrays too deeply to handle as JSON',
+        'the service or a proxy answered wrongly',
+      );
     }
     throw error;
   }

@@ -1,5 +1,16 @@
 import { UsageError } from '../errors.js';
-import { KIND_PREFIX, PAGING_CONFLICTS, optionKey, optionLabel, optionsOf, type OptionSpec, type ParsedInput, type ResolveKind, type Rule, type VerbSpec } from '../spec/spec.js';
+import {
+  KIND_PREFIX,
+  PAGING_CONFLICTS,
+  optionKey,
+  optionLabel,
+  optionsOf,
+  type OptionSpec,
+  type ParsedInput,
+  type ResolveKind,
+  type Rule,
+  type VerbSpec,
+} from '../spec/spec.js';
 import { UID_KINDS, article, schemaFor } from './rules.js';
 import { quoted } from '../text/escape.js';
 import { parseChoice } from './choice.js';
@@ -23,13 +34,18 @@ export function checkInput(verb: VerbSpec, input: ParsedInput, nowMs: number): P
     const value = opts[key];
     if (value === undefined || typeof value === 'boolean') continue;
     // A repeatable option also takes a comma-separated list (--platform mac,linux), as users type it.
-    const values = Array.isArray(value) ? value.flatMap((one: string) => (spec.choices ? one.split(',').map((part) => part.trim()) : [one])) : undefined;
-    opts[key] = values ? values.map((one: string) => checkOne(spec, one, nowMs)) : checkOne(spec, value as string, nowMs);
+    const values = Array.isArray(value)
+      ? value.flatMap((one: string) => (spec.choices ? one.split(',').map((part) => part.trim()) : [one]))
+      : undefined;
+    opts[key] = values
+      ? values.map((one: string) => checkOne(spec, one, nowMs))
+      : checkOne(spec, value as string, nowMs);
     const kind = spec.resolve ?? spec.names;
     if (kind) for (const one of values ?? [value as string]) notAnotherKind(kind, one, optionLabel(spec));
   }
   checkConstraints(verb, opts);
-  if (verb.partial && optionsOf(verb).every((spec) => opts[optionKey(spec)] === undefined)) throw nothingToUpdate(verb, input.command);
+  if (verb.partial && optionsOf(verb).every((spec) => opts[optionKey(spec)] === undefined))
+    throw nothingToUpdate(verb, input.command);
   return { ...input, args, opts };
 }
 
@@ -57,7 +73,9 @@ function checkConstraints(verb: VerbSpec, opts: Record<string, unknown>): void {
     const present = given(keys);
     if (present.length === 0) {
       // a one-key group is how a verb marks an option as required
-      throw new UsageError(keys.length === 1 ? `${names(keys)} is required` : `give one of ${names(keys).replace(' and ', ' or ')}`);
+      throw new UsageError(
+        keys.length === 1 ? `${names(keys)} is required` : `give one of ${names(keys).replace(' and ', ' or ')}`,
+      );
     }
     if (present.length > 1) throw new UsageError(`give only one of ${names(present)}`);
   }
@@ -70,19 +88,27 @@ function checkConstraints(verb: VerbSpec, opts: Record<string, unknown>): void {
   }
   for (const keys of together) {
     const present = given(keys);
-    if (present.length > 0 && present.length < keys.length) throw new UsageError(`${names(keys)} go together: give both`);
+    if (present.length > 0 && present.length < keys.length)
+      throw new UsageError(`${names(keys)} go together: give both`);
   }
   for (const [first, second] of verb.constraints?.ordered ?? []) {
     const [a, b] = [opts[first], opts[second]];
-    if (a !== undefined && b !== undefined && (a as number) > (b as number)) throw new UsageError(`${labelOf(first)}: must not be after ${labelOf(second)}`);
+    if (a !== undefined && b !== undefined && (a as number) > (b as number))
+      throw new UsageError(`${labelOf(first)}: must not be after ${labelOf(second)}`);
   }
 }
 
 /** The error of an update given no option: it names them, up to seven; more, and it points to help. */
 function nothingToUpdate(verb: VerbSpec, command: string): UsageError {
   const options = optionsOf(verb);
-  if (options.length > 7) return new UsageError('nothing to update: give at least one attribute option', `\`mon ${command} --help\` lists them`);
-  const labels = options.map((spec) => (spec.negatable ? optionLabel(spec).replace(/^--/, '--[no-]') : optionLabel(spec)));
+  if (options.length > 7)
+    return new UsageError(
+      'nothing to update: give at least one attribute option',
+      `\`mon ${command} --help\` lists them`,
+    );
+  const labels = options.map((spec) =>
+    spec.negatable ? optionLabel(spec).replace(/^--/, '--[no-]') : optionLabel(spec),
+  );
   return new UsageError(`nothing to update: give ${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`);
 }
 
@@ -100,8 +126,12 @@ function notAnotherKind(kind: ResolveKind, value: string, label: string): void {
     .filter((p) => value.startsWith(p))
     .sort((x, y) => y.length - x.length)[0];
   const wanted = UID_KINDS[own]!;
-  if (prefix === own && /[\s/?#]/.test(value)) throw new UsageError(`${label}: ${quoted(value)} is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
+  if (prefix === own && /[\s/?#]/.test(value))
+    throw new UsageError(`${label}: ${quoted(value)} is not ${article(wanted)} ${wanted} uid (they start with ${own})`);
   if (prefix === undefined || prefix === own) return;
   const ways = own === 'c_' ? 'client id or c_ uid' : `uid (${own}…), slug or name`;
-  throw new UsageError(`${label}: ${quoted(value)} is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`, `give the ${wanted}'s ${ways}`);
+  throw new UsageError(
+    `${label}: ${quoted(value)} is ${article(UID_KINDS[prefix]!)} ${UID_KINDS[prefix]} uid, not ${article(wanted)} ${wanted}`,
+    `give the ${wanted}'s ${ways}`,
+  );
 }

@@ -22,8 +22,16 @@ export function parseRange(text: string): Range | undefined {
   const colon = body.indexOf(':');
   const startText = colon === -1 ? '0' : body.slice(0, colon);
   const endText = colon === -1 ? body : body.slice(colon + 1);
-  const start = startText === '~' ? Number.NEGATIVE_INFINITY : startText === '' ? 0 : NUMBER.test(startText) ? Number(startText) : undefined;
-  const end = endText === '' && colon !== -1 ? Number.POSITIVE_INFINITY : NUMBER.test(endText) ? Number(endText) : undefined;
+  const start =
+    startText === '~'
+      ? Number.NEGATIVE_INFINITY
+      : startText === ''
+        ? 0
+        : NUMBER.test(startText)
+          ? Number(startText)
+          : undefined;
+  const end =
+    endText === '' && colon !== -1 ? Number.POSITIVE_INFINITY : NUMBER.test(endText) ? Number(endText) : undefined;
   if (start === undefined || end === undefined || start > end) return undefined;
   return { text: value, start, end, inside };
 }

@@ -2,7 +2,16 @@ import * as z from 'zod/mini';
 import type { Rule } from '../spec/spec.js';
 import { parseRange } from './range.js';
 import { characters } from './text.js';
-import { ISO_TIME, MAX_EPOCH_SECONDS, MAX_INT32, dayToEpoch, daysIn, parseDate, parseDuration, parseWhen } from './when.js';
+import {
+  ISO_TIME,
+  MAX_EPOCH_SECONDS,
+  MAX_INT32,
+  dayToEpoch,
+  daysIn,
+  parseDate,
+  parseDuration,
+  parseWhen,
+} from './when.js';
 import { quoted } from '../text/escape.js';
 
 /** What each uid prefix names (api-v2.5, uid prefixes). */
@@ -30,33 +39,45 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
   switch (rule.type) {
     case 'text':
       return z.string().check(
-        z.refine((v) => characters(v) <= rule.max, { error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})` }),
+        z.refine((v) => characters(v) <= rule.max, {
+          error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})`,
+        }),
         z.refine((v) => !rule.nonEmpty || v.trim().length > 0, { error: 'must not be empty' }),
       );
     case 'email':
       return z.string().check(
         z.refine((v) => characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
-        z.refine((v) => z.email().safeParse(v).success, { error: (issue) => `${quoted(String(issue.input))} is not an e-mail address` }),
+        z.refine((v) => z.email().safeParse(v).success, {
+          error: (issue) => `${quoted(String(issue.input))} is not an e-mail address`,
+        }),
       );
     case 'date': {
-      const date = z.string().check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => dateProblem(String(issue.input)) }));
+      const date = z
+        .string()
+        .check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => dateProblem(String(issue.input)) }));
       if (!rule.epoch) return date;
       // The reference types these times as integer epoch seconds (api-v2.5, Expirations; one
       // sample sends a date string): the documented integer is sent.
       const endOfDay = rule.epoch === 'end';
       return z.pipe(
         date,
-        parsedBy((v) => dayToEpoch(parseDate(v)!, endOfDay), () => 'must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)'),
+        parsedBy(
+          (v) => dayToEpoch(parseDate(v)!, endOfDay),
+          () => 'must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)',
+        ),
       );
     }
     case 'uid': {
       const kind = UID_KINDS[rule.prefix] ?? 'item';
       return z.string().check(
         z.refine((v) => v.startsWith(rule.prefix) && v.length > rule.prefix.length && !/[\s/?#]/.test(v), {
-          error: (issue) => `${quoted(String(issue.input))} is not ${article(kind)} ${kind} uid (they start with ${rule.prefix})`,
+          error: (issue) =>
+            `${quoted(String(issue.input))} is not ${article(kind)} ${kind} uid (they start with ${rule.prefix})`,
         }),
         // ids sent in a body have a limit (191 in expirations and notes, api-v2.5 Limits); over it the API answers 500
-        z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})` }),
+        z.refine((v) => rule.max === undefined || characters(v) <= rule.max, {
+          error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})`,
+        }),
       );
     }
     case 'int': {
@@ -64,35 +85,62 @@ export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, str
       return z
         .pipe(
           z.string().check(
-            z.refine((v) => /^\d+$/.test(v.trim()), { error: (issue) => `must be a whole number ${range} (got ${quoted(String(issue.input))})` }),
+            z.refine((v) => /^\d+$/.test(v.trim()), {
+              error: (issue) => `must be a whole number ${range} (got ${quoted(String(issue.input))})`,
+            }),
             z.refine((v) => rule.max !== undefined || Number(v.trim()) <= MAX_INT32, {
-              error: (issue) => `must be at most ${MAX_INT32}, the largest whole number the API takes (got ${quoted(String(issue.input))})`,
+              error: (issue) =>
+                `must be at most ${MAX_INT32}, the largest whole number the API takes (got ${quoted(String(issue.input))})`,
             }),
           ),
           z.transform((v: string) => Number(v)),
         )
-        .check(z.refine((n: number) => n >= rule.min && (rule.max === undefined || n <= rule.max), { error: (issue) => `must be a whole number ${range} (got ${String(issue.input)})` }));
+        .check(
+          z.refine((n: number) => n >= rule.min && (rule.max === undefined || n <= rule.max), {
+            error: (issue) => `must be a whole number ${range} (got ${String(issue.input)})`,
+          }),
+        );
     }
     case 'url':
       return z.string().check(
-        z.refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { error: (issue) => `${quoted(String(issue.input))} is not an http(s) URL` }),
-        z.refine((v) => rule.max === undefined || characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
+        z.refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), {
+          error: (issue) => `${quoted(String(issue.input))} is not an http(s) URL`,
+        }),
+        z.refine((v) => rule.max === undefined || characters(v) <= rule.max, {
+          error: `at most ${rule.max} characters`,
+        }),
       );
     case 'when':
-      return parsedBy((v) => parseWhen(v, nowMs), (v) => whenProblem(v, 'is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds')).check(
+      return parsedBy(
+        (v) => parseWhen(v, nowMs),
+        (v) => whenProblem(v, 'is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds'),
+      ).check(
         z.refine((s: number) => s > nowMs / 1000, {
-          error: (issue) => `must lie in the future: read as ${isoSeconds(issue.input as number)}, and now is ${isoSeconds(Math.floor(nowMs / 1000))} — give a duration such as 2h, or a later time`,
+          error: (issue) =>
+            `must lie in the future: read as ${isoSeconds(issue.input as number)}, and now is ${isoSeconds(Math.floor(nowMs / 1000))} — give a duration such as 2h, or a later time`,
         }),
-        z.refine((s: number) => s <= MAX_EPOCH_SECONDS, { error: 'must be before 2038-01-19 (the API keeps times in 32 bits)' }),
+        z.refine((s: number) => s <= MAX_EPOCH_SECONDS, {
+          error: 'must be before 2038-01-19 (the API keeps times in 32 bits)',
+        }),
       );
     case 'since':
-      return parsedBy((v) => parseWhen(v, nowMs, -1), (v) => whenProblem(v, 'is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds'));
+      return parsedBy(
+        (v) => parseWhen(v, nowMs, -1),
+        (v) => whenProblem(v, 'is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds'),
+      );
     case 'duration':
       return parsedBy((v) => parseDuration(v) || undefined, 'is not a duration such as 30d, 2w or 12h');
     case 'range':
-      return parsedBy(parseRange, 'is not a threshold range such as 5, 5:, ~:5, 1:5 or @1:5 (Nagios plugin guidelines)');
+      return parsedBy(
+        parseRange,
+        'is not a threshold range such as 5, 5:, ~:5, 1:5 or @1:5 (Nagios plugin guidelines)',
+      );
     case 'name':
-      return z.string().check(z.refine((v) => rule.pattern.test(v), { error: (issue) => `'${String(issue.input)}' is not ${rule.says}` }));
+      return z
+        .string()
+        .check(
+          z.refine((v) => rule.pattern.test(v), { error: (issue) => `'${String(issue.input)}' is not ${rule.says}` }),
+        );
     case 'rate':
       return parsedBy(parseRate, 'is not a rate such as 400/60 (requests per seconds, each from 1 to 1000000)');
   }
@@ -105,7 +153,11 @@ function parsedBy<T>(parse: (value: string) => T | undefined, says: string | ((v
     z.transform((v: string, ctx) => {
       const parsed = parse(v);
       if (parsed === undefined) {
-        ctx.issues.push({ code: 'custom', input: v, message: typeof says === 'string' ? `${quoted(v)} ${says}` : says(v) });
+        ctx.issues.push({
+          code: 'custom',
+          input: v,
+          message: typeof says === 'string' ? `${quoted(v)} ${says}` : says(v),
+        });
         return z.NEVER;
       }
       return parsed;
@@ -131,12 +183,16 @@ function isoSeconds(seconds: number): string {
 function dateProblem(text: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return `${quoted(text)} is not a date of the form YYYY-MM-DD — e.g. 2026-03-31`;
-  return dayProblem(text, Number(match[1]), Number(match[2])) ?? `${quoted(text)} is not a date of the form YYYY-MM-DD — e.g. 2026-03-31`;
+  return (
+    dayProblem(text, Number(match[1]), Number(match[2])) ??
+    `${quoted(text)} is not a date of the form YYYY-MM-DD — e.g. 2026-03-31`
+  );
 }
 
 /** What is wrong with a date of the right form whose month or day does not exist. */
 function dayProblem(text: string, year: number, month: number): string | undefined {
-  if (month < 1 || month > 12) return `${quoted(text)} has no month ${String(month).padStart(2, '0')} — the month is 01 to 12`;
+  if (month < 1 || month > 12)
+    return `${quoted(text)} has no month ${String(month).padStart(2, '0')} — the month is 01 to 12`;
   const name = new Date(Date.UTC(2000, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
   return `${quoted(text)} does not exist: ${name} ${String(year).padStart(4, '0')} has ${daysIn(year, month)} days — the form is right, check the day`;
 }

@@ -65,23 +65,33 @@ export function parseFromLines(text: string, name: string, maxUids = FROM_MAX_UI
     if ('why' in found) return refuse(index, line, found.why);
     const { uid, object } = found;
     if (object !== undefined && 'outcome' in object) {
-      if (plain !== undefined) return refuse(index, line, `is a row of a mute's output, but line ${(plain + 1).toLocaleString('en')} is not`, MIXED_HINT);
+      if (plain !== undefined)
+        return refuse(
+          index,
+          line,
+          `is a row of a mute's output, but line ${(plain + 1).toLocaleString('en')} is not`,
+          MIXED_HINT,
+        );
       const row = muteRowOf(object);
       if (typeof row === 'string') return refuse(index, line, `is a row of a mute's output whose ${row}`, MIXED_HINT);
       rows.set(uid, row);
     } else {
       plain ??= index;
-      if (rows.size > 0) return refuse(index, line, "is not a row of a mute's output, as the lines before it are", MIXED_HINT);
+      if (rows.size > 0)
+        return refuse(index, line, "is not a row of a mute's output, as the lines before it are", MIXED_HINT);
     }
     uids.add(uid);
     if (uids.size > maxUids) {
-      throw new UsageError(`--from: ${name} names more than ${maxUids.toLocaleString('en')} plugin results, the most one run takes; stopped at line ${(index + 1).toLocaleString('en')}`, 'split the list and run once per part');
+      throw new UsageError(
+        `--from: ${name} names more than ${maxUids.toLocaleString('en')} plugin results, the most one run takes; stopped at line ${(index + 1).toLocaleString('en')}`,
+        'split the list and run once per part',
+      );
     }
   });
   return rows.size > 0 ? { uids: [...uids], rows } : { uids: [...uids] };
 }
 
-const MIXED_HINT = "give the lines a bulk mute printed with -o ndjson, unchanged, or plugin result uids alone";
+const MIXED_HINT = 'give the lines a bulk mute printed with -o ndjson, unchanged, or plugin result uids alone';
 
 /** A row of a bulk mute's output, or which of its keys is wrong. */
 function muteRowOf(object: Record<string, unknown>): MuteRow | string {
@@ -100,7 +110,8 @@ function muteStateOf(value: unknown): MuteState | null | undefined {
   if (typeof value !== 'object' || Array.isArray(value) || value === undefined) return undefined;
   const { mute_type, mute_until, ticket_number, ticket_url } = value as Record<string, unknown>;
   if (typeof mute_type !== 'string' || mute_type === '') return undefined;
-  if (mute_until !== undefined && !(typeof mute_until === 'number' && Number.isSafeInteger(mute_until))) return undefined;
+  if (mute_until !== undefined && !(typeof mute_until === 'number' && Number.isSafeInteger(mute_until)))
+    return undefined;
   if (ticket_number !== undefined && typeof ticket_number !== 'string') return undefined;
   if (ticket_url !== undefined && typeof ticket_url !== 'string') return undefined;
   return {
@@ -112,7 +123,11 @@ function muteStateOf(value: unknown): MuteState | null | undefined {
 }
 
 /** `uid` when it is a plugin result uid, else what keeps it from being one, after `say`. */
-function checked(uid: string, say: string, object?: Record<string, unknown>): { uid: string; object?: Record<string, unknown> } | { why: string } {
+function checked(
+  uid: string,
+  say: string,
+  object?: Record<string, unknown>,
+): { uid: string; object?: Record<string, unknown> } | { why: string } {
   const why = whyNotUid(uid);
   return why === undefined ? { uid, object } : { why: `${say}${why}` };
 }
@@ -121,7 +136,8 @@ function checked(uid: string, say: string, object?: Record<string, unknown>): { 
 function whyNotUid(uid: string): string | undefined {
   if (!uid.startsWith('pr_')) return 'does not start with pr_';
   if (uid.length > UID_MAX) return `is longer than the ${UID_MAX} characters a uid may be`;
-  if (!PLUGIN_RESULT_UID.test(uid)) return uid === 'pr_' ? 'has nothing after pr_' : "holds white space, '/', '?' or '#'";
+  if (!PLUGIN_RESULT_UID.test(uid))
+    return uid === 'pr_' ? 'has nothing after pr_' : "holds white space, '/', '?' or '#'";
   return undefined;
 }
 
@@ -136,5 +152,7 @@ function uidOfJson(line: string): { uid: string; object?: Record<string, unknown
   // A line that starts with '{' and parses is an object.
   const uid = (value as { uid?: unknown }).uid;
   if (typeof uid === 'string') return checked(uid, 'is a JSON object whose "uid" ', value as Record<string, unknown>);
-  return { why: uid === undefined ? 'is a JSON object without a "uid"' : 'is a JSON object whose "uid" is not a string' };
+  return {
+    why: uid === undefined ? 'is a JSON object without a "uid"' : 'is a JSON object whose "uid" is not a string',
+  };
 }

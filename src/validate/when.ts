@@ -14,7 +14,9 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, 
 export function parseDuration(text: string): number | undefined {
   const value = text.trim().toLowerCase();
   if (!/^(?:\d+[smhdw])+$/.test(value)) return undefined;
-  return value.match(/\d+[smhdw]/g)!.reduce((sum, part) => sum + Number(part.slice(0, -1)) * UNIT_SECONDS[part.slice(-1)]!, 0);
+  return value
+    .match(/\d+[smhdw]/g)!
+    .reduce((sum, part) => sum + Number(part.slice(0, -1)) * UNIT_SECONDS[part.slice(-1)]!, 0);
 }
 
 /** An ISO 8601 time as --timed and --since take it: a date, then a time and an offset if given. */
@@ -43,7 +45,11 @@ export function isoTimeMs(text: string): number | undefined {
   const match = ISO_TIME.exec(text);
   const date = match ? parseDate(match[1]!) : undefined;
   if (!match || !date) return undefined;
-  const [hour, minute, second] = [match[2], match[3], match[4]].map((part) => Number(part ?? 0)) as [number, number, number];
+  const [hour, minute, second] = [match[2], match[3], match[4]].map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+  ];
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const ms = Math.floor(Number(match[5] ?? 0) * 1000);
   const offset = match[6];

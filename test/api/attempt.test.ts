@@ -2,7 +2,14 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempt, AttemptFailed, settle, type AttemptSettings, type PreparedRequest } from '../../src/api/attempt.js';
 import { systemClock } from '../../src/clock.js';
-import { AuthError, NetworkError, NotFoundError, RateLimitError, RejectedError, ServerError } from '../../src/errors.js';
+import {
+  AuthError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  RejectedError,
+  ServerError,
+} from '../../src/errors.js';
 import { hang, json, reset, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 
 const KEY = 'k_live+9f8e/7d6c=5b4a3210';
@@ -22,7 +29,11 @@ describe('one attempt against a loopback server', () => {
     clock: systemClock,
     ...over,
   });
-  const get = (path = '/v2.5/groups/g_1'): PreparedRequest => ({ method: 'GET', url: new URL(`${api.url}${path}`), form: [] });
+  const get = (path = '/v2.5/groups/g_1'): PreparedRequest => ({
+    method: 'GET',
+    url: new URL(`${api.url}${path}`),
+    form: [],
+  });
 
   beforeAll(async () => {
     api = await startFakeApi((_req, res) => json(res, 200, { uid: 'g_1' }, { 'X-Total': '1' }));
@@ -36,13 +47,23 @@ describe('one attempt against a loopback server', () => {
   it('sends the key in the query of a GET, returns status, lower-case headers and the body as text', async () => {
     const lines: string[] = [];
     const response = await attempt(settings({ log: (line) => lines.push(line) }), get(), 60_000);
-    expect(response).toEqual({ status: 200, headers: expect.objectContaining({ 'x-total': '1' }), data: '{"uid":"g_1"}' });
+    expect(response).toEqual({
+      status: 200,
+      headers: expect.objectContaining({ 'x-total': '1' }),
+      data: '{"uid":"g_1"}',
+    });
     expect(api.requests.at(-1)?.query.get('api_key')).toBe(KEY);
-    expect(lines).toEqual([expect.stringMatching(/^GET http:\/\/127\.0\.0\.1:\d+\/v2\.5\/groups\/g_1\?api_key=\[REDACTED\] 200 \(\d+ ms\)$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^GET http:\/\/127\.0\.0\.1:\d+\/v2\.5\/groups\/g_1\?api_key=\[REDACTED\] 200 \(\d+ ms\)$/),
+    ]);
   });
 
   it('sends the key in the form body of a PUT, never in the URL', async () => {
-    await attempt(settings(), { method: 'PUT', url: new URL(`${api.url}/v2.5/groups/g_1`), form: [['group[name]', 'Acme']] }, 60_000);
+    await attempt(
+      settings(),
+      { method: 'PUT', url: new URL(`${api.url}/v2.5/groups/g_1`), form: [['group[name]', 'Acme']] },
+      60_000,
+    );
     const received = api.requests.at(-1)!;
     expect(received.form.get('api_key')).toBe(KEY);
     expect(received.form.get('group[name]')).toBe('Acme');
@@ -59,7 +80,11 @@ describe('one attempt against a loopback server', () => {
     const gone = await startFakeApi(hang);
     const url = gone.url;
     await gone.close();
-    const refused = await attempt(settings(), { method: 'GET', url: new URL(`${url}/v2.5/groups`), form: [] }, 60_000).catch((error: unknown) => error);
+    const refused = await attempt(
+      settings(),
+      { method: 'GET', url: new URL(`${url}/v2.5/groups`), form: [] },
+      60_000,
+    ).catch((error: unknown) => error);
     expect((refused as AttemptFailed).repeat).toBe('unsent');
     expect((refused as AttemptFailed).error.message).toMatch(/connection refused/);
     expect((refused as AttemptFailed).error.message).not.toContain(KEY);
@@ -67,7 +92,9 @@ describe('one attempt against a loopback server', () => {
 
   it('no answer within the timeout is final; with less of the deadline left, the deadline is what ends it', async () => {
     api.handle(hang);
-    const timedOut = (await attempt(settings({ timeoutMs: 150 }), get(), 60_000).catch((error: unknown) => error)) as AttemptFailed;
+    const timedOut = (await attempt(settings({ timeoutMs: 150 }), get(), 60_000).catch(
+      (error: unknown) => error,
+    )) as AttemptFailed;
     expect(timedOut.repeat).toBe('final');
     expect(timedOut.error.message).toMatch(/no answer from 127\.0\.0\.1:\d+ within 0\.15 s/);
     const late = (await attempt(settings(), get(), 100).catch((error: unknown) => error)) as AttemptFailed;
@@ -103,8 +130,12 @@ describe('reading an answer (settle)', () => {
   const now = Date.now();
 
   it('parses JSON; a DELETE with an empty body or a 204 has no data', () => {
-    expect(settle(prepared, { status: 200, headers: {}, data: '{"uid":"g_1"}' }, KEY, now).data).toEqual({ uid: 'g_1' });
-    expect(settle({ ...prepared, method: 'DELETE' }, { status: 200, headers: {}, data: '' }, KEY, now).data).toBeUndefined();
+    expect(settle(prepared, { status: 200, headers: {}, data: '{"uid":"g_1"}' }, KEY, now).data).toEqual({
+      uid: 'g_1',
+    });
+    expect(
+      settle({ ...prepared, method: 'DELETE' }, { status: 200, headers: {}, data: '' }, KEY, now).data,
+    ).toBeUndefined();
     expect(settle(prepared, { status: 204, headers: {}, data: '' }, KEY, now).data).toBeUndefined();
   });
 
@@ -130,16 +161,30 @@ describe('reading an answer (settle)', () => {
   });
 
   it('a redirect is refused and its Location shown without the key; HTML and cut JSON are named as such', () => {
-    expect(() => settle(prepared, { status: 302, headers: { location: `http://elsewhere/x?api_key=${encodeURIComponent(KEY)}` }, data: '' }, KEY, now)).toThrow(
-      /redirect to http:\/\/elsewhere\/x\?api_key=\[REDACTED\]; redirects are not followed/,
+    expect(() =>
+      settle(
+        prepared,
+        { status: 302, headers: { location: `http://elsewhere/x?api_key=${encodeURIComponent(KEY)}` }, data: '' },
+        KEY,
+        now,
+      ),
+    ).toThrow(/redirect to http:\/\/elsewhere\/x\?api_key=\[REDACTED\]; redirects are not followed/);
+    expect(() =>
+      settle(
+        prepared,
+        { status: 200, headers: { 'content-type': 'text/html' }, data: '<html><title>Proxy login</title></html>' },
+        KEY,
+        now,
+      ),
+    ).toThrow(/not JSON \(text\/html: Proxy login\)/);
+    expect(() => settle(prepared, { status: 200, headers: {}, data: '[{"uid":"g_' }, KEY, now)).toThrow(
+      /JSON that breaks off \(truncated response\)/,
     );
-    expect(() => settle(prepared, { status: 200, headers: { 'content-type': 'text/html' }, data: '<html><title>Proxy login</title></html>' }, KEY, now)).toThrow(
-      /not JSON \(text\/html: Proxy login\)/,
-    );
-    expect(() => settle(prepared, { status: 200, headers: {}, data: '[{"uid":"g_' }, KEY, now)).toThrow(/JSON that breaks off \(truncated response\)/);
   });
 
   it('a route whose answer lacks the documented shape is a ServerError', () => {
-    expect(() => settle({ ...prepared, route: 'groups.get' }, { status: 200, headers: {}, data: '[1,2]' }, KEY, now)).toThrow(/does not have the documented shape/);
+    expect(() =>
+      settle({ ...prepared, route: 'groups.get' }, { status: 200, headers: {}, data: '[1,2]' }, KEY, now),
+    ).toThrow(/does not have the documented shape/);
   });
 });

@@ -35,7 +35,10 @@ it('closing the pool under a request in flight formats no stack trace: the reque
       Error.prepareStackTrace = prepare;
     }
     expect(formatted.filter((line) => !line.endsWith('(0 frames)'))).toEqual([]);
-    expect(await pending).toMatchObject({ exitCode: 8, message: expect.stringContaining('the connection pool is closed') });
+    expect(await pending).toMatchObject({
+      exitCode: 8,
+      message: expect.stringContaining('the connection pool is closed'),
+    });
   } finally {
     await api.close();
   }

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ServerError } from '../../src/errors.js';
-import { itemsOf, MovedWhileRead, paginate, PAGE_CONCURRENCY, readWhole, type FetchPage, type PageQuery } from '../../src/api/paginate.js';
+import {
+  itemsOf,
+  MovedWhileRead,
+  paginate,
+  PAGE_CONCURRENCY,
+  readWhole,
+  type FetchPage,
+  type PageQuery,
+} from '../../src/api/paginate.js';
 
 /** A list of `total` numbered items served by page, with the headers `headers` picks. */
 function list(total: number, headers: (page: number, pages: number, perPage: number) => Record<string, string>) {
@@ -11,7 +19,9 @@ function list(total: number, headers: (page: number, pages: number, perPage: num
     const perPage = query.per_page ?? 50;
     const start = query.offset ?? ((query.page ?? 1) - 1) * perPage;
     const page = Math.floor(start / perPage) + 1;
-    const data = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) => ({ n: start + i + 1 }));
+    const data = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) => ({
+      n: start + i + 1,
+    }));
     return { data, headers: headers(page, Math.ceil(total / perPage), perPage) };
   };
   return { fetch, asked };
@@ -45,7 +55,10 @@ describe('the paginator', () => {
   });
 
   it('rule 2 wins over x-next-page when both are sent (they agree on a real server)', async () => {
-    const { fetch, asked } = list(30, (page, pages) => ({ 'x-total-pages': String(pages), 'x-next-page': page < pages ? String(page + 1) : '' }));
+    const { fetch, asked } = list(30, (page, pages) => ({
+      'x-total-pages': String(pages),
+      'x-next-page': page < pages ? String(page + 1) : '',
+    }));
     expect(await all(paginate(fetch, { all: true, perPage: 10, page: 2 }))).toEqual(numbers(11, 30));
     expect(asked.map((q) => q.page)).toEqual([2, 3]);
   });
@@ -157,15 +170,22 @@ function server(b: Behaviour) {
     asked.push(query);
     const wanted = query.per_page ?? 50;
     const size = Math.min(wanted, b.cap ?? 100);
-    const start = b.ignoresPage ? 0 : b.cycle ? (((query.page ?? 1) - 1) % b.cycle) * size : (query.offset ?? ((query.page ?? 1) - 1) * size);
+    const start = b.ignoresPage
+      ? 0
+      : b.cycle
+        ? (((query.page ?? 1) - 1) % b.cycle) * size
+        : (query.offset ?? ((query.page ?? 1) - 1) * size);
     const page = Math.floor(start / size) + 1;
     const pages = Math.ceil(b.total / size);
-    const items = Array.from({ length: Math.max(0, Math.min(size, b.total - start)) }, (_, i) => ({ n: start + i + 1 }));
+    const items = Array.from({ length: Math.max(0, Math.min(size, b.total - start)) }, (_, i) => ({
+      n: start + i + 1,
+    }));
     const headers: Record<string, string> = { 'x-page': String(page) };
     if (send.perPage) headers['x-per-page'] = String(size);
     if (send.total) headers['x-total'] = b.totalSaid ?? String(b.total);
     if (send.totalPages) headers['x-total-pages'] = String(b.totalPagesAsAsked ? Math.ceil(b.total / wanted) : pages);
-    if (send.next) headers['x-next-page'] = b.nextSaid ? b.nextSaid(page) : start + size < b.total ? String(page + 1) : '';
+    if (send.next)
+      headers['x-next-page'] = b.nextSaid ? b.nextSaid(page) : start + size < b.total ? String(page + 1) : '';
     return { data: b.body ? b.body(page, items) : items, headers };
   };
   return { fetch, asked };
@@ -175,7 +195,8 @@ function server(b: Behaviour) {
 async function outcome(fetch: FetchPage, paging: Parameters<typeof paginate>[1]) {
   const read: unknown[] = [];
   try {
-    for await (const page of paginate(fetch, paging, 'GET /v2.5/computers')) read.push(...page.items.map((item) => item.n));
+    for await (const page of paginate(fetch, paging, 'GET /v2.5/computers'))
+      read.push(...page.items.map((item) => item.n));
     return { read };
   } catch (error) {
     if (!(error instanceof ServerError)) throw error;
@@ -186,13 +207,41 @@ async function outcome(fetch: FetchPage, paging: Parameters<typeof paginate>[1])
 describe('the paginator against servers that page differently', () => {
   it.each<[string, Behaviour, number]>([
     ['serves per_page as asked, with every header', { total: 250 }, 250],
-    ['serves 50 whatever per_page asks: x-per-page 50 and x-total 250, no x-total-pages', { total: 250, cap: 50, send: { totalPages: false } }, 250],
-    ['serves 50 whatever per_page asks and says only x-total', { total: 250, cap: 50, send: { perPage: false, totalPages: false, next: false } }, 250],
-    ['serves 50 whatever per_page asks and counts x-total-pages for the 100 asked', { total: 250, cap: 50, totalPagesAsAsked: true, send: { total: false } }, 250],
-    ['serves 50 and says only x-total-pages', { total: 250, cap: 50, send: { perPage: false, total: false, next: false } }, 250],
-    ['serves 50 and says only x-next-page', { total: 250, cap: 50, send: { perPage: false, total: false, totalPages: false } }, 250],
-    ['serves 30 with x-per-page and nothing else', { total: 95, cap: 30, send: { total: false, totalPages: false, next: false } }, 95],
-    ['sends no header at all and honours per_page', { total: 230, send: { perPage: false, total: false, totalPages: false, next: false } }, 230],
+    [
+      'serves 50 whatever per_page asks: x-per-page 50 and x-total 250, no x-total-pages',
+      { total: 250, cap: 50, send: { totalPages: false } },
+      250,
+    ],
+    [
+      'serves 50 whatever per_page asks and says only x-total',
+      { total: 250, cap: 50, send: { perPage: false, totalPages: false, next: false } },
+      250,
+    ],
+    [
+      'serves 50 whatever per_page asks and counts x-total-pages for the 100 asked',
+      { total: 250, cap: 50, totalPagesAsAsked: true, send: { total: false } },
+      250,
+    ],
+    [
+      'serves 50 and says only x-total-pages',
+      { total: 250, cap: 50, send: { perPage: false, total: false, next: false } },
+      250,
+    ],
+    [
+      'serves 50 and says only x-next-page',
+      { total: 250, cap: 50, send: { perPage: false, total: false, totalPages: false } },
+      250,
+    ],
+    [
+      'serves 30 with x-per-page and nothing else',
+      { total: 95, cap: 30, send: { total: false, totalPages: false, next: false } },
+      95,
+    ],
+    [
+      'sends no header at all and honours per_page',
+      { total: 230, send: { perPage: false, total: false, totalPages: false, next: false } },
+      230,
+    ],
     ['has an empty list', { total: 0 }, 0],
   ])('reads every item once when the server %s', async (_name, behaviour, count) => {
     const { fetch } = server(behaviour);
@@ -201,7 +250,12 @@ describe('the paginator against servers that page differently', () => {
 
   it('follows x-next-page when it points further than x-total-pages said', async () => {
     // x-total-pages counted for the per_page asked says 3; page 3 of the 50 served names page 4.
-    const { fetch, asked } = server({ total: 250, cap: 50, totalPagesAsAsked: true, send: { perPage: false, total: false } });
+    const { fetch, asked } = server({
+      total: 250,
+      cap: 50,
+      totalPagesAsAsked: true,
+      send: { perPage: false, total: false },
+    });
     expect(await outcome(fetch, { all: true })).toEqual({ read: numbers(1, 250) });
     expect(asked.map((q) => q.page)).toEqual([1, 2, 3, 4, 5]);
   });
@@ -220,7 +274,14 @@ describe('the paginator against servers that page differently', () => {
       const total = totalOf(page);
       const length = page > 20 ? 0 : Math.max(0, Math.min(size, (total ?? Infinity) - (page - 1) * size));
       const items = Array.from({ length }, (_, i) => ({ n: (page - 1) * size + i + 1 }));
-      return { data: items, headers: { 'x-per-page': String(size), 'x-next-page': String(page + 1), ...(total === undefined ? {} : { 'x-total': String(total) }) } };
+      return {
+        data: items,
+        headers: {
+          'x-per-page': String(size),
+          'x-next-page': String(page + 1),
+          ...(total === undefined ? {} : { 'x-total': String(total) }),
+        },
+      };
     };
     return { fetch, asked };
   };
@@ -242,28 +303,160 @@ describe('the paginator against servers that page differently', () => {
   });
 
   it.each<[string, Behaviour, Parameters<typeof paginate>[1], number, RegExp]>([
-    ['page 2 answers [] before the 3 pages x-total promised', { total: 250, body: (page, items) => (page === 2 ? [] : items) }, { all: true }, 100, /page 2 came back empty, with 100 of the 250 records x-total announced read/],
-    ['page 2 answers [] and only x-total-pages promised 3', { total: 250, send: { total: false }, body: (page, items) => (page === 2 ? [] : items) }, { all: true }, 100, /page 2 came back empty, before page 3/],
-    ['page 2 is short of the page size', { total: 250, body: (page, items) => (page === 2 ? items.slice(0, 60) : items) }, { all: true }, 100, /page 2 holds 60 of 100 items/],
-    ['the last page comes short of x-total', { total: 250, body: (page, items) => (page === 3 ? items.slice(0, 10) : items) }, { all: true }, 200, /page 3 holds 10 of 100 items, with 210 of the 250/],
-    ['the first page is empty while x-total is 250', { total: 250, body: () => [] }, { all: true }, 0, /page 1 came back empty, with 0 of the 250/],
-    ['the one page read is empty while x-total is 250', { total: 250, body: () => [] }, {}, 0, /page 1 came back empty/],
-    ['page 2 is not a list', { total: 250, body: (page, items) => (page === 2 ? { error: 'busy' } : items) }, { all: true }, 100, /page 2 is not a list/],
-    ['it serves page 1 whatever page is asked (x-total 250)', { total: 250, ignoresPage: true }, { all: true }, 100, /page 2 holds the same items as page 1/],
-    ['it serves page 1 whatever page is asked, with no header at all', { total: 250, ignoresPage: true, send: { perPage: false, total: false, totalPages: false, next: false } }, { all: true }, 100, /page 2 holds the same items as page 1/],
-    ['it serves page 1 whatever page is asked, and x-next-page always names another', { total: 250, ignoresPage: true, send: { total: false, totalPages: false } }, { all: true }, 100, /page 2 holds the same items as page 1/],
-    ['it serves pages 1, 2, 3, 1, 2, 3… and x-next-page always names another', { total: 2500, cycle: 3, send: { total: false, totalPages: false }, body: (_page, items) => items }, { all: true }, 300, /page 4 holds the same items as page 1/],
-    ['--limit: page 2 answers [] before the limit', { total: 250, body: (page, items) => (page === 2 ? [] : items) }, { limit: 150, perPage: 100 }, 100, /page 2 came back empty/],
-    ['--offset: the second page answers [] before x-total', { total: 250, body: (page, items) => (page === 3 ? [] : items) }, { all: true, offset: 120, perPage: 100 }, 100, /page 2 came back empty, with 100 of the 130/],
-    ['x-total is 0 over full pages', { total: 205, totalSaid: '0' }, { all: true }, 0, /page 1 brings the records read to 100, more than the 0 its x-total counts/],
-    ['x-total is 10 over full pages', { total: 205, totalSaid: '10' }, { all: true }, 0, /page 1 brings the records read to 100, more than the 10 its x-total counts/],
-    ['x-total is -1', { total: 205, totalSaid: '-1' }, { all: true }, 0, /page 1 says x-total '-1', which is not a count of records/],
-    ["x-total is '500 records'", { total: 500, totalSaid: '500 records' }, { all: true }, 0, /page 1 says x-total '500 records', which is not a count of records/],
-    ['x-total is sent twice with two numbers', { total: 500, totalSaid: '500, 600' }, { all: true }, 0, /page 1 says x-total '500, 600'/],
-    ['x-total is sent twice (500, 500) and page 2 answers []', { total: 500, totalSaid: '500, 500', body: (page, items) => (page === 2 ? [] : items) }, { all: true }, 100, /page 2 came back empty, with 100 of the 500/],
-    ['without totals, x-next-page goes back to page 1 after page 2', { total: 5000, send: { total: false, totalPages: false }, nextSaid: (page) => (page === 1 ? '2' : '1') }, { all: true }, 100, /page 2 names page 1 as the next one \(x-next-page\)/],
-    ['without totals, x-next-page names the page itself', { total: 5000, send: { total: false, totalPages: false }, nextSaid: (page) => String(page) }, { all: true }, 0, /page 1 names page 1 as the next one/],
-    ['--count reads one item a page: x-total 0 over it', { total: 5, totalSaid: '0' }, { perPage: 1 }, 0, /page 1 brings the records read to 1, more than the 0/],
+    [
+      'page 2 answers [] before the 3 pages x-total promised',
+      { total: 250, body: (page, items) => (page === 2 ? [] : items) },
+      { all: true },
+      100,
+      /page 2 came back empty, with 100 of the 250 records x-total announced read/,
+    ],
+    [
+      'page 2 answers [] and only x-total-pages promised 3',
+      { total: 250, send: { total: false }, body: (page, items) => (page === 2 ? [] : items) },
+      { all: true },
+      100,
+      /page 2 came back empty, before page 3/,
+    ],
+    [
+      'page 2 is short of the page size',
+      { total: 250, body: (page, items) => (page === 2 ? items.slice(0, 60) : items) },
+      { all: true },
+      100,
+      /page 2 holds 60 of 100 items/,
+    ],
+    [
+      'the last page comes short of x-total',
+      { total: 250, body: (page, items) => (page === 3 ? items.slice(0, 10) : items) },
+      { all: true },
+      200,
+      /page 3 holds 10 of 100 items, with 210 of the 250/,
+    ],
+    [
+      'the first page is empty while x-total is 250',
+      { total: 250, body: () => [] },
+      { all: true },
+      0,
+      /page 1 came back empty, with 0 of the 250/,
+    ],
+    [
+      'the one page read is empty while x-total is 250',
+      { total: 250, body: () => [] },
+      {},
+      0,
+      /page 1 came back empty/,
+    ],
+    [
+      'page 2 is not a list',
+      { total: 250, body: (page, items) => (page === 2 ? { error: 'busy' } : items) },
+      { all: true },
+      100,
+      /page 2 is not a list/,
+    ],
+    [
+      'it serves page 1 whatever page is asked (x-total 250)',
+      { total: 250, ignoresPage: true },
+      { all: true },
+      100,
+      /page 2 holds the same items as page 1/,
+    ],
+    [
+      'it serves page 1 whatever page is asked, with no header at all',
+      { total: 250, ignoresPage: true, send: { perPage: false, total: false, totalPages: false, next: false } },
+      { all: true },
+      100,
+      /page 2 holds the same items as page 1/,
+    ],
+    [
+      'it serves page 1 whatever page is asked, and x-next-page always names another',
+      { total: 250, ignoresPage: true, send: { total: false, totalPages: false } },
+      { all: true },
+      100,
+      /page 2 holds the same items as page 1/,
+    ],
+    [
+      'it serves pages 1, 2, 3, 1, 2, 3… and x-next-page always names another',
+      { total: 2500, cycle: 3, send: { total: false, totalPages: false }, body: (_page, items) => items },
+      { all: true },
+      300,
+      /page 4 holds the same items as page 1/,
+    ],
+    [
+      '--limit: page 2 answers [] before the limit',
+      { total: 250, body: (page, items) => (page === 2 ? [] : items) },
+      { limit: 150, perPage: 100 },
+      100,
+      /page 2 came back empty/,
+    ],
+    [
+      '--offset: the second page answers [] before x-total',
+      { total: 250, body: (page, items) => (page === 3 ? [] : items) },
+      { all: true, offset: 120, perPage: 100 },
+      100,
+      /page 2 came back empty, with 100 of the 130/,
+    ],
+    [
+      'x-total is 0 over full pages',
+      { total: 205, totalSaid: '0' },
+      { all: true },
+      0,
+      /page 1 brings the records read to 100, more than the 0 its x-total counts/,
+    ],
+    [
+      'x-total is 10 over full pages',
+      { total: 205, totalSaid: '10' },
+      { all: true },
+      0,
+      /page 1 brings the records read to 100, more than the 10 its x-total counts/,
+    ],
+    [
+      'x-total is -1',
+      { total: 205, totalSaid: '-1' },
+      { all: true },
+      0,
+      /page 1 says x-total '-1', which is not a count of records/,
+    ],
+    [
+      "x-total is '500 records'",
+      { total: 500, totalSaid: '500 records' },
+      { all: true },
+      0,
+      /page 1 says x-total '500 records', which is not a count of records/,
+    ],
+    [
+      'x-total is sent twice with two numbers',
+      { total: 500, totalSaid: '500, 600' },
+      { all: true },
+      0,
+      /page 1 says x-total '500, 600'/,
+    ],
+    [
+      'x-total is sent twice (500, 500) and page 2 answers []',
+      { total: 500, totalSaid: '500, 500', body: (page, items) => (page === 2 ? [] : items) },
+      { all: true },
+      100,
+      /page 2 came back empty, with 100 of the 500/,
+    ],
+    [
+      'without totals, x-next-page goes back to page 1 after page 2',
+      { total: 5000, send: { total: false, totalPages: false }, nextSaid: (page) => (page === 1 ? '2' : '1') },
+      { all: true },
+      100,
+      /page 2 names page 1 as the next one \(x-next-page\)/,
+    ],
+    [
+      'without totals, x-next-page names the page itself',
+      { total: 5000, send: { total: false, totalPages: false }, nextSaid: (page) => String(page) },
+      { all: true },
+      0,
+      /page 1 names page 1 as the next one/,
+    ],
+    [
+      '--count reads one item a page: x-total 0 over it',
+      { total: 5, totalSaid: '0' },
+      { perPage: 1 },
+      0,
+      /page 1 brings the records read to 1, more than the 0/,
+    ],
   ])('fails with exit 7 when %s, after the pages before it', async (_name, behaviour, paging, read, message) => {
     const { fetch } = server(behaviour);
     const result = await outcome(fetch, paging);
@@ -319,7 +512,11 @@ describe('rule 5: a full read holds as many distinct records as x-total promised
       const page = query.page ?? 1;
       if (page === 1) uids = original;
       const data = uids.slice((page - 1) * 10, page * 10).map((uid) => ({ uid }));
-      const headers = { 'x-total': String(uids.length), 'x-per-page': '10', 'x-next-page': page * 10 < uids.length ? String(page + 1) : '' };
+      const headers = {
+        'x-total': String(uids.length),
+        'x-per-page': '10',
+        'x-next-page': page * 10 < uids.length ? String(page + 1) : '',
+      };
       if (page === 1 && served++ < times) uids = move(original);
       return { data, headers };
     };
@@ -331,10 +528,13 @@ describe('rule 5: a full read holds as many distinct records as x-total promised
   it('a record that moves to the front between pages is exit 7 before the last page is yielded', async () => {
     const yielded: number[] = [];
     const read = (async () => {
-      for await (const page of paginate(moving(toFront), { all: true, perPage: 10 }, 'GET /v2.5/computers')) yielded.push(page.number);
+      for await (const page of paginate(moving(toFront), { all: true, perPage: 10 }, 'GET /v2.5/computers'))
+        yielded.push(page.number);
     })();
     await expect(read).rejects.toThrow(MovedWhileRead);
-    await expect(read).rejects.toThrow('GET /v2.5/computers: 29 distinct records read of the 30 x-total announced (1 read twice)');
+    await expect(read).rejects.toThrow(
+      'GET /v2.5/computers: 29 distinct records read of the 30 x-total announced (1 read twice)',
+    );
     expect(yielded).toEqual([1, 2]);
     expect(new MovedWhileRead('x')).toBeInstanceOf(ServerError);
   });

@@ -20,14 +20,20 @@ const source = (file: string) => readFileSync(join(undiciRoot, file), 'utf8');
 
 describe("undici's layout, as mon relies on it", () => {
   it('undici is pinned to one exact version, the one installed', () => {
-    const pinned = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.undici;
-    expect(pinned, 'package.json must pin undici exactly (npm install --save-exact undici@X)').toMatch(/^\d+\.\d+\.\d+$/);
+    const pinned = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    ).dependencies.undici;
+    expect(pinned, 'package.json must pin undici exactly (npm install --save-exact undici@X)').toMatch(
+      /^\d+\.\d+\.\d+$/,
+    );
     expect((JSON.parse(source('package.json')) as { version: string }).version).toBe(pinned);
   });
 
   it('the files src/api/undici.ts imports are the ones undici’s index exports', () => {
     const index = require('undici') as Record<string, unknown>;
-    expect(require('undici/lib/dispatcher/env-http-proxy-agent.js'), 'lib/dispatcher/env-http-proxy-agent.js').toBe(index.EnvHttpProxyAgent);
+    expect(require('undici/lib/dispatcher/env-http-proxy-agent.js'), 'lib/dispatcher/env-http-proxy-agent.js').toBe(
+      index.EnvHttpProxyAgent,
+    );
     expect(require('undici/lib/dispatcher/dispatcher.js'), 'lib/dispatcher/dispatcher.js').toBe(index.Dispatcher);
     const api = require('undici/lib/api/index.js') as Record<string, unknown>;
     expect(require('undici/lib/api/api-request.js'), 'lib/api/api-request.js').toBe(api.request);
@@ -41,7 +47,7 @@ describe("undici's layout, as mon relies on it", () => {
     expect(proxyAgent).not.toMatch(/\.(request|stream|pipeline|upgrade)\(/);
   });
 
-  it("a tunnel the proxy closes fails as UND_ERR_SOCKET, which the client takes for a dropped connection and connects again for (src/api/undici.ts, connectTunnel)", () => {
+  it('a tunnel the proxy closes fails as UND_ERR_SOCKET, which the client takes for a dropped connection and connects again for (src/api/undici.ts, connectTunnel)', () => {
     const client = source('lib/dispatcher/client.js');
     expect(client).toContain("err.code !== 'UND_ERR_SOCKET'");
     // undici 8 wraps that failure itself (ProxyConnectionError, nodejs/undici#3897): with such an
@@ -54,17 +60,24 @@ describe("undici's layout, as mon relies on it", () => {
 
   it('client.js requires its HTTP/2 client once, as a function called for HTTP/2 connections only', () => {
     const client = source('lib/dispatcher/client.js');
-    expect(client.match(/require\('\.\/client-h2\.js'\)/g), "require('./client-h2.js') in lib/dispatcher/client.js").toHaveLength(1);
+    expect(
+      client.match(/require\('\.\/client-h2\.js'\)/g),
+      "require('./client-h2.js') in lib/dispatcher/client.js",
+    ).toHaveLength(1);
     expect(client).toMatch(/const connectH2 = require\('\.\/client-h2\.js'\)/);
     // Only ever called, never read for a property: the build's stand-in is a function.
     expect(client.match(/connectH2\b/g)!.length).toBe(client.match(/connectH2\(/g)!.length + 1);
     expect(typeof require('undici/lib/dispatcher/client-h2.js')).toBe('function');
   });
 
-  it('undici calls node:assert as a plain function only, which the build\'s stand-in is', () => {
+  it("undici calls node:assert as a plain function only, which the build's stand-in is", () => {
     const { readdirSync } = require('node:fs') as typeof import('node:fs');
-    const files = (readdirSync(join(undiciRoot, 'lib'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js'));
-    const users = files.filter((file) => /require\('node:assert'\)|require\('assert'\)/.test(source(join('lib', file))));
+    const files = (readdirSync(join(undiciRoot, 'lib'), { recursive: true }) as string[]).filter((file) =>
+      file.endsWith('.js'),
+    );
+    const users = files.filter((file) =>
+      /require\('node:assert'\)|require\('assert'\)/.test(source(join('lib', file))),
+    );
     expect(users.length).toBeGreaterThan(0);
     for (const file of users) {
       const text = source(join('lib', file));
@@ -74,9 +87,11 @@ describe("undici's layout, as mon relies on it", () => {
     }
   });
 
-  it('undici reads two values of node:http, which the build\'s stand-in gives without loading it', () => {
+  it("undici reads two values of node:http, which the build's stand-in gives without loading it", () => {
     const { readdirSync } = require('node:fs') as typeof import('node:fs');
-    const files = (readdirSync(join(undiciRoot, 'lib'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js'));
+    const files = (readdirSync(join(undiciRoot, 'lib'), { recursive: true }) as string[]).filter((file) =>
+      file.endsWith('.js'),
+    );
     const users = files.filter((file) => /require\('(node:)?http'\)/.test(source(join('lib', file))));
     // Besides these two, only fetch() and the mocks, which mon's bundle leaves out (see below).
     expect(users.sort()).toEqual(['core/util.js', 'dispatcher/client.js', 'mock/mock-utils.js', 'web/fetch/index.js']);
@@ -109,7 +124,8 @@ describe("undici's layout, as mon relies on it", () => {
       expect(inputs).toContain('lazy-assert:assert');
       // Its node:http is the stand-in too; the two other files that read node:http are left out.
       expect(inputs).toContain('lazy-http:http');
-      for (const file of ['web/fetch/index.js', 'mock/mock-utils.js']) expect(inputs).not.toContain(`node_modules/undici/lib/${file}`);
+      for (const file of ['web/fetch/index.js', 'mock/mock-utils.js'])
+        expect(inputs).not.toContain(`node_modules/undici/lib/${file}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

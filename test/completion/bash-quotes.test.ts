@@ -16,7 +16,8 @@ import { MON_BIN } from '../helpers/run-mon.js';
  */
 const SCRIPT = fileURLToPath(new URL('../../completions/mon.bash', import.meta.url));
 const HAS_BASH = spawnSync('sh', ['-c', 'command -v bash && command -v script']).status === 0;
-if (!HAS_BASH) process.stderr.write('test/completion/bash-quotes: bash or script is not installed, its cases are skipped\n');
+if (!HAS_BASH)
+  process.stderr.write('test/completion/bash-quotes: bash or script is not installed, its cases are skipped\n');
 
 const NAMES = ["O'Brien & Sons", 'Acme $ales `uname` "q" \\ end', '$(touch pwned) & co'];
 
@@ -28,12 +29,26 @@ beforeAll(async () => {
   const bin = join(work, 'bin');
   mkdirSync(bin);
   symlinkSync(MON_BIN, join(bin, 'mon'));
-  env = { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, HOME: work, MON_CONFIG_DIR: join(work, 'config'), LANG: 'C.UTF-8', TERM: 'dumb', INPUTRC: '/dev/null' };
-  const added = await runMain(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { input: 'k_acme_secret_0123456789', env: { MON_CONFIG_DIR: env.MON_CONFIG_DIR } });
+  env = {
+    PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+    HOME: work,
+    MON_CONFIG_DIR: join(work, 'config'),
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    INPUTRC: '/dev/null',
+  };
+  const added = await runMain(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], {
+    input: 'k_acme_secret_0123456789',
+    env: { MON_CONFIG_DIR: env.MON_CONFIG_DIR },
+  });
   expect(added.code, added.stderr).toBe(0);
   const cache = join(env.MON_CONFIG_DIR!, 'completion');
   mkdirSync(cache, { recursive: true, mode: 0o700 });
-  writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: Date.now(), groups: NAMES, computers: [], plugins: [], notes: [], expirations: [] }), { mode: 0o600 });
+  writeFileSync(
+    join(cache, 'acme.json'),
+    JSON.stringify({ saved_at: Date.now(), groups: NAMES, computers: [], plugins: [], notes: [], expirations: [] }),
+    { mode: 0o600 },
+  );
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -71,8 +86,12 @@ describe.runIf(HAS_BASH)('bash: a name completed inside a quote the user opened'
     ['--group Acme', NAMES[1]],
     ["--group '$(", NAMES[2]],
     ['--group "$(', NAMES[2]],
-  ])('`mon alerts %s<Tab>` runs with the name as one word, as it is', async (words, name) => {
-    const { args, screen } = await typed(`mon alerts ${words}`);
-    expect(args, screen).toEqual(['alerts', '--group', name]);
-  }, 30_000);
+  ])(
+    '`mon alerts %s<Tab>` runs with the name as one word, as it is',
+    async (words, name) => {
+      const { args, screen } = await typed(`mon alerts ${words}`);
+      expect(args, screen).toEqual(['alerts', '--group', name]);
+    },
+    30_000,
+  );
 });

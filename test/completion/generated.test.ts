@@ -35,13 +35,31 @@ describe('files generated from the command tree', () => {
     }
   });
 
-  it.runIf(hasGroff)('man/mon.1 renders with groff -ww -man without a warning, with every command and topic section', () => {
-    const result = spawnSync('groff', ['-ww', '-man', '-Tutf8', '-P-cbou', fileURLToPath(new URL('man/mon.1', root))], { encoding: 'utf8' });
-    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-    for (const heading of ['NAME', 'SYNOPSIS', 'GLOBAL OPTIONS', 'COMMANDS', 'FLEET COMMANDS', 'OUTPUT FORMATS', 'ENVIRONMENT', 'EXIT STATUS', 'SANDBOX']) expect(result.stdout).toMatch(new RegExp(`^${heading}$`, 'm'));
-    expect(result.stdout).toContain('mon computers list|ls [options]');
-    expect(result.stdout).toContain('MON_DEADLINE');
-  });
+  it.runIf(hasGroff)(
+    'man/mon.1 renders with groff -ww -man without a warning, with every command and topic section',
+    () => {
+      const result = spawnSync(
+        'groff',
+        ['-ww', '-man', '-Tutf8', '-P-cbou', fileURLToPath(new URL('man/mon.1', root))],
+        { encoding: 'utf8' },
+      );
+      expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+      for (const heading of [
+        'NAME',
+        'SYNOPSIS',
+        'GLOBAL OPTIONS',
+        'COMMANDS',
+        'FLEET COMMANDS',
+        'OUTPUT FORMATS',
+        'ENVIRONMENT',
+        'EXIT STATUS',
+        'SANDBOX',
+      ])
+        expect(result.stdout).toMatch(new RegExp(`^${heading}$`, 'm'));
+      expect(result.stdout).toContain('mon computers list|ls [options]');
+      expect(result.stdout).toContain('MON_DEADLINE');
+    },
+  );
 
   it('package.json installs the man page and ships it with the completions and the docs', () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { man: string[]; files: string[] };
@@ -57,7 +75,10 @@ describe('files generated from the command tree', () => {
       committed = undefined;
     }
     // A plain boolean first, so that a drift fails with the one line that says what to do.
-    expect(committed === files[path], `${path} differs from the command tree: run npm run generate and commit the result`).toBe(true);
+    expect(
+      committed === files[path],
+      `${path} differs from the command tree: run npm run generate and commit the result`,
+    ).toBe(true);
   });
 
   it('are the same on every run (no dates, versions or map order)', () => {

@@ -32,27 +32,54 @@ beforeAll(async () => {
   const bin = join(work, 'bin');
   mkdirSync(bin);
   symlinkSync(MON_BIN, join(bin, 'mon'));
-  env = { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, HOME: work, MON_CONFIG_DIR: join(work, 'config'), LANG: 'C.UTF-8' };
+  env = {
+    PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+    HOME: work,
+    MON_CONFIG_DIR: join(work, 'config'),
+    LANG: 'C.UTF-8',
+  };
   for (const [name, url] of [
     ['acme', 'https://acme.example.com'],
     ['beta-2', 'https://beta.example.com'],
   ]) {
-    const added = await runMain(['profile', 'add', name!, '--base-url', url!, '--api-key-stdin'], { input: `k_${name}_secret_0123456789`, env: { MON_CONFIG_DIR: env.MON_CONFIG_DIR } });
+    const added = await runMain(['profile', 'add', name!, '--base-url', url!, '--api-key-stdin'], {
+      input: `k_${name}_secret_0123456789`,
+      env: { MON_CONFIG_DIR: env.MON_CONFIG_DIR },
+    });
     expect(added.code, added.stderr).toBe(0);
   }
   zshDump = join(work, 'zcompdump');
-  if (SHELLS.some(([shell]) => shell === 'zsh')) await run('zsh', ['-f', '-c', `fpath=(${COMPLETIONS} $fpath); autoload -U compinit; compinit -u -d ${zshDump}`]);
+  if (SHELLS.some(([shell]) => shell === 'zsh'))
+    await run('zsh', ['-f', '-c', `fpath=(${COMPLETIONS} $fpath); autoload -U compinit; compinit -u -d ${zshDump}`]);
   // The live cache of acme's names, fresh: a Tab reads it and starts no refresh.
   const cache = join(env.MON_CONFIG_DIR!, 'completion');
   mkdirSync(cache, { recursive: true, mode: 0o700 });
   writeFileSync(
     join(cache, 'acme.json'),
-    JSON.stringify({ saved_at: Date.now(), groups: ['Acme Design', "O'Brien & Sons", 'Zeta'], computers: ['C0FFEE-01'], plugins: ['Disk Space', 'SMART Status'], notes: ['n_abc'], expirations: ['e_xyz'] }),
+    JSON.stringify({
+      saved_at: Date.now(),
+      groups: ['Acme Design', "O'Brien & Sons", 'Zeta'],
+      computers: ['C0FFEE-01'],
+      plugins: ['Disk Space', 'SMART Status'],
+      notes: ['n_abc'],
+      expirations: ['e_xyz'],
+    }),
     { mode: 0o600 },
   );
   // Another account's names: a line naming it (-p beta-2, --sandbox, --base-url) completes from them.
   const other = (file: string, tag: string) =>
-    writeFileSync(join(cache, file), JSON.stringify({ saved_at: Date.now(), groups: [`${tag}-Group`], computers: [`${tag}-PC-01`], plugins: [], notes: [], expirations: [] }), { mode: 0o600 });
+    writeFileSync(
+      join(cache, file),
+      JSON.stringify({
+        saved_at: Date.now(),
+        groups: [`${tag}-Group`],
+        computers: [`${tag}-PC-01`],
+        plugins: [],
+        notes: [],
+        expirations: [],
+      }),
+      { mode: 0o600 },
+    );
   other('beta-2.json', 'Beta');
   other('@sandbox.json', 'Sandbox');
   other('@gamma.example.com.json', 'Gamma');
@@ -63,10 +90,15 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** `extra` changes the environment of this one shell (the cases run at once). */
 function run(command: string, args: string[], extra: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { env: { ...env, ...extra }, encoding: 'utf8', timeout: bound(30_000) }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} exited ${error.code ?? error.signal}: ${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      command,
+      args,
+      { env: { ...env, ...extra }, encoding: 'utf8', timeout: bound(30_000) },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${command} exited ${error.code ?? error.signal}: ${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -84,7 +116,9 @@ read -ra COMP_WORDS <<< "$line"
 COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); COMP_LINE=$line; COMP_POINT=\${#line}
 "$fn" mon "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return words(await run('bash', ['--norc', '--noprofile', '-c', script, 'bash', join(COMPLETIONS, 'mon.bash'), line], extra));
+  return words(
+    await run('bash', ['--norc', '--noprofile', '-c', script, 'bash', join(COMPLETIONS, 'mon.bash'), line], extra),
+  );
 }
 
 /** Completions offered by zsh's completion system, with _mon autoloaded from completions/. */
@@ -96,7 +130,15 @@ async function zsh(line: string, extra?: Record<string, string>): Promise<string
 
 /** Completions offered by fish (`complete -C`), descriptions cut off. */
 async function fish(line: string, extra?: Record<string, string>): Promise<string[]> {
-  return words((await run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mon.fish'), line], extra)).replace(/\t[^\n]*/g, ''));
+  return words(
+    (
+      await run(
+        'fish',
+        ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mon.fish'), line],
+        extra,
+      )
+    ).replace(/\t[^\n]*/g, ''),
+  );
 }
 
 function words(text: string): string[] {
@@ -170,10 +212,13 @@ describe.concurrent.each(SHELLS)('%s completion', (shell, complete) => {
     expect(await complete('mon --profiles acme,b')).toEqual([shell === 'zsh' ? 'beta-2' : 'acme,beta-2']);
   });
 
-  it.each(LIVE_CASES)("completes the account's own names from the live cache after `%s`: spaces and quotes kept, quoted for the shell", async (line, names) => {
-    const asTyped = shell === 'bash' ? names.map((name) => name.replace(/([ '&"\\])/g, '\\$1')) : names;
-    expect(await complete(line)).toEqual(sorted(asTyped));
-  });
+  it.each(LIVE_CASES)(
+    "completes the account's own names from the live cache after `%s`: spaces and quotes kept, quoted for the shell",
+    async (line, names) => {
+      const asTyped = shell === 'bash' ? names.map((name) => name.replace(/([ '&"\\])/g, '\\$1')) : names;
+      expect(await complete(line)).toEqual(sorted(asTyped));
+    },
+  );
 
   it('offers a repeatable option again; zsh, which can tell, no option that mon refuses twice', async () => {
     // bash and fish offer every option of the command wherever it stands.

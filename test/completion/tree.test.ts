@@ -12,7 +12,11 @@ const byPath = new Map(walk(tree).map((node) => [node.path.join(' '), node]));
 
 /** Every visible verb with the path users type. */
 const verbs: [string, VerbSpec][] = COMMANDS.flatMap((spec): [string, VerbSpec][] =>
-  isResource(spec) ? spec.verbs.filter((verb) => !verb.hidden).map((verb) => [`${spec.name} ${verb.name}`, verb]) : spec.hidden ? [] : [[spec.name, spec]],
+  isResource(spec)
+    ? spec.verbs.filter((verb) => !verb.hidden).map((verb) => [`${spec.name} ${verb.name}`, verb])
+    : spec.hidden
+      ? []
+      : [[spec.name, spec]],
 );
 
 /** An option of a node or of one of its ancestors, as completion finds it. */
@@ -32,28 +36,48 @@ describe('the completion model read from the commander tree', () => {
     for (const spec of optionsOf(verb)) {
       const option = findOption(path, optionLabel(spec));
       expect(option, `${path} ${optionLabel(spec)}`).toBeDefined();
-      expect(option!.value).toBe(/<[^>]+>/.test(spec.flags) ? 'required' : /\[[^\]]+\]/.test(spec.flags) ? 'optional' : 'none');
+      expect(option!.value).toBe(
+        /<[^>]+>/.test(spec.flags) ? 'required' : /\[[^\]]+\]/.test(spec.flags) ? 'optional' : 'none',
+      );
       if (spec.choices) expect(option!.source).toEqual({ type: 'choices', values: [...spec.choices] });
     }
   });
 
   it('leaves hidden commands out and knows the global options, short and long', () => {
     expect(tree.commands.map((node) => node.name)).not.toContain('__complete');
-    expect(tree.options.find((option) => option.long === '--profile')).toMatchObject({ short: '-p', value: 'required', source: { type: 'profiles' } });
-    expect(tree.options.find((option) => option.long === '--output')).toMatchObject({ short: '-o', source: { type: 'choices', values: ['table', 'json', 'ndjson', 'csv', 'tsv', 'openmetrics'] } });
+    expect(tree.options.find((option) => option.long === '--profile')).toMatchObject({
+      short: '-p',
+      value: 'required',
+      source: { type: 'profiles' },
+    });
+    expect(tree.options.find((option) => option.long === '--output')).toMatchObject({
+      short: '-o',
+      source: { type: 'choices', values: ['table', 'json', 'ndjson', 'csv', 'tsv', 'openmetrics'] },
+    });
     expect(tree.options.find((option) => option.long === '--json')).toMatchObject({ value: 'none' });
   });
 
   it('offers profile names for the <name> of profile use, show, remove and test, not add', () => {
     const sources = (verb: string) => byPath.get(`profile ${verb}`)!.args.map((arg) => arg.source.type);
-    expect(['use', 'show', 'remove', 'test'].map(sources)).toEqual([['profiles'], ['profiles'], ['profiles'], ['profiles']]);
+    expect(['use', 'show', 'remove', 'test'].map(sources)).toEqual([
+      ['profiles'],
+      ['profiles'],
+      ['profiles'],
+      ['profiles'],
+    ]);
     expect(sources('add')).toEqual(['none']);
   });
 
   it('lists `help` once, at the root, completing the command names (`mon help computers list` takes the whole path) and the help topics', () => {
-    expect(tree.commands.find((sub) => sub.name === 'help')?.args[0]?.source).toEqual({ type: 'commands', topics: ['options', 'environment', 'exit-codes', 'formats', 'fleet', 'events', 'sandbox'] });
+    expect(tree.commands.find((sub) => sub.name === 'help')?.args[0]?.source).toEqual({
+      type: 'commands',
+      topics: ['options', 'environment', 'exit-codes', 'formats', 'fleet', 'events', 'sandbox'],
+    });
     for (const node of walk(tree).filter((candidate) => candidate.path.length > 0)) {
-      expect(node.commands.map((sub) => sub.name), node.path.join(' ')).not.toContain('help');
+      expect(
+        node.commands.map((sub) => sub.name),
+        node.path.join(' '),
+      ).not.toContain('help');
     }
   });
 
@@ -61,10 +85,22 @@ describe('the completion model read from the commander tree', () => {
     expect(findOption('', '--output')!.once).toEqual(['-o', '--output', '--json']);
     expect(findOption('', '--json')!.once).toEqual(['-o', '--output', '--json']);
     expect(findOption('computers list', '--per-page')!.once).toEqual(['--per-page']);
-    expect(findOption('groups update', '--show-contact-menu')!.once).toEqual(['--show-contact-menu', '--no-show-contact-menu']);
-    expect(findOption('groups update', '--no-show-contact-menu')!.once).toEqual(['--show-contact-menu', '--no-show-contact-menu']);
+    expect(findOption('groups update', '--show-contact-menu')!.once).toEqual([
+      '--show-contact-menu',
+      '--no-show-contact-menu',
+    ]);
+    expect(findOption('groups update', '--no-show-contact-menu')!.once).toEqual([
+      '--show-contact-menu',
+      '--no-show-contact-menu',
+    ]);
     // Repeatable, and lone flags: they may come again.
-    for (const [path, label] of [['', '--expand'], ['computers list', '--platform'], ['alerts', '--group'], ['api', '--field'], ['computers list', '--all']]) {
+    for (const [path, label] of [
+      ['', '--expand'],
+      ['computers list', '--platform'],
+      ['alerts', '--group'],
+      ['api', '--field'],
+      ['computers list', '--all'],
+    ]) {
       expect(findOption(path!, label!), `${path} ${label}`).toBeDefined();
       expect(findOption(path!, label!)!.once, `${path} ${label}`).toBeUndefined();
     }
@@ -93,7 +129,9 @@ describe('the generated scripts', () => {
       for (const option of node.options) {
         for (const flag of flagsOf(option)) expect(script).toContain(flag.replace(/^-+/, ''));
         // zsh's _arguments takes ':' as a separator: choices carry it escaped.
-        if (option.source.type === 'choices') for (const value of option.source.values) expect(script).toContain(shell === 'zsh' ? value.replace(/:/g, '\\:') : value);
+        if (option.source.type === 'choices')
+          for (const value of option.source.values)
+            expect(script).toContain(shell === 'zsh' ? value.replace(/:/g, '\\:') : value);
       }
     }
     expect(script).not.toContain('undefined');

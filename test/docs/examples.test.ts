@@ -16,7 +16,12 @@ import { bound } from '../helpers/slow.js';
  * examples start their own, with the state in the same config folder.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const FILES = ['README.md', ...readdirSync(join(root, 'docs', 'guides')).filter((file) => file.endsWith('.md')).map((file) => join('docs', 'guides', file))];
+const FILES = [
+  'README.md',
+  ...readdirSync(join(root, 'docs', 'guides'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => join('docs', 'guides', file)),
+];
 const EXAMPLES = FILES.flatMap((file) => examplesOf(join(root, file)));
 const TRANSCRIPTS = FILES.flatMap((file) => transcriptsOf(join(root, file)));
 /** The examples are bash: without it they are skipped, said once. */
@@ -31,7 +36,10 @@ beforeAll(async () => {
   dir = tempDir('mon-docs-');
   env = { MON_CONFIG_DIR: join(dir, 'config') };
   for (const name of ['acme', 'northwind']) {
-    const saved = await runMon(['profile', 'add', name, '--base-url', sandbox.url, '--api-key-stdin'], { env, input: sandbox.apiKey });
+    const saved = await runMon(['profile', 'add', name, '--base-url', sandbox.url, '--api-key-stdin'], {
+      env,
+      input: sandbox.apiKey,
+    });
     expect(saved.code, saved.stderr).toBe(0);
   }
 });
@@ -45,13 +53,21 @@ const label = (example: Example) => `${relative(root, example.file)}:${example.l
 describe.runIf(HAS_BASH).concurrent('the shell examples of the README and the guides', () => {
   it('are found in every file, and a few need a real account', () => {
     expect(EXAMPLES.length).toBeGreaterThan(15);
-    for (const file of ['README.md', 'docs/guides/fleet.md', 'docs/guides/scripting.md']) expect(EXAMPLES.some((example) => relative(root, example.file) === file), file).toBe(true);
+    for (const file of ['README.md', 'docs/guides/fleet.md', 'docs/guides/scripting.md'])
+      expect(
+        EXAMPLES.some((example) => relative(root, example.file) === file),
+        file,
+      ).toBe(true);
   });
 
-  it.each(EXAMPLES.filter((example) => !example.needsAccount).map((example) => [label(example), example] as const))('%s runs against the sandbox', async (_label, example) => {
-    const run = await runExample(example, dir, env, 110_000);
-    expect(problems(run), run.output).toEqual([]);
-  }, bound(120_000));
+  it.each(EXAMPLES.filter((example) => !example.needsAccount).map((example) => [label(example), example] as const))(
+    '%s runs against the sandbox',
+    async (_label, example) => {
+      const run = await runExample(example, dir, env, 110_000);
+      expect(problems(run), run.output).toEqual([]);
+    },
+    bound(120_000),
+  );
 });
 
 describe('the transcripts marked <!-- output -->', () => {
@@ -59,8 +75,17 @@ describe('the transcripts marked <!-- output -->', () => {
     expect(TRANSCRIPTS.length).toBeGreaterThan(0);
   });
 
-  it.each(TRANSCRIPTS.map((transcript) => [`${relative(root, transcript.file)}:${transcript.line} ${transcript.command}`, transcript] as const))('%s prints what the transcript shows', async (_label, transcript) => {
-    const run = await runExample({ file: transcript.file, line: transcript.line, script: transcript.command, needsAccount: false }, dir, env);
+  it.each(
+    TRANSCRIPTS.map(
+      (transcript) =>
+        [`${relative(root, transcript.file)}:${transcript.line} ${transcript.command}`, transcript] as const,
+    ),
+  )('%s prints what the transcript shows', async (_label, transcript) => {
+    const run = await runExample(
+      { file: transcript.file, line: transcript.line, script: transcript.command, needsAccount: false },
+      dir,
+      env,
+    );
     expect(run.output).toBe(transcript.expected);
   });
 });

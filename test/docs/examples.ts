@@ -34,8 +34,18 @@ function blocksOf(file: string, language: string): { line: number; body: string[
 
 export function examplesOf(file: string): Example[] {
   return blocksOf(file, 'sh')
-    .filter(({ body }) => body.find((text) => text.trim() !== '' && !text.trim().startsWith('#'))?.trim().startsWith('mon '))
-    .map(({ line, body, before }) => ({ file, line, script: body.join('\n'), needsAccount: before.includes('<!-- needs-account -->') }));
+    .filter(({ body }) =>
+      body
+        .find((text) => text.trim() !== '' && !text.trim().startsWith('#'))
+        ?.trim()
+        .startsWith('mon '),
+    )
+    .map(({ line, body, before }) => ({
+      file,
+      line,
+      script: body.join('\n'),
+      needsAccount: before.includes('<!-- needs-account -->'),
+    }));
 }
 
 /** One `mon` run inside an example: its words and exit code. */
@@ -56,7 +66,12 @@ export interface ExampleRun {
  * each run's words and exit code, in pipelines, `$(…)` and `&` too). `env` is the whole environment
  * besides PATH and HOME.
  */
-export function runExample(example: Example, dir: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ExampleRun> {
+export function runExample(
+  example: Example,
+  dir: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ExampleRun> {
   const bin = join(dir, '.bin');
   mkdirSync(bin, { recursive: true });
   try {
@@ -73,7 +88,12 @@ export function runExample(example: Example, dir: string, env: Record<string, st
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', prelude + example.script], {
       cwd: dir,
-      env: { PATH: [bin, dirname(process.execPath), process.env.PATH ?? ''].join(delimiter), HOME: dir, TZ: 'UTC', ...env },
+      env: {
+        PATH: [bin, dirname(process.execPath), process.env.PATH ?? ''].join(delimiter),
+        HOME: dir,
+        TZ: 'UTC',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -99,8 +119,12 @@ export function runExample(example: Example, dir: string, env: Record<string, st
  */
 export function problems(run: ExampleRun): string[] {
   if (run.invocations.length === 0) return [`no mon command ran (bash exited ${run.status})`];
-  const ok = (invocation: Invocation) => invocation.code === 0 || (/(^| )status( .*)? --check\b/.test(invocation.args) && (invocation.code === 1 || invocation.code === 2));
-  return run.invocations.filter((invocation) => !ok(invocation)).map((invocation) => `mon ${invocation.args}: exit ${invocation.code}`);
+  const ok = (invocation: Invocation) =>
+    invocation.code === 0 ||
+    (/(^| )status( .*)? --check\b/.test(invocation.args) && (invocation.code === 1 || invocation.code === 2));
+  return run.invocations
+    .filter((invocation) => !ok(invocation))
+    .map((invocation) => `mon ${invocation.args}: exit ${invocation.code}`);
 }
 
 /**

@@ -25,29 +25,34 @@ function anchor(heading: string): string {
 const FILES = [join(root, 'README.md'), join(root, 'CONTRIBUTING.md'), ...markdown(join(root, 'docs'))];
 
 describe('links between the docs', () => {
-  it.each(FILES.map((file) => [relative(root, file), file] as const))('%s links only to files and headings that exist', (_name, file) => {
-    // Code spans and blocks are not links.
-    const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
-    const broken: string[] = [];
-    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z]+:/.test(target!)) continue;
-      const [path, hash] = target!.split('#') as [string, string | undefined];
-      const resolved = path === '' ? file : join(dirname(file), path);
-      if (!existsSync(resolved)) {
-        broken.push(target!);
-        continue;
+  it.each(FILES.map((file) => [relative(root, file), file] as const))(
+    '%s links only to files and headings that exist',
+    (_name, file) => {
+      // Code spans and blocks are not links.
+      const text = readFileSync(file, 'utf8')
+        .replace(/```[\s\S]*?```/g, '')
+        .replace(/`[^`\n]*`/g, '');
+      const broken: string[] = [];
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [path, hash] = target!.split('#') as [string, string | undefined];
+        const resolved = path === '' ? file : join(dirname(file), path);
+        if (!existsSync(resolved)) {
+          broken.push(target!);
+          continue;
+        }
+        if (hash && !statSync(resolved).isDirectory()) {
+          const headings = readFileSync(resolved, 'utf8')
+            .replace(/```[\s\S]*?```/g, '')
+            .split('\n')
+            .filter((line) => /^#{1,6} /.test(line))
+            .map((line) => anchor(line.replace(/^#+ /, '')));
+          if (!headings.includes(hash)) broken.push(target!);
+        }
       }
-      if (hash && !statSync(resolved).isDirectory()) {
-        const headings = readFileSync(resolved, 'utf8')
-          .replace(/```[\s\S]*?```/g, '')
-          .split('\n')
-          .filter((line) => /^#{1,6} /.test(line))
-          .map((line) => anchor(line.replace(/^#+ /, '')));
-        if (!headings.includes(hash)) broken.push(target!);
-      }
-    }
-    expect(broken).toEqual([]);
-  });
+      expect(broken).toEqual([]);
+    },
+  );
 });
 
 describe('the README', () => {

@@ -27,7 +27,10 @@ async function mutesIn(sandbox: RunningSandbox, groupUid: string): Promise<Map<s
     for (const result of computer.plugin_results as Item[]) {
       const until = Number(result.mute_until ?? result.muted_until);
       if (result.muted !== true || (result.mute_type === 'timed_mute' && until <= now)) continue;
-      mutes.set(String(result.uid), `${String(result.mute_type)} ${result.mute_type === 'timed_mute' ? until : ''}`.trim());
+      mutes.set(
+        String(result.uid),
+        `${String(result.mute_type)} ${result.mute_type === 'timed_mute' ? until : ''}`.trim(),
+      );
     }
   }
   return mutes;
@@ -42,7 +45,10 @@ describe('README recipe 2: a maintenance window', () => {
     sandbox = await startSandbox({ port: 0 });
     dir = tempDir('mon-window-');
     env = { MON_CONFIG_DIR: join(dir, 'config') };
-    const saved = await runMon(['profile', 'add', 'acme', '--base-url', sandbox.url, '--api-key-stdin'], { env, input: sandbox.apiKey });
+    const saved = await runMon(['profile', 'add', 'acme', '--base-url', sandbox.url, '--api-key-stdin'], {
+      env,
+      input: sandbox.apiKey,
+    });
     expect(saved.code, saved.stderr).toBe(0);
   });
   afterAll(() => sandbox?.close());
@@ -61,7 +67,11 @@ describe('README recipe 2: a maintenance window', () => {
 
     const run = await runExample(recipe, dir, env);
     expect(problems(run), run.output).toEqual([]);
-    expect(run.invocations.map((invocation) => invocation.args.split(' ').slice(0, 2).join(' '))).toEqual(['plugin mute', 'plugin mute', 'plugin unmute']);
+    expect(run.invocations.map((invocation) => invocation.args.split(' ').slice(0, 2).join(' '))).toEqual([
+      'plugin mute',
+      'plugin mute',
+      'plugin unmute',
+    ]);
     // The window did mute (56 results in the seed), and its undo sent one PUT each.
     const puts = sandbox.requests.filter((r) => r.method === 'PUT');
     const muted = puts.filter((r) => r.form['plugin_result[mute_type]'] === 'timed');

@@ -15,9 +15,14 @@ const RULES = `${root}docs/prometheus/rules.yml`;
 const PROMTOOL = hasProgram('promtool', ['promtool', '--version']);
 
 const rules = [...readFileSync(RULES, 'utf8').matchAll(/^\s+expr: (.+)$/gm)].map((match) => match[1]!);
-const dashboard = JSON.parse(readFileSync(`${root}docs/grafana/mon.json`, 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[]; templating: { list: { query?: { query: string } | string }[] } };
+const dashboard = JSON.parse(readFileSync(`${root}docs/grafana/mon.json`, 'utf8')) as {
+  panels: { title: string; targets: { expr: string }[] }[];
+  templating: { list: { query?: { query: string } | string }[] };
+};
 const panelExprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
-const variableExprs = dashboard.templating.list.flatMap((variable) => (typeof variable.query === 'object' ? [variable.query.query] : []));
+const variableExprs = dashboard.templating.list.flatMap((variable) =>
+  typeof variable.query === 'object' ? [variable.query.query] : [],
+);
 
 const FAMILIES = new Set<string>(METRIC_FAMILIES.map((family) => family.name));
 const LABELS = new Set<string>(METRIC_FAMILIES.flatMap((family) => [...family.labels]));
@@ -25,8 +30,15 @@ const LABELS = new Set<string>(METRIC_FAMILIES.flatMap((family) => [...family.la
 /** The mon_ names an expression reads, and the labels it matches or groups by. */
 function reads(expr: string): { families: string[]; labels: string[] } {
   const families = [...expr.matchAll(/\bmon_[a-z_]+/g)].map((match) => match[0]);
-  const matchers = [...expr.matchAll(/\{([^}]*)\}/g)].flatMap((match) => [...match[1]!.matchAll(/([a-z_]+)\s*(=~|!=|!~|=)/g)].map((one) => one[1]!));
-  const grouped = [...expr.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)].flatMap((match) => match[1]!.split(',').map((label) => label.trim()).filter(Boolean));
+  const matchers = [...expr.matchAll(/\{([^}]*)\}/g)].flatMap((match) =>
+    [...match[1]!.matchAll(/([a-z_]+)\s*(=~|!=|!~|=)/g)].map((one) => one[1]!),
+  );
+  const grouped = [...expr.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)].flatMap((match) =>
+    match[1]!
+      .split(',')
+      .map((label) => label.trim())
+      .filter(Boolean),
+  );
   const functions = [...expr.matchAll(/label_values\(\s*mon_[a-z_]+\s*,\s*([a-z_]+)\s*\)/g)].map((match) => match[1]!);
   return { families, labels: [...matchers, ...grouped, ...functions] };
 }
@@ -37,12 +49,15 @@ describe('the Prometheus rules and the Grafana dashboard', () => {
     expect(panelExprs.length).toBeGreaterThanOrEqual(8);
   });
 
-  it.each([...rules, ...panelExprs, ...variableExprs].map((expr) => [expr]))('%s reads only families and labels mon exports', (expr) => {
-    const { families, labels } = reads(expr);
-    expect(families.length).toBeGreaterThan(0);
-    for (const family of families) expect(FAMILIES, family).toContain(family);
-    for (const label of labels) expect(LABELS, label).toContain(label);
-  });
+  it.each([...rules, ...panelExprs, ...variableExprs].map((expr) => [expr]))(
+    '%s reads only families and labels mon exports',
+    (expr) => {
+      const { families, labels } = reads(expr);
+      expect(families.length).toBeGreaterThan(0);
+      for (const family of families) expect(FAMILIES, family).toContain(family);
+      for (const label of labels) expect(LABELS, label).toContain(label);
+    },
+  );
 
   it('cover an account down, a computer missing for a day, alerts for an hour, expirations within 30 days, stale figures', () => {
     const text = readFileSync(RULES, 'utf8');

@@ -14,7 +14,12 @@ import { tempDir } from '../helpers/run-mon.js';
  * `systemd-analyze verify`, and the guide shows them as they are in docs/systemd/.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const FILES = ['README.md', ...readdirSync(join(root, 'docs', 'guides')).filter((file) => file.endsWith('.md')).map((file) => join('docs', 'guides', file))];
+const FILES = [
+  'README.md',
+  ...readdirSync(join(root, 'docs', 'guides'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => join('docs', 'guides', file)),
+];
 const SYSTEMD = join(root, 'docs', 'systemd');
 const UNITS = readdirSync(SYSTEMD).filter((file) => /\.(service|timer)$/.test(file));
 const HAS_SYSTEMD_ANALYZE = hasProgram('systemd-analyze', ['systemd-analyze', '--version']);
@@ -44,32 +49,40 @@ describe('the crontab lines of the README and the guides', () => {
   it('are in ```crontab blocks, and none of another block has a schedule with mon', () => {
     expect(CRONTABS.length).toBeGreaterThanOrEqual(3);
     for (const language of ['sh', 'console', 'text']) {
-      for (const { where, body } of blocks(language)) for (const line of body) expect(isSchedule(line) && /\bmon\b/.test(line), `${where}: ${line}`).toBe(false);
+      for (const { where, body } of blocks(language))
+        for (const line of body) expect(isSchedule(line) && /\bmon\b/.test(line), `${where}: ${line}`).toBe(false);
     }
   });
 
-  it.each(CRONTABS.map((block) => [block.where, block] as const))('%s: says which kind it is, has the user field only in /etc/cron.d, and sets PATH', (_where, { body }) => {
-    const systemCrontab = body.some((line) => line.startsWith('#') && line.includes('/etc/cron.d/'));
-    expect(systemCrontab || body.some((line) => line.startsWith('#') && line.includes('crontab -e')) || body.every((line) => !line.startsWith('#'))).toBe(true);
-    const path = body.find((line) => line.startsWith('PATH='));
-    const jobs = body.filter(isSchedule);
-    expect(jobs.length).toBeGreaterThan(0);
-    for (const job of jobs) {
-      const rest = SCHEDULE.exec(job.trim())![2]!;
-      const [first, second] = rest.split(/\s+/);
-      if (systemCrontab) {
-        // The user, then the command.
-        expect(first, job).toMatch(/^[a-z_][a-z0-9_-]*$/);
-        expect(['mon', '.', 'cd'].includes(second!) || second!.startsWith('/'), job).toBe(true);
-      } else {
-        // The command at once: mon, a sourced file, or a full path; never a user name.
-        expect(['mon', '.', 'cd'].includes(first!) || first!.startsWith('/'), job).toBe(true);
+  it.each(CRONTABS.map((block) => [block.where, block] as const))(
+    '%s: says which kind it is, has the user field only in /etc/cron.d, and sets PATH',
+    (_where, { body }) => {
+      const systemCrontab = body.some((line) => line.startsWith('#') && line.includes('/etc/cron.d/'));
+      expect(
+        systemCrontab ||
+          body.some((line) => line.startsWith('#') && line.includes('crontab -e')) ||
+          body.every((line) => !line.startsWith('#')),
+      ).toBe(true);
+      const path = body.find((line) => line.startsWith('PATH='));
+      const jobs = body.filter(isSchedule);
+      expect(jobs.length).toBeGreaterThan(0);
+      for (const job of jobs) {
+        const rest = SCHEDULE.exec(job.trim())![2]!;
+        const [first, second] = rest.split(/\s+/);
+        if (systemCrontab) {
+          // The user, then the command.
+          expect(first, job).toMatch(/^[a-z_][a-z0-9_-]*$/);
+          expect(['mon', '.', 'cd'].includes(second!) || second!.startsWith('/'), job).toBe(true);
+        } else {
+          // The command at once: mon, a sourced file, or a full path; never a user name.
+          expect(['mon', '.', 'cd'].includes(first!) || first!.startsWith('/'), job).toBe(true);
+        }
+        // cron's PATH is /usr/bin:/bin: it is set, with /usr/local/bin, or mon is named by its full path.
+        if (!path) expect(rest, job).toMatch(/(^|\s)\/\S*\/mon\s/);
       }
-      // cron's PATH is /usr/bin:/bin: it is set, with /usr/local/bin, or mon is named by its full path.
-      if (!path) expect(rest, job).toMatch(/(^|\s)\/\S*\/mon\s/);
-    }
-    if (path) expect(path.split('=')[1]!.split(':')).toContain('/usr/local/bin');
-  });
+      if (path) expect(path.split('=')[1]!.split(':')).toContain('/usr/local/bin');
+    },
+  );
 });
 
 describe('the systemd service and timer (docs/systemd)', () => {
@@ -77,13 +90,25 @@ describe('the systemd service and timer (docs/systemd)', () => {
     expect(UNITS.sort()).toEqual(['mon-metrics.service', 'mon-missing.service', 'mon-missing.timer']);
     const settings = (text: string) => text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
     const shown = blocks('ini').map((block) => settings(block.body.join('\n')));
-    for (const unit of UNITS.filter((name) => name.startsWith('mon-missing'))) expect(shown, unit).toContainEqual(settings(readFileSync(join(SYSTEMD, unit), 'utf8')));
+    for (const unit of UNITS.filter((name) => name.startsWith('mon-missing')))
+      expect(shown, unit).toContainEqual(settings(readFileSync(join(SYSTEMD, unit), 'utf8')));
   });
 
   it.runIf(HAS_SYSTEMD_ANALYZE)('pass systemd-analyze verify', () => {
     const dir = tempDir('mon-systemd-');
     for (const unit of UNITS) copyFileSync(join(SYSTEMD, unit), join(dir, unit));
-    const run = spawnSync('systemd-analyze', ['verify', ...UNITS.map((unit) => join(dir, unit))], { encoding: 'utf8', timeout: 60_000 });
-    expect({ status: run.status, stderr: run.stderr.split('\n').filter((line) => line && !/Failed to (connect|open)|Operation not permitted/.test(line)) }, relative(root, SYSTEMD)).toEqual({ status: 0, stderr: [] });
+    const run = spawnSync('systemd-analyze', ['verify', ...UNITS.map((unit) => join(dir, unit))], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(
+      {
+        status: run.status,
+        stderr: run.stderr
+          .split('\n')
+          .filter((line) => line && !/Failed to (connect|open)|Operation not permitted/.test(line)),
+      },
+      relative(root, SYSTEMD),
+    ).toEqual({ status: 0, stderr: [] });
   });
 });

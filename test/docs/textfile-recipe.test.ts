@@ -14,7 +14,9 @@ import { examplesOf, runExample } from './examples.js';
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const COLLECTOR = '/var/lib/node_exporter/textfile';
-const recipe = examplesOf(join(root, 'README.md')).find((example) => example.script.includes('status -o openmetrics') && example.script.includes(COLLECTOR));
+const recipe = examplesOf(join(root, 'README.md')).find(
+  (example) => example.script.includes('status -o openmetrics') && example.script.includes(COLLECTOR),
+);
 
 describe('README recipe 5: the textfile collector', () => {
   let north: RunningSandbox;
@@ -27,8 +29,14 @@ describe('README recipe 5: the textfile collector', () => {
     south = await startSandbox({ port: 0, seed: 7, computers: 12, apiKey: 'sbx_live_second_0123456789ab' });
     dir = tempDir('mon-recipe-');
     env = { MON_CONFIG_DIR: join(dir, 'config'), MON_RETRIES: '0' };
-    for (const [name, one] of [['north', north], ['south', south]] as const) {
-      const saved = await runMon(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env, input: one.apiKey });
+    for (const [name, one] of [
+      ['north', north],
+      ['south', south],
+    ] as const) {
+      const saved = await runMon(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], {
+        env,
+        input: one.apiKey,
+      });
       expect(saved.code, saved.stderr).toBe(0);
     }
   });
@@ -49,7 +57,10 @@ describe('README recipe 5: the textfile collector', () => {
 
     // Both up: the file is written, each account mon_up 1.
     const up = await runExample(example, dir, env);
-    expect(up.invocations.map((one) => one.code), up.output).toEqual([0]);
+    expect(
+      up.invocations.map((one) => one.code),
+      up.output,
+    ).toEqual([0]);
     const before = readFileSync(join(collector, 'mon.prom'), 'utf8');
     expect(before).toMatch(/^mon_up\{account="south"\} 1$/m);
     expect(before).toMatch(/^mon_up\{account="north"\} 1$/m);
@@ -57,7 +68,10 @@ describe('README recipe 5: the textfile collector', () => {
     await south.close();
     for (let run = 0; run < 3; run++) {
       const down = await runExample(example, dir, env);
-      expect(down.invocations.map((one) => one.code), down.output).toEqual([9]);
+      expect(
+        down.invocations.map((one) => one.code),
+        down.output,
+      ).toEqual([9]);
       expect(down.output).toMatch(/^mon: south: cannot reach /m);
       const text = readFileSync(join(collector, 'mon.prom'), 'utf8');
       expect(text).toMatch(/^mon_up\{account="south"\} 0$/m);
@@ -73,7 +87,9 @@ describe('README recipe 5: the textfile collector', () => {
     const collector = tempDir('mon-collector-');
     const file = join(collector, 'computers.csv');
     writeFileSync(file, 'the last good list\n');
-    const run = await runMon(['-p', 'south', 'computers', 'list', '--all', '-o', 'csv', '--output-file', file], { env });
+    const run = await runMon(['-p', 'south', 'computers', 'list', '--all', '-o', 'csv', '--output-file', file], {
+      env,
+    });
     expect(run.code).toBe(8);
     expect(run.stdout).toBe('');
     expect(readFileSync(file, 'utf8')).toBe('the last good list\n');

@@ -11,7 +11,8 @@ describe('api against the sandbox', () => {
   let users: Item[];
   let group: string;
 
-  const get = async (path: string): Promise<any> => (await fetch(`${sandbox.url}${path}${path.includes('?') ? '&' : '?'}api_key=${sandbox.apiKey}`)).json();
+  const get = async (path: string): Promise<any> =>
+    (await fetch(`${sandbox.url}${path}${path.includes('?') ? '&' : '?'}api_key=${sandbox.apiKey}`)).json();
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0 });
@@ -47,13 +48,22 @@ describe('api against the sandbox', () => {
     [['gte', '/users'], "mon: <method>: 'gte' is not one of GET, POST, PUT, DELETE, PATCH — did you mean GET?\n"],
   ])('`mon api %j`: exit 2 naming what is wrong, nothing sent', async (words, said) => {
     const result = await runMain(['api', ...words], { env });
-    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 2, stdout: '', stderr: said });
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: said,
+    });
     expect(sandbox.requests).toHaveLength(0);
   });
 
   it('api_key in the query string of the path is refused, as -F api_key is: exit 2, nothing sent', async () => {
     const result = await runMain(['api', 'GET', '/computers?per_page=1&api_key=zzz'], { env });
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'mon: <path>: api_key is added from the profile or MON_API_KEY; do not put it in the query string — `mon api --help` shows its options\n' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'mon: <path>: api_key is added from the profile or MON_API_KEY; do not put it in the query string — `mon api --help` shows its options\n',
+    });
     expect(sandbox.requests).toEqual([]);
   });
 
@@ -66,16 +76,30 @@ describe('api against the sandbox', () => {
   });
 
   it('keys are sent as typed, repeated keys kept: platform[]=mac -F platform[]=linux', async () => {
-    const result = await runMain(['api', 'GET', '/v2.5/computers', '-F', 'platform[]=mac', '-F', 'platform[]=linux', '-F', 'per_page=1'], { env });
+    const result = await runMain(
+      ['api', 'GET', '/v2.5/computers', '-F', 'platform[]=mac', '-F', 'platform[]=linux', '-F', 'per_page=1'],
+      { env },
+    );
     expect(result.code).toBe(0);
-    expect(sandbox.requests[0]!.query).toEqual({ 'platform[]': ['mac', 'linux'], per_page: '1', api_key: sandbox.apiKey });
+    expect(sandbox.requests[0]!.query).toEqual({
+      'platform[]': ['mac', 'linux'],
+      per_page: '1',
+      api_key: sandbox.apiKey,
+    });
   });
 
   it('POST sends the fields as a form body; a value may hold "="', async () => {
-    const result = await runMain(['api', 'POST', '/notes', '-F', `note[group_id]=${group}`, '-F', 'note[body]=a=b c', '-o', 'ndjson'], { env });
+    const result = await runMain(
+      ['api', 'POST', '/notes', '-F', `note[group_id]=${group}`, '-F', 'note[body]=a=b c', '-o', 'ndjson'],
+      { env },
+    );
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(sandbox.requests[0]).toMatchObject({ method: 'POST', path: '/v2.5/notes', query: {}, status: 200 });
-    expect(sandbox.requests[0]!.form).toEqual({ 'note[group_id]': group, 'note[body]': 'a=b c', api_key: sandbox.apiKey });
+    expect(sandbox.requests[0]!.form).toEqual({
+      'note[group_id]': group,
+      'note[body]': 'a=b c',
+      api_key: sandbox.apiKey,
+    });
     const note = JSON.parse(result.stdout) as Item;
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(note).toMatchObject({ group, body: 'a=b c' });
@@ -88,14 +112,23 @@ describe('api against the sandbox', () => {
     expect(JSON.parse(result.stdout)).toEqual(users);
     expect(result.stdout).toBe(`${JSON.stringify(users, null, 2)}\n`);
     expect(sandbox.requests.map((r) => r.query)).toEqual(
-      Array.from({ length: Math.ceil(users.length / 2) }, (_, i) => ({ per_page: '2', page: String(i + 1), api_key: sandbox.apiKey })),
+      Array.from({ length: Math.ceil(users.length / 2) }, (_, i) => ({
+        per_page: '2',
+        page: String(i + 1),
+        api_key: sandbox.apiKey,
+      })),
     );
   });
 
   it('--paginate -o ndjson prints one line per item; per_page defaults to 100', async () => {
     const result = await runMain(['api', 'GET', '/users', '--paginate', '-o', 'ndjson'], { env });
     expect(result.code).toBe(0);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(users);
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(users);
     expect(sandbox.requests.map((r) => r.query)).toEqual([{ per_page: '100', page: '1', api_key: sandbox.apiKey }]);
   });
 
@@ -105,7 +138,15 @@ describe('api against the sandbox', () => {
     const [head, body] = result.stdout.split('\n\n', 2) as [string, string];
     const [status, ...headers] = head.split('\n');
     expect(status).toBe('HTTP/1.1 200 OK');
-    expect(headers).toEqual(expect.arrayContaining(['x-page: 1', 'x-per-page: 2', 'x-next-page: 2', `x-total: ${users.length}`, 'content-type: application/json; charset=utf-8']));
+    expect(headers).toEqual(
+      expect.arrayContaining([
+        'x-page: 1',
+        'x-per-page: 2',
+        'x-next-page: 2',
+        `x-total: ${users.length}`,
+        'content-type: application/json; charset=utf-8',
+      ]),
+    );
     expect(headers.every((line) => /^[a-z0-9-]+: /.test(line))).toBe(true);
     expect(JSON.parse(body)).toEqual(users.slice(0, 2));
     expect(sandbox.requests).toHaveLength(1);
@@ -114,7 +155,10 @@ describe('api against the sandbox', () => {
   it('--include on a 204 prints the head and nothing after it', async () => {
     const product = ((await get('/v2.5/expiration_products?per_page=100')) as Item[]).at(-1)!;
     sandbox.requests.length = 0;
-    const result = await runMain(['api', '--include', 'DELETE', `/expiration_products/${product.uid as string}`, '--yes'], { env });
+    const result = await runMain(
+      ['api', '--include', 'DELETE', `/expiration_products/${product.uid as string}`, '--yes'],
+      { env },
+    );
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^HTTP\/1\.1 204 No Content\n(?:[a-z0-9-]+: .*\n)*\n$/);
   });
@@ -131,7 +175,12 @@ describe('api against the sandbox', () => {
     sandbox.requests.length = 0;
     const result = await runMain(['api', 'DELETE', `/expiration_products/${product.uid as string}`, '--yes'], { env });
     expect(result).toMatchObject({ code: 0, stdout: '' });
-    expect(sandbox.requests[0]).toMatchObject({ method: 'DELETE', path: `/v2.5/expiration_products/${product.uid as string}`, query: {}, status: 204 });
+    expect(sandbox.requests[0]).toMatchObject({
+      method: 'DELETE',
+      path: `/v2.5/expiration_products/${product.uid as string}`,
+      query: {},
+      status: 204,
+    });
     expect(sandbox.requests[0]!.form).toEqual({ api_key: sandbox.apiKey });
   });
 
@@ -169,7 +218,10 @@ describe('api against the sandbox', () => {
     [['GET', 'https://evil.example/v2.5/users'], /<path>: give a path such as \/v2\.5\/computers, not a URL/],
     [['GET', '/v2.2/computers'], /<path>: mon speaks API v2\.5 only, not v2\.2/],
     [['POST', '/notes', '--paginate'], /--paginate: only a GET can be paginated, not POST/],
-    [['GET', '/users', '--paginate', '-i'], /^mon: --include: shows the headers of one answer, not of every page with --paginate — drop --paginate/],
+    [
+      ['GET', '/users', '--paginate', '-i'],
+      /^mon: --include: shows the headers of one answer, not of every page with --paginate — drop --paginate/,
+    ],
     [['GET', ''], /<path>: must not be empty/],
   ])('%j exits 2 naming the argument or option, with no request', async (args, message) => {
     const result = await runMain(['api', ...args], { env });

@@ -17,11 +17,18 @@ describe('the plan of plugin mute|unmute with selectors', () => {
   let groups: Item[];
   let computers: Item[];
   const nowSec = () => Math.floor(Date.now() / 1000);
-  const inForce = (r: Item) => r.muted === true && !(r.mute_type === 'timed_mute' && Number(r.mute_until ?? r.muted_until) <= nowSec());
+  const inForce = (r: Item) =>
+    r.muted === true && !(r.mute_type === 'timed_mute' && Number(r.mute_until ?? r.muted_until) <= nowSec());
   const writes = () => sandbox.requests.filter((r) => r.method !== 'GET');
   /** The unmuted, visible results of the computers `keep` picks, with their computer. */
   const targets = (keep: (c: Item) => boolean) =>
-    computers.filter(keep).flatMap((c) => (c.plugin_results as Item[]).filter((r) => r.visible !== false && !inForce(r)).map((r) => ({ result: r, computer: c })));
+    computers
+      .filter(keep)
+      .flatMap((c) =>
+        (c.plugin_results as Item[])
+          .filter((r) => r.visible !== false && !inForce(r))
+          .map((r) => ({ result: r, computer: c })),
+      );
   const groupName = (uid: unknown) => groups.find((g) => g.uid === uid)!.name;
   const computerName = (c: Item) => c.custom_name || c.computer_name;
 
@@ -38,22 +45,34 @@ describe('the plan of plugin mute|unmute with selectors', () => {
     const group = groups[0]!;
     const want = targets((c) => c.group === group.uid);
     expect(want.length).toBeGreaterThan(1);
-    const run = await runMain(['plugin', 'mute', '--group', String(group.name), '--timed', '2h', '--dry-run', '-o', 'csv'], { env });
+    const run = await runMain(
+      ['plugin', 'mute', '--group', String(group.name), '--timed', '2h', '--dry-run', '-o', 'csv'],
+      { env },
+    );
     expect(run.code).toBe(0);
     expect(writes()).toEqual([]);
     const [header, ...lines] = run.stdout.trimEnd().split('\n');
     expect(header).toBe('computer,group,plugin,status,action');
     expect(lines).toHaveLength(want.length);
-    const expected = want.map(({ result, computer }) => [computerName(computer), group.name, result.name, result.status].join(','));
-    expect(lines.map((line) => line.replace(/,mute for 2h \(until [\d-]+ [\d:]+\)$/, '')).sort()).toEqual(expected.sort());
+    const expected = want.map(({ result, computer }) =>
+      [computerName(computer), group.name, result.name, result.status].join(','),
+    );
+    expect(lines.map((line) => line.replace(/,mute for 2h \(until [\d-]+ [\d:]+\)$/, '')).sort()).toEqual(
+      expected.sort(),
+    );
     expect(run.stdout + run.stderr).not.toMatch(/^PUT /m);
-    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe('dry run: no mute was sent (the selection was read to find them; --verbose shows each request)');
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'dry run: no mute was sent (the selection was read to find them; --verbose shows each request)',
+    );
   });
 
   it('--dry-run -o json: one object per result with computer and group objects, status and action', async () => {
     const group = groups[1]!;
     const want = targets((c) => c.group === group.uid);
-    const run = await runMain(['plugin', 'mute', '--group', String(group.uid), '--ticket', '4711', '--dry-run', '-o', 'json'], { env });
+    const run = await runMain(
+      ['plugin', 'mute', '--group', String(group.uid), '--ticket', '4711', '--dry-run', '-o', 'json'],
+      { env },
+    );
     expect(run.code).toBe(0);
     const rows = JSON.parse(run.stdout) as Item[];
     expect(rows.map((row) => row.uid).sort()).toEqual(want.map(({ result }) => result.uid).sort());
@@ -74,29 +93,44 @@ describe('the plan of plugin mute|unmute with selectors', () => {
   it('--dry-run --verbose adds each PUT on stderr, key redacted', async () => {
     const group = groups[0]!;
     const want = targets((c) => c.group === group.uid);
-    const run = await runMain(['plugin', 'mute', '--group', String(group.name), '--ignore', '--dry-run', '--verbose', '-o', 'ndjson'], { env });
+    const run = await runMain(
+      ['plugin', 'mute', '--group', String(group.name), '--ignore', '--dry-run', '--verbose', '-o', 'ndjson'],
+      { env },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(want.length);
     const puts = run.stderr.split('\n').filter((line) => line.startsWith('PUT '));
     expect(puts.map((line) => line.split('/').at(-1)).sort()).toEqual(want.map(({ result }) => result.uid).sort());
-    expect(run.stderr.split('\n').filter((line) => line.trim() === 'plugin_result[mute_type]=ignored')).toHaveLength(want.length);
+    expect(run.stderr.split('\n').filter((line) => line.trim() === 'plugin_result[mute_type]=ignored')).toHaveLength(
+      want.length,
+    );
     expect(run.stdout + run.stderr).not.toContain(sandbox.apiKey);
     expect(writes()).toEqual([]);
   });
 
-  it('--dry-run --computer <client id> sends the lookup and the selection\'s reads, shows the plan, and sends no write', async () => {
+  it("--dry-run --computer <client id> sends the lookup and the selection's reads, shows the plan, and sends no write", async () => {
     const computer = computers.find((c) => targets((x) => x === c).length > 1)!;
     const want = targets((c) => c === computer);
-    const run = await runMain(['plugin', 'mute', '--computer', String(computer.client_id), '--ignore', '--dry-run', '-o', 'ndjson'], { env });
+    const run = await runMain(
+      ['plugin', 'mute', '--computer', String(computer.client_id), '--ignore', '--dry-run', '-o', 'ndjson'],
+      { env },
+    );
     expect(run.code).toBe(0);
     const paths = sandbox.requests.map((r) => `${r.method} ${r.path}`);
     expect(paths).toContain(`GET /v2.5/computers/${String(computer.client_id)}`);
     expect(paths).toContain('GET /v2.5/groups');
     expect(paths).toContain('GET /v2.5/computers');
     expect(writes()).toEqual([]);
-    const rows = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Item);
+    const rows = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Item);
     expect(rows.map((row) => row.uid).sort()).toEqual(want.map(({ result }) => result.uid).sort());
-    expect(rows[0]).toMatchObject({ computer: { client_id: computer.client_id }, group: { name: groupName(computer.group) }, action: 'mute until unmuted' });
+    expect(rows[0]).toMatchObject({
+      computer: { client_id: computer.client_id },
+      group: { name: groupName(computer.group) },
+      action: 'mute until unmuted',
+    });
   });
 
   it('on a terminal the question comes after the plan: its first 20 rows, then how many more', async () => {

@@ -20,7 +20,8 @@ describe('plugin mute with selectors, as a process', () => {
   let sandbox: RunningSandbox;
   let env: Record<string, string>;
   /** The uids PUT to, in order. */
-  const puts = () => sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.path.replace('/v2.5/plugin_results/', ''));
+  const puts = () =>
+    sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.path.replace('/v2.5/plugin_results/', ''));
   const unmutedOk = async () => {
     const computers = await readAll(sandbox, '/v2.5/computers?expand[]=plugin_results');
     return computers
@@ -41,18 +42,25 @@ describe('plugin mute with selectors, as a process', () => {
     expect(want.length).toBeGreaterThan(40);
     const args = ['plugin', 'mute', '--status', 'OK', '--timed', '2h', '--yes', '-o', 'ndjson'];
     // 10 requests a second: the run takes seconds, so the signal lands while it sends.
-    const first = await signalMon(args, { ...env, MON_RATE_LIMIT: '10/1' }, [{ signal: 'SIGINT', when: () => puts().length >= 15 }]);
+    const first = await signalMon(args, { ...env, MON_RATE_LIMIT: '10/1' }, [
+      { signal: 'SIGINT', when: () => puts().length >= 15 },
+    ]);
     expect(first.code).toBe(130);
     const sentFirst = puts();
     expect(sentFirst.length).toBeLessThan(want.length);
     const lines = first.stderr.trimEnd().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^mute ${want.length} plugin results on \\d+ computers in \\d+ groups for 2h \\(until .+\\)`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^mute ${want.length} plugin results on \\d+ computers in \\d+ groups for 2h \\(until .+\\)`),
+    );
     const done = /^mon: (\d+) of (\d+) muted; run the same command again to finish$/.exec(lines.at(-1)!);
     expect(done).not.toBeNull();
     expect(Number(done![2])).toBe(want.length);
     // What it counts is what it printed, each a whole row: every PUT sent, those in flight at
     // Ctrl-C let finish.
-    const rows = first.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
+    const rows = first.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Item);
     expect(rows).toHaveLength(Number(done![1]));
     expect(rows.every((row) => row.outcome === 'muted')).toBe(true);
     expect(Number(done![1])).toBe(sentFirst.length);
@@ -65,10 +73,10 @@ describe('plugin mute with selectors, as a process', () => {
     expect([...sentFirst, ...sentSecond].sort()).toEqual(want);
     // In a pipe, stderr has the plan and the summary only: no progress.
     const already = sentFirst.length;
-    expect(second.stderr).toBe(
-      `${second.stderr.split('\n')[0]}\nmuted ${sentSecond.length} plugin results\n`,
+    expect(second.stderr).toBe(`${second.stderr.split('\n')[0]}\nmuted ${sentSecond.length} plugin results\n`);
+    expect(second.stderr.split('\n')[0]).toMatch(
+      new RegExp(`^mute ${sentSecond.length} plugin results .*; ${already} more are muted already$`),
     );
-    expect(second.stderr.split('\n')[0]).toMatch(new RegExp(`^mute ${sentSecond.length} plugin results .*; ${already} more are muted already$`));
     expect(await unmutedOk()).toEqual([]);
   });
   it('on a terminal: the plan, a y/N question, a meter with done/total, rate and time left; N sends nothing', async () => {
@@ -84,7 +92,11 @@ describe('plugin mute with selectors, as a process', () => {
     expect(puts()).toEqual([]);
 
     // 4 requests a second: long enough for the meter, which shows after a second.
-    const accepted = await onTerminal(['plugin', 'mute', '--from', file, '--ignore'], { ...env, MON_RATE_LIMIT: '4/1' }, 'y\r');
+    const accepted = await onTerminal(
+      ['plugin', 'mute', '--from', file, '--ignore'],
+      { ...env, MON_RATE_LIMIT: '4/1' },
+      'y\r',
+    );
     expect(accepted.code).toBe(0);
     expect(puts().sort()).toEqual(uids);
     expect(accepted.screen).toMatch(/muting \[[#-]{20}\] \d+\/12 {2}\d+\.\d\/s {2}(\d+:\d\d left|time left unknown)/);
@@ -93,15 +105,27 @@ describe('plugin mute with selectors, as a process', () => {
 });
 
 /** Ctrl-C once `when` holds, and again once the next condition does. */
-const interrupted = (args: readonly string[], env: Record<string, string>, when: ((stdout: string, pid: number) => boolean)[]) =>
-  signalMon(args, env, when.map((condition) => ({ signal: 'SIGINT' as const, when: condition })));
+const interrupted = (
+  args: readonly string[],
+  env: Record<string, string>,
+  when: ((stdout: string, pid: number) => boolean)[],
+) =>
+  signalMon(
+    args,
+    env,
+    when.map((condition) => ({ signal: 'SIGINT' as const, when: condition })),
+  );
 
 describe('Ctrl-C during a bulk mute, against a slow server that counts what it applied', () => {
   const KEY = 'k_slow_put_test_key_0123456789';
   const groups = [{ uid: 'g_a', slug: 'alpha', name: 'Alpha' }];
   // 24 unmuted results on 6 computers.
   const computers = Array.from({ length: 6 }, (_, i) =>
-    computer(i + 1, 'g_a', Array.from({ length: 4 }, (_, j) => result(`pr_${i + 1}_${j + 1}`, `Plugin ${j + 1}`, 'Alert'))),
+    computer(
+      i + 1,
+      'g_a',
+      Array.from({ length: 4 }, (_, j) => result(`pr_${i + 1}_${j + 1}`, `Plugin ${j + 1}`, 'Alert')),
+    ),
   );
   let api: FakeApi;
   let received: string[];
@@ -125,7 +149,8 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
         const work = new Promise<void>((done) => {
           timer = setTimeout(() => {
             applied.push(uid);
-            if (!res.destroyed) json(res, 200, { ...result(uid, 'Plugin', 'Alert'), muted: true, mute_type: 'ignored' });
+            if (!res.destroyed)
+              json(res, 200, { ...result(uid, 'Plugin', 'Alert'), muted: true, mute_type: 'ignored' });
             pending.delete(timer);
             done();
           }, putDelayMs);
@@ -155,7 +180,10 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
     expect(received.sort()).toEqual(applied.sort());
     expect(applied.length).toBeGreaterThanOrEqual(8);
     expect(applied.length).toBeLessThan(24);
-    const rows = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
+    const rows = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Item);
     expect(rows.map((row) => row.uid).sort()).toEqual(applied.sort());
     expect(rows.every((row) => row.outcome === 'muted')).toBe(true);
     expect(run.stderr).not.toContain(KEY);
@@ -163,7 +191,10 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
   it('waits for PUTs that hang past the first Ctrl-C; a second one ends it: exit 130, none counted', async () => {
     putDelayMs = 60_000;
     // The second signal once the first has reached the process (two pending at once would be one).
-    const run = await interrupted(args, env(), [() => received.length >= 4, (_stdout, pid) => delivered(pid, 'SIGINT')]);
+    const run = await interrupted(args, env(), [
+      () => received.length >= 4,
+      (_stdout, pid) => delivered(pid, 'SIGINT'),
+    ]);
     expect(run.sentAt).toHaveLength(2);
     expect(run.code).toBe(130);
     expect(received).toHaveLength(4);
@@ -178,8 +209,12 @@ describe('Ctrl-C during a bulk mute, against a slow server that counts what it a
     expect(received).toHaveLength(4);
     // Cut off by the deadline, each PUT is reported (it may or may not have been applied).
     expect(run.stderr).toMatch(/^mon: 0 of 24 muted \(4 failed\); run the same command again to finish$/m);
-    const rows = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
+    const rows = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Item);
     expect(rows).toHaveLength(4);
-    for (const row of rows) expect(row).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('deadline') });
+    for (const row of rows)
+      expect(row).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('deadline') });
   });
 });

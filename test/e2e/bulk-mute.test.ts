@@ -19,7 +19,8 @@ interface Row {
 const sorted = (uids: readonly unknown[]) => [...uids].map(String).sort();
 const nowSec = () => Math.floor(Date.now() / 1000);
 /** A mute in force, as mon reads it: muted, unless a timed mute whose end has passed. */
-const inForce = (r: Item) => r.muted === true && !(r.mute_type === 'timed_mute' && Number(r.mute_until ?? r.muted_until) <= nowSec());
+const inForce = (r: Item) =>
+  r.muted === true && !(r.mute_type === 'timed_mute' && Number(r.mute_until ?? r.muted_until) <= nowSec());
 
 describe('plugin mute|unmute with selectors against the sandbox', () => {
   let sandbox: RunningSandbox;
@@ -32,7 +33,8 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
   };
   const expected = (keep: (row: Row) => boolean) => sorted(rows.filter(keep).map((row) => row.result.uid));
   /** The uids PUT to, in the order sent. */
-  const puts = () => sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.path.replace('/v2.5/plugin_results/', ''));
+  const puts = () =>
+    sandbox.requests.filter((r) => r.method === 'PUT').map((r) => r.path.replace('/v2.5/plugin_results/', ''));
   const visible = (row: Row) => row.result.visible !== false;
 
   // Each case starts from the same seed: a fresh sandbox.
@@ -52,47 +54,84 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     expect(result.code).toBe(0);
     return result;
   };
-  const printed = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
+  const printed = (stdout: string) =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Item);
 
   /** The group and the plugin with the most unmuted, visible Alert and Warning results, so that AND has something to pick. */
   const busiest = (key: (row: Row) => unknown) => {
     const counts = new Map<unknown, number>();
-    for (const row of rows) if (visible(row) && !inForce(row.result) && ['Alert', 'Warning'].includes(String(row.result.status))) counts.set(key(row), (counts.get(key(row)) ?? 0) + 1);
+    for (const row of rows)
+      if (visible(row) && !inForce(row.result) && ['Alert', 'Warning'].includes(String(row.result.status)))
+        counts.set(key(row), (counts.get(key(row)) ?? 0) + 1);
     return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
   };
 
   it.each([
     ['--group G', () => ['--group', String(groups[0]!.name)], (row: Row) => row.computer.group === groups[0]!.uid],
-    ['--group A --group B (either)', () => ['--group', String(groups[0]!.slug), '--group', String(groups[1]!.uid)], (row: Row) => [groups[0]!.uid, groups[1]!.uid].includes(row.computer.group)],
-    ['--group G --status OK (both kinds)', () => ['--group', String(groups[0]!.name), '--status', 'OK'], (row: Row) => row.computer.group === groups[0]!.uid && row.result.status === 'OK'],
+    [
+      '--group A --group B (either)',
+      () => ['--group', String(groups[0]!.slug), '--group', String(groups[1]!.uid)],
+      (row: Row) => [groups[0]!.uid, groups[1]!.uid].includes(row.computer.group),
+    ],
+    [
+      '--group G --status OK (both kinds)',
+      () => ['--group', String(groups[0]!.name), '--status', 'OK'],
+      (row: Row) => row.computer.group === groups[0]!.uid && row.result.status === 'OK',
+    ],
     [
       '--plugin P --status Warning --status Alert',
-      () => ['--plugin', String(busiest((row) => row.result.name)).toLowerCase(), '--status', 'Warning', '--status', 'Alert'],
-      (row: Row) => row.result.name === busiest((r) => r.result.name) && ['Warning', 'Alert'].includes(String(row.result.status)),
+      () => [
+        '--plugin',
+        String(busiest((row) => row.result.name)).toLowerCase(),
+        '--status',
+        'Warning',
+        '--status',
+        'Alert',
+      ],
+      (row: Row) =>
+        row.result.name === busiest((r) => r.result.name) && ['Warning', 'Alert'].includes(String(row.result.status)),
     ],
     ['--missing', () => ['--missing'], (row: Row) => row.computer.missing === true],
-  ])('mute %s PUTs exactly the unmuted, visible results selected, once each, and mutes them', async (_label, argsOf, keep) => {
-    const want = expected((row) => keep(row) && visible(row) && !inForce(row.result));
-    expect(want.length).toBeGreaterThan(1);
-    const result = await bulk(['mute', ...argsOf(), '--timed', '2h', '--max', '5000']);
-    expect(sorted(puts())).toEqual(want);
-    expect(new Set(puts()).size).toBe(puts().length);
-    expect(sorted(printed(result.stdout).map((row) => row.uid))).toEqual(want);
-    for (const row of printed(result.stdout)) expect(row.outcome).toBe('muted');
-    const after = await read();
-    for (const uid of want) expect(after.find((row) => row.result.uid === uid)!.result).toMatchObject({ muted: true, mute_type: 'timed_mute' });
-    // Nothing else changed.
-    const others = (list: Row[]) => list.filter((row) => !want.includes(String(row.result.uid))).map((row) => row.result);
-    expect(others(after)).toEqual(others(rows));
-  });
+  ])(
+    'mute %s PUTs exactly the unmuted, visible results selected, once each, and mutes them',
+    async (_label, argsOf, keep) => {
+      const want = expected((row) => keep(row) && visible(row) && !inForce(row.result));
+      expect(want.length).toBeGreaterThan(1);
+      const result = await bulk(['mute', ...argsOf(), '--timed', '2h', '--max', '5000']);
+      expect(sorted(puts())).toEqual(want);
+      expect(new Set(puts()).size).toBe(puts().length);
+      expect(sorted(printed(result.stdout).map((row) => row.uid))).toEqual(want);
+      for (const row of printed(result.stdout)) expect(row.outcome).toBe('muted');
+      const after = await read();
+      for (const uid of want)
+        expect(after.find((row) => row.result.uid === uid)!.result).toMatchObject({
+          muted: true,
+          mute_type: 'timed_mute',
+        });
+      // Nothing else changed.
+      const others = (list: Row[]) =>
+        list.filter((row) => !want.includes(String(row.result.uid))).map((row) => row.result);
+      expect(others(after)).toEqual(others(rows));
+    },
+  );
 
   it('--computer takes a client id and a c_ uid, and the plan names counts and the end of the mute', async () => {
-    const [a, b] = [...new Map(rows.filter((row) => visible(row) && !inForce(row.result)).map((row) => [row.computer.uid, row.computer])).values()];
+    const [a, b] = [
+      ...new Map(
+        rows.filter((row) => visible(row) && !inForce(row.result)).map((row) => [row.computer.uid, row.computer]),
+      ).values(),
+    ];
     const want = expected((row) => [a!.uid, b!.uid].includes(row.computer.uid) && visible(row) && !inForce(row.result));
     const result = await bulk(['mute', '--computer', String(a!.client_id), '--computer', String(b!.uid), '--ignore']);
     expect(sorted(puts())).toEqual(want);
-    for (const request of sandbox.requests.filter((r) => r.method === 'PUT')) expect(request.form['plugin_result[mute_type]']).toBe('ignored');
-    const already = rows.filter((row) => [a!.uid, b!.uid].includes(row.computer.uid) && visible(row) && inForce(row.result)).length;
+    for (const request of sandbox.requests.filter((r) => r.method === 'PUT'))
+      expect(request.form['plugin_result[mute_type]']).toBe('ignored');
+    const already = rows.filter(
+      (row) => [a!.uid, b!.uid].includes(row.computer.uid) && visible(row) && inForce(row.result),
+    ).length;
     expect(result.stderr.split('\n')[0]).toBe(
       `mute ${want.length} plugin results on 2 computers in ${new Set([a!.group, b!.group]).size === 1 ? '1 group' : '2 groups'} until unmuted${already ? `; ${already} more ${already === 1 ? 'is' : 'are'} muted already` : ''}`,
     );
@@ -105,7 +144,9 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     const before = minute();
     const result = await bulk(['mute', '--group', String(groups[0]!.name), '--timed', '90m']);
     const after = minute();
-    expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^mute \\d+ plugin results on \\d+ computers in 1 group for 1h30m \\(until (${before}|${after})\\)`));
+    expect(result.stderr.split('\n')[0]).toMatch(
+      new RegExp(`^mute \\d+ plugin results on \\d+ computers in 1 group for 1h30m \\(until (${before}|${after})\\)`),
+    );
   });
 
   it('a second run selects nothing: "nothing to mute", exit 0, no PUT', async () => {
@@ -115,7 +156,9 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     // A mute in force is left as it is, one for good too (counted: it is not shortened).
-    expect(result.stderr).toMatch(/^nothing to mute: the \d+ selected are muted already, \d+ of them not timed \(.+\)\n$/);
+    expect(result.stderr).toMatch(
+      /^nothing to mute: the \d+ selected are muted already, \d+ of them not timed \(.+\)\n$/,
+    );
     expect(puts()).toEqual([]);
   });
 
@@ -132,28 +175,67 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     const want = expected(timed);
     expect(want.length).toBeGreaterThan(1);
     expect(untimed.length).toBeGreaterThan(0);
-    expect(new Set(rows.filter((row) => want.includes(String(row.result.uid))).map((row) => row.result.status)).size).toBeGreaterThan(1);
-    const result = await bulk(['unmute', '--timed-only', '--status', 'OK', '--status', 'Warning', '--status', 'Alert', '--status', 'Informational']);
+    expect(
+      new Set(rows.filter((row) => want.includes(String(row.result.uid))).map((row) => row.result.status)).size,
+    ).toBeGreaterThan(1);
+    const result = await bulk([
+      'unmute',
+      '--timed-only',
+      '--status',
+      'OK',
+      '--status',
+      'Warning',
+      '--status',
+      'Alert',
+      '--status',
+      'Informational',
+    ]);
     expect(sorted(puts())).toEqual(want);
-    for (const request of sandbox.requests.filter((r) => r.method === 'PUT')) expect(request.form['plugin_result[mute_type]']).toBe('none');
-    for (const row of printed(result.stdout)) expect(row).toMatchObject({ outcome: 'unmuted', previous: { mute_type: 'timed_mute' }, mute: null });
+    for (const request of sandbox.requests.filter((r) => r.method === 'PUT'))
+      expect(request.form['plugin_result[mute_type]']).toBe('none');
+    for (const row of printed(result.stdout))
+      expect(row).toMatchObject({ outcome: 'unmuted', previous: { mute_type: 'timed_mute' }, mute: null });
     expect(result.stderr.split('\n')[0]).toContain(`; ${untimed.length} muted are not timed (`);
     expect(result.stderr.split('\n')[0]).toContain('stay muted (--timed-only)');
-    expect(sorted((await read()).filter((row) => visible(row) && inForce(row.result)).map((row) => row.result.uid))).toEqual(sorted(untimed.map((row) => row.result.uid)));
+    expect(
+      sorted((await read()).filter((row) => visible(row) && inForce(row.result)).map((row) => row.result.uid)),
+    ).toEqual(sorted(untimed.map((row) => row.result.uid)));
   });
 
   it('an unmute by selectors lifts every mute, and its plan line says first how many are not timed', async () => {
     const want = expected((row) => visible(row) && inForce(row.result));
     const untimed = rows.filter((row) => visible(row) && inForce(row.result) && row.result.mute_type !== 'timed_mute');
-    const result = await bulk(['unmute', '--status', 'OK', '--status', 'Warning', '--status', 'Alert', '--status', 'Informational']);
+    const result = await bulk([
+      'unmute',
+      '--status',
+      'OK',
+      '--status',
+      'Warning',
+      '--status',
+      'Alert',
+      '--status',
+      'Informational',
+    ]);
     expect(sorted(puts())).toEqual(want);
-    expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^unmute ${want.length} plugin results on \\d+ computers in \\d+ groups, ${untimed.length} of them not timed \\(`));
+    expect(result.stderr.split('\n')[0]).toMatch(
+      new RegExp(
+        `^unmute ${want.length} plugin results on \\d+ computers in \\d+ groups, ${untimed.length} of them not timed \\(`,
+      ),
+    );
     expect((await read()).filter((row) => visible(row) && inForce(row.result))).toEqual([]);
   });
 
   describe('a window taken back: unmute --from the rows of its mute', () => {
     const group = () => groups.find((g) => g.name === 'Acme Design')!;
-    const mutesNow = async () => new Map((await read()).filter((row) => inForce(row.result)).map((row) => [String(row.result.uid), `${String(row.result.mute_type)} ${String(row.result.mute_until ?? '')}`]));
+    const mutesNow = async () =>
+      new Map(
+        (await read())
+          .filter((row) => inForce(row.result))
+          .map((row) => [
+            String(row.result.uid),
+            `${String(row.result.mute_type)} ${String(row.result.mute_until ?? '')}`,
+          ]),
+      );
 
     it('lifts exactly what the window muted: mutes from before it, and one set otherwise since, stay as they are', async () => {
       const before = await mutesNow();
@@ -161,7 +243,12 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
       const windowRows = printed(window.stdout);
       expect(windowRows.length).toBeGreaterThan(2);
       // Each row records the mute it found (none) and the one it set, as the server answered.
-      for (const row of windowRows) expect(row).toMatchObject({ outcome: 'muted', previous: null, mute: { mute_type: 'timed_mute', mute_until: expect.any(Number) } });
+      for (const row of windowRows)
+        expect(row).toMatchObject({
+          outcome: 'muted',
+          previous: null,
+          mute: { mute_type: 'timed_mute', mute_until: expect.any(Number) },
+        });
       // During the window someone mutes one of them for good: the undo must not lift that.
       const changed = String(windowRows[0]!.uid);
       await setMute(sandbox, changed, { mute_type: 'ignored' });
@@ -171,9 +258,15 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
 
       const undo = await bulk(['unmute', '--from', file]);
       expect(sorted(puts())).toEqual(sorted(windowRows.map((row) => row.uid).filter((uid) => uid !== changed)));
-      for (const request of sandbox.requests.filter((r) => r.method === 'PUT')) expect(request.form['plugin_result[mute_type]']).toBe('none');
-      expect(undo.stderr.split('\n')[0]).toMatch(new RegExp(`^unmute ${windowRows.length - 1} plugin results on \\d+ computers in 1 group, taking back the mute of '.*window\\.ndjson'; 1 was muted otherwise since and stays as it is$`));
-      for (const row of printed(undo.stdout)) expect(row).toMatchObject({ outcome: 'unmuted', previous: { mute_type: 'timed_mute' }, mute: null });
+      for (const request of sandbox.requests.filter((r) => r.method === 'PUT'))
+        expect(request.form['plugin_result[mute_type]']).toBe('none');
+      expect(undo.stderr.split('\n')[0]).toMatch(
+        new RegExp(
+          `^unmute ${windowRows.length - 1} plugin results on \\d+ computers in 1 group, taking back the mute of '.*window\\.ndjson'; 1 was muted otherwise since and stays as it is$`,
+        ),
+      );
+      for (const row of printed(undo.stdout))
+        expect(row).toMatchObject({ outcome: 'unmuted', previous: { mute_type: 'timed_mute' }, mute: null });
       const after = await mutesNow();
       expect(after.get(changed)).toMatch(/^muted_forever/);
       after.delete(changed);
@@ -182,30 +275,50 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
       // Run again: nothing left to take back.
       sandbox.requests.length = 0;
       const again = await bulk(['unmute', '--from', file]);
-      expect(again.stderr).toMatch(/^nothing to take back of the mute of '.*window\.ndjson': 1 was muted otherwise since and stays as it is; \d+ are unmuted already\n$/);
+      expect(again.stderr).toMatch(
+        /^nothing to take back of the mute of '.*window\.ndjson': 1 was muted otherwise since and stays as it is; \d+ are unmuted already\n$/,
+      );
       expect(puts()).toEqual([]);
     });
 
     it('puts back the mute a row says was there before, and skips the rows that were not muted', async () => {
       const [first, second] = rows.filter((row) => visible(row) && !inForce(row.result));
-      const set = await setMute(sandbox, String(first!.result.uid), { mute_type: 'timed', mute_until: nowSec() + 3600 });
+      const set = await setMute(sandbox, String(first!.result.uid), {
+        mute_type: 'timed',
+        mute_until: nowSec() + 3600,
+      });
       const lines = [
-        { uid: first!.result.uid, outcome: 'muted', reason: null, previous: { mute_type: 'muted_forever' }, mute: { mute_type: 'timed_mute', mute_until: set.mute_until } },
+        {
+          uid: first!.result.uid,
+          outcome: 'muted',
+          reason: null,
+          previous: { mute_type: 'muted_forever' },
+          mute: { mute_type: 'timed_mute', mute_until: set.mute_until },
+        },
         { uid: second!.result.uid, outcome: 'failed', reason: '500', previous: null, mute: null },
       ];
       sandbox.requests.length = 0;
-      const result = await bulk(['unmute', '--from', '-'], { input: lines.map((line) => JSON.stringify(line)).join('\n') });
+      const result = await bulk(['unmute', '--from', '-'], {
+        input: lines.map((line) => JSON.stringify(line)).join('\n'),
+      });
       expect(puts()).toEqual([first!.result.uid]);
       expect(sandbox.requests.find((r) => r.method === 'PUT')!.form['plugin_result[mute_type]']).toBe('ignored');
-      expect(printed(result.stdout)).toMatchObject([{ uid: first!.result.uid, outcome: 'restored', mute: { mute_type: 'muted_forever' } }]);
+      expect(printed(result.stdout)).toMatchObject([
+        { uid: first!.result.uid, outcome: 'restored', mute: { mute_type: 'muted_forever' } },
+      ]);
     });
 
     it('rows mixed with plain uids, or rows without the mute they set, are exit 2 before any request', async () => {
       const uid = String(rows[0]!.result.uid);
-      for (const input of [`${JSON.stringify({ uid, outcome: 'muted', previous: null, mute: null })}\n${uid}`, JSON.stringify({ uid, outcome: 'muted', previous: null })]) {
+      for (const input of [
+        `${JSON.stringify({ uid, outcome: 'muted', previous: null, mute: null })}\n${uid}`,
+        JSON.stringify({ uid, outcome: 'muted', previous: null }),
+      ]) {
         const result = await runMain(['plugin', 'unmute', '--from', '-', '--yes'], { env, input });
         expect(result.code).toBe(2);
-        expect(result.stderr).toMatch(/^mon: --from: line \d of stdin \(\d+ characters?\) (is not a row of a mute's output|is a row of a mute's output whose "mute" is not a mute)/);
+        expect(result.stderr).toMatch(
+          /^mon: --from: line \d of stdin \(\d+ characters?\) (is not a row of a mute's output|is a row of a mute's output whose "mute" is not a mute)/,
+        );
         expect(sandbox.requests).toEqual([]);
       }
     });
@@ -225,7 +338,9 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     ].join('\n');
     const result = await bulk(['mute', '--from', '-', '--timed', '1d'], { input });
     expect(sorted(puts())).toEqual(sorted(unmuted.map((row) => row.result.uid)));
-    expect(result.stderr.split('\n')[0]).toMatch(/^mute 4 plugin results on \d+ computers? in \d+ groups? for 1d \(until .+\); 1 more is muted already$/);
+    expect(result.stderr.split('\n')[0]).toMatch(
+      /^mute 4 plugin results on \d+ computers? in \d+ groups? for 1d \(until .+\); 1 more is muted already$/,
+    );
   });
 
   it('--from FILE with the ndjson of mon alerts mutes what alerts listed', async () => {
@@ -240,15 +355,28 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
   it('a --from line that is neither a uid nor ndjson with one is exit 2 describing the line, before any request', async () => {
     const input = `${String(rows[0]!.result.uid)}\n{"uid": "pr_ok"}\n\nc_81d0\n`;
     const result = await runMain(['plugin', 'mute', '--from', '-', '--timed', '2h'], { env, input });
-    expectRefusedBeforeSending(result, '--from: line 4 of stdin (6 characters) does not start with pr_', sandbox.requests);
+    expectRefusedBeforeSending(
+      result,
+      '--from: line 4 of stdin (6 characters) does not start with pr_',
+      sandbox.requests,
+    );
     const json = await runMain(['plugin', 'unmute', '--from', '-'], { env, input: '{"name": "Disk Space"}\n' });
-    expectRefusedBeforeSending(json, '--from: line 1 of stdin (22 characters) is a JSON object without a "uid"', sandbox.requests);
+    expectRefusedBeforeSending(
+      json,
+      '--from: line 1 of stdin (22 characters) is a JSON object without a "uid"',
+      sandbox.requests,
+    );
   });
 
   it('an unknown uid in --from is exit 4 once the account is read, and nothing is PUT', async () => {
-    const result = await runMain(['plugin', 'mute', '--from', '-', '--timed', '2h', '--yes'], { env, input: `${String(rows[0]!.result.uid)}\npr_nosuchresult\n` });
+    const result = await runMain(['plugin', 'mute', '--from', '-', '--timed', '2h', '--yes'], {
+      env,
+      input: `${String(rows[0]!.result.uid)}\npr_nosuchresult\n`,
+    });
     expect(result.code).toBe(4);
-    expect(result.stderr).toBe('mon: --from: no plugin result pr_nosuchresult in this account — take the uids from `mon alerts -o ndjson` of the same account\n');
+    expect(result.stderr).toBe(
+      'mon: --from: no plugin result pr_nosuchresult in this account — take the uids from `mon alerts -o ndjson` of the same account\n',
+    );
     expect(puts()).toEqual([]);
   });
 
@@ -267,12 +395,17 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
     const result = await runMain(['plugin', 'mute', '--group', String(groups[0]!.name), '--timed', '2h'], { env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/^mon: refusing to mute \d+ plugin results without --yes: no terminal to confirm on — add --yes/);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /^mon: refusing to mute \d+ plugin results without --yes: no terminal to confirm on — add --yes/,
+    );
     expect(puts()).toEqual([]);
   });
 
   it('--from - without --yes: standard input carries the uids, so nobody can be asked (exit 2, nothing PUT)', async () => {
-    const uids = rows.filter((row) => visible(row) && !inForce(row.result)).slice(0, 2).map((row) => String(row.result.uid));
+    const uids = rows
+      .filter((row) => visible(row) && !inForce(row.result))
+      .slice(0, 2)
+      .map((row) => String(row.result.uid));
     const result = await runMain(['plugin', 'mute', '--from', '-', '--ignore'], { env, input: uids.join('\n') });
     expect(result.code).toBe(2);
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
@@ -283,7 +416,10 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
 
   it('one selected result needs no --yes', async () => {
     const one = rows.find((row) => visible(row) && !inForce(row.result))!;
-    const result = await runMain(['plugin', 'mute', '--from', '-', '--ignore'], { env, input: `${String(one.result.uid)}\n` });
+    const result = await runMain(['plugin', 'mute', '--from', '-', '--ignore'], {
+      env,
+      input: `${String(one.result.uid)}\n`,
+    });
     expect(result.code).toBe(0);
     expect(puts()).toEqual([one.result.uid]);
   });
@@ -306,12 +442,27 @@ describe('plugin mute|unmute with selectors against the sandbox', () => {
   });
 
   it.each([
-    [['plugin', 'mute', 'pr_4f2a', '--group', 'Acme', '--timed', '2h'], 'give a plugin result uid or selectors, not both (<uid> pr_4f2a with selectors)'],
-    [['plugin', 'unmute', 'pr_4f2a', '--from', '-'], 'give a plugin result uid or selectors, not both (<uid> pr_4f2a with --from)'],
-    [['plugin', 'mute', '--timed', '2h'], 'missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)'],
-    [['plugin', 'unmute'], 'missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)'],
+    [
+      ['plugin', 'mute', 'pr_4f2a', '--group', 'Acme', '--timed', '2h'],
+      'give a plugin result uid or selectors, not both (<uid> pr_4f2a with selectors)',
+    ],
+    [
+      ['plugin', 'unmute', 'pr_4f2a', '--from', '-'],
+      'give a plugin result uid or selectors, not both (<uid> pr_4f2a with --from)',
+    ],
+    [
+      ['plugin', 'mute', '--timed', '2h'],
+      'missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)',
+    ],
+    [
+      ['plugin', 'unmute'],
+      'missing <uid>: give a plugin result uid (pr_…), or selectors (--group, --computer, --plugin, --status, --missing, --from)',
+    ],
     [['plugin', 'mute', '--group', 'Acme'], 'give one of --timed, --ticket, --ignore'],
-    [['plugin', 'mute', '--group', 'Acme', '--ignore', '--max', '0'], '--max: must be a whole number 1 or more (got 0)'],
+    [
+      ['plugin', 'mute', '--group', 'Acme', '--ignore', '--max', '0'],
+      '--max: must be a whole number 1 or more (got 0)',
+    ],
     [['plugin', 'unmute', '--status', 'Bad'], "--status: 'Bad' is not one of OK, Warning, Alert, Informational"],
   ])('%j is refused before anything is sent', async (args, message) => {
     expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);
@@ -323,7 +474,10 @@ describe('plugin mute with selectors when some PUTs fail', () => {
   const KEY = 'k_bulk_mute_test_key';
   const groups = [{ uid: 'g_a', slug: 'alpha', name: 'Alpha' }];
   const computers = Array.from({ length: 6 }, (_, i) =>
-    computer(i + 1, 'g_a', [result(`pr_disk_${i + 1}`, 'Disk Space', 'Alert'), { ...result(`pr_up_${i + 1}`, 'Uptime', 'OK', { muted: true }), mute_type: 'muted_forever' }]),
+    computer(i + 1, 'g_a', [
+      result(`pr_disk_${i + 1}`, 'Disk Space', 'Alert'),
+      { ...result(`pr_up_${i + 1}`, 'Uptime', 'OK', { muted: true }), mute_type: 'muted_forever' },
+    ]),
   );
   const failing = new Set(['pr_disk_2', 'pr_disk_5']);
 
@@ -341,19 +495,35 @@ describe('plugin mute with selectors when some PUTs fail', () => {
   afterAll(() => api.close());
 
   it('a 500 on some PUTs leaves the others done, lists the failed ones, and exits 7', async () => {
-    const result = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    const result = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], {
+      env: { MON_BASE_URL: api.url, MON_API_KEY: KEY },
+    });
     expect(result.code).toBe(7);
     const sent = api.requests.filter((r) => r.method === 'PUT').map((r) => r.path.split('/').at(-1));
     // Every selected result was tried once (a PUT is not retried on 500): the muted Uptime ones were not selected.
     expect(sent.sort()).toEqual(['pr_disk_1', 'pr_disk_2', 'pr_disk_3', 'pr_disk_4', 'pr_disk_5', 'pr_disk_6']);
-    const rows = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Item);
-    expect(rows.map((row) => [row.uid, row.outcome])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [`pr_disk_${n}`, failing.has(`pr_disk_${n}`) ? 'failed' : 'muted']));
-    expect(rows[1]).toMatchObject({ computer: { uid: 'c_2', client_id: 'CLIENT-2', name: 'host-2' }, group: { uid: 'g_a', name: 'Alpha' }, plugin: 'Disk Space', reason: expect.stringContaining('500') });
+    const rows = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Item);
+    expect(rows.map((row) => [row.uid, row.outcome])).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => [`pr_disk_${n}`, failing.has(`pr_disk_${n}`) ? 'failed' : 'muted']),
+    );
+    expect(rows[1]).toMatchObject({
+      computer: { uid: 'c_2', client_id: 'CLIENT-2', name: 'host-2' },
+      group: { uid: 'g_a', name: 'Alpha' },
+      plugin: 'Disk Space',
+      reason: expect.stringContaining('500'),
+    });
     expect(rows[0]!.reason).toBeNull();
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines[0]).toBe('mute 6 plugin results on 6 computers in 1 group until unmuted; 6 more are muted already, 6 of them not timed (muted for good), and stay as they are');
+    expect(lines[0]).toBe(
+      'mute 6 plugin results on 6 computers in 1 group until unmuted; 6 more are muted already, 6 of them not timed (muted for good), and stay as they are',
+    );
     expect(lines[1]).toBe('muted 4 of 6 plugin results; 2 failed');
-    expect(lines[2]).toMatch(/^mon: 2 of 6 plugin results not muted \(.*500.*\): pr_disk_2, pr_disk_5 — the other 4 are muted; run the same command again to do what is left$/);
+    expect(lines[2]).toMatch(
+      /^mon: 2 of 6 plugin results not muted \(.*500.*\): pr_disk_2, pr_disk_5 — the other 4 are muted; run the same command again to do what is left$/,
+    );
     expect(result.stderr).not.toContain(KEY);
   });
 
@@ -361,9 +531,13 @@ describe('plugin mute with selectors when some PUTs fail', () => {
     const before = new Set(failing);
     for (let n = 1; n <= 6; n++) failing.add(`pr_disk_${n}`);
     try {
-      const result = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+      const result = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], {
+        env: { MON_BASE_URL: api.url, MON_API_KEY: KEY },
+      });
       expect(result.code).toBe(7);
-      expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/^mon: 6 of 6 plugin results not muted \(.*500.*\): .* — none is muted; run the same command again to do what is left$/);
+      expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(
+        /^mon: 6 of 6 plugin results not muted \(.*500.*\): .* — none is muted; run the same command again to do what is left$/,
+      );
     } finally {
       failing.clear();
       for (const uid of before) failing.add(uid);
@@ -397,7 +571,9 @@ describe('plugin mute with selectors when the service stops answering', () => {
   let api: FakeApi;
   const KEY = 'k_bulk_mute_test_key';
   const groups = [{ uid: 'g_a', slug: 'alpha', name: 'Alpha' }];
-  const computers = Array.from({ length: 40 }, (_, i) => computer(i + 1, 'g_a', [result(`pr_disk_${i + 1}`, 'Disk Space', 'Alert')]));
+  const computers = Array.from({ length: 40 }, (_, i) =>
+    computer(i + 1, 'g_a', [result(`pr_disk_${i + 1}`, 'Disk Space', 'Alert')]),
+  );
   /** Whether PUTs are answered with a 500 (an answer) rather than a reset connection (none). */
   let answered = false;
 
@@ -415,7 +591,10 @@ describe('plugin mute with selectors when the service stops answering', () => {
   beforeEach(() => {
     api.requests.length = 0;
   });
-  const run = () => runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_RETRIES: '0' } });
+  const run = () =>
+    runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--yes', '-o', 'ndjson'], {
+      env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_RETRIES: '0' },
+    });
   const puts = () => api.requests.filter((r) => r.method === 'PUT').length;
 
   it('no more PUTs start once 8 in a row reached no answer: the rest are said not sent, exit 8', async () => {
@@ -426,8 +605,14 @@ describe('plugin mute with selectors when the service stops answering', () => {
     expect(puts()).toBeGreaterThanOrEqual(8);
     expect(puts()).toBeLessThanOrEqual(11);
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines.at(-2)).toMatch(new RegExp(`^muted 0 of 40 plugin results; ${puts()} failed, ${40 - puts()} not sent$`));
-    expect(lines.at(-1)).toMatch(new RegExp(`^mon: ${puts()} of 40 plugin results not muted \\(.*\\): .*; ${40 - puts()} more not sent, as the last 8 PUTs reached no answer — none is muted; run the same command again once the service answers to do what is left$`));
+    expect(lines.at(-2)).toMatch(
+      new RegExp(`^muted 0 of 40 plugin results; ${puts()} failed, ${40 - puts()} not sent$`),
+    );
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^mon: ${puts()} of 40 plugin results not muted \\(.*\\): .*; ${40 - puts()} more not sent, as the last 8 PUTs reached no answer — none is muted; run the same command again once the service answers to do what is left$`,
+      ),
+    );
   });
 
   it('PUTs that are answered, even with a 500, do not stop the others: all 40 are tried', async () => {

@@ -8,8 +8,26 @@ type Item = Record<string, unknown>;
 
 /** The two resources of one shape (api-v2.5, Expiration manufacturers and expiration products). */
 const KINDS = [
-  { command: 'expiration-manufacturers', alias: 'manufacturers', path: '/v2.5/expiration_manufacturers', key: 'expiration_manufacturer', prefix: 'em_', other: 'ep_1', noun: 'expiration manufacturer', Noun: 'Expiration manufacturer' },
-  { command: 'expiration-products', alias: 'products', path: '/v2.5/expiration_products', key: 'expiration_product', prefix: 'ep_', other: 'em_1', noun: 'expiration product', Noun: 'Expiration product' },
+  {
+    command: 'expiration-manufacturers',
+    alias: 'manufacturers',
+    path: '/v2.5/expiration_manufacturers',
+    key: 'expiration_manufacturer',
+    prefix: 'em_',
+    other: 'ep_1',
+    noun: 'expiration manufacturer',
+    Noun: 'Expiration manufacturer',
+  },
+  {
+    command: 'expiration-products',
+    alias: 'products',
+    path: '/v2.5/expiration_products',
+    key: 'expiration_product',
+    prefix: 'ep_',
+    other: 'em_1',
+    noun: 'expiration product',
+    Noun: 'Expiration product',
+  },
 ] as const;
 
 describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, key, prefix, other, noun, Noun }) => {
@@ -33,7 +51,12 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual(all);
     expect(sandbox.requests).toHaveLength(1);
-    expect(sandbox.requests[0]).toMatchObject({ method: 'GET', path, query: { page: '1', api_key: sandbox.apiKey }, status: 200 });
+    expect(sandbox.requests[0]).toMatchObject({
+      method: 'GET',
+      path,
+      query: { page: '1', api_key: sandbox.apiKey },
+      status: 200,
+    });
   });
 
   it(`\`${alias} list\` (the alias) prints a table of uid, name, slug and creation date`, async () => {
@@ -109,10 +132,22 @@ describe.each(KINDS)('$command against the sandbox', ({ command, alias, path, ke
     ['create without --name', [command, 'create'], '--name is required'],
     ['a blank name', [command, 'create', '--name', '  '], '--name: must not be empty'],
     ['a name over 191', [command, 'create', '--name', 'n'.repeat(192)], '--name: at most 191 characters (got 192)'],
-    ['a name over 191 on update', [command, 'update', `${prefix}1`, '--name', 'é'.repeat(192)], '--name: at most 191 characters (got 192)'],
+    [
+      'a name over 191 on update',
+      [command, 'update', `${prefix}1`, '--name', 'é'.repeat(192)],
+      '--name: at most 191 characters (got 192)',
+    ],
     ['update without --name', [command, 'update', `${prefix}1`], '--name is required'],
-    ['the other kind of uid', [command, 'get', other], `<uid>: '${other}' is an ${other.startsWith('em_') ? 'expiration manufacturer' : 'expiration product'} uid, not an ${noun} — give the ${noun}'s uid (${prefix}…), slug or name`],
-    ['a uid with a slash', [command, 'delete', `${prefix}1/../x`, '--yes'], `<uid>: '${prefix}1/../x' is not an ${noun} uid (they start with ${prefix})`],
+    [
+      'the other kind of uid',
+      [command, 'get', other],
+      `<uid>: '${other}' is an ${other.startsWith('em_') ? 'expiration manufacturer' : 'expiration product'} uid, not an ${noun} — give the ${noun}'s uid (${prefix}…), slug or name`,
+    ],
+    [
+      'a uid with a slash',
+      [command, 'delete', `${prefix}1/../x`, '--yes'],
+      `<uid>: '${prefix}1/../x' is not an ${noun} uid (they start with ${prefix})`,
+    ],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
     expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);
   });

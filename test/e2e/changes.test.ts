@@ -17,7 +17,10 @@ type Item = Record<string, unknown>;
 const lines = (stdout: string): Item[] => JSON.parse(stdout === '' ? '[]' : stdout) as Item[];
 
 /** Changes the sandbox's saved state as another writer would: the whole file replaced at once. */
-function editSandbox(dir: string, change: (state: { anchorMs: number; computers: Item[]; groups: Item[] }) => void): void {
+function editSandbox(
+  dir: string,
+  change: (state: { anchorMs: number; computers: Item[]; groups: Item[] }) => void,
+): void {
   const file = join(dir, 'sandbox.json');
   const state = JSON.parse(readFileSync(file, 'utf8'));
   change(state);
@@ -46,10 +49,16 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     const file = join(dir, 'changes', '@sandbox', 'missing.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved).toMatchObject({ format: 'mon-changes', name: 'missing', command: '--sandbox computers list --status missing --changes missing', fields: ['missing', 'hidden', 'overdue', 'group', 'os_version'] });
+    expect(saved).toMatchObject({
+      format: 'mon-changes',
+      name: 'missing',
+      command: '--sandbox computers list --status missing --changes missing',
+      fields: ['missing', 'hidden', 'overdue', 'group', 'os_version'],
+    });
     // Only the uid and the compared values: never the whole object.
     expect(Object.keys(saved.items)).toHaveLength(3);
-    for (const at of Object.values(saved.items as Record<string, number>)) expect(saved.values[at]).toEqual([true, false, true, expect.stringMatching(/^g_/), expect.any(String)]);
+    for (const at of Object.values(saved.items as Record<string, number>))
+      expect(saved.values[at]).toEqual([true, false, true, expect.stringMatching(/^g_/), expect.any(String)]);
 
     const again = await mon('computers', 'list', '--status', 'missing', '--changes', 'missing');
     expect(again.code).toBe(0);
@@ -64,7 +73,9 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     const cameBack = String(missing[0]!.uid);
     editSandbox(dir, (state) => {
       const now = Math.floor(state.anchorMs / 1000);
-      const quiet = state.computers.find((c) => c.report_if_missing === true && now - Number(c.last_report) < 86_400 && c.ignore_missing_until === null)!;
+      const quiet = state.computers.find(
+        (c) => c.report_if_missing === true && now - Number(c.last_report) < 86_400 && c.ignore_missing_until === null,
+      )!;
       wentMissing = String(quiet.uid);
       quiet.last_report = now - 30 * 86_400;
       state.computers.find((c) => c.uid === cameBack)!.last_report = now - 60;
@@ -90,11 +101,20 @@ describe('--changes against the sandbox, its data changed between runs', () => {
       group: before.group,
       os_version: before.os_version,
       // The row as it was shown: a gone item still names what left.
-      last_row: expect.objectContaining({ name: before.custom_name ?? before.computer_name, client_id: before.client_id, platform: before.platform, flags: 'missing' }),
+      last_row: expect.objectContaining({
+        name: before.custom_name ?? before.computer_name,
+        client_id: before.client_id,
+        platform: before.platform,
+        flags: 'missing',
+      }),
     });
     expect(run.stderr).toMatch(/^1 new, 0 changed, 1 gone since .* \(3 computers now\)\n$/);
 
-    expect(await mon('computers', 'list', '--status', 'missing', '--changes', 'missing', '--json', '-q')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await mon('computers', 'list', '--status', 'missing', '--changes', 'missing', '--json', '-q')).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('a group move is changed, naming the field; a table leads with CHANGE', async () => {
@@ -102,14 +122,18 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     let moved = '';
     let target = '';
     editSandbox(dir, (state) => {
-      const one = state.computers.find((c) => c.group !== state.groups[1]!.uid && c.account === state.computers[0]!.account)!;
+      const one = state.computers.find(
+        (c) => c.group !== state.groups[1]!.uid && c.account === state.computers[0]!.account,
+      )!;
       moved = String(one.uid);
       target = String(state.groups[1]!.uid);
       one.group = target;
     });
     const json = await mon('computers', 'list', '--changes', 'fleet', '--json');
     expect(json.code).toBe(0);
-    expect(lines(json.stdout)).toEqual([expect.objectContaining({ change: 'changed', changed: ['group'], uid: moved, group: target })]);
+    expect(lines(json.stdout)).toEqual([
+      expect.objectContaining({ change: 'changed', changed: ['group'], uid: moved, group: target }),
+    ]);
 
     editSandbox(dir, (state) => {
       state.computers.find((c) => c.uid === moved)!.os_version = 'macOS Tahoe 26.1';
@@ -135,14 +159,34 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     const gone = await mon('alerts', '--changes', 'open', '--json');
     expect(gone.code).toBe(0);
     expect(lines(gone.stdout)).toEqual([
-      { change: 'gone', uid: alert.uid, status: 'Alert', mute: false, last_row: expect.objectContaining({ computer: (alert.computer as Item).name, group: (alert.group as Item).name, plugin: alert.name }) },
+      {
+        change: 'gone',
+        uid: alert.uid,
+        status: 'Alert',
+        mute: false,
+        last_row: expect.objectContaining({
+          computer: (alert.computer as Item).name,
+          group: (alert.group as Item).name,
+          plugin: alert.name,
+        }),
+      },
     ]);
 
     const changed = await mon('alerts', '--include-muted', '--changes', 'all-alerts', '-o', 'ndjson');
     expect(changed.code).toBe(0);
-    const [only, ...none] = changed.stdout.trim().split('\n').map((line) => JSON.parse(line) as Item);
+    const [only, ...none] = changed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Item);
     expect(none).toEqual([]);
-    expect(only).toMatchObject({ change: 'changed', changed: ['mute'], uid: alert.uid, muted: true, computer: alert.computer, group: alert.group });
+    expect(only).toMatchObject({
+      change: 'changed',
+      changed: ['mute'],
+      uid: alert.uid,
+      muted: true,
+      computer: alert.computer,
+      group: alert.group,
+    });
   });
 
   it('a gone row in a table and in CSV names the computer, group and plugin it showed last', async () => {
@@ -166,10 +210,12 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     expect(cells).toMatchObject({ change: 'gone', uid: alert.uid, status: 'Alert' });
     expect(row).toContain(computerName);
     expect(row).toContain(String(alert.name));
-    expect(rows.stdout).toContain(groupName.includes(',') || groupName.includes('"') ? `"${groupName.replaceAll('"', '""')}"` : groupName);
+    expect(rows.stdout).toContain(
+      groupName.includes(',') || groupName.includes('"') ? `"${groupName.replaceAll('"', '""')}"` : groupName,
+    );
   });
 
-  it("plugin list: a result muted since the last run is changed, naming the mute", async () => {
+  it('plugin list: a result muted since the last run is changed, naming the mute', async () => {
     const [first] = lines((await mon('computers', 'list', '--json', '--per-page', '1')).stdout);
     const client = String(first!.client_id);
     expect(await mon('plugin', 'list', client, '--changes', 'one')).toMatchObject({ code: 0, stdout: '' });
@@ -190,18 +236,35 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     const run = await mon('groups', 'list', '--changes', 'groups');
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`mon: the saved state of --changes groups (--sandbox) is damaged (not JSON): ${file} — look at it, then start again with --changes groups --reset (or \`mon changes forget groups\`)\n`);
-    expect(readFileSync(file, 'utf8')).toBe('{"format":"mon-changes","version":1,"fields":["name"],"values":[["A"]],"items":{"g_1": ');
+    expect(run.stderr).toBe(
+      `mon: the saved state of --changes groups (--sandbox) is damaged (not JSON): ${file} — look at it, then start again with --changes groups --reset (or \`mon changes forget groups\`)\n`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{"format":"mon-changes","version":1,"fields":["name"],"values":[["A"]],"items":{"g_1": ',
+    );
 
     const reset = await mon('groups', 'list', '--changes', 'groups', '--reset');
     expect(reset).toEqual({ code: 0, stdout: '', stderr: "recorded 9 groups as the baseline of 'groups'\n" });
-    expect(JSON.parse(readFileSync(file, 'utf8')).fields).toEqual(['name', 'hidden', 'visible_computer_count', 'hidden_computer_count']);
+    expect(JSON.parse(readFileSync(file, 'utf8')).fields).toEqual([
+      'name',
+      'hidden',
+      'visible_computer_count',
+      'hidden_computer_count',
+    ]);
   });
 
   it.each([
     ['another format', '{"format":"other","version":1}', 'format is not mon-changes'],
-    ['an item that names no values', '{"format":"mon-changes","version":1,"saved_at":"2026-11-24T09:00:00Z","fields":["name"],"values":[["A"]],"items":{"g_1":3}}', 'item g_1 names no set of values'],
-    ['values of another length', '{"format":"mon-changes","version":1,"saved_at":"2026-11-24T09:00:00Z","fields":["name"],"values":[["A","B"]],"items":{}}', 'values is not a list of one value per field'],
+    [
+      'an item that names no values',
+      '{"format":"mon-changes","version":1,"saved_at":"2026-11-24T09:00:00Z","fields":["name"],"values":[["A"]],"items":{"g_1":3}}',
+      'item g_1 names no set of values',
+    ],
+    [
+      'values of another length',
+      '{"format":"mon-changes","version":1,"saved_at":"2026-11-24T09:00:00Z","fields":["name"],"values":[["A","B"]],"items":{}}',
+      'values is not a list of one value per field',
+    ],
   ])('a state of %s is damaged too', async (_label, text, why) => {
     await mon('groups', 'list', '--changes', 'groups');
     const file = join(dir, 'changes', '@sandbox', 'groups.json');
@@ -226,7 +289,9 @@ describe('--changes against the sandbox, its data changed between runs', () => {
 
     const other = await mon('computers', 'list', '--changes', 'names');
     expect(other.code).toBe(2);
-    expect(other.stderr).toBe('mon: --changes names: its saved state compares name,asset_id, this run missing,hidden,overdue,group,os_version — give the same --fields as its first run, or start again with --changes names --reset\n');
+    expect(other.stderr).toBe(
+      'mon: --changes names: its saved state compares name,asset_id, this run missing,hidden,overdue,group,os_version — give the same --fields as its first run, or start again with --changes names --reset\n',
+    );
   });
 
   it('changes list shows each saved NAME with its account (the folder it is saved in: @sandbox for --sandbox), command line, time and count; forget removes one', async () => {
@@ -235,10 +300,28 @@ describe('--changes against the sandbox, its data changed between runs', () => {
     const list = await runMain(['changes', 'list', '--json'], { env: { MON_CONFIG_DIR: dir } });
     expect(list.code).toBe(0);
     expect(lines(list.stdout)).toEqual([
-      { profile: '@sandbox', name: 'missing', command: 'mon --sandbox computers list --status missing --changes missing', saved_at: expect.stringMatching(/^\d{4}-.*Z$/), items: 3, file: join(dir, 'changes', '@sandbox', 'missing.json') },
-      { profile: '@sandbox', name: 'people', command: "mon --sandbox users list --changes people --jq 'map(.email)'", saved_at: expect.any(String), items: 5, file: join(dir, 'changes', '@sandbox', 'people.json') },
+      {
+        profile: '@sandbox',
+        name: 'missing',
+        command: 'mon --sandbox computers list --status missing --changes missing',
+        saved_at: expect.stringMatching(/^\d{4}-.*Z$/),
+        items: 3,
+        file: join(dir, 'changes', '@sandbox', 'missing.json'),
+      },
+      {
+        profile: '@sandbox',
+        name: 'people',
+        command: "mon --sandbox users list --changes people --jq 'map(.email)'",
+        saved_at: expect.any(String),
+        items: 5,
+        file: join(dir, 'changes', '@sandbox', 'people.json'),
+      },
     ]);
-    expect(await mon('changes', 'forget', 'people')).toEqual({ code: 0, stdout: '', stderr: "Forgot 'people': its next run records a new baseline.\n" });
+    expect(await mon('changes', 'forget', 'people')).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: "Forgot 'people': its next run records a new baseline.\n",
+    });
     expect(stateFiles(dir)).toEqual(['@sandbox/missing.json']);
     const again = await mon('changes', 'forget', 'people');
     expect(again.code).toBe(4);
@@ -260,11 +343,24 @@ describe('--changes against a server with known data', () => {
 
   beforeAll(async () => {
     api = await startFakeApi(
-      fleetHandler({ get groups() { return fleet.groups; }, get computers() { return fleet.computers; }, get expirations() { return fleet.expirations; } }, (req, res) => {
-        if (req.path !== '/v2.5/computers' || Number(req.query.get('page')) !== failPage) return false;
-        apiError(res, 500, 'Internal Server Error');
-        return true;
-      }),
+      fleetHandler(
+        {
+          get groups() {
+            return fleet.groups;
+          },
+          get computers() {
+            return fleet.computers;
+          },
+          get expirations() {
+            return fleet.expirations;
+          },
+        },
+        (req, res) => {
+          if (req.path !== '/v2.5/computers' || Number(req.query.get('page')) !== failPage) return false;
+          apiError(res, 500, 'Internal Server Error');
+          return true;
+        },
+      ),
     );
   });
   afterAll(() => api.close());
@@ -273,7 +369,13 @@ describe('--changes against a server with known data', () => {
     failPage = undefined;
     fleet = {
       groups,
-      computers: Array.from({ length: 250 }, (_, i) => computer(i + 1, i % 2 ? 'g_a' : 'g_b', [result(`pr_${i}`, 'Uptime', 'OK')], { os_version: 'Ubuntu 24.04', last_report: 1_795_000_000, report_missing_after: 7 })),
+      computers: Array.from({ length: 250 }, (_, i) =>
+        computer(i + 1, i % 2 ? 'g_a' : 'g_b', [result(`pr_${i}`, 'Uptime', 'OK')], {
+          os_version: 'Ubuntu 24.04',
+          last_report: 1_795_000_000,
+          report_missing_after: 7,
+        }),
+      ),
       expirations: [],
     };
     api.requests.length = 0;
@@ -293,14 +395,24 @@ describe('--changes against a server with known data', () => {
     expect(failed.stdout).toBe('');
     expect(failed.stderr).toMatch(/^mon: .*500/);
     // Every page at 100 was asked for, the third failed.
-    expect(api.requests.filter((request) => request.path === '/v2.5/computers').map((request) => request.query.get('per_page'))).toEqual(['100', '100', '100']);
+    expect(
+      api.requests
+        .filter((request) => request.path === '/v2.5/computers')
+        .map((request) => request.query.get('per_page')),
+    ).toEqual(['100', '100', '100']);
     expect(readFileSync(file, 'utf8')).toBe(saved);
     expect(readdirSync(join(file, '..'))).toEqual(['fleet.json']);
 
     failPage = undefined;
     const clean = await runMain(['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'], { env: env() });
     expect(clean.code).toBe(0);
-    expect(clean.stdout.trim().split('\n').map((line) => JSON.parse(line) as Item).map((item) => [item.change, item.uid, item.changed])).toEqual([
+    expect(
+      clean.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Item)
+        .map((item) => [item.change, item.uid, item.changed]),
+    ).toEqual([
       ['changed', 'c_5', ['group']],
       ['new', 'c_251', undefined],
     ]);
@@ -320,28 +432,59 @@ describe('--changes against a server with known data', () => {
 
   it('the same fact in another payload form is not a change', async () => {
     const fields = ['--fields', 'last_report,boot_volume_usage_percent,ard_field_1,hidden,group'];
-    fleet.computers = [computer(1, 'g_a', [], { last_report: 1_795_000_000, boot_volume_usage_percent: 41.5, ard_field_1: 'Desk 4', hidden: false })];
+    fleet.computers = [
+      computer(1, 'g_a', [], {
+        last_report: 1_795_000_000,
+        boot_volume_usage_percent: 41.5,
+        ard_field_1: 'Desk 4',
+        hidden: false,
+      }),
+    ];
     expect((await runMain(['computers', 'list', '--changes', 'forms', ...fields], { env: env() })).code).toBe(0);
     // ISO time for epoch, the decimal as a string, the sample's muted_until, the group expanded.
-    fleet.computers = [computer(1, { uid: 'g_a', name: 'Alpha' } as unknown as string, [], { last_report: new Date(1_795_000_000_000).toISOString(), boot_volume_usage_percent: '41.50', ard_field1: 'Desk 4', hidden: false })];
+    fleet.computers = [
+      computer(1, { uid: 'g_a', name: 'Alpha' } as unknown as string, [], {
+        last_report: new Date(1_795_000_000_000).toISOString(),
+        boot_volume_usage_percent: '41.50',
+        ard_field1: 'Desk 4',
+        hidden: false,
+      }),
+    ];
     const same = await runMain(['computers', 'list', '--changes', 'forms', ...fields, '--json'], { env: env() });
     expect(same).toMatchObject({ code: 0, stdout: '' });
     expect(same.stderr).toMatch(/^no changes since .* \(1 computer\)\n$/);
-    fleet.computers = [computer(1, 'g_a', [], { last_report: 1_795_000_060, boot_volume_usage_percent: '41.50', ard_field_1: 'Desk 4', hidden: false })];
+    fleet.computers = [
+      computer(1, 'g_a', [], {
+        last_report: 1_795_000_060,
+        boot_volume_usage_percent: '41.50',
+        ard_field_1: 'Desk 4',
+        hidden: false,
+      }),
+    ];
     const later = await runMain(['computers', 'list', '--changes', 'forms', ...fields, '--json'], { env: env() });
     expect(lines(later.stdout)).toEqual([expect.objectContaining({ change: 'changed', changed: ['last_report'] })]);
   });
 
   it('the same NAME under two profiles never mixes', async () => {
     for (const name of ['acme', 'globex']) {
-      const added = await runMain(['profile', 'add', name, '--base-url', api.url, '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
+      const added = await runMain(['profile', 'add', name, '--base-url', api.url, '--api-key-stdin'], {
+        env: { MON_CONFIG_DIR: dir },
+        input: KEY,
+      });
       expect(added.code).toBe(0);
     }
-    const run = (profile: string, ...extra: string[]) => runMain(['-p', profile, 'computers', 'list', '--changes', 'fleet', '--json', ...extra], { env: { MON_CONFIG_DIR: dir } });
+    const run = (profile: string, ...extra: string[]) =>
+      runMain(['-p', profile, 'computers', 'list', '--changes', 'fleet', '--json', ...extra], {
+        env: { MON_CONFIG_DIR: dir },
+      });
     expect((await run('acme')).stderr).toBe("recorded 250 computers as the baseline of 'fleet'\n");
     fleet.computers.pop();
     // globex has no state of its own yet: a baseline, not acme's differences.
-    expect(await run('globex')).toEqual({ code: 0, stdout: '', stderr: "recorded 249 computers as the baseline of 'fleet'\n" });
+    expect(await run('globex')).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: "recorded 249 computers as the baseline of 'fleet'\n",
+    });
     const acme = await run('acme');
     expect(lines(acme.stdout).map((item) => [item.change, item.uid])).toEqual([['gone', 'c_250']]);
     expect((await run('globex', '-q')).stdout).toBe('');
@@ -349,11 +492,19 @@ describe('--changes against a server with known data', () => {
   });
 
   it.each([
-    ['--page', ['--page', '2'], '--changes and --page cannot be used together — --changes compares the whole list, every page; drop --page'],
+    [
+      '--page',
+      ['--page', '2'],
+      '--changes and --page cannot be used together — --changes compares the whole list, every page; drop --page',
+    ],
     ['--offset', ['--offset', '5'], '--changes and --offset cannot be used together'],
     ['--limit', ['--limit', '5'], '--changes and --limit cannot be used together'],
     ['--count', ['--count'], '--changes and --count cannot be used together'],
-    ['a NAME that is not a file name', ['--changes', '../x'], "--changes: '../x' is not a NAME of letters, digits, '.', '_' and '-' (starting with a letter or digit, at most 64)"],
+    [
+      'a NAME that is not a file name',
+      ['--changes', '../x'],
+      "--changes: '../x' is not a NAME of letters, digits, '.', '_' and '-' (starting with a letter or digit, at most 64)",
+    ],
     ['--reset alone', ['--reset'], '--reset: forgets the saved state of --changes NAME, so it needs --changes'],
   ])('computers list --changes refuses %s before sending', async (_label, args, message) => {
     const withName = args.includes('--changes') || args.includes('--reset') ? args : ['--changes', 'x', ...args];
@@ -364,8 +515,16 @@ describe('--changes against a server with known data', () => {
   it.each([
     ['alerts', ['alerts', '--changes', '../x'], "--changes: '../x' is not a NAME"],
     ['status', ['status', '--changes', 'x'], "unknown option '--changes' for status"],
-    ['computers get', ['computers', 'get', 'CLIENT-1', '--changes', 'x'], "unknown option '--changes' for computers get"],
-    ['notes create', ['notes', 'create', '--group', 'g_a', '--body', 'x', '--changes', 'x'], "unknown option '--changes' for notes create"],
+    [
+      'computers get',
+      ['computers', 'get', 'CLIENT-1', '--changes', 'x'],
+      "unknown option '--changes' for computers get",
+    ],
+    [
+      'notes create',
+      ['notes', 'create', '--group', 'g_a', '--body', 'x', '--changes', 'x'],
+      "unknown option '--changes' for notes create",
+    ],
   ])('%s: --changes is refused where it does not belong, or with a bad NAME', async (_label, args, message) => {
     const run = await runMain(args, { env: env() });
     expect(run.code).toBe(2);
@@ -384,13 +543,20 @@ describe('--changes against a server with known data', () => {
 });
 
 describe('--changes saves only what reached its reader', () => {
-  it("a --jq filter that fails over the changes, or stdout on a full disk: the state stays, and the next run prints them again", async () => {
+  it('a --jq filter that fails over the changes, or stdout on a full disk: the state stays, and the next run prints them again', async () => {
     const dir = tempConfigDir();
     const mon = (...args: string[]) => runMain(['--sandbox', ...args], { env: { MON_CONFIG_DIR: dir } });
     expect((await mon('notes', 'list', '--changes', 'notes', '-q')).code).toBe(0);
     expect((await mon('notes', 'create', '--group', 'Acme Design', '--body', 'kept for the next run')).code).toBe(0);
 
-    const filtered = await mon('notes', 'list', '--changes', 'notes', '--jq', 'if length > 0 then error("boom") else . end');
+    const filtered = await mon(
+      'notes',
+      'list',
+      '--changes',
+      'notes',
+      '--jq',
+      'if length > 0 then error("boom") else . end',
+    );
     expect(filtered).toMatchObject({ code: 1, stdout: '', stderr: 'mon: --jq: boom\n' });
 
     // bin/mon itself, its stdout /dev/full: the write fails after the listing was made.
@@ -398,7 +564,15 @@ describe('--changes saves only what reached its reader', () => {
     const { spawnSync } = await import('node:child_process');
     const full = openSync('/dev/full', 'w');
     try {
-      const run = spawnSync(process.execPath, [MON_BIN, '--sandbox', 'notes', 'list', '--changes', 'notes', '-o', 'ndjson'], { env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir }, stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      const run = spawnSync(
+        process.execPath,
+        [MON_BIN, '--sandbox', 'notes', 'list', '--changes', 'notes', '-o', 'ndjson'],
+        {
+          env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir },
+          stdio: ['ignore', full, 'pipe'],
+          encoding: 'utf8',
+        },
+      );
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(/^mon: could not write to standard output: ENOSPC/);
     } finally {
@@ -414,18 +588,29 @@ describe('--changes saves only what reached its reader', () => {
 describe('mon changes list over states that are not regular files', () => {
   it('a FIFO and a link to /dev/zero are listed as unreadable (-1), at once', async () => {
     const dir = tempConfigDir();
-    expect((await runMain(['--sandbox', 'computers', 'list', '--changes', 'kept', '-q'], { env: { MON_CONFIG_DIR: dir } })).code).toBe(0);
+    expect(
+      (await runMain(['--sandbox', 'computers', 'list', '--changes', 'kept', '-q'], { env: { MON_CONFIG_DIR: dir } }))
+        .code,
+    ).toBe(0);
     const folder = join(dir, 'changes', '@sandbox');
     const { execFileSync } = await import('node:child_process');
     const { symlinkSync } = await import('node:fs');
     execFileSync('mkfifo', ['-m', '600', join(folder, 'fifo.json')]);
     symlinkSync('/dev/zero', join(folder, 'zero.json'));
     const { runMon } = await import('../helpers/run-mon.js');
-    const listed = await runMon(['changes', 'list', '-o', 'csv', '--fields', 'name,items'], { env: { MON_CONFIG_DIR: dir }, timeoutMs: 10_000 });
+    const listed = await runMon(['changes', 'list', '-o', 'csv', '--fields', 'name,items'], {
+      env: { MON_CONFIG_DIR: dir },
+      timeoutMs: 10_000,
+    });
     expect(listed).toMatchObject({ code: 0, signal: null, stdout: 'name,items\nfifo,-1\nkept,40\nzero,-1\n' });
     // Read by its own --changes run: damaged, exit 1, as a state that is not JSON is.
-    const fifo = await runMon(['--sandbox', 'computers', 'list', '--changes', 'fifo'], { env: { MON_CONFIG_DIR: dir }, timeoutMs: 10_000 });
+    const fifo = await runMon(['--sandbox', 'computers', 'list', '--changes', 'fifo'], {
+      env: { MON_CONFIG_DIR: dir },
+      timeoutMs: 10_000,
+    });
     expect(fifo).toMatchObject({ code: 1, stdout: '' });
-    expect(fifo.stderr).toMatch(/^mon: the saved state of --changes fifo \(--sandbox\) is damaged \(not a regular file \(it is a FIFO\)\): .* — look at it, then start again with --changes fifo --reset/);
+    expect(fifo.stderr).toMatch(
+      /^mon: the saved state of --changes fifo \(--sandbox\) is damaged \(not a regular file \(it is a FIFO\)\): .* — look at it, then start again with --changes fifo --reset/,
+    );
   });
 });

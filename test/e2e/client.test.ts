@@ -5,7 +5,13 @@ import { runMain } from '../helpers/run-main.js';
 const KEY = 'k_test_9f8e7d6c5b4a3210';
 
 function computer(n: number) {
-  return { uid: `c_${n}`, client_id: `client-${n}`, computer_name: `host-${n}`, platform: 'linux', last_report: 1_790_000_000 - n };
+  return {
+    uid: `c_${n}`,
+    client_id: `client-${n}`,
+    computer_name: `host-${n}`,
+    platform: 'linux',
+    last_report: 1_790_000_000 - n,
+  };
 }
 
 /** A list server over `total` computers that honours page/per_page and sends the x- headers. */
@@ -54,7 +60,10 @@ describe('the client against a loopback server', () => {
   it('sends the key as api_key in the query for GET, and the filters as given', async () => {
     api.requests.length = 0;
     api.handle(paginated(3));
-    const result = await runMain(['computers', 'list', '--status', 'missing', '--platform', 'mac', '--platform', 'linux', '--json'], { env });
+    const result = await runMain(
+      ['computers', 'list', '--status', 'missing', '--platform', 'mac', '--platform', 'linux', '--json'],
+      { env },
+    );
     expect(result.code).toBe(0);
     const [request] = api.requests;
     expect(request?.query.get('api_key')).toBe(KEY);
@@ -83,7 +92,9 @@ describe('the client against a loopback server', () => {
 
   it('refuses plain http to a host that is not loopback, before any connection', async () => {
     api.requests.length = 0;
-    const result = await runMain(['computers', 'list'], { env: { MON_BASE_URL: 'http://monitoring.example.com', MON_API_KEY: KEY } });
+    const result = await runMain(['computers', 'list'], {
+      env: { MON_BASE_URL: 'http://monitoring.example.com', MON_API_KEY: KEY },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/MON_BASE_URL: plain http is refused/);
     expect(api.requests).toHaveLength(0);

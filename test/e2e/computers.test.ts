@@ -9,7 +9,9 @@ import { runMain } from '../helpers/run-main.js';
 async function allComputers(sandbox: RunningSandbox, query = ''): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   for (let page = 1; ; page++) {
-    const response = await fetch(`${sandbox.url}/v2.5/computers?per_page=100&page=${page}&api_key=${sandbox.apiKey}${query}`);
+    const response = await fetch(
+      `${sandbox.url}/v2.5/computers?per_page=100&page=${page}&api_key=${sandbox.apiKey}${query}`,
+    );
     const items = (await response.json()) as Record<string, unknown>[];
     out.push(...items);
     if (!response.headers.get('x-next-page')) return out;
@@ -43,7 +45,9 @@ describe('computers against the sandbox', () => {
 
   it('prints a plain, aligned table in a pipe: no colour codes, one row per computer', async () => {
     const missing = (await allComputers(sandbox, '&status=missing')).length;
-    const groupNames = new Set((await allComputers(sandbox, '&status=missing&expand[]=group')).map((c) => (c.group as { name: string }).name));
+    const groupNames = new Set(
+      (await allComputers(sandbox, '&status=missing&expand[]=group')).map((c) => (c.group as { name: string }).name),
+    );
     sandbox.requests.length = 0;
     const result = await runMain(['computers', 'list', '--status', 'missing'], { env });
     expect(result.code).toBe(0);
@@ -86,7 +90,10 @@ describe('computers against the sandbox', () => {
     ['csv', /^client_id,computer_name\r?\n/],
     ['tsv', /^client_id\tcomputer_name\n/],
   ])('prints %s with the chosen --fields', async (format, header) => {
-    const result = await runMain(['computers', 'list', '-o', format, '--fields', 'client_id,computer_name', '--limit', '3'], { env });
+    const result = await runMain(
+      ['computers', 'list', '-o', format, '--fields', 'client_id,computer_name', '--limit', '3'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(header);
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(4);
@@ -94,7 +101,10 @@ describe('computers against the sandbox', () => {
 
   /** The exact text is the contract here: the sandbox's demo data is seeded the same every time. */
   it('a table of a few computers in a pipe, and the notice of what was left out', async () => {
-    const run = await runMain(['computers', 'list', '--per-page', '4', '--fields', 'client_id,name,group,platform,flags'], { env });
+    const run = await runMain(
+      ['computers', 'list', '--per-page', '4', '--fields', 'client_id,name,group,platform,flags'],
+      { env },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toMatchInlineSnapshot(`
       "CLIENT ID                             NAME                  GROUP               PLATFORM  FLAGS
@@ -115,8 +125,12 @@ describe('computers against the sandbox', () => {
     const own = await startSandbox({ port: 0 });
     try {
       const ownEnv = { MON_BASE_URL: own.url, MON_API_KEY: own.apiKey };
-      for (const name of ['東京オフィス', 'Zürich 👩‍💻 Labs']) expect((await runMain(['groups', 'find-or-create', '--name', name, '-q'], { env: ownEnv })).code).toBe(0);
-      const run = await runMain(['groups', 'list', '--fields', 'name,slug,visible_computer_count,hidden_computer_count', '--all'], { env: ownEnv });
+      for (const name of ['東京オフィス', 'Zürich 👩‍💻 Labs'])
+        expect((await runMain(['groups', 'find-or-create', '--name', name, '-q'], { env: ownEnv })).code).toBe(0);
+      const run = await runMain(
+        ['groups', 'list', '--fields', 'name,slug,visible_computer_count,hidden_computer_count', '--all'],
+        { env: ownEnv },
+      );
       expect(run.code).toBe(0);
       expect(run.stdout).toMatchInlineSnapshot(`
         "NAME                     SLUG                   COMPUTERS  HIDDEN
@@ -166,11 +180,20 @@ describe('computers against the sandbox', () => {
 
   it.each([
     [['computers', 'list', '--status', 'gone'], "--status: 'gone' is not one of visible, hidden, missing"],
-    [['computers', 'list', '--platform', 'mac', '--platform', 'amiga'], "--platform: 'amiga' is not one of mac, linux, windows"],
-    [['computers', 'list', '--created-after', '2026-02-30'], "--created-after: '2026-02-30' does not exist: February 2026 has 28 days"],
+    [
+      ['computers', 'list', '--platform', 'mac', '--platform', 'amiga'],
+      "--platform: 'amiga' is not one of mac, linux, windows",
+    ],
+    [
+      ['computers', 'list', '--created-after', '2026-02-30'],
+      "--created-after: '2026-02-30' does not exist: February 2026 has 28 days",
+    ],
     [['computers', 'list', '--per-page', '101'], '--per-page: must be a whole number from 1 to 100'],
     [['computers', 'list', '--order', 'name'], "--order: 'name' is not one of"],
-    [['computers', 'list', '--fields', 'nope'], "--fields: unknown key nope — the keys are those of -o json, and the table's columns name, flags"],
+    [
+      ['computers', 'list', '--fields', 'nope'],
+      "--fields: unknown key nope — the keys are those of -o json, and the table's columns name, flags",
+    ],
     [['computers', 'list', '--asset-id', 'x'.repeat(192)], '--asset-id: at most 191 characters (got 192)'],
     [['--timeout', '0', 'computers', 'list'], '--timeout: must be a number of seconds above 0'],
   ])('rejects %j before sending anything', async (args, message) => {

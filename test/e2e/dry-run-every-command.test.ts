@@ -14,7 +14,11 @@ describe('--dry-run sends nothing, in every command', { timeout: 120_000 }, () =
   let api: FakeApi;
   beforeAll(async () => {
     // An empty list for a read (a bulk plan finds nothing quickly), an error for anything else.
-    api = await startFakeApi((req, res) => (req.method === 'GET' ? json(res, 200, [], { 'x-total': '0' }) : apiError(res, 500, 'Dry run broken', `${req.method} ${req.path} was sent`)));
+    api = await startFakeApi((req, res) =>
+      req.method === 'GET'
+        ? json(res, 200, [], { 'x-total': '0' })
+        : apiError(res, 500, 'Dry run broken', `${req.method} ${req.path} was sent`),
+    );
   });
   afterAll(() => api.close());
 
@@ -23,7 +27,10 @@ describe('--dry-run sends nothing, in every command', { timeout: 120_000 }, () =
   it.each(EXAMPLES)('%s', { timeout: 8000 }, async (_line, args) => {
     const before = api.requests.length;
     const dir = tempConfigDir();
-    const run = await runMain(['--dry-run', ...args], { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_dry_run_every_0001', MON_CONFIG_DIR: dir }, input: '' });
+    const run = await runMain(['--dry-run', ...args], {
+      env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_dry_run_every_0001', MON_CONFIG_DIR: dir },
+      input: '',
+    });
     const sent = api.requests.slice(before);
     const bulk = /^plugin (un)?mute$/.test(args.slice(0, 2).join(' ')) && !args[2]!.startsWith('pr_');
     expect(sent.filter((r) => !bulk || r.method !== 'GET').map((r) => `${r.method} ${r.path}`)).toEqual([]);
@@ -33,8 +40,14 @@ describe('--dry-run sends nothing, in every command', { timeout: 120_000 }, () =
 
   it('profile test shows the request it would send, key redacted', async () => {
     const before = api.requests.length;
-    const run = await runMain(['--dry-run', 'profile', 'test'], { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_dry_run_every_0001', MON_CONFIG_DIR: tempConfigDir() } });
-    expect(run).toEqual({ code: 0, stdout: `GET ${api.url}/v2.5/groups?per_page=1&api_key=[REDACTED]\n`, stderr: 'dry run: nothing was sent\n' });
+    const run = await runMain(['--dry-run', 'profile', 'test'], {
+      env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_dry_run_every_0001', MON_CONFIG_DIR: tempConfigDir() },
+    });
+    expect(run).toEqual({
+      code: 0,
+      stdout: `GET ${api.url}/v2.5/groups?per_page=1&api_key=[REDACTED]\n`,
+      stderr: 'dry run: nothing was sent\n',
+    });
     expect(api.requests.length).toBe(before);
   });
 
@@ -42,6 +55,8 @@ describe('--dry-run sends nothing, in every command', { timeout: 120_000 }, () =
     const run = await runMain(['--dry-run', 'sandbox', '--port', '0'], { env: { MON_CONFIG_DIR: tempConfigDir() } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^dry run: nothing was changed \(this would serve the sandbox's API on 127\.0\.0\.1:0 with the data of .*\)\n$/);
+    expect(run.stderr).toMatch(
+      /^dry run: nothing was changed \(this would serve the sandbox's API on 127\.0\.0\.1:0 with the data of .*\)\n$/,
+    );
   });
 });

@@ -39,10 +39,16 @@ type Event = Record<string, unknown> & { _mon: Record<string, unknown> };
  * fleet still between the test's steps (a step of 5 simulated minutes takes 5 real ones), so
  * every event comes from a trigger.
  */
-async function livingSandbox(webhook: string): Promise<{ trigger: (...args: string[]) => ReturnType<typeof runMon>; stderr: () => string }> {
+async function livingSandbox(
+  webhook: string,
+): Promise<{ trigger: (...args: string[]) => ReturnType<typeof runMon>; stderr: () => string }> {
   const dir = tempConfigDir();
   const env = { PATH: process.env.PATH ?? '', HOME: dir, MON_CONFIG_DIR: dir };
-  const child = spawn(process.execPath, [MON_BIN, 'sandbox', 'serve', '--live', '--speed', '1', '--webhook', webhook, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [MON_BIN, 'sandbox', 'serve', '--live', '--speed', '1', '--webhook', webhook, '--port', '0'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.push(child);
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -52,13 +58,25 @@ async function livingSandbox(webhook: string): Promise<{ trigger: (...args: stri
       out += chunk;
       if (out.includes('export MON_API_KEY=')) resolve();
     });
-    child.once('close', (code) => reject(new Error(`mon sandbox serve ended (${code}) before serving:\n${out}${stderr}`)));
+    child.once('close', (code) =>
+      reject(new Error(`mon sandbox serve ended (${code}) before serving:\n${out}${stderr}`)),
+    );
   });
-  return { trigger: (...args) => runMon(['sandbox', 'trigger', ...args], { env: { HOME: dir, MON_CONFIG_DIR: dir } }), stderr: () => stderr };
+  return {
+    trigger: (...args) => runMon(['sandbox', 'trigger', ...args], { env: { HOME: dir, MON_CONFIG_DIR: dir } }),
+    stderr: () => stderr,
+  };
 }
 
 async function listener(file: string, listen?: string): Promise<RunningListener> {
-  const running = await listenProcess(['--output-file', file, '-o', 'ndjson', '--include-tests', ...(listen ? ['--listen', listen] : [])]);
+  const running = await listenProcess([
+    '--output-file',
+    file,
+    '-o',
+    'ndjson',
+    '--include-tests',
+    ...(listen ? ['--listen', listen] : []),
+  ]);
   listeners.push(running);
   return running;
 }
@@ -92,13 +110,22 @@ describe('mon events listen beside a living sandbox', () => {
 
     // A test delivery: svc_test at the top, an event_id starting svc_test_, shown as a test.
     const test = await sandbox.trigger('test');
-    expect(test).toMatchObject({ code: 0, stdout: expect.stringMatching(/^test delivery svc_test_[0-9a-f]{16}\n.*: delivered \(HTTP 200\)\n$/) });
+    expect(test).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^test delivery svc_test_[0-9a-f]{16}\n.*: delivered \(HTTP 200\)\n$/),
+    });
     const testId = /^test delivery (\S+)/.exec(test.stdout)![1]!;
-    expect(await printed(listening, (event) => event.event_id === testId)).toMatchObject({ svc_test: true, _mon: { kind: 'test', id: testId } });
+    expect(await printed(listening, (event) => event.event_id === testId)).toMatchObject({
+      svc_test: true,
+      _mon: { kind: 'test', id: testId },
+    });
 
     const probe = await sandbox.trigger('connection_test');
     expect(probe).toMatchObject({ code: 0, stdout: expect.stringMatching(/: delivered \(HTTP 200\)\n$/) });
-    expect(await printed(listening, (event) => event._mon.kind === 'connection_test')).toMatchObject({ event: 'connection_test', event_id: expect.stringMatching(/^svc_test_/) });
+    expect(await printed(listening, (event) => event._mon.kind === 'connection_test')).toMatchObject({
+      event: 'connection_test',
+      event_id: expect.stringMatching(/^svc_test_/),
+    });
 
     // OK → Alert, then Warning, then OK on the same result: the words, the integers, the names.
     const alert = await sandbox.trigger('alert');
@@ -106,11 +133,19 @@ describe('mon events listen beside a living sandbox', () => {
     const { clientId, plugin } = forced(alert.stdout);
     const steps = [
       { trigger: 'alert', severity: 'alert', previous: 'ok', code: 2, previousCode: 0, transition: 'OK → Alert' },
-      { trigger: 'warning', severity: 'warning', previous: 'alert', code: 1, previousCode: 2, transition: 'Alert → Warning' },
+      {
+        trigger: 'warning',
+        severity: 'warning',
+        previous: 'alert',
+        code: 1,
+        previousCode: 2,
+        transition: 'Alert → Warning',
+      },
       { trigger: 'ok', severity: 'ok', previous: 'warning', code: 0, previousCode: 1, transition: 'Warning → OK' },
     ];
     for (const step of steps) {
-      if (step.trigger !== 'alert') expect(forced((await sandbox.trigger(step.trigger, clientId)).stdout)).toMatchObject({ clientId, plugin });
+      if (step.trigger !== 'alert')
+        expect(forced((await sandbox.trigger(step.trigger, clientId)).stdout)).toMatchObject({ clientId, plugin });
       const event = await printed(listening, (e) => e._mon.client_id === clientId && e.severity === step.severity);
       const computer = event.computer as Record<string, string | null>;
       expect(event).toMatchObject({
@@ -179,7 +214,9 @@ describe('mon events listen beside a living sandbox', () => {
     expect(ids).toHaveLength(day + more);
     // Printed at most once between the two; the file is the record: an event on disk when the
     // first was killed, before it printed it, is a duplicate to the second, answered, not shown.
-    const shown = [...lines(first.stdout.text), ...lines(second.stdout.text)].map((event) => (event as Event)._mon.id as string);
+    const shown = [...lines(first.stdout.text), ...lines(second.stdout.text)].map(
+      (event) => (event as Event)._mon.id as string,
+    );
     expect(new Set(shown).size).toBe(shown.length);
     for (const id of shown) expect(ids).toContain(id);
     expect(sandbox.stderr()).not.toContain('given up');

@@ -10,9 +10,16 @@ type Item = Record<string, unknown>;
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const DAY = 86_400;
 const now = () => NOW;
-const soonest = (items: Item[]) => [...items].sort((a, b) => (a.expires_at as number) - (b.expires_at as number) || String(a.uid).localeCompare(String(b.uid)));
-const uids = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as Item).uid);
-
+const soonest = (items: Item[]) =>
+  [...items].sort(
+    (a, b) => (a.expires_at as number) - (b.expires_at as number) || String(a.uid).localeCompare(String(b.uid)),
+  );
+const uids = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as Item).uid);
 
 describe('expirations against the sandbox', () => {
   let sandbox: RunningSandbox;
@@ -39,21 +46,44 @@ describe('expirations against the sandbox', () => {
   afterAll(() => sandbox.close());
 
   it('`list` sends every filter under its API name (names and slugs as uids), dates as epoch seconds covering whole UTC days', async () => {
-    const uidOf = async (path: string, key: string, value: string) => ((await api(sandbox, path)).body as Item[]).find((item) => item[key] === value)!.uid;
+    const uidOf = async (path: string, key: string, value: string) =>
+      ((await api(sandbox, path)).body as Item[]).find((item) => item[key] === value)!.uid;
     const apple = await uidOf('/v2.5/expiration_manufacturers', 'slug', 'apple');
     const care = await uidOf('/v2.5/expiration_products', 'name', 'AppleCare+ for Mac');
     const acme = await uidOf('/v2.5/groups', 'slug', 'acme-design');
     sandbox.requests.length = 0;
     const result = await runMain(
       [
-        'expirations', 'list', '--uid', 'e_nothing', '--manufacturer', 'apple', '--product', 'applecare+ FOR mac', '--group', 'acme-design',
-        '--computer', 'c_x', '--license-key', 'K-1', '--expires-start', '2026-01-01', '--expires-end', '2026-03-31', '--json',
+        'expirations',
+        'list',
+        '--uid',
+        'e_nothing',
+        '--manufacturer',
+        'apple',
+        '--product',
+        'applecare+ FOR mac',
+        '--group',
+        'acme-design',
+        '--computer',
+        'c_x',
+        '--license-key',
+        'K-1',
+        '--expires-start',
+        '2026-01-01',
+        '--expires-end',
+        '2026-03-31',
+        '--json',
       ],
       { env },
     );
     expect(result).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
     // One lookup each for the manufacturer, the product and the group, then the list itself.
-    expect(sandbox.requests.map((r) => r.path)).toEqual(['/v2.5/expiration_manufacturers', '/v2.5/expiration_products', '/v2.5/groups/acme-design', '/v2.5/expirations']);
+    expect(sandbox.requests.map((r) => r.path)).toEqual([
+      '/v2.5/expiration_manufacturers',
+      '/v2.5/expiration_products',
+      '/v2.5/groups/acme-design',
+      '/v2.5/expirations',
+    ]);
     expect(sandbox.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v2.5/expirations', status: 200 });
     expect(sandbox.requests.at(-1)!.query).toEqual({
       uid: 'e_nothing',
@@ -70,15 +100,22 @@ describe('expirations against the sandbox', () => {
     });
   });
 
-  it('`list` is soonest expiry first, across every page; --order latest keeps the API\'s order and its pages', async () => {
+  it("`list` is soonest expiry first, across every page; --order latest keeps the API's order and its pages", async () => {
     const result = await runMain(['expirations', 'list', '--per-page', '5', '-o', 'ndjson'], { env });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(uids(result.stdout)).toEqual(soonest(all).map((e) => e.uid));
     expect(sandbox.requests.length).toBe(Math.ceil(all.length / 5));
     const limited = await runMain(['expirations', 'list', '--limit', '2', '-o', 'ndjson'], { env });
-    expect(uids(limited.stdout)).toEqual(soonest(all).slice(0, 2).map((e) => e.uid));
+    expect(uids(limited.stdout)).toEqual(
+      soonest(all)
+        .slice(0, 2)
+        .map((e) => e.uid),
+    );
     sandbox.requests.length = 0;
-    const latest = await runMain(['expirations', 'list', '--order', 'latest', '--per-page', '3', '--page', '2', '-o', 'ndjson'], { env });
+    const latest = await runMain(
+      ['expirations', 'list', '--order', 'latest', '--per-page', '3', '--page', '2', '-o', 'ndjson'],
+      { env },
+    );
     expect(uids(latest.stdout)).toEqual(all.slice(3, 6).map((e) => e.uid));
     expect(sandbox.requests).toHaveLength(1);
   });
@@ -88,7 +125,10 @@ describe('expirations against the sandbox', () => {
     const end = Math.floor((NOW / 1000 + 30 * DAY) / DAY) * DAY + DAY - 1;
     const result = await runMain(['expirations', 'list', '--within', '30d', '-o', 'ndjson'], { env, now });
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(sandbox.requests.at(-1)!.query).toMatchObject({ expires_at_start: String(today), expires_at_end: String(end) });
+    expect(sandbox.requests.at(-1)!.query).toMatchObject({
+      expires_at_start: String(today),
+      expires_at_end: String(end),
+    });
     const expected = soonest(all.filter((e) => (e.expires_at as number) >= today && (e.expires_at as number) <= end));
     expect(expected.length).toBeGreaterThan(0);
     expect(uids(result.stdout)).toEqual(expected.map((e) => e.uid));
@@ -111,8 +151,14 @@ describe('expirations against the sandbox', () => {
     [['--within', '0d'], "mon: --within: '0d' is not a duration such as 30d, 2w or 12h"],
     [['--within', 'soon'], "mon: --within: 'soon' is not a duration such as 30d, 2w or 12h"],
     [['--within', '36501d'], 'mon: --within: at most 36500d (100 years)'],
-    [['--within', '30d', '--expires-start', '2026-01-01', '--expires-end', '2026-02-01'], 'mon: --within and --expires-start cannot be used together'],
-    [['--expired', '--expires-start', '2026-01-01', '--expires-end', '2026-02-01'], 'mon: --expired and --expires-start cannot be used together'],
+    [
+      ['--within', '30d', '--expires-start', '2026-01-01', '--expires-end', '2026-02-01'],
+      'mon: --within and --expires-start cannot be used together',
+    ],
+    [
+      ['--expired', '--expires-start', '2026-01-01', '--expires-end', '2026-02-01'],
+      'mon: --expired and --expires-start cannot be used together',
+    ],
     [['--page', '2'], 'mon: --page: soonest first is sorted after every page is read, so it has no pages'],
     [['--order', 'first'], "mon: --order: 'first' is not one of soonest, latest"],
   ])('`list %j`: exit 2 naming the option, nothing sent', async (words, said) => {
@@ -127,7 +173,9 @@ describe('expirations against the sandbox', () => {
     const [first] = all;
     const day = new Date((first!.expires_at as number) * 1000).toISOString().slice(0, 10);
     const expected = all.filter((e) => new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10) === day);
-    const result = await runMain(['expirations', 'list', '--expires-start', day, '--expires-end', day, '--json'], { env });
+    const result = await runMain(['expirations', 'list', '--expires-start', day, '--expires-end', day, '--json'], {
+      env,
+    });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(expected);
   });
@@ -139,7 +187,14 @@ describe('expirations against the sandbox', () => {
     // A table names what JSON leaves as uids: it asks for them expanded.
     expect(sandbox.requests[0]!.query['expand[]']).toEqual(['expiration_product', 'computer', 'group']);
     // Soonest expiry first: the API's order (latest first) sorted the other way.
-    const named = soonest((await api(sandbox, '/v2.5/expirations?per_page=100&expand[]=expiration_product&expand[]=computer&expand[]=group')).body as Item[]).slice(0, 3);
+    const named = soonest(
+      (
+        await api(
+          sandbox,
+          '/v2.5/expirations?per_page=100&expand[]=expiration_product&expand[]=computer&expand[]=group',
+        )
+      ).body as Item[],
+    ).slice(0, 3);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^UID\s+PRODUCT\s+LICENSE KEY\s+EXPIRES\s+RENEWABLE\s+OWNER$/);
     expect(lines).toHaveLength(4);
@@ -148,7 +203,14 @@ describe('expirations against the sandbox', () => {
       const expires = new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10);
       const product = (e.expiration_product as Item).name;
       const ownerName = owner.name ?? owner.custom_name ?? owner.computer_name;
-      expect(lines[i + 1]!.split(/\s{2,}/)).toEqual([e.uid, product, e.license_key, expires, e.renewable ? 'yes' : 'no', ownerName]);
+      expect(lines[i + 1]!.split(/\s{2,}/)).toEqual([
+        e.uid,
+        product,
+        e.license_key,
+        expires,
+        e.renewable ? 'yes' : 'no',
+        ownerName,
+      ]);
     });
   });
 
@@ -163,14 +225,35 @@ describe('expirations against the sandbox', () => {
   it('`create` for a group POSTs every attribute as expiration[...], the date as epoch seconds', async () => {
     const result = await runMain(
       [
-        'expirations', 'create', '--license-key', 'XK-2231-99', '--expires-at', '2026-09-30', '--manufacturer', manufacturer,
-        '--product', product, '--group', group, '--renewable', '--notes', 'PO 4471', '--json',
+        'expirations',
+        'create',
+        '--license-key',
+        'XK-2231-99',
+        '--expires-at',
+        '2026-09-30',
+        '--manufacturer',
+        manufacturer,
+        '--product',
+        product,
+        '--group',
+        group,
+        '--renewable',
+        '--notes',
+        'PO 4471',
+        '--json',
       ],
       { env },
     );
     expect(result.code).toBe(0);
     const created = JSON.parse(result.stdout) as Item;
-    expect(created).toMatchObject({ license_key: 'XK-2231-99', expires_at: 1790726400, group, computer: null, renewable: true, notes: 'PO 4471' });
+    expect(created).toMatchObject({
+      license_key: 'XK-2231-99',
+      expires_at: 1790726400,
+      group,
+      computer: null,
+      renewable: true,
+      notes: 'PO 4471',
+    });
     expect(result.stderr).toBe(`Expiration ${String(created.uid)} created.\n`);
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.requests[0]).toMatchObject({ method: 'POST', path: '/v2.5/expirations', query: {}, status: 200 });
@@ -188,7 +271,22 @@ describe('expirations against the sandbox', () => {
 
   it('`create` for a computer sends computer_id, and --no-renewable as false', async () => {
     const result = await runMain(
-      ['expirations', 'create', '--license-key', 'C02XL0', '--expires-at', '2027-01-15', '--manufacturer', manufacturer, '--product', product, '--computer', computer, '--no-renewable', '--json'],
+      [
+        'expirations',
+        'create',
+        '--license-key',
+        'C02XL0',
+        '--expires-at',
+        '2027-01-15',
+        '--manufacturer',
+        manufacturer,
+        '--product',
+        product,
+        '--computer',
+        computer,
+        '--no-renewable',
+        '--json',
+      ],
       { env },
     );
     expect(result.code).toBe(0);
@@ -206,18 +304,39 @@ describe('expirations against the sandbox', () => {
 
   it('`update` PUTs only the options given', async () => {
     const uid = all[1]!.uid as string;
-    const result = await runMain(['expirations', 'update', uid, '--notes', 'Renewed', '--expires-at', '2038-01-19', '--json'], { env });
+    const result = await runMain(
+      ['expirations', 'update', uid, '--notes', 'Renewed', '--expires-at', '2038-01-19', '--json'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Expiration ${uid} updated.\n`);
     expect(JSON.parse(result.stdout)).toMatchObject({ uid, notes: 'Renewed', expires_at: 2147472000 });
     expect(sandbox.requests).toHaveLength(1);
     expect(sandbox.requests[0]).toMatchObject({ method: 'PUT', path: `/v2.5/expirations/${uid}`, status: 200 });
-    expect(sandbox.requests[0]!.form).toEqual({ 'expiration[notes]': 'Renewed', 'expiration[expires_at]': '2147472000', api_key: sandbox.apiKey });
+    expect(sandbox.requests[0]!.form).toEqual({
+      'expiration[notes]': 'Renewed',
+      'expiration[expires_at]': '2147472000',
+      api_key: sandbox.apiKey,
+    });
   });
 
   it('`--dry-run create` prints the request, key redacted, and sends nothing', async () => {
     const result = await runMain(
-      ['expirations', 'create', '--license-key', 'K', '--expires-at', '2026-09-30', '--manufacturer', 'em_1', '--product', 'ep_1', '--group', 'g_1', '--dry-run'],
+      [
+        'expirations',
+        'create',
+        '--license-key',
+        'K',
+        '--expires-at',
+        '2026-09-30',
+        '--manufacturer',
+        'em_1',
+        '--product',
+        'ep_1',
+        '--group',
+        'g_1',
+        '--dry-run',
+      ],
       { env },
     );
     expect(result.code).toBe(0);
@@ -244,22 +363,37 @@ describe('expirations against the sandbox', () => {
   it('`--fields` picks documented keys and table columns; csv keeps epoch times as ISO dates', async () => {
     const now = soonest(all).slice(0, 2);
     sandbox.requests.length = 0;
-    const result = await runMain(['expirations', 'list', '--limit', '2', '-o', 'csv', '--fields', 'uid,license_key,expires_at,owner'], { env });
+    const result = await runMain(
+      ['expirations', 'list', '--limit', '2', '-o', 'csv', '--fields', 'uid,license_key,expires_at,owner'],
+      { env },
+    );
     expect(result.code).toBe(0);
-    const expected = now.map((e) => [e.uid, e.license_key, new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10), e.computer ?? e.group].join(','));
+    const expected = now.map((e) =>
+      [
+        e.uid,
+        e.license_key,
+        new Date((e.expires_at as number) * 1000).toISOString().slice(0, 10),
+        e.computer ?? e.group,
+      ].join(','),
+    );
     expect(result.stdout.trimEnd().split(/\r?\n/)).toEqual(['uid,license_key,expires_at,owner', ...expected]);
   });
 
   it('`--fields` with an unknown key exits 2 saying where the keys come from, before any request', async () => {
     const result = await runMain(['expirations', 'list', '--fields', 'uid,colour'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("mon: --fields: unknown key colour — the keys are those of -o json, and the table's columns owner\n");
+    expect(result.stderr).toBe(
+      "mon: --fields: unknown key colour — the keys are those of -o json, and the table's columns owner\n",
+    );
     expect(sandbox.requests).toEqual([]);
   });
 
   it('`delete --dry-run` prints the DELETE, asks nothing and sends nothing', async () => {
     const result = await runMain(['expirations', 'delete', 'e_1', '--dry-run'], { env });
-    expect(result).toMatchObject({ code: 0, stdout: `DELETE ${sandbox.url}/v2.5/expirations/e_1\napi_key=[REDACTED]\n` });
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `DELETE ${sandbox.url}/v2.5/expirations/e_1\napi_key=[REDACTED]\n`,
+    });
     expect(sandbox.requests).toEqual([]);
   });
 
@@ -287,7 +421,9 @@ describe('expirations against the sandbox', () => {
     const e = all[3]!;
     const { code, screen } = await onTerminal(['expirations', 'delete', String(e.uid)], env, 'y\n');
     expect(code).toBe(0);
-    expect(screen).toContain(`Delete expiration ${String(e.uid)} (license key ${String(e.license_key)}, product ${String(e.expiration_product)}`);
+    expect(screen).toContain(
+      `Delete expiration ${String(e.uid)} (license key ${String(e.license_key)}, product ${String(e.expiration_product)}`,
+    );
     expect(sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       `GET /v2.5/expirations/${String(e.uid)} 200`,
       `DELETE /v2.5/expirations/${String(e.uid)} 204`,
@@ -304,7 +440,12 @@ describe('expirations against the sandbox', () => {
       '--group': 'g_1',
       ...overrides,
     };
-    return ['expirations', 'create', ...Object.entries(options).flatMap(([flag, value]) => (value === undefined ? [] : [flag, value])), ...extra];
+    return [
+      'expirations',
+      'create',
+      ...Object.entries(options).flatMap(([flag, value]) => (value === undefined ? [] : [flag, value])),
+      ...extra,
+    ];
   };
 
   // In-process through main(): the same parsing and checks as bin/mon, without a node start per case.
@@ -314,32 +455,124 @@ describe('expirations against the sandbox', () => {
     ['create without --manufacturer', create({ '--manufacturer': undefined }), '--manufacturer is required'],
     ['create without an owner', create({ '--group': undefined }), 'give one of --group or --computer'],
     ['create with both owners', create({ '--computer': 'c_1' }), 'give only one of --group and --computer'],
-    ['a license key over 191', create({ '--license-key': 'k'.repeat(192) }), '--license-key: at most 191 characters (got 192)'],
+    [
+      'a license key over 191',
+      create({ '--license-key': 'k'.repeat(192) }),
+      '--license-key: at most 191 characters (got 192)',
+    ],
     ['an empty license key', create({ '--license-key': ' ' }), '--license-key: must not be empty'],
-    ['a manufacturer id over 191', create({ '--manufacturer': long('em_', 192) }), '--manufacturer: at most 191 characters (got 192)'],
+    [
+      'a manufacturer id over 191',
+      create({ '--manufacturer': long('em_', 192) }),
+      '--manufacturer: at most 191 characters (got 192)',
+    ],
     ['a group over 255', create({ '--group': long('g_', 256) }), '--group: at most 255 characters (got 256)'],
     ['notes over 65535', create({ '--notes': 'n'.repeat(65_536) }), '--notes: at most 65535 characters (got 65536)'],
-    ['a product uid for --manufacturer', create({ '--manufacturer': 'ep_1' }), "--manufacturer: 'ep_1' is an expiration product uid, not an expiration manufacturer — give the expiration manufacturer's uid (em_…), slug or name"],
-    ['a manufacturer uid for --product', create({ '--product': 'em_1' }), "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid (ep_…), slug or name"],
-    ['a note uid for --group', create({ '--group': 'n_1' }), "--group: 'n_1' is a note uid, not a group — give the group's uid (g_…), slug or name"],
-    ['a group uid for --computer', create({ '--group': undefined, '--computer': 'g_1' }), "--computer: 'g_1' is a group uid, not a computer — give the computer's client id or c_ uid"],
-    ['an impossible date', create({ '--expires-at': '2026-02-30' }), "--expires-at: '2026-02-30' does not exist: February 2026 has 28 days"],
-    ['a date in another form', create({ '--expires-at': '30/09/2026' }), "--expires-at: '30/09/2026' is not a date of the form YYYY-MM-DD"],
-    ['a date past 32-bit time', create({ '--expires-at': '2038-01-20' }), '--expires-at: must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)'],
-    ['a start without an end', ['expirations', 'list', '--expires-start', '2026-01-01'], '--expires-start and --expires-end go together: give both'],
-    ['an end without a start', ['expirations', 'list', '--expires-end', '2026-01-01'], '--expires-start and --expires-end go together: give both'],
-    ['a start after the end', ['expirations', 'list', '--expires-start', '2026-02-01', '--expires-end', '2026-01-01'], '--expires-start: must not be after --expires-end'],
-    ['a start after the end, with a group to look up', ['expirations', 'list', '--group', 'acme-design', '--expires-start', '2026-02-01', '--expires-end', '2026-01-01'], '--expires-start: must not be after --expires-end'],
-    ['a bad start date', ['expirations', 'list', '--expires-start', '2026-13-01', '--expires-end', '2026-12-01'], "--expires-start: '2026-13-01' has no month 13"],
-    ['a note uid for list --uid', ['expirations', 'list', '--uid', 'n_1'], "--uid: 'n_1' is not an expiration uid (they start with e_)"],
-    ['a license key filter over 191', ['expirations', 'list', '--license-key', 'k'.repeat(192)], '--license-key: at most 191 characters (got 192)'],
-    ['get with a group uid', ['expirations', 'get', 'g_1'], "<uid>: 'g_1' is not an expiration uid (they start with e_)"],
-    ['get with a bare prefix', ['expirations', 'get', 'e_'], "<uid>: 'e_' is not an expiration uid (they start with e_)"],
-    ['delete with a note uid', ['expirations', 'delete', 'n_1', '--yes'], "<uid>: 'n_1' is not an expiration uid (they start with e_)"],
-    ['update with nothing to change', ['expirations', 'update', 'e_1'], 'nothing to update: give at least one attribute option'],
-    ['update with both owners', ['expirations', 'update', 'e_1', '--group', 'g_1', '--computer', 'c_1'], '--group and --computer cannot be used together'],
-    ['update with a manufacturer uid for --product', ['expirations', 'update', 'e_1', '--product', 'em_1'], "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid (ep_…), slug or name"],
-    ['update with a bad date', ['expirations', 'update', 'e_1', '--expires-at', 'tomorrow'], "--expires-at: 'tomorrow' is not a date of the form YYYY-MM-DD"],
+    [
+      'a product uid for --manufacturer',
+      create({ '--manufacturer': 'ep_1' }),
+      "--manufacturer: 'ep_1' is an expiration product uid, not an expiration manufacturer — give the expiration manufacturer's uid (em_…), slug or name",
+    ],
+    [
+      'a manufacturer uid for --product',
+      create({ '--product': 'em_1' }),
+      "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid (ep_…), slug or name",
+    ],
+    [
+      'a note uid for --group',
+      create({ '--group': 'n_1' }),
+      "--group: 'n_1' is a note uid, not a group — give the group's uid (g_…), slug or name",
+    ],
+    [
+      'a group uid for --computer',
+      create({ '--group': undefined, '--computer': 'g_1' }),
+      "--computer: 'g_1' is a group uid, not a computer — give the computer's client id or c_ uid",
+    ],
+    [
+      'an impossible date',
+      create({ '--expires-at': '2026-02-30' }),
+      "--expires-at: '2026-02-30' does not exist: February 2026 has 28 days",
+    ],
+    [
+      'a date in another form',
+      create({ '--expires-at': '30/09/2026' }),
+      "--expires-at: '30/09/2026' is not a date of the form YYYY-MM-DD",
+    ],
+    [
+      'a date past 32-bit time',
+      create({ '--expires-at': '2038-01-20' }),
+      '--expires-at: must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)',
+    ],
+    [
+      'a start without an end',
+      ['expirations', 'list', '--expires-start', '2026-01-01'],
+      '--expires-start and --expires-end go together: give both',
+    ],
+    [
+      'an end without a start',
+      ['expirations', 'list', '--expires-end', '2026-01-01'],
+      '--expires-start and --expires-end go together: give both',
+    ],
+    [
+      'a start after the end',
+      ['expirations', 'list', '--expires-start', '2026-02-01', '--expires-end', '2026-01-01'],
+      '--expires-start: must not be after --expires-end',
+    ],
+    [
+      'a start after the end, with a group to look up',
+      ['expirations', 'list', '--group', 'acme-design', '--expires-start', '2026-02-01', '--expires-end', '2026-01-01'],
+      '--expires-start: must not be after --expires-end',
+    ],
+    [
+      'a bad start date',
+      ['expirations', 'list', '--expires-start', '2026-13-01', '--expires-end', '2026-12-01'],
+      "--expires-start: '2026-13-01' has no month 13",
+    ],
+    [
+      'a note uid for list --uid',
+      ['expirations', 'list', '--uid', 'n_1'],
+      "--uid: 'n_1' is not an expiration uid (they start with e_)",
+    ],
+    [
+      'a license key filter over 191',
+      ['expirations', 'list', '--license-key', 'k'.repeat(192)],
+      '--license-key: at most 191 characters (got 192)',
+    ],
+    [
+      'get with a group uid',
+      ['expirations', 'get', 'g_1'],
+      "<uid>: 'g_1' is not an expiration uid (they start with e_)",
+    ],
+    [
+      'get with a bare prefix',
+      ['expirations', 'get', 'e_'],
+      "<uid>: 'e_' is not an expiration uid (they start with e_)",
+    ],
+    [
+      'delete with a note uid',
+      ['expirations', 'delete', 'n_1', '--yes'],
+      "<uid>: 'n_1' is not an expiration uid (they start with e_)",
+    ],
+    [
+      'update with nothing to change',
+      ['expirations', 'update', 'e_1'],
+      'nothing to update: give at least one attribute option',
+    ],
+    [
+      'update with both owners',
+      ['expirations', 'update', 'e_1', '--group', 'g_1', '--computer', 'c_1'],
+      '--group and --computer cannot be used together',
+    ],
+    [
+      'update with a manufacturer uid for --product',
+      ['expirations', 'update', 'e_1', '--product', 'em_1'],
+      "--product: 'em_1' is an expiration manufacturer uid, not an expiration product — give the expiration product's uid (ep_…), slug or name",
+    ],
+    [
+      'update with a bad date',
+      ['expirations', 'update', 'e_1', '--expires-at', 'tomorrow'],
+      "--expires-at: 'tomorrow' is not a date of the form YYYY-MM-DD",
+    ],
   ] as const)('%s: exit 2, one line naming the option, no request', async (_, args, message) => {
     expectRefusedBeforeSending(await runMain(args, { env }), message, sandbox.requests);
   });

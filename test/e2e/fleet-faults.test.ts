@@ -48,9 +48,27 @@ describe('status --check and fleet failures against a server with known data', (
 
   it.each([
     ['OK', {}, [], 0, 'MON OK - 0 alerts, 0 warnings, 0 missing | alerts=0;;0;0 warnings=0;0;;0 missing=0;0;;0'],
-    ['WARNING (warnings)', { warnings: 2 }, [], 1, 'MON WARNING - 0 alerts, 2 warnings, 0 missing | alerts=0;;0;0 warnings=2;0;;0 missing=0;0;;0'],
-    ['WARNING (missing)', { missing: 1 }, [], 1, 'MON WARNING - 0 alerts, 0 warnings, 1 missing | alerts=0;;0;0 warnings=0;0;;0 missing=1;0;;0'],
-    ['CRITICAL (one alert)', { alerts: 1, warnings: 3 }, [], 2, 'MON CRITICAL - 1 alert, 3 warnings, 0 missing | alerts=1;;0;0 warnings=3;0;;0 missing=0;0;;0'],
+    [
+      'WARNING (warnings)',
+      { warnings: 2 },
+      [],
+      1,
+      'MON WARNING - 0 alerts, 2 warnings, 0 missing | alerts=0;;0;0 warnings=2;0;;0 missing=0;0;;0',
+    ],
+    [
+      'WARNING (missing)',
+      { missing: 1 },
+      [],
+      1,
+      'MON WARNING - 0 alerts, 0 warnings, 1 missing | alerts=0;;0;0 warnings=0;0;;0 missing=1;0;;0',
+    ],
+    [
+      'CRITICAL (one alert)',
+      { alerts: 1, warnings: 3 },
+      [],
+      2,
+      'MON CRITICAL - 1 alert, 3 warnings, 0 missing | alerts=1;;0;0 warnings=3;0;;0 missing=0;0;;0',
+    ],
     [
       'WARNING within the critical range',
       { alerts: 3 },
@@ -97,10 +115,14 @@ describe('status --check and fleet failures against a server with known data', (
   it('a group name with a |, a line break, perf-like text and an escape: one line, exactly one |, the name cleaned', async () => {
     const hostile = [{ uid: 'g_h', slug: 'ops', name: 'Ops | Prod\nx=1;2;3 \u001b[31mred' }];
     const fleet = fleetOf({ alerts: 1 });
-    api.handle(fleetHandler({ ...fleet, groups: hostile, computers: fleet.computers.map((c) => ({ ...c, group: 'g_h' })) }));
+    api.handle(
+      fleetHandler({ ...fleet, groups: hostile, computers: fleet.computers.map((c) => ({ ...c, group: 'g_h' })) }),
+    );
     const run = await runMain(['status', '--check', '--group', 'g_h'], { env });
     expect(run.code).toBe(2);
-    expect(run.stdout).toBe('MON CRITICAL - 1 alert, 0 warnings, 0 missing (Ops / Prod x=1;2;3 \\e[31mred) | alerts=1;;0;0 warnings=0;0;;0 missing=0;0;;0\n');
+    expect(run.stdout).toBe(
+      'MON CRITICAL - 1 alert, 0 warnings, 0 missing (Ops / Prod x=1;2;3 \\e[31mred) | alerts=1;;0;0 warnings=0;0;;0 missing=0;0;;0\n',
+    );
     // The UNKNOWN line cleans what it quotes the same way: a group that does not exist, named as typed.
     const unknown = await runMain(['status', '--check', '--group', 'No | such\ngroup=1;2 \u001b[2J'], { env });
     expect(unknown.code).toBe(3);
@@ -130,8 +152,28 @@ describe('status --check and fleet failures against a server with known data', (
       groups: [
         // Computers 1, 3, 5… are in Alpha: alerts on 1 and 3, warnings on 1, missing 1.
         // Visible results by status, muted and unmuted (-o openmetrics): every computer has an OK and a muted Alert.
-        { uid: 'g_a', name: 'Alpha', computers: 6, missing: 1, alerts: 2, warnings: 1, hidden: 0, platforms: { linux: 2, mac: 2, windows: 2 }, results: { muted: { Alert: 6 }, unmuted: { Alert: 2, OK: 6, Warning: 1 } } },
-        { uid: 'g_b', name: 'Beta', computers: 6, missing: 0, alerts: 1, warnings: 1, hidden: 1, platforms: { linux: 2, mac: 2, windows: 2 }, results: { muted: { Alert: 6 }, unmuted: { Alert: 1, OK: 6, Warning: 1 } } },
+        {
+          uid: 'g_a',
+          name: 'Alpha',
+          computers: 6,
+          missing: 1,
+          alerts: 2,
+          warnings: 1,
+          hidden: 0,
+          platforms: { linux: 2, mac: 2, windows: 2 },
+          results: { muted: { Alert: 6 }, unmuted: { Alert: 2, OK: 6, Warning: 1 } },
+        },
+        {
+          uid: 'g_b',
+          name: 'Beta',
+          computers: 6,
+          missing: 0,
+          alerts: 1,
+          warnings: 1,
+          hidden: 1,
+          platforms: { linux: 2, mac: 2, windows: 2 },
+          results: { muted: { Alert: 6 }, unmuted: { Alert: 1, OK: 6, Warning: 1 } },
+        },
       ],
       // e_2 ends within 30 days; e_3 within 90.
       expirations: { expired: 1, expiring: 1, within_days: 30, windows: { '30d': 1, '90d': 2 } },
@@ -142,7 +184,9 @@ describe('status --check and fleet failures against a server with known data', (
     api.handle((_req, res) => apiError(res, 401, 'Unauthorized', 'no valid API key'));
     const run = await runMain(['status', '--check'], { env });
     expect(run.code).toBe(3);
-    expect(run.stdout).toMatch(/^MON UNKNOWN - GET \/v2\.5\/groups: 401 Unauthorized: no valid API key — the API key or subdomain is not valid[^\n|]*\n$/);
+    expect(run.stdout).toMatch(
+      /^MON UNKNOWN - GET \/v2\.5\/groups: 401 Unauthorized: no valid API key — the API key or subdomain is not valid[^\n|]*\n$/,
+    );
     expect(run.stdout + run.stderr).not.toContain(KEY);
   });
 
@@ -150,7 +194,9 @@ describe('status --check and fleet failures against a server with known data', (
     api.handle((_req, res) => apiError(res, 500, 'Internal Server Error'));
     const run = await runMain(['status', '--check', '--retries', '1'], { env });
     expect(run.code).toBe(3);
-    expect(run.stdout).toMatch(/^MON UNKNOWN - GET \/v2\.5\/groups: 500 Internal Server Error \(after 2 attempts\)[^\n|]*\n$/);
+    expect(run.stdout).toMatch(
+      /^MON UNKNOWN - GET \/v2\.5\/groups: 500 Internal Server Error \(after 2 attempts\)[^\n|]*\n$/,
+    );
     expect(api.requests).toHaveLength(2);
   });
 
@@ -177,11 +223,13 @@ describe('status --check and fleet failures against a server with known data', (
 
   it('a page that fails after the retries gives no partial answer: status exit 7, --check UNKNOWN, alerts exit 7', async () => {
     const fleet = fleetOf({ size: 350, alerts: 350 });
-    api.handle(fleetHandler(fleet, (req, res) => {
-      if (req.path !== '/v2.5/computers' || req.query.get('page') !== '3') return false;
-      apiError(res, 503, 'Service Unavailable');
-      return true;
-    }));
+    api.handle(
+      fleetHandler(fleet, (req, res) => {
+        if (req.path !== '/v2.5/computers' || req.query.get('page') !== '3') return false;
+        apiError(res, 503, 'Service Unavailable');
+        return true;
+      }),
+    );
     const json = await runMain(['status', '-o', 'json', '--retries', '1'], { env, clock: testClock() });
     expect(json.code).toBe(7);
     expect(json.stdout).toBe('');
@@ -199,10 +247,14 @@ describe('status --check and fleet failures against a server with known data', (
   });
 
   it('an ambiguous group name is exit 2 with the candidates, before any computer is read', async () => {
-    api.handle(fleetHandler({ ...fleetOf({}), groups: [...groups, { uid: 'g_c', slug: 'team-alpha-2', name: 'ALPHA' }] }));
+    api.handle(
+      fleetHandler({ ...fleetOf({}), groups: [...groups, { uid: 'g_c', slug: 'team-alpha-2', name: 'ALPHA' }] }),
+    );
     const run = await runMain(['alerts', '--group', 'alpha'], { env });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe("mon: --group: 'alpha' names 2 groups: g_a (team-alpha, \"Alpha\"), g_c (team-alpha-2, \"ALPHA\") — give the uid or slug of the one you mean\n");
+    expect(run.stderr).toBe(
+      'mon: --group: \'alpha\' names 2 groups: g_a (team-alpha, "Alpha"), g_c (team-alpha-2, "ALPHA") — give the uid or slug of the one you mean\n',
+    );
     expect(api.requests.filter((r) => r.path === '/v2.5/computers')).toEqual([]);
   });
 
@@ -211,14 +263,16 @@ describe('status --check and fleet failures against a server with known data', (
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let lastServed = false;
-    api.handle(fleetHandler(fleet, async (req) => {
-      if (req.path === '/v2.5/computers' && req.query.get('page') === '6') {
-        // Held until the test has read a line: a mon that buffered would never print one.
-        await released;
-        lastServed = true;
-      }
-      return false;
-    }));
+    api.handle(
+      fleetHandler(fleet, async (req) => {
+        if (req.path === '/v2.5/computers' && req.query.get('page') === '6') {
+          // Held until the test has read a line: a mon that buffered would never print one.
+          await released;
+          lastServed = true;
+        }
+        return false;
+      }),
+    );
     const dir = tempConfigDir();
     const child = spawn(process.execPath, [MON_BIN, 'alerts', '-o', 'ndjson'], {
       env: { PATH: process.env.PATH ?? '', HOME: dir, MON_CONFIG_DIR: dir, ...env },
@@ -233,7 +287,11 @@ describe('status --check and fleet failures against a server with known data', (
     });
     const line = await firstLine;
     expect(lastServed).toBe(false);
-    expect(JSON.parse(line)).toMatchObject({ uid: 'pr_alert_0', computer: { uid: 'c_1', client_id: 'CLIENT-1', name: 'host-1' }, group: { uid: 'g_a', name: 'Alpha' } });
+    expect(JSON.parse(line)).toMatchObject({
+      uid: 'pr_alert_0',
+      computer: { uid: 'c_1', client_id: 'CLIENT-1', name: 'host-1' },
+      group: { uid: 'g_a', name: 'Alpha' },
+    });
     release();
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);

@@ -24,7 +24,11 @@ describe('the group column', () => {
   afterAll(() => sandbox.close());
 
   /** The rows of CSV or TSV output, header first. */
-  const table = (stdout: string, separator: string) => stdout.trimEnd().split('\n').map((line) => line.split(separator));
+  const table = (stdout: string, separator: string) =>
+    stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(separator));
   const mon = async (args: string[]) => {
     const run = await runMain(args, { env });
     expect(run.stderr).not.toMatch(/^mon: /m);
@@ -36,7 +40,10 @@ describe('the group column', () => {
     ['csv', ','],
     ['tsv', '\t'],
   ])('computers list -o %s: group is the name, group_uid the uid', async (format, separator) => {
-    const [header, ...rows] = table(await mon(['computers', 'list', '--all', '-o', format, '--fields', 'client_id,group,group_uid']), separator);
+    const [header, ...rows] = table(
+      await mon(['computers', 'list', '--all', '-o', format, '--fields', 'client_id,group,group_uid']),
+      separator,
+    );
     expect(header).toEqual(['client_id', 'group', 'group_uid']);
     expect(rows).toHaveLength(computers.length);
     for (const [clientId, group, groupUid] of rows) {
@@ -46,11 +53,15 @@ describe('the group column', () => {
     }
     // The default columns too.
     const [defaultHeader, first] = table(await mon(['computers', 'list', '-o', format]), separator);
-    expect(first![defaultHeader!.indexOf('group')]).toBe(names.get(computers.find((c) => c.client_id === first![0])!.group));
+    expect(first![defaultHeader!.indexOf('group')]).toBe(
+      names.get(computers.find((c) => c.client_id === first![0])!.group),
+    );
   });
 
   it('computers list -o json keeps the group as the API sends it; group_uid only when --fields asks', async () => {
-    const rows = JSON.parse(await mon(['computers', 'list', '--limit', '3', '-o', 'json', '--fields', 'client_id,group,group_uid'])) as Item[];
+    const rows = JSON.parse(
+      await mon(['computers', 'list', '--limit', '3', '-o', 'json', '--fields', 'client_id,group,group_uid']),
+    ) as Item[];
     for (const row of rows) {
       const computer = computers.find((c) => c.client_id === row.client_id)!;
       expect(row).toEqual({ client_id: computer.client_id, group: computer.group, group_uid: computer.group });
@@ -67,7 +78,10 @@ describe('the group column', () => {
   });
 
   it.each([['notes'], ['expirations']])('%s list -o csv --fields group gives the name', async (resource) => {
-    const [header, ...rows] = table(await mon([resource, 'list', '--all', '-o', 'csv', '--fields', 'uid,group,group_uid']), ',');
+    const [header, ...rows] = table(
+      await mon([resource, 'list', '--all', '-o', 'csv', '--fields', 'uid,group,group_uid']),
+      ',',
+    );
     expect(header).toEqual(['uid', 'group', 'group_uid']);
     const grouped = rows.filter(([, , groupUid]) => groupUid !== '');
     expect(grouped.length).toBeGreaterThan(0);
@@ -76,11 +90,28 @@ describe('the group column', () => {
 
   it('a bulk mute: the result rows have a group column, the name in CSV', async () => {
     const group = [...names][0]!;
-    const [header, ...rows] = table(await mon(['plugin', 'mute', '--group', String(group[0]), '--ignore', '--yes', '-o', 'csv', '--fields', 'uid,group,group_uid,outcome']), ',');
+    const [header, ...rows] = table(
+      await mon([
+        'plugin',
+        'mute',
+        '--group',
+        String(group[0]),
+        '--ignore',
+        '--yes',
+        '-o',
+        'csv',
+        '--fields',
+        'uid,group,group_uid,outcome',
+      ]),
+      ',',
+    );
     expect(header).toEqual(['uid', 'group', 'group_uid', 'outcome']);
     expect(rows.length).toBeGreaterThan(1);
     for (const row of rows) expect(row.slice(1)).toEqual([group[1], group[0], 'muted']);
-    const [defaultHeader] = table(await mon(['plugin', 'unmute', '--group', String(group[0]), '--yes', '-o', 'csv']), ',');
+    const [defaultHeader] = table(
+      await mon(['plugin', 'unmute', '--group', String(group[0]), '--yes', '-o', 'csv']),
+      ',',
+    );
     expect(defaultHeader).toEqual(['uid', 'computer', 'group', 'plugin', 'outcome', 'reason']);
   });
 });

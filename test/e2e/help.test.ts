@@ -20,22 +20,28 @@ describe('help', () => {
     // bin/mon prints the help the build saved, without loading the bundle: a real process.
     const { code, stdout, stderr } = await runMon([]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toMatch(/^Usage: mon \[global options\] <command> \[<verb>\] \[arguments\] \[options\]\n\nAdminister the Endpoint Monitoring Service .*\n\nCommands:\n/);
+    expect(stdout).toMatch(
+      /^Usage: mon \[global options\] <command> \[<verb>\] \[arguments\] \[options\]\n\nAdminister the Endpoint Monitoring Service .*\n\nCommands:\n/,
+    );
     expect(stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(40);
     expect(Math.max(...stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
-    for (const spec of COMMANDS.filter((candidate) => !('hidden' in candidate && candidate.hidden))) expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
+    for (const spec of COMMANDS.filter((candidate) => !('hidden' in candidate && candidate.hidden)))
+      expect(stdout).toMatch(new RegExp(`^  ${spec.name} +\\S`, 'm'));
     expect(stdout).not.toContain('__complete');
     // A topic named like a command is named on the heading (`mon help sandbox`), not listed again.
     const heading = /^Help topics \(mon help <topic\|command>; also ([a-z, -]+)\):$/m.exec(stdout)!;
     const namedOnHeading = heading[1]!.split(', ');
-    expect(namedOnHeading.every((name) => TOPIC_NAMES.includes(name) && COMMANDS.some((spec) => spec.name === name))).toBe(true);
+    expect(
+      namedOnHeading.every((name) => TOPIC_NAMES.includes(name) && COMMANDS.some((spec) => spec.name === name)),
+    ).toBe(true);
     const topics = stdout.slice(heading.index);
-    for (const name of TOPIC_NAMES.filter((topic) => !namedOnHeading.includes(topic))) expect(topics).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    for (const name of TOPIC_NAMES.filter((topic) => !namedOnHeading.includes(topic)))
+      expect(topics).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(stdout).toContain('Global options (mon help options describes them):\n  -p, --profile <name>');
     expect(stdout).toMatch(/\nTry it without an account: mon --sandbox \S.*\n$/);
   });
 
-  it('the root help and a resource\'s help, word for word: the first screens a person reads', async () => {
+  it("the root help and a resource's help, word for word: the first screens a person reads", async () => {
     const rootHelp = await runMain(['--help']);
     expect(rootHelp.code).toBe(0);
     expect(rootHelp.stdout).toMatchInlineSnapshot(`
@@ -119,8 +125,11 @@ describe('help', () => {
     const { code, stdout, stderr } = await runMain(['help', 'options']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toMatch(/^Global options: accepted before or after any command\n/);
-    expect(stdout.replace(/\s+/g, ' ')).toContain('-o, --output <format> output format (choices: "table", "json", "ndjson", "csv", "tsv", "openmetrics", default: "table")');
-    for (const flag of ['--profile <name>', '--all-profiles', '--jq <expression>', '--timeout <seconds>', '--no-color']) expect(stdout).toContain(flag);
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      '-o, --output <format> output format (choices: "table", "json", "ndjson", "csv", "tsv", "openmetrics", default: "table")',
+    );
+    for (const flag of ['--profile <name>', '--all-profiles', '--jq <expression>', '--timeout <seconds>', '--no-color'])
+      expect(stdout).toContain(flag);
   });
 
   it('`mon help exit-codes` prints every row of the exit-code table the errors take their codes from, and the Nagios exception', async () => {
@@ -136,12 +145,16 @@ describe('help', () => {
     expect(new AccountsFailedError('x').exitCode).toBe(9);
   });
 
-  it.each(TOPICS.map((topic) => [topic.name, topic] as const))('`mon help %s` prints the topic, wrapped at 80 columns but for examples', async (name, topic) => {
-    const { code, stdout, stderr } = await runMain(['help', name]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout.startsWith(`${topic.title}\n\n`)).toBe(true);
-    for (const line of stdout.split('\n').filter((text) => !text.startsWith('  $ '))) expect(line.length, line).toBeLessThanOrEqual(80);
-  });
+  it.each(TOPICS.map((topic) => [topic.name, topic] as const))(
+    '`mon help %s` prints the topic, wrapped at 80 columns but for examples',
+    async (name, topic) => {
+      const { code, stdout, stderr } = await runMain(['help', name]);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout.startsWith(`${topic.title}\n\n`)).toBe(true);
+      for (const line of stdout.split('\n').filter((text) => !text.startsWith('  $ ')))
+        expect(line.length, line).toBeLessThanOrEqual(80);
+    },
+  );
 
   it('`mon help environment` names every variable of the table; `mon help formats` every output format', async () => {
     const environment = (await runMain(['help', 'environment'])).stdout;
@@ -162,7 +175,9 @@ describe('help', () => {
   it('`mon help computers` lists the verbs with their aliases and shows examples', async () => {
     const { code, stdout, stderr } = await runMain(['help', 'computers']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toMatch(/^Usage: mon computers\|computer \[options\] \[command\]\n\nList, show and update monitored computers\n/);
+    expect(stdout).toMatch(
+      /^Usage: mon computers\|computer \[options\] \[command\]\n\nList, show and update monitored computers\n/,
+    );
     expect(stdout).toMatch(/^ {2}list\|ls \[options\] +List computers/m);
     expect(stdout).toMatch(/^ {2}get\|show <client-id> +Show one computer/m);
     expect(stdout).toContain('Examples:\n  $ mon computers list --status missing\n');
@@ -172,8 +187,12 @@ describe('help', () => {
     const { code, stdout, stderr } = await runMain(['computers', 'list', '--help']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const flat = stdout.replace(/\s+/g, ' ');
-    expect(flat).toContain('--status <status> only computers in this state (choices: "visible", "hidden", "missing", "pending_rekey", "pending_removal", "has_muted_plugin")');
-    expect(flat).toContain('--order <order> sort order (default: last_reported_desc) (choices: "last_reported_desc", "reported_desc", "created_desc")');
+    expect(flat).toContain(
+      '--status <status> only computers in this state (choices: "visible", "hidden", "missing", "pending_rekey", "pending_removal", "has_muted_plugin")',
+    );
+    expect(flat).toContain(
+      '--order <order> sort order (default: last_reported_desc) (choices: "last_reported_desc", "reported_desc", "created_desc")',
+    );
     expect(flat).toContain('--serial-number <serial> only this serial number (max 255 characters)');
     expect(flat).toContain('--per-page <n> items per page, 1..100');
     expect(stdout).toContain('Examples:\n  $ mon computers list --status missing\n');
@@ -183,11 +202,15 @@ describe('help', () => {
     const update = (await runMain(['computers', 'update', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(update).toContain('--reference-email <email> reference e-mail address (max 191 characters)');
     expect(update).toContain('--no-beacon-reporting do not enable beacon reporting');
-    expect(update).toContain('--beacon-missing-threshold <minutes> minutes before a beacon warning (choices: "2", "5", "10", "15", "20", "30")');
+    expect(update).toContain(
+      '--beacon-missing-threshold <minutes> minutes before a beacon warning (choices: "2", "5", "10", "15", "20", "30")',
+    );
     const serve = (await runMain(['sandbox', 'serve', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(serve).toContain('--port <port> port to listen on (default: any free port) (0..65535)');
     const create = (await runMain(['expirations', 'create', '--help'])).stdout.replace(/\s+/g, ' ');
-    expect(create).toContain('--renewable mark it renewable (default: not renewable) --no-renewable do not mark it renewable');
+    expect(create).toContain(
+      '--renewable mark it renewable (default: not renewable) --no-renewable do not mark it renewable',
+    );
   });
 
   it('`mon help <command>` prints what `<command> --help` prints', async () => {
@@ -213,7 +236,8 @@ describe('help', () => {
       for (let i = 0; i + 1 < lines.length; i++) {
         const [line, next] = [lines[i]!, lines[i + 1]!];
         // Two lines of one paragraph: the next one's first word would not have fitted.
-        if (line && next && !/^\s/.test(line) && !/^\s/.test(next)) expect(`${line} ${next.split(' ')[0]}`.length, `${line}\n${next}`).toBeGreaterThan(HELP_WIDTH);
+        if (line && next && !/^\s/.test(line) && !/^\s/.test(next))
+          expect(`${line} ${next.split(' ')[0]}`.length, `${line}\n${next}`).toBeGreaterThan(HELP_WIDTH);
       }
     });
   });
@@ -222,18 +246,32 @@ describe('help', () => {
 describe('mistakes', () => {
   it('an unknown command exits 2 and suggests the nearest one', async () => {
     const { code, stdout, stderr } = await runMain(['computrs']);
-    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown command 'computrs' — did you mean `mon computers`?\n" });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "mon: unknown command 'computrs' — did you mean `mon computers`?\n",
+    });
   });
 
   it('an unknown verb exits 2 and suggests the nearest one', async () => {
     const { code, stdout, stderr } = await runMain(['computers', 'lsit']);
-    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: computers has no command 'lsit' — did you mean `mon computers list`?\n" });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "mon: computers has no command 'lsit' — did you mean `mon computers list`?\n",
+    });
   });
 
   it('an unknown option exits 2, suggests the nearest one and sends nothing', async () => {
     // A base URL that refuses connections: a request would exit 8, not 2.
-    const { code, stdout, stderr } = await runMain(['computers', 'list', '--stauts', 'x'], { env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'k_test_0123456789' } });
-    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: "mon: unknown option '--stauts' for computers list — did you mean --status?\n" });
+    const { code, stdout, stderr } = await runMain(['computers', 'list', '--stauts', 'x'], {
+      env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'k_test_0123456789' },
+    });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "mon: unknown option '--stauts' for computers list — did you mean --status?\n",
+    });
   });
 });
 
@@ -268,7 +306,8 @@ describe('mon completion', () => {
     expect({ code, stdout, stderr }).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'mon: completion needs one of bash, zsh or fish — e.g. `mon completion bash`; `mon completion --help` says what each does\n',
+      stderr:
+        'mon: completion needs one of bash, zsh or fish — e.g. `mon completion bash`; `mon completion --help` says what each does\n',
     });
     const help = await runMain(['completion', '--help']);
     expect(help.stdout).toMatch(/^ {2}bash +Print the bash completion script$/m);
@@ -294,7 +333,10 @@ describe('mon __complete profiles (run by the completion scripts)', () => {
   it('prints the saved names, sorted, one a line, and never a key', async () => {
     const dir = tempConfigDir();
     for (const name of ['zeta', 'acme']) {
-      const added = await runMain(['profile', 'add', name, '--base-url', `https://${name}.example.com`, '--api-key-stdin'], { input: `k_${name}_secret_0123456789`, env: { MON_CONFIG_DIR: dir } });
+      const added = await runMain(
+        ['profile', 'add', name, '--base-url', `https://${name}.example.com`, '--api-key-stdin'],
+        { input: `k_${name}_secret_0123456789`, env: { MON_CONFIG_DIR: dir } },
+      );
       expect(added.code, added.stderr).toBe(0);
     }
     const { code, stdout, stderr } = await runMain(['__complete', 'profiles'], { env: { MON_CONFIG_DIR: dir } });
@@ -304,11 +346,22 @@ describe('mon __complete profiles (run by the completion scripts)', () => {
   it('stays silent on a broken config and prints no name a shell could trip on', async () => {
     const broken = tempConfigDir();
     writeFileSync(join(broken, 'config.json'), '{ not json');
-    expect(await runMain(['__complete', 'profiles'], { env: { MON_CONFIG_DIR: broken } })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await runMain(['__complete', 'profiles'], { env: { MON_CONFIG_DIR: broken } })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
     const odd = tempConfigDir();
     mkdirSync(odd, { recursive: true });
-    writeFileSync(join(odd, 'config.json'), JSON.stringify({ profiles: { ok: { apiKey: 'k' }, '$(rm -rf ~)': { apiKey: 'k' }, 'a b': {} } }));
-    expect(await runMain(['__complete', 'profiles'], { env: { MON_CONFIG_DIR: odd } })).toMatchObject({ code: 0, stdout: 'ok\n', stderr: '' });
+    writeFileSync(
+      join(odd, 'config.json'),
+      JSON.stringify({ profiles: { ok: { apiKey: 'k' }, '$(rm -rf ~)': { apiKey: 'k' }, 'a b': {} } }),
+    );
+    expect(await runMain(['__complete', 'profiles'], { env: { MON_CONFIG_DIR: odd } })).toMatchObject({
+      code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+    });
   });
 
   it('prints nothing for what it does not know, and is absent from help', async () => {
@@ -322,7 +375,9 @@ let cached: { tree: ReturnType<typeof buildTree>; helpOf: (path: readonly string
 function buildTreeWithHelp() {
   if (cached) return cached;
   let captured = '';
-  const tree = buildTree(fullProgram({ writeOut: (text) => (captured += text), writeErr: (text) => (captured += text) }));
+  const tree = buildTree(
+    fullProgram({ writeOut: (text) => (captured += text), writeErr: (text) => (captured += text) }),
+  );
   const find = (path: readonly string[]): Command => {
     let node = tree;
     for (const name of path) node = node.commands.find((sub) => sub.name === name)!;

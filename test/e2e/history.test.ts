@@ -19,7 +19,12 @@ const dayFiles = (config: string, account: string) => readdirSync(join(config, '
 
 describe('mon history', () => {
   let sandbox: RunningSandbox;
-  const env = (config: string, extra: Record<string, string> = {}) => ({ MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey, MON_CONFIG_DIR: config, ...extra });
+  const env = (config: string, extra: Record<string, string> = {}) => ({
+    MON_BASE_URL: sandbox.url,
+    MON_API_KEY: sandbox.apiKey,
+    MON_CONFIG_DIR: config,
+    ...extra,
+  });
   const account = () => `@${new URL(sandbox.url).host.replace(/[^\w.-]/g, '_')}`;
 
   beforeAll(async () => {
@@ -42,24 +47,48 @@ describe('mon history', () => {
     expect(text).not.toContain(sandbox.apiKey);
     const snapshot = JSON.parse(text);
     expect(snapshot.taken_at).toBe(new Date(NOW + 3_600_000).toISOString());
-    expect(snapshot.computers).toMatchObject({ total: report.computers.total, missing: report.computers.missing, hidden: report.computers.hidden, platforms: report.computers.platforms });
-    expect(Object.values(snapshot.computers.os as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(report.computers.total);
+    expect(snapshot.computers).toMatchObject({
+      total: report.computers.total,
+      missing: report.computers.missing,
+      hidden: report.computers.hidden,
+      platforms: report.computers.platforms,
+    });
+    expect(Object.values(snapshot.computers.os as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(
+      report.computers.total,
+    );
     expect(snapshot.alerts.total).toBe(report.plugin_results.alerts);
     expect(snapshot.warnings.total).toBe(report.plugin_results.warnings);
-    expect(Object.values(snapshot.alerts.by_plugin as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(report.plugin_results.alerts);
+    expect(Object.values(snapshot.alerts.by_plugin as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(
+      report.plugin_results.alerts,
+    );
     expect(snapshot.alerting).toHaveLength(report.plugin_results.alerts + report.plugin_results.warnings);
     expect(snapshot.expirations.expired).toBe(report.expirations.expired);
 
     // A second day is a second file; export gives both, oldest first.
     await runMain(['status', '-q'], { env: env(config), now: () => NOW + 86_400_000 });
     const csv = await runMain(['history', 'export', '-o', 'csv'], { env: env(config) });
-    expect(csv.stdout.split('\n')[0]).toBe('day,taken_at,computers,missing,hidden,alerts,warnings,alerting_results,expired,expiring_30d,expiring_90d');
-    expect(csv.stdout.split('\n').slice(1, 3).map((line) => line.split(',').slice(0, 3).join(','))).toEqual([`2026-11-20,${new Date(NOW + 3_600_000).toISOString()},${report.computers.total}`, `2026-11-21,${new Date(NOW + 86_400_000).toISOString()},${report.computers.total}`]);
-    const ndjson = (await runMain(['history', 'export', '-o', 'ndjson'], { env: env(config) })).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(csv.stdout.split('\n')[0]).toBe(
+      'day,taken_at,computers,missing,hidden,alerts,warnings,alerting_results,expired,expiring_30d,expiring_90d',
+    );
+    expect(
+      csv.stdout
+        .split('\n')
+        .slice(1, 3)
+        .map((line) => line.split(',').slice(0, 3).join(',')),
+    ).toEqual([
+      `2026-11-20,${new Date(NOW + 3_600_000).toISOString()},${report.computers.total}`,
+      `2026-11-21,${new Date(NOW + 86_400_000).toISOString()},${report.computers.total}`,
+    ]);
+    const ndjson = (await runMain(['history', 'export', '-o', 'ndjson'], { env: env(config) })).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(ndjson.map((s) => s.day)).toEqual(['2026-11-20', '2026-11-21']);
     expect(ndjson[0].alerting).toEqual(snapshot.alerting);
     const list = await runMain(['history', 'list', '-o', 'json'], { env: env(config) });
-    expect(JSON.parse(list.stdout)).toMatchObject([{ profile: account(), days: 2, first: '2026-11-20', last: '2026-11-21' }]);
+    expect(JSON.parse(list.stdout)).toMatchObject([
+      { profile: account(), days: 2, first: '2026-11-20', last: '2026-11-21' },
+    ]);
   });
 
   it('alerts of the whole account records the day too, keeping the expirations an earlier read of the day found', async () => {
@@ -85,7 +114,14 @@ describe('mon history', () => {
   it('is kept under the profile name, and profile remove forgets it with the profile', async () => {
     const config = tempConfigDir();
     const profiles = { MON_CONFIG_DIR: config };
-    expect((await runMain(['profile', 'add', 'acme', '--base-url', sandbox.url, '--api-key-stdin'], { env: profiles, input: `${sandbox.apiKey}\n` })).code).toBe(0);
+    expect(
+      (
+        await runMain(['profile', 'add', 'acme', '--base-url', sandbox.url, '--api-key-stdin'], {
+          env: profiles,
+          input: `${sandbox.apiKey}\n`,
+        })
+      ).code,
+    ).toBe(0);
     expect((await runMain(['-p', 'acme', 'status', '-q'], { env: profiles, now: () => NOW })).code).toBe(0);
     expect(dayFiles(config, 'acme')).toEqual(['2026-11-20.json']);
     const removed = await runMain(['profile', 'remove', 'acme', '--yes'], { env: profiles });
@@ -95,7 +131,11 @@ describe('mon history', () => {
 
   it('records nothing with MON_HISTORY=0, for a part of the account (--group), or under --dry-run', async () => {
     const config = tempConfigDir();
-    for (const [args, extra] of [[['status', '-q'], { MON_HISTORY: '0' }], [['status', '-q', '--group', 'Acme Design'], {}], [['--dry-run', 'status'], {}]] as const) {
+    for (const [args, extra] of [
+      [['status', '-q'], { MON_HISTORY: '0' }],
+      [['status', '-q', '--group', 'Acme Design'], {}],
+      [['--dry-run', 'status'], {}],
+    ] as const) {
       const run = await runMain(args, { env: env(config, extra), now: () => NOW });
       expect(run.code).toBe(0);
       expect(existsSync(join(config, 'history'))).toBe(false);
@@ -106,7 +146,12 @@ describe('mon history', () => {
     const config = tempConfigDir();
     await runMain(['status', '-q'], { env: env(config), now: () => NOW });
     const refused = await runMain(['history', 'forget'], { env: env(config) });
-    expect(refused).toEqual({ code: 2, stdout: '', stderr: 'mon: refusing to forget history without --yes: no terminal to confirm on — add --yes (-y) to forget it from a script\n' });
+    expect(refused).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'mon: refusing to forget history without --yes: no terminal to confirm on — add --yes (-y) to forget it from a script\n',
+    });
     const dry = await runMain(['--dry-run', 'history', 'forget', '--yes'], { env: env(config) });
     expect(dry.code).toBe(0);
     expect(dayFiles(config, account())).toEqual(['2026-11-20.json']);
@@ -117,10 +162,12 @@ describe('mon history', () => {
     expect(none.code).toBe(4);
   });
 
-  it('export and forget --account NAME: a base URL\'s account as list names it, with no key; an unknown name is exit 2', async () => {
+  it("export and forget --account NAME: a base URL's account as list names it, with no key; an unknown name is exit 2", async () => {
     const config = tempConfigDir();
     await runMain(['status', '-q'], { env: env(config), now: () => NOW });
-    const name = JSON.parse((await runMain(['history', 'list', '-o', 'json'], { env: { MON_CONFIG_DIR: config } })).stdout)[0].profile;
+    const name = JSON.parse(
+      (await runMain(['history', 'list', '-o', 'json'], { env: { MON_CONFIG_DIR: config } })).stdout,
+    )[0].profile;
     expect(name).toBe(account());
     // No MON_BASE_URL, no key: the history is local.
     const alone = { MON_CONFIG_DIR: config };
@@ -130,7 +177,9 @@ describe('mon history', () => {
     for (const wrong of ['nobody', '../history', '']) {
       const refused = await runMain(['history', 'forget', '--account', wrong, '--yes'], { env: alone });
       expect(refused.code, wrong).toBe(2);
-      expect(refused.stderr).toMatch(new RegExp(`^mon: --account: no history is kept under .* \\(kept: ${name.replace(/[.]/g, '\\.')}\\)`));
+      expect(refused.stderr).toMatch(
+        new RegExp(`^mon: --account: no history is kept under .* \\(kept: ${name.replace(/[.]/g, '\\.')}\\)`),
+      );
     }
     const dry = await runMain(['--dry-run', 'history', 'forget', '--account', name], { env: alone });
     expect(dry.stdout + dry.stderr).toContain(`forget 1 day of history of ${name} (2026-11-20)`);
@@ -184,7 +233,15 @@ for (let n = 0; ; n++) {
 }
 `,
     );
-    await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: writer, logLevel: 'silent', absWorkingDir: root });
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: writer,
+      logLevel: 'silent',
+      absWorkingDir: root,
+    });
     const config = tempConfigDir();
     mkdirSync(config, { recursive: true, mode: 0o700 });
     for (let round = 0; round < 10; round++) {

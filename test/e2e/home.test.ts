@@ -20,19 +20,28 @@ describe('HOME pointing at a folder that does not exist', () => {
     expect(Number(quiet.stdout)).toBeGreaterThan(0);
     expect(existsSync(home)).toBe(false);
 
-    const verbose = await runMon(['computers', 'list', '--per-page', '1', '--limit', '3', '-o', 'ndjson', '-v'], { env });
+    const verbose = await runMon(['computers', 'list', '--per-page', '1', '--limit', '3', '-o', 'ndjson', '-v'], {
+      env,
+    });
     expect(verbose.code).toBe(0);
     expect(verbose.stdout.trim().split('\n')).toHaveLength(3);
     const notes = verbose.stderr.split('\n').filter((line) => line.startsWith('rate ledger:'));
-    expect(notes).toEqual([`rate ledger: cannot keep it in ${join(home, '.config', 'mon-nodejs', 'rate')} (ENOENT); this run counts its requests in memory`]);
+    expect(notes).toEqual([
+      `rate ledger: cannot keep it in ${join(home, '.config', 'mon-nodejs', 'rate')} (ENOENT); this run counts its requests in memory`,
+    ]);
     expect(existsSync(home)).toBe(false);
   });
 
   it('a command that needs the config folder says why it cannot have one (exit 2), and still creates nothing', async () => {
     const home = join(tempConfigDir(), 'home');
-    const result = await runMon(['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'example.com', '--api-key-stdin'], { env: { HOME: home, MON_CONFIG_DIR: undefined }, input: 'k_test_1234567890' });
+    const result = await runMon(
+      ['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'example.com', '--api-key-stdin'],
+      { env: { HOME: home, MON_CONFIG_DIR: undefined }, input: 'k_test_1234567890' },
+    );
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: cannot create config folder ${join(home, '.config', 'mon-nodejs')}: the home folder ${home} does not exist, and mon does not create it — set MON_CONFIG_DIR to a folder you can write\n`);
+    expect(result.stderr).toBe(
+      `mon: cannot create config folder ${join(home, '.config', 'mon-nodejs')}: the home folder ${home} does not exist, and mon does not create it — set MON_CONFIG_DIR to a folder you can write\n`,
+    );
     expect(existsSync(home)).toBe(false);
   });
 });

@@ -17,7 +17,16 @@ import { tempConfigDir } from '../helpers/run-mon.js';
 const HOSTILE = 'Evil\x1b]0;pwned\x07\x1b[2J\x9b31m\x85\x1b[1Aend';
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
-const result = (n: number, status: string) => ({ uid: `pr_${n}`, name: `${HOSTILE} ${n}`, slug: `evil-${n}`, status, details: HOSTILE, last_run: 1_790_000_000, muted: false, visible: true });
+const result = (n: number, status: string) => ({
+  uid: `pr_${n}`,
+  name: `${HOSTILE} ${n}`,
+  slug: `evil-${n}`,
+  status,
+  details: HOSTILE,
+  last_run: 1_790_000_000,
+  muted: false,
+  visible: true,
+});
 /** One object for every resource: each name-like field of each kind hostile. */
 const item = (n: number) => ({
   uid: `x_${n}`,
@@ -62,15 +71,27 @@ describe('hostile names reach no terminal raw, in any command', { timeout: 120_0
         return;
       }
       // A path the fake does not know: the API's error body, its title hostile too.
-      if (req.path.includes('/nothing')) return json(res, 404, [{ status_code: 404, code: ':not_found', title: HOSTILE, details: HOSTILE }]);
+      if (req.path.includes('/nothing'))
+        return json(res, 404, [{ status_code: 404, code: ':not_found', title: HOSTILE, details: HOSTILE }]);
       const list = req.method === 'GET' && /^\/v2\.5\/[a-z_]+$/.test(req.path);
-      if (list) return json(res, 200, [item(1), item(2)], { 'x-total': '2', 'x-total-pages': '1', 'x-per-page': '100', 'x-page': '1', 'x-next-page': '' });
-      if (req.path.startsWith('/v2.5/plugin_results/')) return json(res, 200, { ...result(1, 'Alert'), muted: true, mute_type: 'ignored' });
+      if (list)
+        return json(res, 200, [item(1), item(2)], {
+          'x-total': '2',
+          'x-total-pages': '1',
+          'x-per-page': '100',
+          'x-page': '1',
+          'x-next-page': '',
+        });
+      if (req.path.startsWith('/v2.5/plugin_results/'))
+        return json(res, 200, { ...result(1, 'Alert'), muted: true, mute_type: 'ignored' });
       json(res, 200, item(1));
     });
     dir = tempConfigDir();
     for (const name of ['acme', 'northwind']) {
-      const added = await runMain(['profile', 'add', name, '--base-url', api.url, '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: 'k_hostile_names_0001' });
+      const added = await runMain(['profile', 'add', name, '--base-url', api.url, '--api-key-stdin'], {
+        env: { MON_CONFIG_DIR: dir },
+        input: 'k_hostile_names_0001',
+      });
       expect(added.code).toBe(0);
     }
   });
@@ -81,7 +102,12 @@ describe('hostile names reach no terminal raw, in any command', { timeout: 120_0
     // senders post (test/events/units.test.ts holds its hostile names to one escaped line), and
     // `metrics serve` escapes labels as `status -o openmetrics` does (below).
     // A report's folder goes to a temporary one, not into the working directory.
-    ...EXAMPLES.filter(([, args]) => !['sandbox', 'events'].includes(args[0]!) && !args.includes('serve')).map(([line, args]): [string, string[]] => [line, args.map((arg, i) => (args[i - 1] === '--output-dir' ? tempConfigDir() : arg))]),
+    ...EXAMPLES.filter(([, args]) => !['sandbox', 'events'].includes(args[0]!) && !args.includes('serve')).map(
+      ([line, args]): [string, string[]] => [
+        line,
+        args.map((arg, i) => (args[i - 1] === '--output-dir' ? tempConfigDir() : arg)),
+      ],
+    ),
     ['status (one account)', ['status']],
     ['status --all-profiles', ['--all-profiles', 'status']],
     ['status --profiles', ['--profiles', 'acme,northwind', 'status']],

@@ -28,7 +28,11 @@ interface Spawned {
  * Spawns bin/mon with `--verbose` and calls `act` on each output until it returns a signal to
  * send; the process is killed outright after 20 s, so a hang fails the test instead of stalling it.
  */
-function spawnMon(args: readonly string[], env: Record<string, string>, act: (out: { stdout: string; stderr: string }) => NodeJS.Signals | undefined): Promise<Spawned> {
+function spawnMon(
+  args: readonly string[],
+  env: Record<string, string>,
+  act: (out: { stdout: string; stderr: string }) => NodeJS.Signals | undefined,
+): Promise<Spawned> {
   const child = spawn(process.execPath, [MON_BIN, '--verbose', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,7 +81,9 @@ describe('--jq', () => {
 
   it('over --all at per_page 10 sees every computer of every page, in one run of bin/mon', async () => {
     expect(computers.length).toBeGreaterThan(20);
-    const result = await runMon(['computers', 'list', '--all', '--per-page', '10', '--jq', '.[].computer_name'], { env });
+    const result = await runMon(['computers', 'list', '--all', '--per-page', '10', '--jq', '.[].computer_name'], {
+      env,
+    });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     // Strings raw, one a line, in page order.
@@ -96,7 +102,10 @@ describe('--jq', () => {
   });
 
   it('with -o ndjson runs once per item as pages arrive; with -o json (the default) once over the whole array', async () => {
-    const perItem = await runMain(['computers', 'list', '--all', '--per-page', '10', '-o', 'ndjson', '--jq', 'length'], { env });
+    const perItem = await runMain(
+      ['computers', 'list', '--all', '--per-page', '10', '-o', 'ndjson', '--jq', 'length'],
+      { env },
+    );
     expect(perItem.code).toBe(0);
     // `length` of each computer object is its number of keys.
     expect(perItem.stdout).toBe(computers.map((c) => `${Object.keys(c).length}\n`).join(''));
@@ -107,7 +116,17 @@ describe('--jq', () => {
   });
 
   it('prints strings raw and every other result as compact JSON, one a line, numbers as jq keeps them', async () => {
-    const result = await runMain(['computers', 'list', '--per-page', '1', '--jq', '"tab\\there", "é", 1.50, {"a": "two\\nlines", "b": [1, 2]}, null, true, ""'], { env });
+    const result = await runMain(
+      [
+        'computers',
+        'list',
+        '--per-page',
+        '1',
+        '--jq',
+        '"tab\\there", "é", 1.50, {"a": "two\\nlines", "b": [1, 2]}, null, true, ""',
+      ],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('tab\there\né\n1.50\n{"a":"two\\nlines","b":[1,2]}\nnull\ntrue\n\n');
   });
@@ -117,16 +136,23 @@ describe('--jq', () => {
     const result = await runMain(['computers', 'list', '--all', '--jq', '.['], { env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe("mon: --jq: syntax error, unexpected end of file at <top-level>, line 1, column 2: .[ — check the filter against jq's manual: https://jqlang.org/manual/\n");
+    expect(result.stderr).toBe(
+      "mon: --jq: syntax error, unexpected end of file at <top-level>, line 1, column 2: .[ — check the filter against jq's manual: https://jqlang.org/manual/\n",
+    );
     const unknown = await runMain(['api', 'GET', '/computers', '--jq', 'nosuchfunction(1)'], { env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^mon: --jq: nosuchfunction\/1 is not defined at <top-level>, line 1, column 1: nosuchfunction\(1\) — check the filter/);
+    expect(unknown.stderr).toMatch(
+      /^mon: --jq: nosuchfunction\/1 is not defined at <top-level>, line 1, column 1: nosuchfunction\(1\) — check the filter/,
+    );
     expect(sandbox.requests).toEqual([]);
   });
 
   it('a runtime error is exit 1 with jq’s message, after the data was read', async () => {
     sandbox.requests.length = 0;
-    const result = await runMon(['computers', 'list', '--per-page', '2', '--jq', '.[0].uid, (.[] | .computer_name.x)'], { env });
+    const result = await runMon(
+      ['computers', 'list', '--per-page', '2', '--jq', '.[0].uid, (.[] | .computer_name.x)'],
+      { env },
+    );
     expect(result.code).toBe(1);
     // What jq printed before the error is printed too, as jq does.
     expect(result.stdout).toBe(`${String(computers[0]?.uid)}\n`);
@@ -136,7 +162,10 @@ describe('--jq', () => {
 
   it.each([
     [['notes', 'delete', 'n_1234', '--yes'], 'notes delete'],
-    [['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'monitoring.example.com', '--api-key-stdin'], 'profile add'],
+    [
+      ['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'monitoring.example.com', '--api-key-stdin'],
+      'profile add',
+    ],
     [['completion', 'bash'], 'completion bash'],
   ])('on a command that prints no JSON (%j) is exit 2 before anything is sent', async (args, name) => {
     sandbox.requests.length = 0;
@@ -153,23 +182,33 @@ describe('--jq', () => {
     sandbox.requests.length = 0;
     const result = await runMain(['computers', 'list', '-o', format, '--jq', '.'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: --jq: filters JSON, so it takes -o json (the default with --jq) or -o ndjson, not -o ${format} — drop -o, or use -o ndjson to filter item by item\n`);
+    expect(result.stderr).toBe(
+      `mon: --jq: filters JSON, so it takes -o json (the default with --jq) or -o ndjson, not -o ${format} — drop -o, or use -o ndjson to filter item by item\n`,
+    );
     expect(sandbox.requests).toEqual([]);
   });
 
   it('works with `mon api`, with --paginate over every page, and with a single object', async () => {
-    const pages = await runMain(['api', 'GET', '/computers', '-F', 'per_page=25', '--paginate', '--jq', 'length'], { env });
+    const pages = await runMain(['api', 'GET', '/computers', '-F', 'per_page=25', '--paginate', '--jq', 'length'], {
+      env,
+    });
     expect(pages.stdout).toBe(`${computers.length}\n`);
     const one = await runMain(['api', 'GET', `/computers/${String(computers[0]?.client_id)}`, '--jq', '.uid'], { env });
     expect(one.stdout).toBe(`${String(computers[0]?.uid)}\n`);
-    const got = await runMain(['computers', 'get', String(computers[0]?.client_id), '--jq', '[.uid, .platform]'], { env });
+    const got = await runMain(['computers', 'get', String(computers[0]?.client_id), '--jq', '[.uid, .platform]'], {
+      env,
+    });
     expect(got.stdout).toBe(`${JSON.stringify([computers[0]?.uid, computers[0]?.platform])}\n`);
   });
 
   it('`mon api -i` (headers before the JSON) does not go with --jq: exit 2, nothing sent', async () => {
     sandbox.requests.length = 0;
     const result = await runMain(['api', '-i', 'GET', '/computers', '--jq', '.'], { env });
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'mon: --include: prints headers, which are not JSON, so it does not go with --jq — drop one of them\n' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'mon: --include: prints headers, which are not JSON, so it does not go with --jq — drop one of them\n',
+    });
     expect(sandbox.requests).toEqual([]);
   });
 
@@ -194,18 +233,24 @@ describe('--jq', () => {
   });
 
   it('jq’s $ENV is its own, not mon’s: the key cannot be read through it', async () => {
-    const result = await runMain(['computers', 'list', '--per-page', '1', '--jq', '$ENV | tostring'], { env: { ...env, SECRET_MARKER: 'visible?' } });
+    const result = await runMain(['computers', 'list', '--per-page', '1', '--jq', '$ENV | tostring'], {
+      env: { ...env, SECRET_MARKER: 'visible?' },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain(sandbox.apiKey);
     expect(result.stdout).not.toContain('visible?');
   });
 
   it('jq’s debug messages go to stderr; stdout keeps the results', async () => {
-    const result = await runMain(['computers', 'list', '--per-page', '1', '--jq', '.[0].uid | debug | length'], { env });
+    const result = await runMain(['computers', 'list', '--per-page', '1', '--jq', '.[0].uid | debug | length'], {
+      env,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${String(computers[0]?.uid).length}\n`);
     // The note that the list stopped after one page comes after what jq printed, not before.
-    expect(result.stderr).toBe(`["DEBUG:",${JSON.stringify(computers[0]?.uid)}]\nshowing 1 of ${computers.length} — add --all for every page\n`);
+    expect(result.stderr).toBe(
+      `["DEBUG:",${JSON.stringify(computers[0]?.uid)}]\nshowing 1 of ${computers.length} — add --all for every page\n`,
+    );
   });
 
   it('--dry-run checks the filter and shows the request as it is', async () => {
@@ -229,14 +274,22 @@ describe('--jq', () => {
       ['def f: f; f', 'SIGINT', 130],
       ['last(range(infinite))', 'SIGTERM', 143],
       ['repeat(1)', 'SIGTERM', 143],
-    ] as const)('a filter that never ends (%s) is ended by %s: exit %i within a few seconds', async (filter, signal, code) => {
-      const result = await spawnMon(['groups', 'list', '--jq', filter], env, (out) => (answered(out) ? signal : undefined));
-      expect(result.code).toBe(code);
-      expect(result.stderr).toMatch(new RegExp(`\\nmon: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}\\n$`));
-    });
+    ] as const)(
+      'a filter that never ends (%s) is ended by %s: exit %i within a few seconds',
+      async (filter, signal, code) => {
+        const result = await spawnMon(['groups', 'list', '--jq', filter], env, (out) =>
+          answered(out) ? signal : undefined,
+        );
+        expect(result.code).toBe(code);
+        expect(result.stderr).toMatch(new RegExp(`\\nmon: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}\\n$`));
+      },
+    );
 
     it('the engine bin/mon starts at once takes --jq EXPR and --jq=EXPR alike, and ends when the command does not use it', async () => {
-      const [spaced, joined] = await Promise.all([runMon(['groups', 'list', '--jq', 'length'], { env }), runMon(['groups', 'list', '--jq=length'], { env })]);
+      const [spaced, joined] = await Promise.all([
+        runMon(['groups', 'list', '--jq', 'length'], { env }),
+        runMon(['groups', 'list', '--jq=length'], { env }),
+      ]);
       expect(spaced.stdout).toBe(joined.stdout);
       expect(spaced.stdout).toMatch(/^\d+\n$/);
       // A command line that fails before --jq is read: the engine started for it ends with mon.
@@ -250,10 +303,15 @@ describe('--jq', () => {
     });
 
     it('MON_DEADLINE ends a filter that never ends: exit 8, saying so', async () => {
-      const result = await runMon(['groups', 'list', '--jq', 'last(range(infinite))'], { env: { ...env, MON_DEADLINE: '1' }, timeoutMs: 20_000 });
+      const result = await runMon(['groups', 'list', '--jq', 'last(range(infinite))'], {
+        env: { ...env, MON_DEADLINE: '1' },
+        timeoutMs: 20_000,
+      });
       expect(result.code).toBe(8);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toBe('mon: the command did not finish within its deadline of 1 s — raise MON_DEADLINE (seconds) if it needs longer\n');
+      expect(result.stderr).toBe(
+        'mon: the command did not finish within its deadline of 1 s — raise MON_DEADLINE (seconds) if it needs longer\n',
+      );
     });
 
     it('a filter that exhausts jq’s memory ends with exit 1 and says so', async () => {
@@ -265,13 +323,17 @@ describe('--jq', () => {
     });
 
     it('results reach the pipe as jq yields them: the first lines of `range(infinite)` arrive', async () => {
-      const result = await spawnMon(['groups', 'list', '--jq', 'range(infinite)'], env, (out) => (out.stdout.split('\n').length > 100 ? 'SIGTERM' : undefined));
+      const result = await spawnMon(['groups', 'list', '--jq', 'range(infinite)'], env, (out) =>
+        out.stdout.split('\n').length > 100 ? 'SIGTERM' : undefined,
+      );
       expect(result.code).toBe(143);
       expect(result.stdout.split('\n').slice(0, 100)).toEqual(Array.from({ length: 100 }, (_, i) => String(i)));
     });
 
     it('with -o ndjson, the first item’s results arrive while the filter still runs over it', async () => {
-      const result = await spawnMon(['groups', 'list', '-o', 'ndjson', '--jq', '.name, (1 | repeat(.))'], env, (out) => (out.stdout.includes('\n1\n') ? 'SIGINT' : undefined));
+      const result = await spawnMon(['groups', 'list', '-o', 'ndjson', '--jq', '.name, (1 | repeat(.))'], env, (out) =>
+        out.stdout.includes('\n1\n') ? 'SIGINT' : undefined,
+      );
       expect(result.code).toBe(130);
       expect(result.stdout).toMatch(/^[^\n]+\n1\n/);
     });

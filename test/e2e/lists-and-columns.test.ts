@@ -52,10 +52,22 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
 
   describe('item 8: contradictory paging options', () => {
     it.each([
-      [['--all', '--page', '2'], '--all and --page cannot be used together — --all reads every page from the first; drop --page (or start later with --offset)'],
-      [['--all', '--limit', '5'], '--all and --limit cannot be used together — --all prints every record, --limit at most n; keep one'],
-      [['--page', '2', '--offset', '10'], '--page and --offset cannot be used together — both say where the list starts; keep one'],
-      [['--count', '--limit', '5'], '--count and --limit cannot be used together — --count prints only the number of records; drop --limit'],
+      [
+        ['--all', '--page', '2'],
+        '--all and --page cannot be used together — --all reads every page from the first; drop --page (or start later with --offset)',
+      ],
+      [
+        ['--all', '--limit', '5'],
+        '--all and --limit cannot be used together — --all prints every record, --limit at most n; keep one',
+      ],
+      [
+        ['--page', '2', '--offset', '10'],
+        '--page and --offset cannot be used together — both say where the list starts; keep one',
+      ],
+      [
+        ['--count', '--limit', '5'],
+        '--count and --limit cannot be used together — --count prints only the number of records; drop --limit',
+      ],
     ])('%j: exit 2, one line with the reason, no request', async (args, message) => {
       const result = await runMain(['computers', 'list', ...args], { env });
       expect(result).toMatchObject({ code: 2, stdout: '', stderr: `mon: ${message}\n` });
@@ -65,15 +77,30 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
 
   describe('item 7: a column the table shows is a field in every format', () => {
     it('`--fields client_id,name,flags -o json` keeps the computed name and flags', async () => {
-      const result = await runMain(['computers', 'list', '--limit', '3', '--fields', 'client_id,name,flags', '-o', 'json'], { env });
+      const result = await runMain(
+        ['computers', 'list', '--limit', '3', '--fields', 'client_id,name,flags', '-o', 'json'],
+        { env },
+      );
       expect(result.code).toBe(0);
-      const flags = (c: Item) => (['missing', 'has_issue', 'hidden', 'pending_removal', 'rekey_requested'] as const).filter((k) => c[k] === true);
+      const flags = (c: Item) =>
+        (['missing', 'has_issue', 'hidden', 'pending_removal', 'rekey_requested'] as const).filter(
+          (k) => c[k] === true,
+        );
       expect(JSON.parse(result.stdout)).toEqual(
         computers.slice(0, 3).map((c) => ({
           client_id: c.client_id,
           name: c.custom_name || c.computer_name,
           flags: flags(c)
-            .map((k) => ({ missing: 'missing', has_issue: 'issue', hidden: 'hidden', pending_removal: 'removal', rekey_requested: 'rekey' })[k])
+            .map(
+              (k) =>
+                ({
+                  missing: 'missing',
+                  has_issue: 'issue',
+                  hidden: 'hidden',
+                  pending_removal: 'removal',
+                  rekey_requested: 'rekey',
+                })[k],
+            )
             .join(','),
         })),
       );
@@ -81,16 +108,24 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
 
     it('`--fields nme` suggests name (and every typo its key) instead of listing 90 keys; nothing is sent', async () => {
       const one = await runMain(['computers', 'list', '--fields', 'nme', '-o', 'json'], { env });
-      expect(one).toMatchObject({ code: 2, stdout: '', stderr: 'mon: --fields: unknown key nme — did you mean --fields name?\n' });
+      expect(one).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: 'mon: --fields: unknown key nme — did you mean --fields name?\n',
+      });
       const two = await runMain(['computers', 'list', '--fields', 'client_id,nme,flgs'], { env });
       expect(two.stderr).toBe('mon: --fields: unknown keys nme, flgs — did you mean --fields client_id,name,flags?\n');
       expect(sandbox.requests).toEqual([]);
     });
 
     it('ndjson, csv and tsv have them too', async () => {
-      const ndjson = await runMain(['notes', 'list', '--limit', '1', '--fields', 'uid,excerpt', '-o', 'ndjson'], { env });
+      const ndjson = await runMain(['notes', 'list', '--limit', '1', '--fields', 'uid,excerpt', '-o', 'ndjson'], {
+        env,
+      });
       expect(Object.keys(JSON.parse(ndjson.stdout) as Item)).toEqual(['uid', 'excerpt']);
-      const csv = await runMain(['computers', 'list', '--limit', '1', '--fields', 'name', '-o', 'csv', '--no-header'], { env });
+      const csv = await runMain(['computers', 'list', '--limit', '1', '--fields', 'name', '-o', 'csv', '--no-header'], {
+        env,
+      });
       expect(csv.stdout).toBe(`${String(computers[0]!.custom_name || computers[0]!.computer_name)}\n`);
     });
   });
@@ -104,13 +139,31 @@ describe('lists, columns and paging against a sandbox of 312 computers', () => {
       const uid = /^UID\s+(n_\S+)$/m.exec(created.stdout)![1]!;
       const computer = computers[0]!;
       const updated = await runMain(['notes', 'update', uid, '--computer', String(computer.uid)], { env });
-      expect(updated.stdout).toMatch(new RegExp(`^OWNER\\s+${String(computer.custom_name || computer.computer_name).replace(/[()]/g, '\\$&')}$`, 'm'));
+      expect(updated.stdout).toMatch(
+        new RegExp(
+          `^OWNER\\s+${String(computer.custom_name || computer.computer_name).replace(/[()]/g, '\\$&')}$`,
+          'm',
+        ),
+      );
     });
 
     it('`expirations create` shows the product and owner by name; JSON stays as the API sends it', async () => {
       const product = ((await api(sandbox, '/v2.5/expiration_products')).body as Item[])[0]!;
       const manufacturer = ((await api(sandbox, '/v2.5/expiration_manufacturers')).body as Item[])[0]!;
-      const args = ['expirations', 'create', '--license-key', 'K-NAMED', '--expires-at', '2027-01-01', '--manufacturer', String(manufacturer.uid), '--product', String(product.uid), '--group', String(acme.uid)];
+      const args = [
+        'expirations',
+        'create',
+        '--license-key',
+        'K-NAMED',
+        '--expires-at',
+        '2027-01-01',
+        '--manufacturer',
+        String(manufacturer.uid),
+        '--product',
+        String(product.uid),
+        '--group',
+        String(acme.uid),
+      ];
       const table = await runMain(args, { env });
       expect(table.code).toBe(0);
       expect(table.stdout).toMatch(new RegExp(`^PRODUCT\\s+${String(product.name).replace(/[+()]/g, '\\$&')}$`, 'm'));

@@ -36,7 +36,9 @@ describe('mon __complete <kind>', () => {
   async function profile(url: string, key: string): Promise<Record<string, string>> {
     const dir = tempConfigDir();
     const env = { MON_CONFIG_DIR: dir, HOME: dir };
-    expect((await runMon(['profile', 'add', 'acme', '--base-url', url, '--api-key-stdin'], { env, input: `${key}\n` })).code).toBe(0);
+    expect(
+      (await runMon(['profile', 'add', 'acme', '--base-url', url, '--api-key-stdin'], { env, input: `${key}\n` })).code,
+    ).toBe(0);
     return env;
   }
 
@@ -49,7 +51,11 @@ describe('mon __complete <kind>', () => {
     expect(statSync(cache).mode & 0o777).toBe(0o600);
     expect(readFileSync(cache, 'utf8')).not.toContain(sandbox.apiKey.slice(4, 16));
 
-    const groups = (JSON.parse((await runMon(['groups', 'list', '--all', '-o', 'json'], { env })).stdout) as { name: string }[]).map((group) => group.name).sort();
+    const groups = (
+      JSON.parse((await runMon(['groups', 'list', '--all', '-o', 'json'], { env })).stdout) as { name: string }[]
+    )
+      .map((group) => group.name)
+      .sort();
     expect((await runMon(['__complete', 'groups'], { env })).stdout).toBe(`${groups.join('\n')}\n`);
     const computers = (await runMon(['__complete', 'computers'], { env })).stdout.trim().split('\n');
     expect(computers).toHaveLength(40);
@@ -61,11 +67,24 @@ describe('mon __complete <kind>', () => {
   it('with -p on the line, reads and refreshes that account, not the default one', async () => {
     // acme (the default) hangs; south is the sandbox: `mon -p south __complete groups` refreshes south.
     const env = await profile(hanging.url, 'sbx_live_hanging_0123456789');
-    expect((await runMon(['profile', 'add', 'south', '--base-url', sandbox.url, '--api-key-stdin'], { env, input: `${sandbox.apiKey}\n` })).code).toBe(0);
+    expect(
+      (
+        await runMon(['profile', 'add', 'south', '--base-url', sandbox.url, '--api-key-stdin'], {
+          env,
+          input: `${sandbox.apiKey}\n`,
+        })
+      ).code,
+    ).toBe(0);
     const first = await runMon(['-p', 'south', '__complete', 'groups'], { env });
     expect(first).toMatchObject({ code: 0, stdout: '', stderr: '' });
     await eventually(join(env.MON_CONFIG_DIR!, 'completion', 'south.json'));
-    const groups = (JSON.parse((await runMon(['-p', 'south', 'groups', 'list', '--all', '-o', 'json'], { env })).stdout) as { name: string }[]).map((group) => group.name).sort();
+    const groups = (
+      JSON.parse((await runMon(['-p', 'south', 'groups', 'list', '--all', '-o', 'json'], { env })).stdout) as {
+        name: string;
+      }[]
+    )
+      .map((group) => group.name)
+      .sort();
     expect((await runMon(['-p', 'south', '__complete', 'groups'], { env })).stdout).toBe(`${groups.join('\n')}\n`);
     expect(existsSync(join(env.MON_CONFIG_DIR!, 'completion', 'acme.json'))).toBe(false);
   });
@@ -74,8 +93,12 @@ describe('mon __complete <kind>', () => {
     const env = await profile(hanging.url, 'sbx_live_hanging_0123456789');
     const cache = join(env.MON_CONFIG_DIR!, 'completion');
     mkdirSync(cache, { recursive: true, mode: 0o700 });
-    writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: 0, groups: ['Old Name', 'Other'] }), { mode: 0o600 });
-    const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_COMPLETION_TTL: '0', MON_DEADLINE: REFRESH_DEADLINE } });
+    writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: 0, groups: ['Old Name', 'Other'] }), {
+      mode: 0o600,
+    });
+    const run = await runMon(['__complete', 'groups'], {
+      env: { ...env, MON_COMPLETION_TTL: '0', MON_DEADLINE: REFRESH_DEADLINE },
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'Old Name\nOther\n', stderr: '' });
     await waitFor(() => hanging.requests.length > 0, 'the refresh to ask for the groups');
     expect(hanging.requests[0]?.path).toBe('/v2.5/groups');
@@ -86,7 +109,11 @@ describe('mon __complete <kind>', () => {
     const env = await profile(hanging.url, 'sbx_live_hanging_0123456789');
     const cache = join(env.MON_CONFIG_DIR!, 'completion');
     mkdirSync(cache, { recursive: true, mode: 0o700 });
-    writeFileSync(join(cache, 'acme.json'), JSON.stringify({ saved_at: Date.now() + 365 * 86_400_000, groups: ['Ahead'] }), { mode: 0o600 });
+    writeFileSync(
+      join(cache, 'acme.json'),
+      JSON.stringify({ saved_at: Date.now() + 365 * 86_400_000, groups: ['Ahead'] }),
+      { mode: 0o600 },
+    );
     const run = await runMon(['__complete', 'groups'], { env: { ...env, MON_DEADLINE: REFRESH_DEADLINE } });
     expect(run).toMatchObject({ code: 0, stdout: 'Ahead\n', stderr: '' });
     await waitFor(() => hanging.requests.length > 0, 'the refresh to ask for the groups');
@@ -95,7 +122,11 @@ describe('mon __complete <kind>', () => {
 
   it('offers nothing, and says nothing, without an account', async () => {
     const dir = tempConfigDir();
-    expect(await runMon(['__complete', 'groups'], { env: { MON_CONFIG_DIR: dir, HOME: dir } })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await runMon(['__complete', 'groups'], { env: { MON_CONFIG_DIR: dir, HOME: dir } })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 });
 
@@ -104,7 +135,14 @@ describe('a live cache mon did not write as it expects', () => {
   async function profileWithCacheFolder(): Promise<{ env: Record<string, string>; folder: string }> {
     const dir = tempConfigDir();
     const env = { MON_CONFIG_DIR: dir, HOME: dir, MON_DEADLINE: '2' };
-    expect((await runMon(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env, input: 'k_live_cache_123456\n' })).code).toBe(0);
+    expect(
+      (
+        await runMon(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], {
+          env,
+          input: 'k_live_cache_123456\n',
+        })
+      ).code,
+    ).toBe(0);
     const folder = join(dir, 'completion');
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     return { env, folder };
@@ -119,13 +157,22 @@ describe('a live cache mon did not write as it expects', () => {
 
   it('names with control characters are not offered (a tab, a NUL, an escape)', async () => {
     const { env, folder } = await profileWithCacheFolder();
-    writeFileSync(join(folder, 'acme.json'), JSON.stringify({ saved_at: Date.now(), groups: ['Plain', 'tab\there', 'nul\u0000byte', 'esc\u001b[31m', 'Last One'] }), { mode: 0o600 });
+    writeFileSync(
+      join(folder, 'acme.json'),
+      JSON.stringify({
+        saved_at: Date.now(),
+        groups: ['Plain', 'tab\there', 'nul\u0000byte', 'esc\u001b[31m', 'Last One'],
+      }),
+      { mode: 0o600 },
+    );
     expect(await runMon(['__complete', 'groups'], { env })).toMatchObject({ code: 0, stdout: 'Plain\nLast One\n' });
   });
 
   it('profile remove forgets the Tab names of that profile', async () => {
     const { env, folder } = await profileWithCacheFolder();
-    writeFileSync(join(folder, 'acme.json'), JSON.stringify({ saved_at: Date.now(), groups: ['Old Account'] }), { mode: 0o600 });
+    writeFileSync(join(folder, 'acme.json'), JSON.stringify({ saved_at: Date.now(), groups: ['Old Account'] }), {
+      mode: 0o600,
+    });
     expect((await runMon(['profile', 'remove', 'acme', '--yes'], { env })).code).toBe(0);
     expect(existsSync(join(folder, 'acme.json'))).toBe(false);
   });

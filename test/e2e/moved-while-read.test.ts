@@ -38,7 +38,10 @@ describe('a computer that reports while the account is read', { timeout: 120_000
   let reported: Map<string, number>;
   let reports = 0;
   const fleet = Array.from({ length: 250 }, (_, i) =>
-    computer(i + 1, i % 2 === 0 ? 'g_a' : 'g_b', [result(`pr_alert_${i + 1}`, 'SMART Status', 'Alert')], { created_at: T0 - i, last_report: T0 - i }),
+    computer(i + 1, i % 2 === 0 ? 'g_a' : 'g_b', [result(`pr_alert_${i + 1}`, 'SMART Status', 'Alert')], {
+      created_at: T0 - i,
+      last_report: T0 - i,
+    }),
   );
   const reset = () => {
     reported = new Map(fleet.map((c) => [c.uid as string, c.last_report as number]));
@@ -48,7 +51,12 @@ describe('a computer that reports while the account is read', { timeout: 120_000
     reports++;
     reported.set('c_150', T0 + reports);
   };
-  const inDefaultOrder = () => [...fleet].sort((a, b) => reported.get(b.uid as string)! - reported.get(a.uid as string)! || ((a.uid as string) < (b.uid as string) ? -1 : 1));
+  const inDefaultOrder = () =>
+    [...fleet].sort(
+      (a, b) =>
+        reported.get(b.uid as string)! - reported.get(a.uid as string)! ||
+        ((a.uid as string) < (b.uid as string) ? -1 : 1),
+    );
 
   function computers(req: ReceivedRequest, res: Parameters<typeof page>[1]): void {
     const expand = req.query.getAll('expand[]').includes('plugin_results');
@@ -56,14 +64,23 @@ describe('a computer that reports while the account is read', { timeout: 120_000
     // 'every-read': each read starts with computer 150 where it was, and it reports again.
     if (first && mode === 'every-read') reported.set('c_150', T0 - 149);
     const stable = mode === 'api' && req.query.get('order') === 'created_desc';
-    const items = (stable ? fleet : inDefaultOrder()).map((c) => ({ ...c, last_report: reported.get(c.uid as string), plugin_results: expand ? c.plugin_results : undefined }));
+    const items = (stable ? fleet : inDefaultOrder()).map((c) => ({
+      ...c,
+      last_report: reported.get(c.uid as string),
+      plugin_results: expand ? c.plugin_results : undefined,
+    }));
     page(req, res, items);
     // After page 1 is served, computer 150 reports (in 'api' and 'once' only the first time).
     if (first && (mode === 'every-read' || reports === 0)) report150();
   }
 
-  const mon = (...args: string[]) => runMain(args, { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir } });
-  const lines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const mon = (...args: string[]) =>
+    runMain(args, { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir } });
+  const lines = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
 
   beforeAll(async () => {
     api = await startFakeApi((req, res) => {
@@ -71,7 +88,11 @@ describe('a computer that reports while the account is read', { timeout: 120_000
       if (req.path === '/v2.5/computers') return computers(req, res);
       if (req.path === '/v2.5/expirations') return page(req, res, []);
       if (req.method === 'PUT' && req.path.startsWith('/v2.5/plugin_results/')) {
-        return json(res, 200, { ...result(req.path.split('/').at(-1)!, 'SMART Status', 'Alert'), muted: true, mute_type: 'ignored' });
+        return json(res, 200, {
+          ...result(req.path.split('/').at(-1)!, 'SMART Status', 'Alert'),
+          muted: true,
+          mute_type: 'ignored',
+        });
       }
       json(res, 404, [{ status_code: 404, code: ':not_found', title: 'Not found', details: req.path }]);
     });
@@ -92,10 +113,12 @@ describe('a computer that reports while the account is read', { timeout: 120_000
       expect(new Set(uids).size).toBe(250);
       expect(uids).toEqual(inDefaultOrder().map((c) => c.uid));
       expect(uids[0]).toBe('c_150');
-      expect(api.requests.filter((r) => r.path === '/v2.5/computers').every((r) => r.query.get('order') === 'created_desc')).toBe(true);
+      expect(
+        api.requests.filter((r) => r.path === '/v2.5/computers').every((r) => r.query.get('order') === 'created_desc'),
+      ).toBe(true);
     });
 
-    it('computers list --all --order reported_desc (asked for): the user\'s order; --order created_desc as asked', async () => {
+    it("computers list --all --order reported_desc (asked for): the user's order; --order created_desc as asked", async () => {
       const reportedDesc = await mon('computers', 'list', '--all', '--order', 'reported_desc', '-o', 'ndjson');
       expect(reportedDesc.code).toBe(0);
       expect(lines(reportedDesc.stdout).map((c) => c.uid)).toEqual(inDefaultOrder().map((c) => c.uid));
@@ -113,7 +136,10 @@ describe('a computer that reports while the account is read', { timeout: 120_000
       reset();
       const status = await mon('status', '-o', 'json');
       expect(status.code).toBe(0);
-      expect(JSON.parse(status.stdout)).toMatchObject({ computers: { total: 250 }, plugin_results: { total: 250, alerts: 250 } });
+      expect(JSON.parse(status.stdout)).toMatchObject({
+        computers: { total: 250 },
+        plugin_results: { total: 250, alerts: 250 },
+      });
       reset();
       const metrics = await mon('status', '-o', 'openmetrics');
       expect(metrics.code).toBe(0);
@@ -124,7 +150,18 @@ describe('a computer that reports while the account is read', { timeout: 120_000
       expect(report.code).toBe(0);
       expect(report.stdout.replace(/<[^>]+>/g, '')).toMatch(/^250computers /m);
       reset();
-      const mute = await mon('plugin', 'mute', '--status', 'Alert', '--ignore', '--max', '250', '--yes', '-o', 'ndjson');
+      const mute = await mon(
+        'plugin',
+        'mute',
+        '--status',
+        'Alert',
+        '--ignore',
+        '--max',
+        '250',
+        '--yes',
+        '-o',
+        'ndjson',
+      );
       expect(mute.code).toBe(0);
       expect(new Set(api.requests.filter((r) => r.method === 'PUT').map((r) => r.path)).size).toBe(250);
     });
@@ -162,7 +199,9 @@ describe('a computer that reports while the account is read', { timeout: 120_000
       mode = 'every-read';
       const run = await mon(...args);
       expect(run.code).toBe(7);
-      expect(run.stderr).toMatch(/249 distinct records read of the 250 x-total announced \(1 read twice\).*not read whole/);
+      expect(run.stderr).toMatch(
+        /249 distinct records read of the 250 x-total announced \(1 read twice\).*not read whole/,
+      );
       expect(run.stdout).not.toMatch(/249/);
       expect(api.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
     });
@@ -174,20 +213,30 @@ describe('a computer that reports while the account is read', { timeout: 120_000
         expect(run).toMatchObject({ code: 7, stdout: '' });
         expect(run.stderr).not.toMatch(/gone|new/);
         const root = join(dir, 'changes');
-        const saved = readdirSync(root, { recursive: true }).map(String).filter((f) => f.endsWith(`m-${args[0]}.json`));
+        const saved = readdirSync(root, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith(`m-${args[0]}.json`));
         expect(saved).toEqual([]);
       }
     });
   });
 
   it('other lists (no stable order in the API): a group renamed between pages is exit 7, read again once where held whole', async () => {
-    const many = Array.from({ length: 150 }, (_, i) => ({ uid: `g_${String(i).padStart(3, '0')}`, slug: `g${i}`, name: `Group ${String(i).padStart(3, '0')}` }));
+    const many = Array.from({ length: 150 }, (_, i) => ({
+      uid: `g_${String(i).padStart(3, '0')}`,
+      slug: `g${i}`,
+      name: `Group ${String(i).padStart(3, '0')}`,
+    }));
     let renamed = false;
     let everyRead = true;
     api.handle((req, res) => {
       if (req.path !== '/v2.5/groups') return page(req, res, []);
       // Sorted by name: group 120 renamed "Group 000a" moves to page 1 once page 1 is served.
-      const items = renamed ? [...many].map((g) => (g.uid === 'g_120' ? { ...g, name: 'Group 000a' } : g)).sort((a, b) => a.name.localeCompare(b.name)) : many;
+      const items = renamed
+        ? [...many]
+            .map((g) => (g.uid === 'g_120' ? { ...g, name: 'Group 000a' } : g))
+            .sort((a, b) => a.name.localeCompare(b.name))
+        : many;
       page(req, res, items);
       if (Number(req.query.get('page') ?? 1) === 1) renamed = everyRead || !renamed ? true : renamed;
     });

@@ -18,12 +18,17 @@ describe.skipIf(!HAS_SCRIPT)('mutes that would end sooner or never end, on a ter
   let env: Record<string, string>;
   let results: Item[];
   const puts = () => sandbox.requests.filter((r) => r.method === 'PUT');
-  const current = async (uid: string) => (await readAll(sandbox, '/v2.5/computers?expand[]=plugin_results')).flatMap((c) => c.plugin_results as Item[]).find((r) => r.uid === uid)!;
+  const current = async (uid: string) =>
+    (await readAll(sandbox, '/v2.5/computers?expand[]=plugin_results'))
+      .flatMap((c) => c.plugin_results as Item[])
+      .find((r) => r.uid === uid)!;
 
   beforeEach(async () => {
     sandbox = await startSandbox({ port: 0 });
     env = { MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey, TZ: 'UTC' };
-    results = (await readAll(sandbox, '/v2.5/computers?expand[]=plugin_results')).flatMap((c) => c.plugin_results as Item[]);
+    results = (await readAll(sandbox, '/v2.5/computers?expand[]=plugin_results')).flatMap(
+      (c) => c.plugin_results as Item[],
+    );
     sandbox.requests.length = 0;
   });
   afterEach(() => sandbox.close());
@@ -31,7 +36,11 @@ describe.skipIf(!HAS_SCRIPT)('mutes that would end sooner or never end, on a ter
   it('plugin mute <uid> --timed 1h on a result muted for good says what it is and becomes, and asks; n keeps it, y shortens it', async () => {
     const uid = String(results.find((r) => r.muted === true && r.mute_type === 'muted_forever')!.uid);
     const declined = await onTerminal(['plugin', 'mute', uid, '--timed', '1h'], env, 'n\r');
-    expect(declined.screen).toMatch(new RegExp(`${uid} is muted for good; --timed would shorten that to a mute until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(local time\\)`));
+    expect(declined.screen).toMatch(
+      new RegExp(
+        `${uid} is muted for good; --timed would shorten that to a mute until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(local time\\)`,
+      ),
+    );
     expect(declined.screen).toContain(`Shorten the mute of ${uid}? [y/N]`);
     expect(declined.code).not.toBe(0);
     expect(puts()).toEqual([]);
@@ -48,7 +57,9 @@ describe.skipIf(!HAS_SCRIPT)('mutes that would end sooner or never end, on a ter
     const group = (await readAll(sandbox, '/v2.5/groups')).find((g) => g.name === 'Acme Design')!;
     sandbox.requests.length = 0;
     const declined = await onTerminal(['plugin', 'unmute', '--group', String(group.uid)], env, 'n\r');
-    expect(declined.screen).toMatch(/unmute 3 plugin results on \d+ computers? in 1 group, 1 of them not timed \(muted for good\)/);
+    expect(declined.screen).toMatch(
+      /unmute 3 plugin results on \d+ computers? in 1 group, 1 of them not timed \(muted for good\)/,
+    );
     expect(declined.screen).toContain('Unmute these 3 plugin results, 1 of them not timed (muted for good)? [y/N]');
     expect(puts()).toEqual([]);
   }, 30_000);

@@ -36,42 +36,63 @@ describe('computers, groups, manufacturers and products by any of their names', 
   });
   afterAll(() => sandbox.close());
 
-  it.runIf(hasProgram('bash'))("the README's loop over missing computers works as printed: client ids from the list name the computers of new notes", async () => {
-    const bin = tempDir('mon-bin-');
-    symlinkSync(MON_BIN, join(bin, 'mon'));
-    const script = `mon computers list --status missing --all -o tsv --no-header --fields client_id |
+  it.runIf(hasProgram('bash'))(
+    "the README's loop over missing computers works as printed: client ids from the list name the computers of new notes",
+    async () => {
+      const bin = tempDir('mon-bin-');
+      symlinkSync(MON_BIN, join(bin, 'mon'));
+      const script = `mon computers list --status missing --all -o tsv --no-header --fields client_id |
   while read -r id; do mon notes create --computer "$id" --body "Checked by the night run"; done`;
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['-c', `set -o pipefail; ${script}`], {
-        env: { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
-        stdio: ['ignore', 'ignore', 'pipe'],
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn('bash', ['-c', `set -o pipefail; ${script}`], {
+          env: {
+            PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
+            HOME: tempConfigDir(),
+            MON_CONFIG_DIR: tempConfigDir(),
+            ...env,
+          },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.on('close', (code) => resolve({ code, stderr }));
       });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
-    expect(result.stderr).not.toContain('mon:');
-    expect(result.code).toBe(0);
-    const missing = (await api(sandbox, '/v2.5/computers?status=missing&per_page=100')).body as Item[];
-    expect(missing.length).toBeGreaterThan(1);
-    const notes = (await api(sandbox, '/v2.5/notes?per_page=100')).body as Item[];
-    const checked = notes.filter((n) => n.body === 'Checked by the night run').map((n) => n.computer);
-    expect(checked.sort()).toEqual(missing.map((c) => c.uid).sort());
-  });
+      expect(result.stderr).not.toContain('mon:');
+      expect(result.code).toBe(0);
+      const missing = (await api(sandbox, '/v2.5/computers?status=missing&per_page=100')).body as Item[];
+      expect(missing.length).toBeGreaterThan(1);
+      const notes = (await api(sandbox, '/v2.5/notes?per_page=100')).body as Item[];
+      const checked = notes.filter((n) => n.body === 'Checked by the night run').map((n) => n.computer);
+      expect(checked.sort()).toEqual(missing.map((c) => c.uid).sort());
+    },
+  );
   it('`notes create --computer <client id>` looks up the uid with one GET, shown by --verbose', async () => {
-    const result = await runMain(['notes', 'create', '--computer', String(computer.client_id), '--body', 'by client id', '--json', '-v'], { env });
+    const result = await runMain(
+      ['notes', 'create', '--computer', String(computer.client_id), '--body', 'by client id', '--json', '-v'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ computer: computer.uid, group: null });
-    expect(sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2.5/computers/${String(computer.client_id)}`, 'POST /v2.5/notes']);
-    expect(result.stderr).toMatch(new RegExp(`^GET \\S+/v2\\.5/computers/${String(computer.client_id)}\\?api_key=\\[REDACTED\\] 200`, 'm'));
+    expect(sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v2.5/computers/${String(computer.client_id)}`,
+      'POST /v2.5/notes',
+    ]);
+    expect(result.stderr).toMatch(
+      new RegExp(`^GET \\S+/v2\\.5/computers/${String(computer.client_id)}\\?api_key=\\[REDACTED\\] 200`, 'm'),
+    );
     expect(result.stderr).not.toContain(sandbox.apiKey);
   });
 
   it('`--dry-run` shows the lookup as the request that would be sent, and sends nothing', async () => {
-    const result = await runMain(['notes', 'create', '--computer', String(computer.client_id), '--body', 'x', '--dry-run'], { env });
+    const result = await runMain(
+      ['notes', 'create', '--computer', String(computer.client_id), '--body', 'x', '--dry-run'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`GET ${sandbox.url}/v2.5/computers/${String(computer.client_id)}?api_key=[REDACTED]\n`);
-    expect(result.stderr).toBe(`dry run: nothing was sent (the request that would look up --computer '${String(computer.client_id)}'; what follows depends on its answer)\n`);
+    expect(result.stderr).toBe(
+      `dry run: nothing was sent (the request that would look up --computer '${String(computer.client_id)}'; what follows depends on its answer)\n`,
+    );
     expect(sandbox.requests).toEqual([]);
   });
 
@@ -83,23 +104,36 @@ describe('computers, groups, manufacturers and products by any of their names', 
     expect(got.stdout).toMatch(new RegExp(`^CLIENT ID\\s+${String(computer.client_id)}$`, 'm'));
     expect(sandbox.requests.at(-1)!.path).toBe(`/v2.5/computers/${String(computer.client_id)}`);
     const byUid = await runMain(['plugin', 'list', uid, '--json', '--include-hidden'], { env });
-    const byClientId = await runMain(['plugin', 'list', String(computer.client_id), '--json', '--include-hidden'], { env });
+    const byClientId = await runMain(['plugin', 'list', String(computer.client_id), '--json', '--include-hidden'], {
+      env,
+    });
     expect(byUid.code).toBe(0);
     expect(JSON.parse(byUid.stdout)).toEqual(JSON.parse(byClientId.stdout));
   });
 
   it('`--fields uid` is a column of computers list', async () => {
-    const result = await runMain(['computers', 'list', '--limit', '2', '--fields', 'uid,client_id', '-o', 'tsv'], { env });
-    expect(result.stdout).toBe(`uid\tclient_id\n${computers.slice(0, 2).map((c) => `${String(c.uid)}\t${String(c.client_id)}`).join('\n')}\n`);
+    const result = await runMain(['computers', 'list', '--limit', '2', '--fields', 'uid,client_id', '-o', 'tsv'], {
+      env,
+    });
+    expect(result.stdout).toBe(
+      `uid\tclient_id\n${computers
+        .slice(0, 2)
+        .map((c) => `${String(c.uid)}\t${String(c.client_id)}`)
+        .join('\n')}\n`,
+    );
   });
 
   it('an unknown computer is exit 4, naming what was looked for and how to list them', async () => {
     const byUid = await runMain(['computers', 'get', 'c_nosuch'], { env });
     expect(byUid).toMatchObject({ code: 4, stdout: '' });
-    expect(byUid.stderr).toBe("mon: <client-id>: no computer with uid 'c_nosuch' — list them with `mon computers list --fields client_id,uid,name`\n");
+    expect(byUid.stderr).toBe(
+      "mon: <client-id>: no computer with uid 'c_nosuch' — list them with `mon computers list --fields client_id,uid,name`\n",
+    );
     const byId = await runMain(['notes', 'list', '--computer', 'NO-SUCH-CLIENT'], { env });
     expect(byId).toMatchObject({ code: 4, stdout: '' });
-    expect(byId.stderr).toBe("mon: --computer: no computer with client id 'NO-SUCH-CLIENT' — list them with `mon computers list --fields client_id,uid,name`\n");
+    expect(byId.stderr).toBe(
+      "mon: --computer: no computer with client id 'NO-SUCH-CLIENT' — list them with `mon computers list --fields client_id,uid,name`\n",
+    );
   });
 
   it('`computers list --group` takes a slug or an exact name in any case; an unknown group is exit 4, not "No results."', async () => {
@@ -111,7 +145,9 @@ describe('computers, groups, manufacturers and products by any of their names', 
     }
     const typo = await runMain(['computers', 'list', '--group', 'acme'], { env });
     expect(typo).toMatchObject({ code: 4, stdout: '' });
-    expect(typo.stderr).toBe("mon: --group: no group 'acme' (looked up by uid, slug and name) — list them with `mon groups list`\n");
+    expect(typo.stderr).toBe(
+      "mon: --group: no group 'acme' (looked up by uid, slug and name) — list them with `mon groups list`\n",
+    );
     const unknownUid = await runMain(['computers', 'list', '--group', 'g_nosuch'], { env });
     expect(unknownUid).toMatchObject({ code: 4, stdout: '' });
     expect(unknownUid.stderr).toContain("no group with uid 'g_nosuch'");
@@ -123,20 +159,46 @@ describe('computers, groups, manufacturers and products by any of their names', 
     const apple = manufacturers.find((m) => m.slug === 'apple')!;
     const care = products.find((p) => p.name === 'AppleCare+ for Mac')!;
     const result = await runMain(
-      ['expirations', 'create', '--license-key', 'C02-NAMES', '--expires-at', '2027-01-15', '--manufacturer', 'apple', '--product', 'applecare+ for mac', '--group', 'Acme Design', '--json'],
+      [
+        'expirations',
+        'create',
+        '--license-key',
+        'C02-NAMES',
+        '--expires-at',
+        '2027-01-15',
+        '--manufacturer',
+        'apple',
+        '--product',
+        'applecare+ for mac',
+        '--group',
+        'Acme Design',
+        '--json',
+      ],
       { env },
     );
     expect(result.stderr).toMatch(/^Expiration e_\S+ created\.\n$/);
-    expect(JSON.parse(result.stdout)).toMatchObject({ expiration_manufacturer: apple.uid, expiration_product: care.uid, group: acme.uid, computer: null });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      expiration_manufacturer: apple.uid,
+      expiration_product: care.uid,
+      group: acme.uid,
+      computer: null,
+    });
     const unknown = await runMain(['expirations', 'list', '--product', 'applecare'], { env });
     expect(unknown).toMatchObject({ code: 4, stdout: '' });
-    expect(unknown.stderr).toBe("mon: --product: no expiration product 'applecare' (looked up by uid, slug and name) — list them with `mon products list`\n");
+    expect(unknown.stderr).toBe(
+      "mon: --product: no expiration product 'applecare' (looked up by uid, slug and name) — list them with `mon products list`\n",
+    );
   });
 
   it('`manufacturers get` and `groups get` take a name', async () => {
-    const manufacturer = await runMain(['manufacturers', 'get', 'APPLE', '--fields', 'slug', '-o', 'tsv', '--no-header'], { env });
+    const manufacturer = await runMain(
+      ['manufacturers', 'get', 'APPLE', '--fields', 'slug', '-o', 'tsv', '--no-header'],
+      { env },
+    );
     expect(manufacturer).toMatchObject({ code: 0, stdout: 'apple\n' });
-    const group = await runMain(['groups', 'get', 'acme design', '--fields', 'uid', '-o', 'tsv', '--no-header'], { env });
+    const group = await runMain(['groups', 'get', 'acme design', '--fields', 'uid', '-o', 'tsv', '--no-header'], {
+      env,
+    });
     expect(group).toMatchObject({ code: 0, stdout: `${String(acme.uid)}\n` });
   });
 
@@ -148,7 +210,10 @@ describe('computers, groups, manufacturers and products by any of their names', 
     expect(JSON.parse(toGroup.stdout)).toMatchObject({ uid: note.uid, group: acme.uid, computer: null });
     expect(sandbox.requests.at(-1)!.form).toEqual({ 'note[group_id]': acme.uid, api_key: sandbox.apiKey });
     const other = computers[1]!;
-    const toComputer = await runMain(['notes', 'update', String(note.uid), '--computer', String(other.client_id), '--json'], { env });
+    const toComputer = await runMain(
+      ['notes', 'update', String(note.uid), '--computer', String(other.client_id), '--json'],
+      { env },
+    );
     expect(toComputer.code).toBe(0);
     expect(JSON.parse(toComputer.stdout)).toMatchObject({ uid: note.uid, computer: other.uid, group: null });
     expect(((await api(sandbox, `/v2.5/notes/${String(note.uid)}`)).body as Item).computer).toBe(other.uid);
@@ -171,7 +236,10 @@ describe('computers, groups, manufacturers and products by any of their names', 
     expect(sandbox.requests.every((r) => r.method === 'GET')).toBe(true);
 
     // Written exactly as one of them is, it names that one: the exact name is the way to it.
-    for (const [name, group] of [['ACME DESIGN', twin], ['Acme Design', acme]] as const) {
+    for (const [name, group] of [
+      ['ACME DESIGN', twin],
+      ['Acme Design', acme],
+    ] as const) {
       const exact = await runMain(['groups', 'get', name, '--json'], { env });
       expect(exact.code).toBe(0);
       expect(JSON.parse(exact.stdout)).toMatchObject({ uid: group.uid });

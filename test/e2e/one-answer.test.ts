@@ -18,8 +18,16 @@ const fleet: Fleet = {
   computers: [
     computer(1, 'g_a', [
       // muted: true, but the timed mute ended a day ago: not muted.
-      result('pr_stale', 'Backups', 'Warning', { muted: true, mute_type: 'timed_mute', mute_until: now - 86_400 } as never),
-      result('pr_timed', 'Disk Space', 'Alert', { muted: true, mute_type: 'timed_mute', mute_until: now + 86_400 } as never),
+      result('pr_stale', 'Backups', 'Warning', {
+        muted: true,
+        mute_type: 'timed_mute',
+        mute_until: now - 86_400,
+      } as never),
+      result('pr_timed', 'Disk Space', 'Alert', {
+        muted: true,
+        mute_type: 'timed_mute',
+        mute_until: now + 86_400,
+      } as never),
       result('pr_forever', 'SMART Status', 'Alert', { muted: true, mute_type: 'muted_forever' } as never),
       result('pr_open', 'Uptime', 'Alert'),
     ]),
@@ -30,7 +38,12 @@ const fleet: Fleet = {
 describe('muted means one thing', () => {
   let api: FakeApi;
   let env: Record<string, string>;
-  const uids = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { uid: string }).uid).sort();
+  const uids = (stdout: string) =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { uid: string }).uid)
+      .sort();
 
   beforeAll(async () => {
     api = await startFakeApi(
@@ -64,15 +77,24 @@ describe('muted means one thing', () => {
   it('status counts it as an unmuted warning, and a bulk mute picks it as not yet muted', async () => {
     const status = await runMain(['status', '-o', 'json'], { env });
     expect(status.code).toBe(0);
-    expect((JSON.parse(status.stdout) as { plugin_results: unknown }).plugin_results).toEqual({ total: 4, alerts: 1, warnings: 1, muted: 2, hidden: 0 });
+    expect((JSON.parse(status.stdout) as { plugin_results: unknown }).plugin_results).toEqual({
+      total: 4,
+      alerts: 1,
+      warnings: 1,
+      muted: 2,
+      hidden: 0,
+    });
 
     // --dry-run --verbose shows each PUT that would be sent, on stderr.
-    const puts = (stderr: string) => [...stderr.matchAll(/PUT \S*plugin_results\/(pr_\w+)/g)].map((match) => match[1]).sort();
+    const puts = (stderr: string) =>
+      [...stderr.matchAll(/PUT \S*plugin_results\/(pr_\w+)/g)].map((match) => match[1]).sort();
     const mute = await runMain(['plugin', 'mute', '--group', 'Alpha', '--ignore', '--dry-run', '--verbose'], { env });
     expect(mute.code).toBe(0);
     expect(puts(mute.stderr)).toEqual(['pr_open', 'pr_stale']);
     // An unmute lifts every mute in force; with --timed-only, the timed one alone.
-    const unmute = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--timed-only', '--dry-run', '--verbose'], { env });
+    const unmute = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--timed-only', '--dry-run', '--verbose'], {
+      env,
+    });
     expect(puts(unmute.stderr)).toEqual(['pr_timed']);
     const all = await runMain(['plugin', 'unmute', '--group', 'Alpha', '--dry-run', '--verbose'], { env });
     expect(puts(all.stderr)).toEqual(['pr_forever', 'pr_timed']);
@@ -80,7 +102,11 @@ describe('muted means one thing', () => {
 });
 
 type Item = Record<string, unknown>;
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Item);
+const lines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Item);
 
 describe('the same option and value mean the same in every command (sandbox)', () => {
   let sandbox: RunningSandbox;
@@ -102,21 +128,39 @@ describe('the same option and value mean the same in every command (sandbox)', (
   });
 
   it.each([
-    [['computers', 'list', '--group', 'Acme Design', '--group', 'Northwind Clinic'], /^mon: --group: given twice \('Acme Design', then 'Northwind Clinic'\); it takes one value — .*`mon alerts --group A --group B` takes several\n$/],
-    [['computers', 'list', '--status', 'missing', '--status', 'hidden'], /^mon: --status: given twice \('missing', then 'hidden'\); it takes one value — /],
+    [
+      ['computers', 'list', '--group', 'Acme Design', '--group', 'Northwind Clinic'],
+      /^mon: --group: given twice \('Acme Design', then 'Northwind Clinic'\); it takes one value — .*`mon alerts --group A --group B` takes several\n$/,
+    ],
+    [
+      ['computers', 'list', '--status', 'missing', '--status', 'hidden'],
+      /^mon: --status: given twice \('missing', then 'hidden'\); it takes one value — /,
+    ],
     [['-o', 'json', 'computers', 'list', '-o', 'csv'], /^mon: --output: given twice \('json', then 'csv'\)/],
     // --json is short for -o json: with -o as well, the output is given twice, whichever comes first.
-    [['computers', 'list', '-o', 'csv', '--json'], /^mon: --output: given twice \('csv', then --json\); it takes one value — /],
+    [
+      ['computers', 'list', '-o', 'csv', '--json'],
+      /^mon: --output: given twice \('csv', then --json\); it takes one value — /,
+    ],
     [['--json', 'computers', 'list', '-o', 'table'], /^mon: --output: given twice \(--json, then 'table'\)/],
-    [['plugin', 'mute', '--group', 'Acme Design', '--timed', '2h', '--timed', '3h'], /^mon: --timed: given twice \('2h', then '3h'\)/],
-    [['notes', 'update', 'n_1', '--private', '--no-private'], /^mon: --private: given as --private and as --no-private — keep one of --private and --no-private\n$/],
-  ])('a repeated option the API takes once is refused, naming it, before anything is sent: %j', async (args, message) => {
-    const result = await mon(...args);
-    expect(result.stderr).toMatch(message);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(sandbox.requests).toEqual([]);
-  });
+    [
+      ['plugin', 'mute', '--group', 'Acme Design', '--timed', '2h', '--timed', '3h'],
+      /^mon: --timed: given twice \('2h', then '3h'\)/,
+    ],
+    [
+      ['notes', 'update', 'n_1', '--private', '--no-private'],
+      /^mon: --private: given as --private and as --no-private — keep one of --private and --no-private\n$/,
+    ],
+  ])(
+    'a repeated option the API takes once is refused, naming it, before anything is sent: %j',
+    async (args, message) => {
+      const result = await mon(...args);
+      expect(result.stderr).toMatch(message);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(sandbox.requests).toEqual([]);
+    },
+  );
 
   it('a repeated --group of alerts is either group, as before', async () => {
     const [both, acme, northwind] = await Promise.all([
@@ -140,7 +184,16 @@ describe('the same option and value mean the same in every command (sandbox)', (
     const missing = await mon('computers', 'list', '--status', 'Missing', '--platform', 'MAC', '-o', 'ndjson');
     expect(missing.code).toBe(0);
     expect(sandbox.requests[0]?.query).toMatchObject({ status: 'missing', platform: 'mac' });
-    expect(lines(missing.stdout).map((c) => c.client_id).sort()).toEqual(computers.filter((c) => c.missing === true && c.platform === 'mac').map((c) => c.client_id).sort());
+    expect(
+      lines(missing.stdout)
+        .map((c) => c.client_id)
+        .sort(),
+    ).toEqual(
+      computers
+        .filter((c) => c.missing === true && c.platform === 'mac')
+        .map((c) => c.client_id)
+        .sort(),
+    );
   });
 
   it('alerts takes the computer filters of computers list, --count and --all', async () => {
@@ -151,9 +204,15 @@ describe('the same option and value mean the same in every command (sandbox)', (
     const rows = lines(result.stdout);
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(macs.has((row.computer as Item).client_id)).toBe(true);
-    expect(sandbox.requests.find((request) => request.path === '/v2.5/computers')?.query).toMatchObject({ platform: 'mac' });
+    expect(sandbox.requests.find((request) => request.path === '/v2.5/computers')?.query).toMatchObject({
+      platform: 'mac',
+    });
 
-    const [count, all, plain] = await Promise.all([mon('alerts', '--count'), mon('alerts', '--all', '-o', 'ndjson'), mon('alerts', '-o', 'ndjson')]);
+    const [count, all, plain] = await Promise.all([
+      mon('alerts', '--count'),
+      mon('alerts', '--all', '-o', 'ndjson'),
+      mon('alerts', '-o', 'ndjson'),
+    ]);
     expect(count.code).toBe(0);
     expect(count.stdout).toBe(`${lines(plain.stdout).length}\n`);
     expect(all.code).toBe(0);
@@ -161,39 +220,100 @@ describe('the same option and value mean the same in every command (sandbox)', (
   });
 
   it('plugin list takes --count', async () => {
-    const [count, rows] = await Promise.all([mon('plugin', 'list', clientId, '--count'), mon('plugin', 'list', clientId, '-o', 'ndjson')]);
+    const [count, rows] = await Promise.all([
+      mon('plugin', 'list', clientId, '--count'),
+      mon('plugin', 'list', clientId, '-o', 'ndjson'),
+    ]);
     expect(count.code).toBe(0);
     expect(count.stdout).toBe(`${lines(rows.stdout).length}\n`);
   });
 
   /** Every command that prints a list: a repeated option it takes once, a value in the wrong case, and --count. */
   const LISTS: { label: string; command: string[]; repeated: string[]; wrongCase: string[] }[] = [
-    { label: 'computers list', command: ['computers', 'list'], repeated: ['--per-page', '5', '--per-page', '6'], wrongCase: ['--status', 'MISSING'] },
-    { label: 'groups list', command: ['groups', 'list'], repeated: ['--per-page', '5', '--per-page', '6'], wrongCase: ['--visibility', 'Visible'] },
-    { label: 'users list', command: ['users', 'list'], repeated: ['--limit', '1', '--limit', '2'], wrongCase: ['-o', 'NDJSON'] },
-    { label: 'notes list', command: ['notes', 'list'], repeated: ['--group', 'acme-design', '--group', 'northwind-clinic'], wrongCase: ['-o', 'Ndjson'] },
-    { label: 'expirations list', command: ['expirations', 'list'], repeated: ['--group', 'acme-design', '--group', 'northwind-clinic'], wrongCase: ['-o', 'NDJSON'] },
-    { label: 'expiration-manufacturers list', command: ['expiration-manufacturers', 'list'], repeated: ['--page', '1', '--page', '2'], wrongCase: ['-o', 'NDJSON'] },
-    { label: 'expiration-products list', command: ['expiration-products', 'list'], repeated: ['--offset', '1', '--offset', '2'], wrongCase: ['-o', 'NDJSON'] },
-    { label: 'alerts', command: ['alerts'], repeated: ['--since', '2h', '--since', '7d'], wrongCase: ['--status', 'warning', '--platform', 'Windows'] },
-    { label: 'plugin list CLIENT', command: ['plugin', 'list', 'CLIENT'], repeated: ['--status', 'OK', '--status', 'Alert'], wrongCase: ['--status', 'ok'] },
-    { label: 'profile list', command: ['profile', 'list'], repeated: ['--fields', 'name', '--fields', 'base_url'], wrongCase: ['-o', 'NDJSON'] },
-    { label: 'changes list', command: ['changes', 'list'], repeated: ['--fields', 'name', '--fields', 'items'], wrongCase: ['-o', 'NDJSON'] },
+    {
+      label: 'computers list',
+      command: ['computers', 'list'],
+      repeated: ['--per-page', '5', '--per-page', '6'],
+      wrongCase: ['--status', 'MISSING'],
+    },
+    {
+      label: 'groups list',
+      command: ['groups', 'list'],
+      repeated: ['--per-page', '5', '--per-page', '6'],
+      wrongCase: ['--visibility', 'Visible'],
+    },
+    {
+      label: 'users list',
+      command: ['users', 'list'],
+      repeated: ['--limit', '1', '--limit', '2'],
+      wrongCase: ['-o', 'NDJSON'],
+    },
+    {
+      label: 'notes list',
+      command: ['notes', 'list'],
+      repeated: ['--group', 'acme-design', '--group', 'northwind-clinic'],
+      wrongCase: ['-o', 'Ndjson'],
+    },
+    {
+      label: 'expirations list',
+      command: ['expirations', 'list'],
+      repeated: ['--group', 'acme-design', '--group', 'northwind-clinic'],
+      wrongCase: ['-o', 'NDJSON'],
+    },
+    {
+      label: 'expiration-manufacturers list',
+      command: ['expiration-manufacturers', 'list'],
+      repeated: ['--page', '1', '--page', '2'],
+      wrongCase: ['-o', 'NDJSON'],
+    },
+    {
+      label: 'expiration-products list',
+      command: ['expiration-products', 'list'],
+      repeated: ['--offset', '1', '--offset', '2'],
+      wrongCase: ['-o', 'NDJSON'],
+    },
+    {
+      label: 'alerts',
+      command: ['alerts'],
+      repeated: ['--since', '2h', '--since', '7d'],
+      wrongCase: ['--status', 'warning', '--platform', 'Windows'],
+    },
+    {
+      label: 'plugin list CLIENT',
+      command: ['plugin', 'list', 'CLIENT'],
+      repeated: ['--status', 'OK', '--status', 'Alert'],
+      wrongCase: ['--status', 'ok'],
+    },
+    {
+      label: 'profile list',
+      command: ['profile', 'list'],
+      repeated: ['--fields', 'name', '--fields', 'base_url'],
+      wrongCase: ['-o', 'NDJSON'],
+    },
+    {
+      label: 'changes list',
+      command: ['changes', 'list'],
+      repeated: ['--fields', 'name', '--fields', 'items'],
+      wrongCase: ['-o', 'NDJSON'],
+    },
   ];
 
-  it.each(LISTS)('$label: refuses a repeat, takes any case, and --count agrees with the list', async ({ command, repeated, wrongCase }) => {
-    const words = command.map((word) => (word === 'CLIENT' ? clientId : word));
-    const paged = command[1] === 'list' && !['plugin', 'profile', 'changes'].includes(command[0]!);
-    const [twice, listed, count] = await Promise.all([
-      mon(...words, ...repeated),
-      mon(...words, ...wrongCase, ...(wrongCase.includes('-o') ? [] : ['-o', 'ndjson']), ...(paged ? ['--all'] : [])),
-      mon(...words, ...wrongCase.filter((word, i) => word !== '-o' && wrongCase[i - 1] !== '-o'), '--count'),
-    ]);
-    expect(twice.code).toBe(2);
-    expect(twice.stderr).toMatch(new RegExp(`^mon: ${repeated[0]}: given twice`));
-    expect(listed.stderr).not.toMatch(/is not one of/);
-    expect(listed.code).toBe(0);
-    expect(count.code).toBe(0);
-    expect(count.stdout).toBe(`${lines(listed.stdout).length}\n`);
-  });
+  it.each(LISTS)(
+    '$label: refuses a repeat, takes any case, and --count agrees with the list',
+    async ({ command, repeated, wrongCase }) => {
+      const words = command.map((word) => (word === 'CLIENT' ? clientId : word));
+      const paged = command[1] === 'list' && !['plugin', 'profile', 'changes'].includes(command[0]!);
+      const [twice, listed, count] = await Promise.all([
+        mon(...words, ...repeated),
+        mon(...words, ...wrongCase, ...(wrongCase.includes('-o') ? [] : ['-o', 'ndjson']), ...(paged ? ['--all'] : [])),
+        mon(...words, ...wrongCase.filter((word, i) => word !== '-o' && wrongCase[i - 1] !== '-o'), '--count'),
+      ]);
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toMatch(new RegExp(`^mon: ${repeated[0]}: given twice`));
+      expect(listed.stderr).not.toMatch(/is not one of/);
+      expect(listed.code).toBe(0);
+      expect(count.code).toBe(0);
+      expect(count.stdout).toBe(`${lines(listed.stdout).length}\n`);
+    },
+  );
 });

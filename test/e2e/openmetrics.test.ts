@@ -37,7 +37,9 @@ function parse(text: string): { families: { name: string; type: string }[]; samp
 }
 
 const sum = (samples: Sample[], name: string, where: Record<string, string> = {}) =>
-  samples.filter((s) => s.name === name && Object.entries(where).every(([key, value]) => s.labels[key] === value)).reduce((total, s) => total + s.value, 0);
+  samples
+    .filter((s) => s.name === name && Object.entries(where).every(([key, value]) => s.labels[key] === value))
+    .reduce((total, s) => total + s.value, 0);
 
 describe('mon status -o openmetrics', () => {
   let sandbox: RunningSandbox;
@@ -76,11 +78,14 @@ describe('mon status -o openmetrics', () => {
     const account = new URL(sandbox.url).host.replace(/[^\w.-]/g, '_');
     expect(sum(samples, 'mon_up', { account })).toBe(1);
     expect(sum(samples, 'mon_computers')).toBe(report.computers.total);
-    for (const [platform, n] of Object.entries(report.computers.platforms)) expect(sum(samples, 'mon_computers', { platform })).toBe(n);
+    for (const [platform, n] of Object.entries(report.computers.platforms))
+      expect(sum(samples, 'mon_computers', { platform })).toBe(n);
     expect(sum(samples, 'mon_computers_missing')).toBe(report.computers.missing);
     expect(sum(samples, 'mon_computers_hidden')).toBe(report.computers.hidden);
     expect(sum(samples, 'mon_plugin_results', { status: 'Alert', muted: 'false' })).toBe(report.plugin_results.alerts);
-    expect(sum(samples, 'mon_plugin_results', { status: 'Warning', muted: 'false' })).toBe(report.plugin_results.warnings);
+    expect(sum(samples, 'mon_plugin_results', { status: 'Warning', muted: 'false' })).toBe(
+      report.plugin_results.warnings,
+    );
     expect(sum(samples, 'mon_plugin_results', { muted: 'true' })).toBe(report.plugin_results.muted);
     expect(sum(samples, 'mon_plugin_results')).toBe(report.plugin_results.total - report.plugin_results.hidden);
     expect(sum(samples, 'mon_expirations', { window: 'expired' })).toBe(report.expirations.expired);
@@ -88,13 +93,24 @@ describe('mon status -o openmetrics', () => {
     expect(sum(samples, 'mon_expirations', { window: '90d' })).toBeGreaterThanOrEqual(report.expirations.expiring);
     for (const group of report.groups) {
       expect(sum(samples, 'mon_computers', { group: group.name })).toBe(group.computers);
-      expect(sum(samples, 'mon_plugin_results', { group: group.name, status: 'Alert', muted: 'false' })).toBe(group.alerts);
+      expect(sum(samples, 'mon_plugin_results', { group: group.name, status: 'Alert', muted: 'false' })).toBe(
+        group.alerts,
+      );
     }
     expect(sum(samples, 'mon_read_duration_seconds')).toBeGreaterThan(0);
-    for (const group of report.groups) expect(sum(samples, 'mon_computers_missing', { group_uid: group.uid ?? '' })).toBe(group.missing);
-    expect(samples.filter((s) => s.name === 'mon_top_plugin_alerts').map((s) => ({ name: s.labels.plugin, alerts: s.value }))).toEqual(report.top_plugins);
-    const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-    expect(samples.filter((s) => s.name === 'mon_build_info')).toEqual([{ name: 'mon_build_info', labels: { version }, value: 1 }]);
+    for (const group of report.groups)
+      expect(sum(samples, 'mon_computers_missing', { group_uid: group.uid ?? '' })).toBe(group.missing);
+    expect(
+      samples
+        .filter((s) => s.name === 'mon_top_plugin_alerts')
+        .map((s) => ({ name: s.labels.plugin, alerts: s.value })),
+    ).toEqual(report.top_plugins);
+    const version = (
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
+    expect(samples.filter((s) => s.name === 'mon_build_info')).toEqual([
+      { name: 'mon_build_info', labels: { version }, value: 1 },
+    ]);
     const [last] = samples.filter((s) => s.name === 'mon_last_success_timestamp_seconds');
     expect(last!.labels).toEqual({ account });
     expect(Math.abs(last!.value - Date.now() / 1000)).toBeLessThan(600);
@@ -135,93 +151,186 @@ describe('mon status -o openmetrics', () => {
   it.runIf(PARSER)('one account that cannot be read prints mon_up 0 for it, and the exit code says why', async () => {
     const dir = tempConfigDir();
     const profiles = { MON_CONFIG_DIR: dir, HOME: dir, MON_RETRIES: '0' };
-    expect((await runMain(['profile', 'add', 'south', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: profiles, input: 'sbx_live_gone_0000\n' })).code).toBe(0);
+    expect(
+      (
+        await runMain(['profile', 'add', 'south', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], {
+          env: profiles,
+          input: 'sbx_live_gone_0000\n',
+        })
+      ).code,
+    ).toBe(0);
     for (const args of [['-p', 'south'], ['--profiles', 'south'], []]) {
       const run = await runMon([...args, 'status', '-o', 'openmetrics'], { env: profiles });
       expect(run.code, args.join(' ')).toBe(8);
       expect(run.stderr).toMatch(/^mon: (south: )?cannot reach 127\.0\.0\.1:9/);
       const { samples } = parse(run.stdout);
-      expect(samples.filter((s) => s.name !== 'mon_build_info')).toEqual([{ name: 'mon_up', labels: { account: 'south' }, value: 0 }]);
+      expect(samples.filter((s) => s.name !== 'mon_build_info')).toEqual([
+        { name: 'mon_up', labels: { account: 'south' }, value: 0 },
+      ]);
     }
     // A key the server refuses (exit 3) is a failure of the account too.
-    const refused = await runMain(['status', '-o', 'openmetrics'], { env: env(sandbox.url, 'sbx_live_wrong_0123456789ab') });
+    const refused = await runMain(['status', '-o', 'openmetrics'], {
+      env: env(sandbox.url, 'sbx_live_wrong_0123456789ab'),
+    });
     expect(refused.code).toBe(3);
     expect(parse(refused.stdout).samples.find((s) => s.name === 'mon_up')!.value).toBe(0);
   });
 
-  it.runIf(PARSER)('an account that cannot be read has the time of its last recorded read as mon_last_success_timestamp_seconds', async () => {
-    const own = await startSandbox({ port: 0 });
-    const dir = tempConfigDir();
-    const profiles = { MON_CONFIG_DIR: dir, HOME: dir, MON_RETRIES: '0' };
-    expect((await runMain(['profile', 'add', 'north', '--base-url', own.url, '--api-key-stdin'], { env: profiles, input: `${own.apiKey}\n` })).code).toBe(0);
-    const taken = Date.parse('2026-11-20T09:00:00.750Z');
-    expect((await runMain(['-p', 'north', 'status', '-q'], { env: profiles, now: () => taken })).code).toBe(0);
-    await own.close();
-    const figures = async (args: string[], extra: Record<string, string> = {}, scope: string[] = []) => {
-      const run = await runMain([...args, 'status', '-o', 'openmetrics', ...scope], { env: { ...profiles, ...extra } });
-      expect(run.code, args.join(' ')).toBe(8);
-      return parse(run.stdout).samples.filter((s) => s.name !== 'mon_build_info');
-    };
-    for (const args of [['-p', 'north'], ['--profiles', 'north']]) {
-      expect(await figures(args)).toEqual([
+  it.runIf(PARSER)(
+    'an account that cannot be read has the time of its last recorded read as mon_last_success_timestamp_seconds',
+    async () => {
+      const own = await startSandbox({ port: 0 });
+      const dir = tempConfigDir();
+      const profiles = { MON_CONFIG_DIR: dir, HOME: dir, MON_RETRIES: '0' };
+      expect(
+        (
+          await runMain(['profile', 'add', 'north', '--base-url', own.url, '--api-key-stdin'], {
+            env: profiles,
+            input: `${own.apiKey}\n`,
+          })
+        ).code,
+      ).toBe(0);
+      const taken = Date.parse('2026-11-20T09:00:00.750Z');
+      expect((await runMain(['-p', 'north', 'status', '-q'], { env: profiles, now: () => taken })).code).toBe(0);
+      await own.close();
+      const figures = async (args: string[], extra: Record<string, string> = {}, scope: string[] = []) => {
+        const run = await runMain([...args, 'status', '-o', 'openmetrics', ...scope], {
+          env: { ...profiles, ...extra },
+        });
+        expect(run.code, args.join(' ')).toBe(8);
+        return parse(run.stdout).samples.filter((s) => s.name !== 'mon_build_info');
+      };
+      for (const args of [
+        ['-p', 'north'],
+        ['--profiles', 'north'],
+      ]) {
+        expect(await figures(args)).toEqual([
+          { name: 'mon_up', labels: { account: 'north' }, value: 0 },
+          { name: 'mon_last_success_timestamp_seconds', labels: { account: 'north' }, value: Math.floor(taken / 1000) },
+        ]);
+      }
+      // MON_HISTORY=0 (the history may be old), or a part of the account: no time is claimed.
+      expect(await figures(['-p', 'north'], { MON_HISTORY: '0' })).toEqual([
         { name: 'mon_up', labels: { account: 'north' }, value: 0 },
-        { name: 'mon_last_success_timestamp_seconds', labels: { account: 'north' }, value: Math.floor(taken / 1000) },
       ]);
-    }
-    // MON_HISTORY=0 (the history may be old), or a part of the account: no time is claimed.
-    expect(await figures(['-p', 'north'], { MON_HISTORY: '0' })).toEqual([{ name: 'mon_up', labels: { account: 'north' }, value: 0 }]);
-    expect(await figures(['-p', 'north'], {}, ['--group', 'Acme Design'])).toEqual([{ name: 'mon_up', labels: { account: 'north' }, value: 0 }]);
-  });
+      expect(await figures(['-p', 'north'], {}, ['--group', 'Acme Design'])).toEqual([
+        { name: 'mon_up', labels: { account: 'north' }, value: 0 },
+      ]);
+    },
+  );
 
   it('sends what status sends, no more', async () => {
     const before = sandbox.requests.length;
     // In-process: the requests are under test, not the process.
     await runMain(['status', '-o', 'json'], { env: env(sandbox.url, sandbox.apiKey) });
-    const json = sandbox.requests.slice(before).map((r) => `${r.method} ${r.path} ${JSON.stringify({ ...r.query, api_key: undefined })}`);
+    const json = sandbox.requests
+      .slice(before)
+      .map((r) => `${r.method} ${r.path} ${JSON.stringify({ ...r.query, api_key: undefined })}`);
     const middle = sandbox.requests.length;
     await runMain(['status', '-o', 'openmetrics'], { env: env(sandbox.url, sandbox.apiKey) });
-    const metrics = sandbox.requests.slice(middle).map((r) => `${r.method} ${r.path} ${JSON.stringify({ ...r.query, api_key: undefined })}`);
+    const metrics = sandbox.requests
+      .slice(middle)
+      .map((r) => `${r.method} ${r.path} ${JSON.stringify({ ...r.query, api_key: undefined })}`);
     expect(metrics).toEqual(json);
   });
 
-  it.runIf(PARSER)('across accounts: each account labelled; one that fails has mon_up 0 and no other sample, exit 9', async () => {
-    const dir = tempConfigDir();
-    const profiles = { MON_CONFIG_DIR: dir, HOME: dir };
-    for (const [name, one] of [['north', sandbox], ['south', other]] as const) {
-      expect((await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env: profiles, input: `${one.apiKey}\n` })).code).toBe(0);
-    }
-    expect((await runMain(['profile', 'add', 'gone', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: profiles, input: 'sbx_live_gone_0000\n' })).code).toBe(0);
-    const run = await runMon(['--all-profiles', 'status', '-o', 'openmetrics'], { env: { ...profiles, MON_RETRIES: '0' } });
-    expect(run.code).toBe(9);
-    expect(run.stderr).toMatch(/^mon: gone: /m);
-    const { samples } = parse(run.stdout);
-    expect(samples.filter((s) => s.name === 'mon_up').map((s) => [s.labels.account, s.value]).sort()).toEqual([['gone', 0], ['north', 1], ['south', 1]]);
-    expect(samples.filter((s) => s.labels.account === 'gone' && s.name !== 'mon_up')).toEqual([]);
-    expect(samples.filter((s) => s.name === 'mon_last_success_timestamp_seconds').map((s) => s.labels.account).sort()).toEqual(['north', 'south']);
-    expect(sum(samples, 'mon_computers', { account: 'south' })).toBe(12);
-    expect(sum(samples, 'mon_computers', { account: 'north' })).toBe(40);
-  });
+  it.runIf(PARSER)(
+    'across accounts: each account labelled; one that fails has mon_up 0 and no other sample, exit 9',
+    async () => {
+      const dir = tempConfigDir();
+      const profiles = { MON_CONFIG_DIR: dir, HOME: dir };
+      for (const [name, one] of [
+        ['north', sandbox],
+        ['south', other],
+      ] as const) {
+        expect(
+          (
+            await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], {
+              env: profiles,
+              input: `${one.apiKey}\n`,
+            })
+          ).code,
+        ).toBe(0);
+      }
+      expect(
+        (
+          await runMain(['profile', 'add', 'gone', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], {
+            env: profiles,
+            input: 'sbx_live_gone_0000\n',
+          })
+        ).code,
+      ).toBe(0);
+      const run = await runMon(['--all-profiles', 'status', '-o', 'openmetrics'], {
+        env: { ...profiles, MON_RETRIES: '0' },
+      });
+      expect(run.code).toBe(9);
+      expect(run.stderr).toMatch(/^mon: gone: /m);
+      const { samples } = parse(run.stdout);
+      expect(
+        samples
+          .filter((s) => s.name === 'mon_up')
+          .map((s) => [s.labels.account, s.value])
+          .sort(),
+      ).toEqual([
+        ['gone', 0],
+        ['north', 1],
+        ['south', 1],
+      ]);
+      expect(samples.filter((s) => s.labels.account === 'gone' && s.name !== 'mon_up')).toEqual([]);
+      expect(
+        samples
+          .filter((s) => s.name === 'mon_last_success_timestamp_seconds')
+          .map((s) => s.labels.account)
+          .sort(),
+      ).toEqual(['north', 'south']);
+      expect(sum(samples, 'mon_computers', { account: 'south' })).toBe(12);
+      expect(sum(samples, 'mon_computers', { account: 'north' })).toBe(40);
+    },
+  );
 
-  it.runIf(PARSER)('escapes label values as the format requires: a group named with quotes, a backslash and a new line parses back whole', () => {
-    const name = 'Ops "Prod" \\ a\nb';
-    const report = {
-      scope: { groups: null },
-      computers: { total: 1, missing: 0, hidden: 0, pending_removal: 0, platforms: { mac: 1 } },
-      plugin_results: { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 },
-      top_plugins: [],
-      groups: [{ uid: 'g_1', name, computers: 1, missing: 0, alerts: 0, warnings: 0, hidden: 0, platforms: { mac: 1 }, results: { unmuted: {}, muted: {} } }],
-      expirations: { expired: 0, expiring: 0, within_days: 30, windows: { '30d': 0, '90d': 0 } },
-    };
-    const text = renderOpenMetrics([{ account: 'a"b', report, readSeconds: 0.5 }]);
-    expect(text).toContain(`group="${labelValue(name)}"`);
-    expect(text.split('\n').filter((line) => line.startsWith('mon_computers{'))).toHaveLength(1);
-    const { samples } = parse(text);
-    expect(samples.find((s) => s.name === 'mon_computers')!.labels).toEqual({ account: 'a"b', group: name, group_uid: 'g_1', platform: 'mac' });
-  });
+  it.runIf(PARSER)(
+    'escapes label values as the format requires: a group named with quotes, a backslash and a new line parses back whole',
+    () => {
+      const name = 'Ops "Prod" \\ a\nb';
+      const report = {
+        scope: { groups: null },
+        computers: { total: 1, missing: 0, hidden: 0, pending_removal: 0, platforms: { mac: 1 } },
+        plugin_results: { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 },
+        top_plugins: [],
+        groups: [
+          {
+            uid: 'g_1',
+            name,
+            computers: 1,
+            missing: 0,
+            alerts: 0,
+            warnings: 0,
+            hidden: 0,
+            platforms: { mac: 1 },
+            results: { unmuted: {}, muted: {} },
+          },
+        ],
+        expirations: { expired: 0, expiring: 0, within_days: 30, windows: { '30d': 0, '90d': 0 } },
+      };
+      const text = renderOpenMetrics([{ account: 'a"b', report, readSeconds: 0.5 }]);
+      expect(text).toContain(`group="${labelValue(name)}"`);
+      expect(text.split('\n').filter((line) => line.startsWith('mon_computers{'))).toHaveLength(1);
+      const { samples } = parse(text);
+      expect(samples.find((s) => s.name === 'mon_computers')!.labels).toEqual({
+        account: 'a"b',
+        group: name,
+        group_uid: 'g_1',
+        platform: 'mac',
+      });
+    },
+  );
 
   it.each([
     [['computers', 'list', '-o', 'openmetrics'], /^mon: -o openmetrics: `mon computers list` prints no metrics/],
-    [['status', '--check', '-o', 'openmetrics'], /^MON UNKNOWN - --check: prints one Nagios line, -o openmetrics the metrics: choose one/],
+    [
+      ['status', '--check', '-o', 'openmetrics'],
+      /^MON UNKNOWN - --check: prints one Nagios line, -o openmetrics the metrics: choose one/,
+    ],
     [['status', '-o', 'openmetrics', '--jq', '.'], /^mon: --jq: filters JSON, so it takes/],
   ])('%j is refused before anything is sent', async (args, message) => {
     const before = sandbox.requests.length;

@@ -53,7 +53,11 @@ describe('--output-file', () => {
   it.each([
     ['a folder that does not exist', (dir: string) => join(dir, 'nope', 'mon.prom'), /^--output-file: no folder /],
     ['a folder', (dir: string) => dir, /^--output-file: .* is a folder; it replaces a regular file$/],
-    ['a symbolic link', (dir: string) => (symlinkSync('/dev/null', join(dir, 'link')), join(dir, 'link')), /^--output-file: .* is a symbolic link/],
+    [
+      'a symbolic link',
+      (dir: string) => (symlinkSync('/dev/null', join(dir, 'link')), join(dir, 'link')),
+      /^--output-file: .* is a symbolic link/,
+    ],
     ['empty', () => '', /^--output-file: give a file name/],
   ])('PATH that is %s: exit 2 naming the option, nothing sent', async (_what, path, message) => {
     const dir = tempDir();
@@ -68,7 +72,9 @@ describe('--output-file', () => {
 
   it('--dry-run writes nothing: the request is on stdout', async () => {
     const dir = tempDir();
-    const run = await runMain(['--dry-run', 'status', '-o', 'openmetrics', '--output-file', join(dir, 'mon.prom')], { env });
+    const run = await runMain(['--dry-run', 'status', '-o', 'openmetrics', '--output-file', join(dir, 'mon.prom')], {
+      env,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^GET /m);
     expect(readdirSync(dir)).toEqual([]);
@@ -81,9 +87,16 @@ describe('--output-file', () => {
       const dir = tempDir();
       const file = join(dir, 'computers.csv');
       writeFileSync(file, 'the last good list\n');
-      const run = await signalMon(['computers', 'list', '--all', '-o', 'csv', '--output-file', file], { MON_BASE_URL: api.url, MON_API_KEY: 'sbx_live_fake_0123456789ab' }, [
-        { signal: 'SIGINT', when: () => api.requests.length >= 2 && readdirSync(dir).some((name) => name.endsWith('.tmp')) },
-      ]);
+      const run = await signalMon(
+        ['computers', 'list', '--all', '-o', 'csv', '--output-file', file],
+        { MON_BASE_URL: api.url, MON_API_KEY: 'sbx_live_fake_0123456789ab' },
+        [
+          {
+            signal: 'SIGINT',
+            when: () => api.requests.length >= 2 && readdirSync(dir).some((name) => name.endsWith('.tmp')),
+          },
+        ],
+      );
       expect(run.code).toBe(130);
       expect(readFileSync(file, 'utf8')).toBe('the last good list\n');
       expect(readdirSync(dir)).toEqual(['computers.csv']);
@@ -98,7 +111,13 @@ describe('--output-file', () => {
     const config = { MON_CONFIG_DIR: join(dir, 'config') };
     for (let run = 0; run < 2; run++) {
       const served = await signalMon(['sandbox', 'serve', '--port', '0', '--output-file', file], config, [
-        { signal: 'SIGINT', when: () => (readdirSync(dir).includes('sandbox.log') ? readFileSync(file, 'utf8') : '').split('export MON_API_KEY=').length > run + 1 },
+        {
+          signal: 'SIGINT',
+          when: () =>
+            (readdirSync(dir).includes('sandbox.log') ? readFileSync(file, 'utf8') : '').split('export MON_API_KEY=')
+              .length >
+            run + 1,
+        },
       ]);
       // Ctrl-C is how a sandbox ends: exit 0.
       expect(served.code).toBe(0);
@@ -113,7 +132,9 @@ describe('--output-file', () => {
     mkdirSync(join(dir, 'textfile'));
     const file = join(dir, 'textfile', 'mon.prom');
     writeFileSync(file, 'mon_up{account="127.0.0.1_9"} 1\n# EOF\n');
-    const run = await runMon(['status', '-o', 'openmetrics', '--output-file', file], { env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'sbx_live_gone_0000', MON_RETRIES: '0' } });
+    const run = await runMon(['status', '-o', 'openmetrics', '--output-file', file], {
+      env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'sbx_live_gone_0000', MON_RETRIES: '0' },
+    });
     expect(run.code).toBe(8);
     expect(run.stdout).toBe('');
     expect(readFileSync(file, 'utf8')).toMatch(/^mon_up\{account="127\.0\.0\.1_9"\} 0$/m);

@@ -27,7 +27,8 @@ beforeAll(async () => {
   table = await startPayloadFormServer(sandbox, 'table');
   iso = await startPayloadFormServer(sandbox, 'iso');
   const computers = (await read('/v2.5/computers?per_page=100&expand[]=plugin_results')) as Item[];
-  timedClientId = computers.find((c) => (c.plugin_results as Item[]).some((pr) => pr.mute_type === 'timed_mute'))?.client_id as string;
+  timedClientId = computers.find((c) => (c.plugin_results as Item[]).some((pr) => pr.mute_type === 'timed_mute'))
+    ?.client_id as string;
   ardClientId = computers.find((c) => c.ard_field1 !== null)?.client_id as string;
 });
 afterAll(async () => {
@@ -55,12 +56,16 @@ function expectSame(outputs: string[]): string {
   return samples as string;
 }
 
-const COMPUTER_KEYS = 'client_id,last_report,last_update,registration_date,boot_volume_usage_percent,ard_field_1,ard_field2';
+const COMPUTER_KEYS =
+  'client_id,last_report,last_update,registration_date,boot_volume_usage_percent,ard_field_1,ard_field2';
 
 describe('mon shows each payload form the same way', () => {
   it('the servers really answer in different forms', async () => {
     const [samples, tables, isoTimes] = await Promise.all(
-      [sandbox.url, table.url, iso.url].map(async (url) => (await (await fetch(`${url}/v2.5/computers/${ardClientId}?api_key=${sandbox.apiKey}`)).json()) as Item),
+      [sandbox.url, table.url, iso.url].map(
+        async (url) =>
+          (await (await fetch(`${url}/v2.5/computers/${ardClientId}?api_key=${sandbox.apiKey}`)).json()) as Item,
+      ),
     );
     expect(typeof samples?.boot_volume_usage_percent).toBe('string');
     expect(typeof tables?.boot_volume_usage_percent).toBe('number');
@@ -74,7 +79,9 @@ describe('mon shows each payload form the same way', () => {
     const csv = expectSame(await everyForm(['computers', 'list', '--all', '-o', 'csv', '--fields', COMPUTER_KEYS]));
     const rows = csv.trim().split('\n');
     expect(rows[0]).toBe(COMPUTER_KEYS);
-    expect(rows[1]).toMatch(/^[0-9A-F-]{36},\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ,\d+(\.\d+)?,/);
+    expect(rows[1]).toMatch(
+      /^[0-9A-F-]{36},\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ,\d+(\.\d+)?,/,
+    );
     expect(rows.some((row) => /,[A-Z]+,(Laptop|Desktop)$/.test(row))).toBe(true);
     const shown = expectSame(await everyForm(['computers', 'list', '--all', '--fields', COMPUTER_KEYS]));
     expect(shown).toMatch(/\d+(\.\d)?%/);
@@ -83,7 +90,15 @@ describe('mon shows each payload form the same way', () => {
   it('computers get, as a table and as JSON with --fields under either spelling', async () => {
     const vertical = expectSame(await everyForm(['computers', 'get', ardClientId, '--fields', COMPUTER_KEYS]));
     expect(vertical).toMatch(/ARD FIELD 1\s+\S+/);
-    const asJson = await everyForm(['computers', 'get', ardClientId, '-o', 'json', '--fields', 'ard_field_1,ard_field2']);
+    const asJson = await everyForm([
+      'computers',
+      'get',
+      ardClientId,
+      '-o',
+      'json',
+      '--fields',
+      'ard_field_1,ard_field2',
+    ]);
     const parsed = asJson.map((out) => JSON.parse(out) as Item);
     for (const obj of parsed) {
       expect(Object.keys(obj)).toEqual(['ard_field_1', 'ard_field2']);
@@ -95,12 +110,24 @@ describe('mon shows each payload form the same way', () => {
   it('plugin list: the mute column and mute_until under either spelling', async () => {
     const shown = expectSame(await everyForm(['plugin', 'list', timedClientId]));
     expect(shown).toMatch(/until \d{4}-\d\d-\d\d \d\d:\d\d/);
-    const csv = expectSame(await everyForm(['plugin', 'list', timedClientId, '-o', 'csv', '--fields', 'uid,mute_until,muted_until']));
+    const csv = expectSame(
+      await everyForm(['plugin', 'list', timedClientId, '-o', 'csv', '--fields', 'uid,mute_until,muted_until']),
+    );
     expect(csv).toMatch(/pr_\w+,(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ),\1/);
   });
 
   it('notes: include_in_report under either spelling', async () => {
-    const csv = expectSame(await everyForm(['notes', 'list', '--include-private', '-o', 'csv', '--fields', 'uid,include_in_report,included_in_report']));
+    const csv = expectSame(
+      await everyForm([
+        'notes',
+        'list',
+        '--include-private',
+        '-o',
+        'csv',
+        '--fields',
+        'uid,include_in_report,included_in_report',
+      ]),
+    );
     expect(csv).toMatch(/n_\w+,true,true/);
     expect(csv).toMatch(/n_\w+,false,false/);
   });

@@ -37,11 +37,28 @@ describe.runIf(PROMETHEUS)('a real Prometheus scraping mon metrics serve', () =>
     north = await startSandbox({ port: 0 });
     const dir = tempDir('mon-prometheus-');
     env = { MON_CONFIG_DIR: join(dir, 'config'), MON_RETRIES: '0' };
-    expect((await runMain(['profile', 'add', 'north', '--base-url', north.url, '--api-key-stdin'], { env, input: north.apiKey })).code).toBe(0);
-    expect((await runMain(['profile', 'add', 'south', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env, input: 'sbx_live_south_0123456789ab' })).code).toBe(0);
+    expect(
+      (
+        await runMain(['profile', 'add', 'north', '--base-url', north.url, '--api-key-stdin'], {
+          env,
+          input: north.apiKey,
+        })
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await runMain(['profile', 'add', 'south', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], {
+          env,
+          input: 'sbx_live_south_0123456789ab',
+        })
+      ).code,
+    ).toBe(0);
     const token = join(dir, 'token');
     writeFileSync(token, 'f00dfeedc0ffee0123456789\n');
-    exporter = await startExporter(['--all-profiles', 'metrics', 'serve', '--listen', '127.0.0.1:0', '--auth-token-file', token], env);
+    exporter = await startExporter(
+      ['--all-profiles', 'metrics', 'serve', '--listen', '127.0.0.1:0', '--auth-token-file', token],
+      env,
+    );
     const port = await freePort();
     api = `http://127.0.0.1:${port}`;
     writeFileSync(
@@ -58,7 +75,15 @@ describe.runIf(PROMETHEUS)('a real Prometheus scraping mon metrics serve', () =>
         '',
       ].join('\n'),
     );
-    prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+    prometheus = spawn(
+      'prometheus',
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: 'ignore' },
+    );
   }, 30_000);
 
   afterAll(() => {
@@ -90,7 +115,9 @@ describe.runIf(PROMETHEUS)('a real Prometheus scraping mon metrics serve', () =>
     const json = JSON.parse((await runMon(['-p', 'north', 'status', '-o', 'json'], { env })).stdout);
     expect(await value('sum(mon_computers{account="north"})')).toBe(json.computers.total);
     expect(await value('sum(mon_computers_missing{account="north"})')).toBe(json.computers.missing);
-    expect(await value('sum(mon_plugin_results{account="north",status="Alert",muted="false"})')).toBe(json.plugin_results.alerts);
+    expect(await value('sum(mon_plugin_results{account="north",status="Alert",muted="false"})')).toBe(
+      json.plugin_results.alerts,
+    );
     expect(await value('mon_expirations{account="north",window="expired"}')).toBe(json.expirations.expired);
     expect(await value('count(mon_computers{account="south"}) or vector(0)')).toBe(0);
   }, 90_000);

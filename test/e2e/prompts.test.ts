@@ -13,11 +13,15 @@ import { onTerminal } from '../helpers/terminal.js';
 describe('questions on a terminal', () => {
   const withProfile = async () => {
     const dir = tempConfigDir();
-    const added = await runMain(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: 'k_prompt_test_123456' });
+    const added = await runMain(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], {
+      env: { MON_CONFIG_DIR: dir },
+      input: 'k_prompt_test_123456',
+    });
     expect(added.code).toBe(0);
     return dir;
   };
-  const profiles = async (dir: string) => (await runMain(['profile', 'list', '-o', 'csv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } })).stdout;
+  const profiles = async (dir: string) =>
+    (await runMain(['profile', 'list', '-o', 'csv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } })).stdout;
 
   it.each([
     ['Ctrl-C', '\x03', 130, 'mon: interrupted'],
@@ -40,7 +44,12 @@ describe('questions on a terminal', () => {
     ['Ctrl-D', '\x04', 2, 'mon: the API key is empty'],
   ])("profile add's hidden key prompt answered with %s: nothing saved", async (_name, key, code, said) => {
     const dir = tempConfigDir();
-    const { code: exit, screen } = await onTerminal(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9'], { MON_CONFIG_DIR: dir }, key, 'input hidden): ');
+    const { code: exit, screen } = await onTerminal(
+      ['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9'],
+      { MON_CONFIG_DIR: dir },
+      key,
+      'input hidden): ',
+    );
     expect(exit).toBe(code);
     expect(screen).toContain(said);
     expect(screen).not.toMatch(/unexpected error|Aborted|at .*\.js/);
@@ -54,17 +63,29 @@ describe('questions on a terminal', () => {
    */
   it('MON_DEADLINE at a y/N question nobody answers: exit 8 saying no answer came, the profile kept', async () => {
     const dir = await withProfile();
-    const { code, screen } = await onTerminal(['profile', 'remove', 'acme'], { MON_CONFIG_DIR: dir, MON_DEADLINE: '1' }, '');
+    const { code, screen } = await onTerminal(
+      ['profile', 'remove', 'acme'],
+      { MON_CONFIG_DIR: dir, MON_DEADLINE: '1' },
+      '',
+    );
     expect(code).toBe(8);
-    expect(screen).toContain('mon: the command did not finish within its deadline of 1 s (no answer came to the question) — raise MON_DEADLINE (seconds) if it needs longer');
+    expect(screen).toContain(
+      'mon: the command did not finish within its deadline of 1 s (no answer came to the question) — raise MON_DEADLINE (seconds) if it needs longer',
+    );
     expect(screen).not.toContain('standard output');
     expect(await profiles(dir)).toBe('name\nacme\n');
   });
 
-  it('MON_DEADLINE at `notes delete`\'s question: exit 8 saying no answer came, and no DELETE sent', async () => {
-    const api = await startFakeApi((_req, res) => json(res, 200, { uid: 'n_1', body: 'Battery replaced', private: false, computer: null, group: null }));
+  it("MON_DEADLINE at `notes delete`'s question: exit 8 saying no answer came, and no DELETE sent", async () => {
+    const api = await startFakeApi((_req, res) =>
+      json(res, 200, { uid: 'n_1', body: 'Battery replaced', private: false, computer: null, group: null }),
+    );
     try {
-      const { code, screen } = await onTerminal(['notes', 'delete', 'n_1'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_prompt_test_123456', MON_DEADLINE: '1' }, '');
+      const { code, screen } = await onTerminal(
+        ['notes', 'delete', 'n_1'],
+        { MON_BASE_URL: api.url, MON_API_KEY: 'k_prompt_test_123456', MON_DEADLINE: '1' },
+        '',
+      );
       expect(code).toBe(8);
       expect(screen).toContain('(no answer came to the question)');
       expect(screen).not.toContain('standard output');

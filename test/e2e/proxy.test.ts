@@ -49,7 +49,9 @@ describe('proxies from the environment', () => {
 
   it('sends requests through HTTP_PROXY', async () => {
     seen.length = 0;
-    const result = await runMain(['groups', 'list', '--json'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl } });
+    const result = await runMain(['groups', 'list', '--json'], {
+      env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl },
+    });
     expect(result).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(seen).toHaveLength(1);
     expect(seen[0]).toBe(`CONNECT ${apiUrl.replace('http://', '')}`);
@@ -57,7 +59,9 @@ describe('proxies from the environment', () => {
 
   it('goes direct for hosts in NO_PROXY', async () => {
     seen.length = 0;
-    const result = await runMain(['groups', 'list', '--json'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    const result = await runMain(['groups', 'list', '--json'], {
+      env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' },
+    });
     expect(result).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(seen).toHaveLength(0);
   });
@@ -81,7 +85,8 @@ function startSocks5(seen: string[]): Promise<{ url: string; close: () => void }
         // VER CMD RSV ATYP: IPv4 (1) or a domain name (3), then the port.
         const [version, command, , type] = request;
         if (version !== 5 || command !== 1 || (type !== 1 && type !== 3)) return client.destroy();
-        const host = type === 1 ? [...request.subarray(4, 8)].join('.') : request.subarray(5, 5 + request[4]!).toString();
+        const host =
+          type === 1 ? [...request.subarray(4, 8)].join('.') : request.subarray(5, 5 + request[4]!).toString();
         const port = request.readUInt16BE(request.length - 2);
         seen.push(`${host}:${port}`);
         const upstream = connect(port, host, () => {
@@ -93,7 +98,11 @@ function startSocks5(seen: string[]): Promise<{ url: string; close: () => void }
       });
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }),
+    ),
+  );
 }
 
 describe('a SOCKS5 proxy', () => {
@@ -115,8 +124,10 @@ describe('a SOCKS5 proxy', () => {
     api.close();
   });
 
-  it('carries the requests, and stderr stays empty (undici says its SOCKS5 support is experimental: not the user\'s concern)', async () => {
-    const result = await runMon(['groups', 'list', '-o', 'csv', '--fields', 'uid,name'], { env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: socks.url, NO_PROXY: '' } });
+  it("carries the requests, and stderr stays empty (undici says its SOCKS5 support is experimental: not the user's concern)", async () => {
+    const result = await runMon(['groups', 'list', '-o', 'csv', '--fields', 'uid,name'], {
+      env: { MON_BASE_URL: apiUrl, MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: socks.url, NO_PROXY: '' },
+    });
     expect(result.stderr).toBe('');
     expect(result).toMatchObject({ code: 0, stdout: 'uid,name\ng_1,Office\n' });
     expect(seen).toEqual([apiUrl.replace('http://', '')]);
@@ -124,15 +135,28 @@ describe('a SOCKS5 proxy', () => {
 
   it('an https:// API through it: its certificate is verified (refused untrusted, even with NODE_TLS_REJECT_UNAUTHORIZED=0), and taken when trusted', async () => {
     const tls = selfSignedCert();
-    const api = await startFakeApi((_req, res) => json(res, 200, [{ uid: 'g_1', name: 'Office' }], { 'x-total': '1', 'x-total-pages': '1' }), { tls });
+    const api = await startFakeApi(
+      (_req, res) => json(res, 200, [{ uid: 'g_1', name: 'Office' }], { 'x-total': '1', 'x-total-pages': '1' }),
+      { tls },
+    );
     try {
       seen.length = 0;
-      const env = { MON_BASE_URL: api.url, MON_API_KEY: 'k_proxy_test_123456', HTTPS_PROXY: socks.url, NO_PROXY: '', MON_RETRIES: '0' };
-      const refused = await runMon(['groups', 'list', '--json'], { env: { ...env, NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
+      const env = {
+        MON_BASE_URL: api.url,
+        MON_API_KEY: 'k_proxy_test_123456',
+        HTTPS_PROXY: socks.url,
+        NO_PROXY: '',
+        MON_RETRIES: '0',
+      };
+      const refused = await runMon(['groups', 'list', '--json'], {
+        env: { ...env, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+      });
       expect(refused.code).toBe(8);
       expect(refused.stderr).toMatch(/the certificate of 127\.0\.0\.1:\d+ is not trusted/);
       expect(api.requests).toHaveLength(0);
-      const trusted = await runMon(['groups', 'list', '-o', 'csv', '--fields', 'uid,name'], { env: { ...env, NODE_EXTRA_CA_CERTS: tls.certFile } });
+      const trusted = await runMon(['groups', 'list', '-o', 'csv', '--fields', 'uid,name'], {
+        env: { ...env, NODE_EXTRA_CA_CERTS: tls.certFile },
+      });
       expect(trusted).toMatchObject({ code: 0, stdout: 'uid,name\ng_1,Office\n', stderr: '' });
       expect(api.requests).toHaveLength(1);
       expect(seen).toEqual([api.url.replace('https://', ''), api.url.replace('https://', '')]);
@@ -152,24 +176,76 @@ describe('a SOCKS5 proxy that fails', () => {
         client.on('error', () => undefined);
         client.once('data', () => {
           client.write(Buffer.from(greeting));
-          if (reply !== undefined) client.once('data', () => client.write(typeof reply === 'string' ? reply : Buffer.from(reply)));
+          if (reply !== undefined)
+            client.once('data', () => client.write(typeof reply === 'string' ? reply : Buffer.from(reply)));
         });
       });
-      server.listen(0, '127.0.0.1', () => resolve({ url: `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close(), connections: () => connections }));
+      server.listen(0, '127.0.0.1', () =>
+        resolve({
+          url: `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          close: () => server.close(),
+          connections: () => connections,
+        }),
+      );
     });
 
   it.each([
-    ['asks for a password mon was not given', [5, 2], undefined, /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) asks for a user and password — give a user and password in HTTP_PROXY as socks5:\/\/user:password@host:port\n$/, 1],
-    ['refuses every way to authenticate', [5, 0xff], undefined, /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) refused the authentication — /, 1],
-    ['cannot connect onwards (reply 5): tried again', [5, 0], [5, 5, 0, 1, 0, 0, 0, 0, 0, 0], /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) could not connect to it \(connection refused\) \(after 2 attempts\) — check the proxy, or add 127\.0\.0\.1 to NO_PROXY/, 2],
-    ['does not allow the API (reply 2)', [5, 0], [5, 2, 0, 1, 0, 0, 0, 0, 0, 0], /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) refused the connection to it \(connection not allowed by ruleset\) — /, 1],
+    [
+      'asks for a password mon was not given',
+      [5, 2],
+      undefined,
+      /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) asks for a user and password — give a user and password in HTTP_PROXY as socks5:\/\/user:password@host:port\n$/,
+      1,
+    ],
+    [
+      'refuses every way to authenticate',
+      [5, 0xff],
+      undefined,
+      /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) refused the authentication — /,
+      1,
+    ],
+    [
+      'cannot connect onwards (reply 5): tried again',
+      [5, 0],
+      [5, 5, 0, 1, 0, 0, 0, 0, 0, 0],
+      /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) could not connect to it \(connection refused\) \(after 2 attempts\) — check the proxy, or add 127\.0\.0\.1 to NO_PROXY/,
+      2,
+    ],
+    [
+      'does not allow the API (reply 2)',
+      [5, 0],
+      [5, 2, 0, 1, 0, 0, 0, 0, 0, 0],
+      /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) refused the connection to it \(connection not allowed by ruleset\) — /,
+      1,
+    ],
     // undici's handshake gives up after 5 s, past the request's --timeout: the proxy is named.
-    ['goes quiet during the handshake', [], undefined, /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) did not finish the SOCKS5 handshake within 5 s — check the proxy, or add 127\.0\.0\.1 to NO_PROXY/, 1],
-    ['answers as something else', [5, 0], 'HTTP/1.1 400 Bad Request\r\n\r\n', /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) did not answer as a SOCKS5 proxy — check that HTTP_PROXY names a SOCKS5 proxy and its port\n$/, 1],
+    [
+      'goes quiet during the handshake',
+      [],
+      undefined,
+      /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) did not finish the SOCKS5 handshake within 5 s — check the proxy, or add 127\.0\.0\.1 to NO_PROXY/,
+      1,
+    ],
+    [
+      'answers as something else',
+      [5, 0],
+      'HTTP/1.1 400 Bad Request\r\n\r\n',
+      /the proxy 127\.0\.0\.1:\d+ \(from HTTP_PROXY\) did not answer as a SOCKS5 proxy — check that HTTP_PROXY names a SOCKS5 proxy and its port\n$/,
+      1,
+    ],
   ] as const)('one that %s: exit 8, one line naming it', async (_what, greeting, reply, said, attempts) => {
     const socks = await failing([...greeting], typeof reply === 'string' || reply === undefined ? reply : [...reply]);
     try {
-      const result = await runMon(['groups', 'list', '--timeout', '2'], { env: { MON_BASE_URL: 'http://127.0.0.1:9', MON_API_KEY: 'k_proxy_test_123456', HTTP_PROXY: socks.url, NO_PROXY: '', MON_RETRIES: '1' }, timeoutMs: 15_000 });
+      const result = await runMon(['groups', 'list', '--timeout', '2'], {
+        env: {
+          MON_BASE_URL: 'http://127.0.0.1:9',
+          MON_API_KEY: 'k_proxy_test_123456',
+          HTTP_PROXY: socks.url,
+          NO_PROXY: '',
+          MON_RETRIES: '1',
+        },
+        timeoutMs: 15_000,
+      });
       expect(result.code).toBe(8);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^mon: cannot reach 127\.0\.0\.1:9: /);
@@ -208,7 +284,11 @@ describe('a proxy that fails', () => {
   });
   afterAll(() => proxy.close());
 
-  const run = (env: Record<string, string>) => runMon(['groups', 'list'], { env: { MON_BASE_URL: 'https://acme.example.com', MON_API_KEY: KEY, MON_RETRIES: '1', ...env }, timeoutMs: 20_000 });
+  const run = (env: Record<string, string>) =>
+    runMon(['groups', 'list'], {
+      env: { MON_BASE_URL: 'https://acme.example.com', MON_API_KEY: KEY, MON_RETRIES: '1', ...env },
+      timeoutMs: 20_000,
+    });
 
   it('one that closes the connection instead of opening the tunnel: exit 8 after the retries, not a loop without end', async () => {
     answer = 'close';
@@ -223,14 +303,22 @@ describe('a proxy that fails', () => {
   });
 
   it.each([
-    ['407 Proxy Authentication Required', /refused the tunnel to it \(407\) — the proxy asks for a user and password: give them in HTTPS_PROXY as http:\/\/user:password@host:port\n$/],
-    ['403 Forbidden', /refused the tunnel to it \(403\) — ask the proxy's administrator to let acme.example.com through, or add acme.example.com to NO_PROXY to connect directly\n$/],
+    [
+      '407 Proxy Authentication Required',
+      /refused the tunnel to it \(407\) — the proxy asks for a user and password: give them in HTTPS_PROXY as http:\/\/user:password@host:port\n$/,
+    ],
+    [
+      '403 Forbidden',
+      /refused the tunnel to it \(403\) — ask the proxy's administrator to let acme.example.com through, or add acme.example.com to NO_PROXY to connect directly\n$/,
+    ],
   ])('one that answers the tunnel %s: exit 8 at once, saying so', async (status, message) => {
     answer = status;
     connects = 0;
     const result = await run({ HTTPS_PROXY: proxyUrl });
     expect(result.code).toBe(8);
-    expect(result.stderr).toMatch(new RegExp(`^mon: cannot reach acme.example.com: the proxy 127.0.0.1:${port} \\(from HTTPS_PROXY\\) `));
+    expect(result.stderr).toMatch(
+      new RegExp(`^mon: cannot reach acme.example.com: the proxy 127.0.0.1:${port} \\(from HTTPS_PROXY\\) `),
+    );
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toContain(PASSWORD);
     expect(connects).toBe(1);
@@ -243,14 +331,23 @@ describe('a proxy that fails', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const result = await run({ https_proxy: `http://mon:${PASSWORD}@127.0.0.1:${closedPort}` });
     expect(result.code).toBe(8);
-    expect(result.stderr).toMatch(new RegExp(`^mon: cannot reach the proxy 127.0.0.1:${closedPort} \\(from https_proxy\\): connection refused \\(after 2 attempts\\) — check https_proxy, or add acme.example.com to NO_PROXY to connect directly\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^mon: cannot reach the proxy 127.0.0.1:${closedPort} \\(from https_proxy\\): connection refused \\(after 2 attempts\\) — check https_proxy, or add acme.example.com to NO_PROXY to connect directly\n$`,
+      ),
+    );
   });
 
-  it.each(['notaurl://mon:SECRET@proxy', 'proxy.corp:8080', 'http://'])('HTTPS_PROXY=%s, which no proxy is: exit 2 naming it, nothing sent, no password shown', async (value) => {
-    connects = 0;
-    const result = await run({ HTTPS_PROXY: value });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^mon: HTTPS_PROXY: must be a proxy's URL, http:\/\/, https:\/\/ or socks5:\/\/ and a host \(got '[^']*'\) — fix or unset HTTPS_PROXY\n$/);
-    expect(result.stderr).not.toContain('SECRET');
-  });
+  it.each(['notaurl://mon:SECRET@proxy', 'proxy.corp:8080', 'http://'])(
+    'HTTPS_PROXY=%s, which no proxy is: exit 2 naming it, nothing sent, no password shown',
+    async (value) => {
+      connects = 0;
+      const result = await run({ HTTPS_PROXY: value });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /^mon: HTTPS_PROXY: must be a proxy's URL, http:\/\/, https:\/\/ or socks5:\/\/ and a host \(got '[^']*'\) — fix or unset HTTPS_PROXY\n$/,
+      );
+      expect(result.stderr).not.toContain('SECRET');
+    },
+  );
 });

@@ -25,11 +25,27 @@ const EXPECTED = fileURLToPath(new URL('./fixtures/report-60-days.html', import.
 /** The DOM as Chromium holds it once it has laid the page out. */
 function domInChromium(file: string): string {
   const profile = tempDir('mon-chromium-');
-  return execFileSync(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--dump-dom', '--virtual-time-budget=2000', `file://${file}`], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-    timeout: 60_000,
-  });
+  return execFileSync(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      '--dump-dom',
+      '--virtual-time-budget=2000',
+      `file://${file}`,
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 60_000,
+    },
+  );
 }
 
 /** 60 daily snapshots ending on NOW's day, each figure a known function of the day. */
@@ -52,7 +68,14 @@ function fixture(): Snapshot[] {
       day,
       taken_at: `${day}T07:30:00.000Z`,
       account: 'fixture',
-      computers: { total, missing: i % 5, hidden: 1, platforms: { mac: total - 10, windows: 10 }, os: { 'macOS Sequoia 15.1.1': total }, boot: { 'under 50%': total } },
+      computers: {
+        total,
+        missing: i % 5,
+        hidden: 1,
+        platforms: { mac: total - 10, windows: 10 },
+        os: { 'macOS Sequoia 15.1.1': total },
+        boot: { 'under 50%': total },
+      },
       alerts: { total: (i * 7) % 11, by_plugin: {}, by_group: {} },
       warnings: { total: (i * 3) % 8, by_plugin: {}, by_group: {} },
       expirations: { expired: 12, within_30d: 1, within_90d: 3 },
@@ -64,13 +87,20 @@ function fixture(): Snapshot[] {
 describe('mon report over a period', () => {
   let sandbox: RunningSandbox;
   const account = () => `@${new URL(sandbox.url).host.replace(/[^\w.-]/g, '_')}`;
-  const env = (config: string, extra: Record<string, string> = {}) => ({ MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey, MON_CONFIG_DIR: config, TZ: 'Europe/Paris', ...extra });
+  const env = (config: string, extra: Record<string, string> = {}) => ({
+    MON_BASE_URL: sandbox.url,
+    MON_API_KEY: sandbox.apiKey,
+    MON_CONFIG_DIR: config,
+    TZ: 'Europe/Paris',
+    ...extra,
+  });
   /** A config folder holding the fixture's days for the sandbox's account. */
   const withFixture = () => {
     const config = tempConfigDir();
     const folder = join(config, 'history', account());
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    for (const snapshot of fixture()) writeFileSync(join(folder, `${snapshot.day}.json`), JSON.stringify(snapshot), { mode: 0o600 });
+    for (const snapshot of fixture())
+      writeFileSync(join(folder, `${snapshot.day}.json`), JSON.stringify(snapshot), { mode: 0o600 });
     return config;
   };
 
@@ -83,7 +113,10 @@ describe('mon report over a period', () => {
 
   it('a report of 60 recorded days equals the stored expected file (fixed clock and time zone)', async () => {
     // MON_HISTORY=0: the run reads the days kept and records none of its own.
-    const run = await runMain(['report', '--since', '59d', '--title', 'Monthly report'], { env: env(withFixture(), { MON_HISTORY: '0' }), now: () => NOW });
+    const run = await runMain(['report', '--since', '59d', '--title', 'Monthly report'], {
+      env: env(withFixture(), { MON_HISTORY: '0' }),
+      now: () => NOW,
+    });
     expect(run.code).toBe(0);
     const html = run.stdout.replace(`mon ${VERSION} `, 'mon VERSION ');
     // MON_WRITE_EXPECTED=1 rewrites it after a change to the report that is meant.
@@ -93,58 +126,79 @@ describe('mon report over a period', () => {
     expect(html).toContain('times in Europe/Paris');
   });
 
-  it.runIf(HAS_CHROMIUM)('in Chromium: each trend chart drew the recorded values day by day; resolved and new are those of the first and last day', async () => {
-    const file = join(tempDir('mon-report-'), 'report.html');
-    const run = await runMain(['report', '--since', '59d'], { env: env(withFixture(), { MON_HISTORY: '0' }), now: () => NOW });
-    writeFileSync(file, run.stdout);
-    const dom = domInChromium(file);
-    const days = fixture();
-    const expected: Record<string, number[]> = {
-      computers: days.map((s) => s.computers.total),
-      missing: days.map((s) => s.computers.missing),
-      alerts: days.map((s) => s.alerts.total),
-      warnings: days.map((s) => s.warnings.total),
-    };
-    for (const [series, values] of Object.entries(expected)) {
-      const figure = new RegExp(`<figure data-series="${series}">([\\s\\S]*?)</figure>`).exec(dom)?.[1];
-      expect(figure, series).toBeDefined();
-      const points = [...figure!.matchAll(/<circle[^>]*data-day="([\d-]+)"[^>]*data-value="(\d+)"/g)].map(([, day, value]) => [day, Number(value)]);
-      expect(points).toEqual(days.map((s, i) => [s.day, values[i]]));
-      // Drawn: the line's points rise and fall with the values (a higher value is higher up).
-      const ys = [...figure!.matchAll(/<circle[^>]*cy="(\d+)"/g)].map(([, y]) => Number(y));
-      for (let i = 1; i < values.length; i++) expect(Math.sign(ys[i - 1]! - ys[i]!)).toBe(Math.sign(values[i]! - values[i - 1]!));
-    }
-    const section = /<section id="period">([\s\S]*?)<\/section>/.exec(dom)![1]!;
-    expect(section).toMatch(/Resolved since 22 Sep 2026 \(2\)/);
-    expect(section).toMatch(/New since 22 Sep 2026 \(1\)/);
-    expect(section).toContain('ACME-LT-001');
-    expect(section).toContain('NWC-WS-003');
-    expect(section).toContain('SUM-SRV-004');
-    expect(section).not.toContain('ACME Mac Studio 002');
-  }, 60_000);
+  it.runIf(HAS_CHROMIUM)(
+    'in Chromium: each trend chart drew the recorded values day by day; resolved and new are those of the first and last day',
+    async () => {
+      const file = join(tempDir('mon-report-'), 'report.html');
+      const run = await runMain(['report', '--since', '59d'], {
+        env: env(withFixture(), { MON_HISTORY: '0' }),
+        now: () => NOW,
+      });
+      writeFileSync(file, run.stdout);
+      const dom = domInChromium(file);
+      const days = fixture();
+      const expected: Record<string, number[]> = {
+        computers: days.map((s) => s.computers.total),
+        missing: days.map((s) => s.computers.missing),
+        alerts: days.map((s) => s.alerts.total),
+        warnings: days.map((s) => s.warnings.total),
+      };
+      for (const [series, values] of Object.entries(expected)) {
+        const figure = new RegExp(`<figure data-series="${series}">([\\s\\S]*?)</figure>`).exec(dom)?.[1];
+        expect(figure, series).toBeDefined();
+        const points = [...figure!.matchAll(/<circle[^>]*data-day="([\d-]+)"[^>]*data-value="(\d+)"/g)].map(
+          ([, day, value]) => [day, Number(value)],
+        );
+        expect(points).toEqual(days.map((s, i) => [s.day, values[i]]));
+        // Drawn: the line's points rise and fall with the values (a higher value is higher up).
+        const ys = [...figure!.matchAll(/<circle[^>]*cy="(\d+)"/g)].map(([, y]) => Number(y));
+        for (let i = 1; i < values.length; i++)
+          expect(Math.sign(ys[i - 1]! - ys[i]!)).toBe(Math.sign(values[i]! - values[i - 1]!));
+      }
+      const section = /<section id="period">([\s\S]*?)<\/section>/.exec(dom)![1]!;
+      expect(section).toMatch(/Resolved since 22 Sep 2026 \(2\)/);
+      expect(section).toMatch(/New since 22 Sep 2026 \(1\)/);
+      expect(section).toContain('ACME-LT-001');
+      expect(section).toContain('NWC-WS-003');
+      expect(section).toContain('SUM-SRV-004');
+      expect(section).not.toContain('ACME Mac Studio 002');
+    },
+    60_000,
+  );
 
   it('with no recorded day, one plain line says trends start with the first recorded day; the first day recorded says so too', async () => {
-    const none = await runMain(['report', '--period', '2026-11'], { env: env(tempConfigDir(), { MON_HISTORY: '0' }), now: () => NOW });
+    const none = await runMain(['report', '--period', '2026-11'], {
+      env: env(tempConfigDir(), { MON_HISTORY: '0' }),
+      now: () => NOW,
+    });
     expect(none.code).toBe(0);
     const period = /<section id="period">([\s\S]*?)<\/section>/.exec(none.stdout)![1]!;
     expect(period.match(/<p[^>]*>/g)).toHaveLength(2);
-    expect(period).toContain('<p class="none" id="no-trends">No day of this period was recorded: trends start with the first recorded day.</p>');
+    expect(period).toContain(
+      '<p class="none" id="no-trends">No day of this period was recorded: trends start with the first recorded day.</p>',
+    );
     expect(none.stdout).not.toContain('<figure data-series');
     expect(none.stdout).toContain('<h1>Fleet report — Nov 2026</h1>');
 
     const config = tempConfigDir();
     const first = await runMain(['report', '--period', '2026-11'], { env: env(config), now: () => NOW });
-    expect(first.stdout).toContain('<p class="none" id="no-trends">Trends start with the first recorded day, 20 Nov 2026: the next days recorded will draw them.</p>');
+    expect(first.stdout).toContain(
+      '<p class="none" id="no-trends">Trends start with the first recorded day, 20 Nov 2026: the next days recorded will draw them.</p>',
+    );
     // The report recorded the day: the next day draws a trend of two points.
     const next = await runMain(['report', '--period', '2026-11'], { env: env(config), now: () => NOW + DAY });
-    expect([...next.stdout.matchAll(/<figure data-series="computers">[\s\S]*?<\/figure>/g)][0]![0].match(/<circle/g)).toHaveLength(2);
+    expect(
+      [...next.stdout.matchAll(/<figure data-series="computers">[\s\S]*?<\/figure>/g)][0]![0].match(/<circle/g),
+    ).toHaveLength(2);
   });
 
   it('what needs a decision: expired items, end-of-support systems and full volumes with the counts the API lists give', async () => {
     const config = tempConfigDir();
     const html = (await runMain(['report'], { env: env(config), now: () => NOW })).stdout;
     const status = JSON.parse((await runMain(['status', '-o', 'json'], { env: env(config), now: () => NOW })).stdout);
-    const computers = JSON.parse((await runMain(['computers', 'list', '--all', '-o', 'json'], { env: env(config), now: () => NOW })).stdout) as Record<string, unknown>[];
+    const computers = JSON.parse(
+      (await runMain(['computers', 'list', '--all', '-o', 'json'], { env: env(config), now: () => NOW })).stdout,
+    ) as Record<string, unknown>[];
     expect(html).toContain(`Expired warranties and licences (${status.expirations.expired})`);
     expect(status.expirations.expired).toBeGreaterThan(0);
     const decisions = /<section id="decisions">([\s\S]*?)<\/section>/.exec(html)![1]!;
@@ -159,7 +213,11 @@ describe('mon report over a period', () => {
     expect(eos.length).toBeGreaterThan(0);
     expect(decisions).toContain(`Operating systems past or near their end of support (${eos.length})`);
     const windows10 = computers.filter((c) => /Windows 10/.test(String(c.os_version)));
-    expect(decisions).toMatch(new RegExp(`<td>Windows 10</td><td><span class="past">past end of support</span><br>14 Oct 2025</td><td>${windows10.length}: `));
+    expect(decisions).toMatch(
+      new RegExp(
+        `<td>Windows 10</td><td><span class="past">past end of support</span><br>14 Oct 2025</td><td>${windows10.length}: `,
+      ),
+    );
 
     const full = computers.filter((c) => Number(c.boot_volume_usage_percent) >= 90);
     expect(full.length).toBeGreaterThan(0);

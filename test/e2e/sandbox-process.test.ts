@@ -31,8 +31,14 @@ function foreground(configDir: string, ...args: string[]): Promise<string> {
 }
 
 /** Starts `mon sandbox` in the foreground and resolves with its base URL, key and banner. */
-function foregroundBanner(configDir: string, ...args: string[]): Promise<{ url: string; key: string; banner: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [MON_BIN, 'sandbox', '--port', '0', ...args], { env: { PATH: process.env.PATH ?? '', HOME: configDir, MON_CONFIG_DIR: configDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+function foregroundBanner(
+  configDir: string,
+  ...args: string[]
+): Promise<{ url: string; key: string; banner: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [MON_BIN, 'sandbox', '--port', '0', ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: configDir, MON_CONFIG_DIR: configDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
@@ -57,30 +63,39 @@ describe('mon sandbox --port on a busy port', () => {
     const result = await runMon(['sandbox', '--port', String(port)]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`mon: --port ${port}: port ${port} on 127.0.0.1 is already in use — choose another with --port <n>, or --port 0 for any free port\n`);
+    expect(result.stderr).toBe(
+      `mon: --port ${port}: port ${port} on 127.0.0.1 is already in use — choose another with --port <n>, or --port 0 for any free port\n`,
+    );
   });
 });
 
 describe('a foreground sandbox and mon --sandbox on one config folder', () => {
-  it('never lose each other\'s writes', async () => {
+  it("never lose each other's writes", async () => {
     const configDir = tempConfigDir();
     const env = { MON_CONFIG_DIR: configDir, HOME: configDir };
     const url = await foreground(configDir);
     const api = async (method: string, path: string, form?: Record<string, string>) => {
-      const res = await fetch(`${url}${path}${method === 'GET' ? `${path.includes('?') ? '&' : '?'}api_key=${KEY}` : ''}`, form ? { method, body: new URLSearchParams({ ...form, api_key: KEY }) } : { method });
+      const res = await fetch(
+        `${url}${path}${method === 'GET' ? `${path.includes('?') ? '&' : '?'}api_key=${KEY}` : ''}`,
+        form ? { method, body: new URLSearchParams({ ...form, api_key: KEY }) } : { method },
+      );
       return { status: res.status, body: (await res.json()) as any };
     };
     const group = (await api('GET', '/v2.5/groups')).body[0].uid as string;
 
     // a note written by mon --sandbox (its own in-process server) is there on the foreground one
-    const created = await runMon(['--sandbox', 'notes', 'create', '--group', group, '--body', 'from mon --sandbox', '-o', 'json', '-q'], { env });
+    const created = await runMon(
+      ['--sandbox', 'notes', 'create', '--group', group, '--body', 'from mon --sandbox', '-o', 'json', '-q'],
+      { env },
+    );
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     const first = JSON.parse(created.stdout).uid as string;
     expect((await api('GET', `/v2.5/notes/${first}`)).body.body).toBe('from mon --sandbox');
 
     // the foreground's next create gets a new uid, and the first note survives it
-    const second = (await api('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': 'from the foreground' })).body.uid as string;
+    const second = (await api('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': 'from the foreground' }))
+      .body.uid as string;
     expect(second).not.toBe(first);
     const both = await runMon(['--sandbox', 'notes', 'list', '--group', group, '-o', 'json', '--all'], { env });
     const uids = (JSON.parse(both.stdout) as { uid: string }[]).map((n) => n.uid);
@@ -88,10 +103,18 @@ describe('a foreground sandbox and mon --sandbox on one config folder', () => {
 
     // writes from both at once: every one is kept
     const results = await Promise.all([
-      ...[1, 2, 3].map((i) => runMon(['--sandbox', 'notes', 'create', '--group', group, '--body', `process ${i}`, '-o', 'json', '-q'], { env })),
-      ...[1, 2, 3, 4, 5].map((i) => api('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `foreground ${i}` })),
+      ...[1, 2, 3].map((i) =>
+        runMon(['--sandbox', 'notes', 'create', '--group', group, '--body', `process ${i}`, '-o', 'json', '-q'], {
+          env,
+        }),
+      ),
+      ...[1, 2, 3, 4, 5].map((i) =>
+        api('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `foreground ${i}` }),
+      ),
     ]);
-    const made = results.map((r) => ('stdout' in r ? (JSON.parse(r.stdout) as { uid: string }).uid : (r.body.uid as string)));
+    const made = results.map((r) =>
+      'stdout' in r ? (JSON.parse(r.stdout) as { uid: string }).uid : (r.body.uid as string),
+    );
     expect(new Set(made).size).toBe(8);
     const all = (await api('GET', `/v2.5/notes?group=${group}&per_page=100`)).body as { uid: string }[];
     for (const uid of [first, second, ...made]) expect(all.map((n) => n.uid)).toContain(uid);
@@ -108,7 +131,16 @@ describe('sandboxes serving other data', () => {
   it('another size is another state: a running sandbox and its file keep their data', async () => {
     const configDir = tempConfigDir();
     const first = await foregroundBanner(configDir);
-    const note = await fetch(`${first.url}/v2.5/notes`, { method: 'POST', body: new URLSearchParams({ 'note[group_id]': (await (await fetch(`${first.url}/v2.5/groups?api_key=${KEY}`)).json() as { uid: string }[])[0]!.uid, 'note[body]': 'kept', api_key: KEY }) });
+    const note = await fetch(`${first.url}/v2.5/notes`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        'note[group_id]': (
+          (await (await fetch(`${first.url}/v2.5/groups?api_key=${KEY}`)).json()) as { uid: string }[]
+        )[0]!.uid,
+        'note[body]': 'kept',
+        api_key: KEY,
+      }),
+    });
     const noteUid = ((await note.json()) as { uid: string }).uid;
     const before = readFileSync(join(configDir, 'sandbox.json'), 'utf8');
 
@@ -126,22 +158,38 @@ describe('sandboxes serving other data', () => {
     expect(JSON.parse(read.stdout).body).toBe('kept');
 
     // reset names the data it forgets; --all forgets every one.
-    expect(await runMon(['sandbox', 'reset', '--computers', '60'], { env })).toMatchObject({ code: 0, stderr: 'Sandbox reset: the demo data is restored (a sandbox serving it starts over at its next request).\n' });
+    expect(await runMon(['sandbox', 'reset', '--computers', '60'], { env })).toMatchObject({
+      code: 0,
+      stderr: 'Sandbox reset: the demo data is restored (a sandbox serving it starts over at its next request).\n',
+    });
     expect(existsSync(join(configDir, 'sandbox-60c.json'))).toBe(false);
     expect(existsSync(join(configDir, 'sandbox.json'))).toBe(true);
-    expect(await runMon(['sandbox', 'reset', '--all'], { env })).toMatchObject({ code: 0, stderr: 'Sandbox reset: 1 state removed; the demo data is restored (a sandbox serving it starts over at its next request).\n' });
+    expect(await runMon(['sandbox', 'reset', '--all'], { env })).toMatchObject({
+      code: 0,
+      stderr:
+        'Sandbox reset: 1 state removed; the demo data is restored (a sandbox serving it starts over at its next request).\n',
+    });
     expect(existsSync(join(configDir, 'sandbox.json'))).toBe(false);
   });
 
   it('two demo accounts serve different data under their own keys, so --all-profiles shows two accounts', async () => {
     const configDir = tempConfigDir();
     const env = { MON_CONFIG_DIR: configDir, HOME: configDir };
-    const [north, south] = await Promise.all([foregroundBanner(configDir, '--account', 'north'), foregroundBanner(configDir, '--account', 'south')]);
+    const [north, south] = await Promise.all([
+      foregroundBanner(configDir, '--account', 'north'),
+      foregroundBanner(configDir, '--account', 'south'),
+    ]);
     expect(north.key).not.toBe(south.key);
     expect(north.key).not.toBe(KEY);
     expect(north.banner).toContain("demo account 'north'");
-    for (const [name, one] of [['north', north], ['south', south]] as const) {
-      const added = await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], { env, input: `${one.key}\n` });
+    for (const [name, one] of [
+      ['north', north],
+      ['south', south],
+    ] as const) {
+      const added = await runMain(['profile', 'add', name, '--base-url', one.url, '--api-key-stdin'], {
+        env,
+        input: `${one.key}\n`,
+      });
       expect(added.stderr).not.toContain(one.key);
       expect(added.code).toBe(0);
     }
@@ -154,7 +202,11 @@ describe('sandboxes serving other data', () => {
     expect(uids('south').size).toBe(40);
     expect([...uids('north')].filter((uid) => uids('south').has(uid))).toEqual([]);
     // Each account's own file; the default data is not written.
-    expect(readdirSync(configDir).filter((name) => name.startsWith('sandbox') && name.endsWith('.json')).sort()).toEqual(['sandbox-north.json', 'sandbox-south.json']);
+    expect(
+      readdirSync(configDir)
+        .filter((name) => name.startsWith('sandbox') && name.endsWith('.json'))
+        .sort(),
+    ).toEqual(['sandbox-north.json', 'sandbox-south.json']);
   });
 
   it('--rate-limit N/S sets what each key may send; a bad rate is refused naming the form', async () => {
@@ -190,7 +242,12 @@ describe('a foreground sandbox under MON_DEADLINE', () => {
       stdin: Object.assign(Readable.from([]), { isTTY: false }),
     };
     const env = { HOME: configDir, MON_CONFIG_DIR: configDir, MON_DEADLINE: '1' };
-    const serving = main(['sandbox', '--port', '0'], { io, env, signal: stop.signal, endAtDeadline: (deadlineMs) => lastWords.push(deadlineMs) });
+    const serving = main(['sandbox', '--port', '0'], {
+      io,
+      env,
+      signal: stop.signal,
+      endAtDeadline: (deadlineMs) => lastWords.push(deadlineMs),
+    });
     try {
       await waitFor(() => /export MON_BASE_URL=\S+/.test(out), 'the sandbox to print its address');
       expect(lastWords).toEqual([]);
@@ -198,7 +255,11 @@ describe('a foreground sandbox under MON_DEADLINE', () => {
       const answered = await runMain(['groups', 'list', '--count'], { env: { MON_BASE_URL: url, MON_API_KEY: KEY } });
       expect(answered).toMatchObject({ code: 0, stdout: '9\n' });
       // Any other command under the same MON_DEADLINE is handed it.
-      const other = await main(['groups', 'list', '--count'], { io: { ...io, stdout: { write: () => true, isTTY: false } }, env: { ...env, MON_BASE_URL: url, MON_API_KEY: KEY }, endAtDeadline: (deadlineMs) => lastWords.push(deadlineMs) });
+      const other = await main(['groups', 'list', '--count'], {
+        io: { ...io, stdout: { write: () => true, isTTY: false } },
+        env: { ...env, MON_BASE_URL: url, MON_API_KEY: KEY },
+        endAtDeadline: (deadlineMs) => lastWords.push(deadlineMs),
+      });
       expect(other).toBe(0);
       expect(lastWords).toEqual([1_000]);
     } finally {

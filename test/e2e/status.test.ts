@@ -35,7 +35,7 @@ describe('mon status against the sandbox', () => {
     sandbox.requests.length = 0;
   });
 
-  it('-o json: the demo account\'s counts, groups ranked by unmuted alerts, then missing computers, then warnings', async () => {
+  it("-o json: the demo account's counts, groups ranked by unmuted alerts, then missing computers, then warnings", async () => {
     const result = await runMain(['status', '-o', 'json'], { env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -54,11 +54,25 @@ describe('mon status against the sandbox', () => {
   });
 
   it('--group (repeatable, by name or slug) and --within narrow the counts', async () => {
-    const result = await runMain(['status', '--group', 'Acme Design', '--group', 'northwind-clinic', '--within', '400d', '--json'], { env });
+    const result = await runMain(
+      ['status', '--group', 'Acme Design', '--group', 'northwind-clinic', '--within', '400d', '--json'],
+      { env },
+    );
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report.scope).toEqual({ groups: [{ uid: 'g_03jmyljizkkhjr', name: 'Acme Design' }, { uid: 'g_yv0n0fea4b5xvt', name: 'Northwind Clinic' }] });
-    expect(report.computers).toEqual({ total: 21, missing: 0, hidden: 1, pending_removal: 1, platforms: { windows: 6, linux: 4, mac: 11 } });
+    expect(report.scope).toEqual({
+      groups: [
+        { uid: 'g_03jmyljizkkhjr', name: 'Acme Design' },
+        { uid: 'g_yv0n0fea4b5xvt', name: 'Northwind Clinic' },
+      ],
+    });
+    expect(report.computers).toEqual({
+      total: 21,
+      missing: 0,
+      hidden: 1,
+      pending_removal: 1,
+      platforms: { windows: 6, linux: 4, mac: 11 },
+    });
     expect(report.plugin_results).toEqual({ total: 108, alerts: 0, warnings: 2, muted: 5, hidden: 20 });
     expect(report.expirations).toMatchObject({ expired: 5, expiring: 3, within_days: 400 });
     expect(report.groups.map((g: Item) => [g.name, g.computers, g.missing, g.alerts, g.warnings])).toEqual([
@@ -73,7 +87,8 @@ describe('mon status against the sandbox', () => {
     const computersRead = sandbox.requests.filter((r) => r.path === '/v2.5/computers');
     expect(computersRead.length).toBeGreaterThan(0);
     for (const request of computersRead) expect(request.query.group_id).toBe(group.uid);
-    for (const request of sandbox.requests.filter((r) => r.path === '/v2.5/expirations')) expect(request.query.group).toBe(group.uid);
+    for (const request of sandbox.requests.filter((r) => r.path === '/v2.5/expirations'))
+      expect(request.query.group).toBe(group.uid);
   });
 
   it('in a pipe: sections with bars, no colour, no progress', async () => {
@@ -137,18 +152,21 @@ describe('mon status against the sandbox', () => {
   it('--check against the sandbox: one Nagios line whose counts match', async () => {
     const result = await runMain(['status', '--check'], { env });
     const { alerts, warnings } = DEMO.plugin_results;
-    expect(result.stdout).toBe(`MON CRITICAL - ${alerts} alerts, ${warnings} warnings, ${DEMO.computers.missing} missing | alerts=${alerts};;0;0 warnings=${warnings};0;;0 missing=${DEMO.computers.missing};0;;0\n`);
+    expect(result.stdout).toBe(
+      `MON CRITICAL - ${alerts} alerts, ${warnings} warnings, ${DEMO.computers.missing} missing | alerts=${alerts};;0;0 warnings=${warnings};0;;0 missing=${DEMO.computers.missing};0;;0\n`,
+    );
     expect(result.code).toBe(2);
   });
 
   it('the lines under "Plugin results: N" add up to N, and every bar on the screen is drawn to one scale', async () => {
     const { stdout } = await runMain(['status'], { env });
-    const [, total, body] = /^Plugin results: (\d+)\n((?:  .*\n)+)/m.exec(stdout)!;
+    const [, total, body] = /^Plugin results: (\d+)\n((?: {2}.*\n)+)/m.exec(stdout)!;
     const numbers = [...body!.matchAll(/^ {2}.*?\s(\d+)(?: |$)/gm)].map(([, n]) => Number(n));
     expect(numbers.reduce((a, b) => a + b, 0)).toBe(Number(total));
     // The same number draws the same bar in every section.
     const bars = new Map<number, Set<string>>();
-    for (const [, n, drawn] of stdout.matchAll(/^ {2}\S.*?\s(\d+) {2}([█▏▎▍▌▋▊▉]+)/gm)) bars.set(Number(n), (bars.get(Number(n)) ?? new Set()).add(drawn!));
+    for (const [, n, drawn] of stdout.matchAll(/^ {2}\S.*?\s(\d+) {2}([█▏▎▍▌▋▊▉]+)/gm))
+      bars.set(Number(n), (bars.get(Number(n)) ?? new Set()).add(drawn!));
     expect([...bars.values()].every((drawn) => drawn.size === 1)).toBe(true);
     expect(bars.get(1)).toEqual(new Set(['▏']));
   });
@@ -180,7 +198,9 @@ describe('mon status against the sandbox', () => {
   it('--check with -o json: UNKNOWN (exit 3), as every mistake under --check, nothing sent', async () => {
     const result = await runMain(['status', '--check', '-o', 'json'], { env });
     expect(result.code).toBe(3);
-    expect(result.stdout).toBe('MON UNKNOWN - --check: prints one Nagios line, so -o json does not apply — a monitor runs `mon status --check`; for the counts, `mon status -o json`\n');
+    expect(result.stdout).toBe(
+      'MON UNKNOWN - --check: prints one Nagios line, so -o json does not apply — a monitor runs `mon status --check`; for the counts, `mon status -o json`\n',
+    );
     expect(sandbox.requests).toEqual([]);
   });
 });

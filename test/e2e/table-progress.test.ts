@@ -33,7 +33,14 @@ it('on a terminal, `--all` as a table counts the pages as they come', async () =
     stdin: Object.assign(Readable.from([]), { isTTY: false }),
   };
   const dir = tempConfigDir();
-  const env = { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: 'k_test_key_0001', NO_COLOR: '1' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    MON_CONFIG_DIR: dir,
+    MON_BASE_URL: api.url,
+    MON_API_KEY: 'k_test_key_0001',
+    NO_COLOR: '1',
+  };
   const code = await main(['computers', 'list', '--all', '--per-page', '1'], { io, env, now: clock.now, clock });
   expect(code).toBe(0);
   // Page 1 came before the second had passed: pages 2 and 3 are counted.

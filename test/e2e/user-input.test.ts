@@ -23,7 +23,11 @@ interface Ended {
 }
 
 /** Spawns mon with stdin as given (a pipe left open unless the test ends it). */
-function start(args: readonly string[], env: Record<string, string>, stdin: 'pipe' | number = 'pipe'): { child: ChildProcess; ended: Promise<Ended> } {
+function start(
+  args: readonly string[],
+  env: Record<string, string>,
+  stdin: 'pipe' | number = 'pipe',
+): { child: ChildProcess; ended: Promise<Ended> } {
   const child = spawn(process.execPath, [MON_BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
     stdio: [stdin, 'pipe', 'pipe'],
@@ -92,19 +96,35 @@ describe('user input', () => {
   ])('%s with bytes that are not UTF-8: exit 2, nothing sent (not U+FFFD in their place)', async (option, args) => {
     const path = join(dir, 'latin1.txt');
     writeFileSync(path, Buffer.from([0x70, 0x72, 0x5f, 0xe9, 0x0a]));
-    const result = await runMon(args.map((arg) => (arg === '@' ? path : arg)), { env });
+    const result = await runMon(
+      args.map((arg) => (arg === '@' ? path : arg)),
+      { env },
+    );
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: ${option}: '${path}' is not UTF-8 text (5 bytes read); nothing was sent — save it as UTF-8 (e.g. iconv -t UTF-8); ${option === '--from' ? 'give one plugin result uid (pr_…) a line, or the lines of `mon alerts -o ndjson`' : 'give a file of the note text, or - for standard input'}\n`);
+    expect(result.stderr).toBe(
+      `mon: ${option}: '${path}' is not UTF-8 text (5 bytes read); nothing was sent — save it as UTF-8 (e.g. iconv -t UTF-8); ${option === '--from' ? 'give one plugin result uid (pr_…) a line, or the lines of `mon alerts -o ndjson`' : 'give a file of the note text, or - for standard input'}\n`,
+    );
     expect(api.requests).toEqual([]);
   });
 
   it("MON_CONFIG_DIR='~/x' (a ~ no shell expanded) is exit 2; a relative folder is taken from the current one", async () => {
     const tilde = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: '~/x' } });
-    expect(tilde).toMatchObject({ code: 2, stdout: '', stderr: `mon: MON_CONFIG_DIR: '~/x' starts with ~, which no shell expanded here — give the full path, e.g. MON_CONFIG_DIR="$HOME/.config/mon"\n` });
-    const added = await runMon(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env: { MON_CONFIG_DIR: 'relative-config' }, input: KEY, cwd: dir });
+    expect(tilde).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `mon: MON_CONFIG_DIR: '~/x' starts with ~, which no shell expanded here — give the full path, e.g. MON_CONFIG_DIR="$HOME/.config/mon"\n`,
+    });
+    const added = await runMon(['profile', 'add', 'acme', '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], {
+      env: { MON_CONFIG_DIR: 'relative-config' },
+      input: KEY,
+      cwd: dir,
+    });
     expect(added.code).toBe(0);
     const shown = await runMon(['profile', 'show', '--json'], { env: { MON_CONFIG_DIR: 'relative-config' }, cwd: dir });
-    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'acme', config_file: join(dir, 'relative-config', 'config.json') });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      name: 'acme',
+      config_file: join(dir, 'relative-config', 'config.json'),
+    });
   });
 
   describe('a named pipe with no writer', () => {
@@ -112,25 +132,33 @@ describe('user input', () => {
       ['SIGINT', 130, ['plugin', 'mute', '--from', '@', '--ignore', '--yes']],
       ['SIGTERM', 143, ['plugin', 'mute', '--from', '@', '--ignore', '--yes']],
       ['SIGTERM', 143, ['notes', 'create', '--computer', 'c_1', '--body-file', '@']],
-    ] as const)('%s while mon waits for it (%i, %j): ends at once (within 3 s, however busy the machine)', async (signal, code, args) => {
-      const path = fifo();
-      const run = start(
-        args.map((arg) => (arg === '@' ? path : arg)),
-        env,
-      );
-      await opened(run.child.pid!, path);
-      run.child.kill(signal);
-      const result = await run.ended;
-      expect(result.signal).toBeNull();
-      expect(result.code).toBe(code);
-      expect(result.stderr).toBe(signal === 'SIGINT' ? 'mon: interrupted\n' : 'mon: terminated\n');
-      expect(api.requests).toEqual([]);
-    });
+    ] as const)(
+      '%s while mon waits for it (%i, %j): ends at once (within 3 s, however busy the machine)',
+      async (signal, code, args) => {
+        const path = fifo();
+        const run = start(
+          args.map((arg) => (arg === '@' ? path : arg)),
+          env,
+        );
+        await opened(run.child.pid!, path);
+        run.child.kill(signal);
+        const result = await run.ended;
+        expect(result.signal).toBeNull();
+        expect(result.code).toBe(code);
+        expect(result.stderr).toBe(signal === 'SIGINT' ? 'mon: interrupted\n' : 'mon: terminated\n');
+        expect(api.requests).toEqual([]);
+      },
+    );
 
     it('MON_DEADLINE ends the wait: exit 8', async () => {
-      const result = await start(['plugin', 'mute', '--from', fifo(), '--ignore', '--yes'], { ...env, MON_DEADLINE: '1' }).ended;
+      const result = await start(['plugin', 'mute', '--from', fifo(), '--ignore', '--yes'], {
+        ...env,
+        MON_DEADLINE: '1',
+      }).ended;
       expect(result.code).toBe(8);
-      expect(result.stderr).toBe('mon: the command did not finish within its deadline of 1 s — raise MON_DEADLINE (seconds) if it needs longer\n');
+      expect(result.stderr).toBe(
+        'mon: the command did not finish within its deadline of 1 s — raise MON_DEADLINE (seconds) if it needs longer\n',
+      );
     });
 
     it('is read once a writer comes', async () => {
@@ -185,7 +213,9 @@ describe('user input', () => {
       try {
         const result = await start(['plugin', 'mute', '--from', '-', '--ignore', '--yes'], env, zero).ended;
         expect(result.code).toBe(2);
-        expect(result.stderr).toMatch(/^mon: --from: line 1 of stdin is longer than 1 MiB, the most a line may be; stopped reading there — /);
+        expect(result.stderr).toMatch(
+          /^mon: --from: line 1 of stdin is longer than 1 MiB, the most a line may be; stopped reading there — /,
+        );
       } finally {
         closeSync(zero);
       }
@@ -201,9 +231,14 @@ describe('user input', () => {
     });
 
     it('--api-key-stdin takes at most 4 KiB', async () => {
-      const result = await runMon(['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'example.com', '--api-key-stdin'], { input: 'k'.repeat(5_000) });
+      const result = await runMon(
+        ['profile', 'add', 'acme', '--subdomain', 'acme', '--domain', 'example.com', '--api-key-stdin'],
+        { input: 'k'.repeat(5_000) },
+      );
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe('mon: --api-key-stdin: stdin holds more than 4 KiB, the most an API key may be; stopped reading there — pipe in the key alone\n');
+      expect(result.stderr).toBe(
+        'mon: --api-key-stdin: stdin holds more than 4 KiB, the most an API key may be; stopped reading there — pipe in the key alone\n',
+      );
     });
   });
 });

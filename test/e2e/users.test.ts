@@ -37,15 +37,31 @@ describe('users list against the sandbox', () => {
     expect(lines).toHaveLength(all.length + 1);
     all.forEach((user, i) => {
       const cells = lines[i + 1]!.split(/\s{2,}/);
-      const signin = typeof user.last_signin === 'number' ? new Date(user.last_signin * 1000).toISOString().slice(0, 16).replace('T', ' ') : undefined;
-      expect(cells).toEqual([user.uid, user.email, `${String(user.firstname)} ${String(user.lastname)}`, user.role, user.tfa_status ? 'yes' : 'no', ...(signin ? [signin] : [])]);
+      const signin =
+        typeof user.last_signin === 'number'
+          ? new Date(user.last_signin * 1000).toISOString().slice(0, 16).replace('T', ' ')
+          : undefined;
+      expect(cells).toEqual([
+        user.uid,
+        user.email,
+        `${String(user.firstname)} ${String(user.lastname)}`,
+        user.role,
+        user.tfa_status ? 'yes' : 'no',
+        ...(signin ? [signin] : []),
+      ]);
     });
   });
 
   it('paging options go to the query; --count prints x-total', async () => {
-    const page = await runMain(['users', 'list', '--page', '2', '--per-page', '2', '-o', 'csv', '--fields', 'email,tfa_status'], { env });
+    const page = await runMain(
+      ['users', 'list', '--page', '2', '--per-page', '2', '-o', 'csv', '--fields', 'email,tfa_status'],
+      { env },
+    );
     expect(page.code).toBe(0);
-    expect(page.stdout).toBe(['email,tfa_status', ...all.slice(2, 4).map((u) => `${String(u.email)},${String(u.tfa_status)}`)].join('\n') + '\n');
+    expect(page.stdout).toBe(
+      ['email,tfa_status', ...all.slice(2, 4).map((u) => `${String(u.email)},${String(u.tfa_status)}`)].join('\n') +
+        '\n',
+    );
     expect(sandbox.requests[0]!.query).toEqual({ page: '2', per_page: '2', api_key: sandbox.apiKey });
     const count = await runMain(['users', 'list', '--count'], { env });
     expect(count).toMatchObject({ code: 0, stdout: `${all.length}\n` });
@@ -54,8 +70,15 @@ describe('users list against the sandbox', () => {
   it('--all --per-page 2 -o ndjson follows the pages', async () => {
     const result = await runMain(['users', 'list', '--all', '--per-page', '2', '-o', 'ndjson'], { env });
     expect(result.code).toBe(0);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(all);
-    expect(sandbox.requests.map((r) => r.query.page)).toEqual(Array.from({ length: Math.ceil(all.length / 2) }, (_, i) => String(i + 1)));
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(all);
+    expect(sandbox.requests.map((r) => r.query.page)).toEqual(
+      Array.from({ length: Math.ceil(all.length / 2) }, (_, i) => String(i + 1)),
+    );
   });
 
   it.each([

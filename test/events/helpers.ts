@@ -45,7 +45,12 @@ async function urlOf(stderr: Growing, ended: Promise<unknown>, stdout: Growing):
 }
 
 /** `mon [BEFORE] events listen ARGS` through main() in this process (--listen 127.0.0.1:0 unless given). */
-export async function listenInProcess(args: readonly string[], env: Record<string, string> = {}, tty = false, before: readonly string[] = []): Promise<RunningListener> {
+export async function listenInProcess(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  tty = false,
+  before: readonly string[] = [],
+): Promise<RunningListener> {
   const stdout = new Growing();
   const stderr = new Growing();
   const controller = new AbortController();
@@ -55,13 +60,20 @@ export async function listenInProcess(args: readonly string[], env: Record<strin
     stdin: Object.assign(Readable.from([]), { isTTY: false }),
   };
   const withPort = args.includes('--listen') ? args : [...args, '--listen', '127.0.0.1:0'];
-  const ended = main([...before, 'events', 'listen', ...withPort], { io, env: { PATH: process.env.PATH, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env }, signal: controller.signal }).then((code) => ({ code }));
+  const ended = main([...before, 'events', 'listen', ...withPort], {
+    io,
+    env: { PATH: process.env.PATH, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
+    signal: controller.signal,
+  }).then((code) => ({ code }));
   const url = await urlOf(stderr, ended, stdout);
   return { url, stdout, stderr, ended, stop: (signal) => controller.abort(signal) };
 }
 
 /** `mon events listen ARGS` as a process of its own (bin/mon). */
-export async function listenProcess(args: readonly string[], env: Record<string, string> = {}): Promise<RunningListener & { child: ChildProcess }> {
+export async function listenProcess(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<RunningListener & { child: ChildProcess }> {
   const stdout = new Growing();
   const stderr = new Growing();
   const withPort = args.includes('--listen') ? args : [...args, '--listen', '127.0.0.1:0'];
@@ -84,7 +96,11 @@ export async function listenProcess(args: readonly string[], env: Record<string,
 }
 
 /** One POST; resolves with the status and the answer's text. */
-export async function post(url: string, body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<{ status: number; text: string }> {
+export async function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<{ status: number; text: string }> {
   const response = await request(url, { method: 'POST', body, headers });
   return { status: response.statusCode, text: await response.body.text() };
 }
@@ -111,7 +127,12 @@ export async function deliver(target: () => string, body: string, attempts = 200
 }
 
 /** A plugin transition as the reference describes one (api-v2.5, Events), with names where a payload may carry them. */
-export function pluginEvent(id: string | undefined, severity = 'alert', previous = 'ok', extra: Record<string, unknown> = {}): string {
+export function pluginEvent(
+  id: string | undefined,
+  severity = 'alert',
+  previous = 'ok',
+  extra: Record<string, unknown> = {},
+): string {
   return JSON.stringify({
     ...(id === undefined ? {} : { event_id: id }),
     severity,

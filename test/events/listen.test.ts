@@ -31,7 +31,10 @@ describe('mon events listen', () => {
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/events$/);
     expect(await post(listener.url, pluginEvent('ev_1'))).toEqual({ status: 200, text: 'ok\n' });
     // A retry of a delivery handled: answered, not shown again.
-    expect(await post(listener.url, pluginEvent('ev_1'))).toEqual({ status: 200, text: 'duplicate: already handled\n' });
+    expect(await post(listener.url, pluginEvent('ev_1'))).toEqual({
+      status: 200,
+      text: 'duplicate: already handled\n',
+    });
     // Without an event_id, the same body is the same delivery.
     expect((await post(listener.url, pluginEvent(undefined, 'warning'))).status).toBe(200);
     expect((await post(listener.url, pluginEvent(undefined, 'warning'))).status).toBe(200);
@@ -39,19 +42,42 @@ describe('mon events listen', () => {
     expect(await finished(listener)).toBe(0);
     const events = lines(listener.stdout.text);
     expect(events).toHaveLength(3);
-    expect(events[0]).toMatchObject({ ...JSON.parse(pluginEvent('ev_1')), _mon: { kind: 'plugin', id: 'ev_1', computer: 'web-01', group: 'Servers', plugin: 'Disk Usage', severity: 'alert', previous_severity: 'ok', transition: 'OK → Alert', is_hidden: false } });
-    expect(events[1]!._mon).toMatchObject({ kind: 'plugin', id: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), transition: 'OK → Warning' });
+    expect(events[0]).toMatchObject({
+      ...JSON.parse(pluginEvent('ev_1')),
+      _mon: {
+        kind: 'plugin',
+        id: 'ev_1',
+        computer: 'web-01',
+        group: 'Servers',
+        plugin: 'Disk Usage',
+        severity: 'alert',
+        previous_severity: 'ok',
+        transition: 'OK → Alert',
+        is_hidden: false,
+      },
+    });
+    expect(events[1]!._mon).toMatchObject({
+      kind: 'plugin',
+      id: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      transition: 'OK → Warning',
+    });
     expect(listener.stderr.text).toMatch(/Stopped: 3 events handled, 2 duplicates answered\.\n$/);
   });
 
   it('on a terminal, one line of time, account, computer, group, plugin and transition, in colour', async () => {
-    const listener = await listenInProcess(['-p', 'acme', '--max-events', '2', '--include-tests'], { FORCE_COLOR: '1' }, true);
+    const listener = await listenInProcess(
+      ['-p', 'acme', '--max-events', '2', '--include-tests'],
+      { FORCE_COLOR: '1' },
+      true,
+    );
     running.push(listener);
     await post(listener.url, pluginEvent('t1', 'alert', 'ok'));
     await post(listener.url, JSON.stringify({ svc_test: true, event_id: 'svc_test_x' }));
     expect(await finished(listener)).toBe(0);
     const shown = listener.stdout.text.split('\n');
-    expect(shown[0]).toMatch(/^\x1b\[2m\d\d:\d\d:\d\d\x1b\[22m {2}acme {2}web-01 {2}Servers {2}Disk Usage {2}OK →\x1b\[31m Alert\x1b\[39m$/);
+    expect(shown[0]).toMatch(
+      /^\x1b\[2m\d\d:\d\d:\d\d\x1b\[22m {2}acme {2}web-01 {2}Servers {2}Disk Usage {2}OK →\x1b\[31m Alert\x1b\[39m$/,
+    );
     expect(shown[1]).toMatch(/ {2}\x1b\[36mtest delivery\x1b\[39m {2}svc_test_x$/);
   });
 
@@ -66,7 +92,10 @@ describe('mon events listen', () => {
   it('answers test deliveries and connection_test, and shows them with --include-tests', async () => {
     const quiet = await start(['--max-events', '1']);
     expect((await post(quiet.url, JSON.stringify({ svc_test: true, event_id: 'svc_test_abc' }))).status).toBe(200);
-    expect((await post(quiet.url, JSON.stringify({ svc_test: true, event_id: 'svc_test_def', event: 'connection_test' }))).status).toBe(200);
+    expect(
+      (await post(quiet.url, JSON.stringify({ svc_test: true, event_id: 'svc_test_def', event: 'connection_test' })))
+        .status,
+    ).toBe(200);
     await post(quiet.url, pluginEvent('ev_2'));
     expect(await finished(quiet)).toBe(0);
     expect(lines(quiet.stdout.text).map((event) => (event._mon as { id: string }).id)).toEqual(['ev_2']);
@@ -77,7 +106,10 @@ describe('mon events listen', () => {
     await post(shown.url, JSON.stringify({ svc_test: true, event_id: 'svc_test_abc' }));
     await post(shown.url, JSON.stringify({ svc_test: true, event_id: 'svc_test_def', event: 'connection_test' }));
     expect(await finished(shown)).toBe(0);
-    expect(lines(shown.stdout.text).map((event) => (event._mon as { kind: string }).kind)).toEqual(['test', 'connection_test']);
+    expect(lines(shown.stdout.text).map((event) => (event._mon as { kind: string }).kind)).toEqual([
+      'test',
+      'connection_test',
+    ]);
   });
 
   it('shows a payload it does not know as sent, never refusing it', async () => {
@@ -93,7 +125,16 @@ describe('mon events listen', () => {
   });
 
   it('filters by severity, group, computer and plugin (any of a list, any case)', async () => {
-    const listener = await start(['--severity', 'Alert,warning', '--group', 'servers', '--plugin', 'Disk Usage', '--max-events', '2']);
+    const listener = await start([
+      '--severity',
+      'Alert,warning',
+      '--group',
+      'servers',
+      '--plugin',
+      'Disk Usage',
+      '--max-events',
+      '2',
+    ]);
     await post(listener.url, pluginEvent('a', 'ok', 'alert'));
     await post(listener.url, pluginEvent('b', 'alert', 'ok', { group: { name: 'Laptops' } }));
     await post(listener.url, pluginEvent('c', 'alert', 'ok', { plugin_result: { name: 'Backup' } }));
@@ -117,7 +158,10 @@ describe('mon events listen', () => {
   it('stops after --for, and on Ctrl-C or SIGTERM with 130 or 143', async () => {
     const timed = await start(['--for', '1s']);
     expect(await finished(timed)).toBe(0);
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       const listener = await start();
       await post(listener.url, pluginEvent('s1'));
       listener.stop(signal);
@@ -131,10 +175,17 @@ describe('hostile senders leave it serving', () => {
   it('oversized, slow, non-HTTP and wrong-method requests, then a good delivery', async () => {
     const listener = await start(['--max-events', '1']);
     const { port, pathname } = new URL(listener.url);
-    expect(await rawRequest(Number(port), `POST ${pathname} HTTP/1.1\r\nHost: a\r\nContent-Length: ${1024 * 1024 + 1}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 413 /);
+    expect(
+      await rawRequest(
+        Number(port),
+        `POST ${pathname} HTTP/1.1\r\nHost: a\r\nContent-Length: ${1024 * 1024 + 1}\r\n\r\n`,
+      ),
+    ).toMatch(/^HTTP\/1\.1 413 /);
     const big = Buffer.alloc(1024 * 1024 + 10, 'x');
     const chunked = await rawSender(Number(port));
-    chunked.write(`POST ${pathname} HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n`);
+    chunked.write(
+      `POST ${pathname} HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n`,
+    );
     chunked.write(big);
     expect(await chunked.statusLine()).toMatch(/^HTTP\/1\.1 413 /);
     chunked.socket.destroy();
@@ -161,9 +212,15 @@ describe('a secret', () => {
     expect((await post(base, pluginEvent('n1'))).status).toBe(404);
     expect((await post(`${base}/wrong-secret-of-same-len`, pluginEvent('n2'))).status).toBe(404);
     expect((await post(`${base}/${SECRET.slice(0, -1)}`, pluginEvent('n3'))).status).toBe(404);
-    expect((await post(base, pluginEvent('n4'), { 'content-type': 'application/json', authorization: 'Bearer nope' })).status).toBe(404);
+    expect(
+      (await post(base, pluginEvent('n4'), { 'content-type': 'application/json', authorization: 'Bearer nope' }))
+        .status,
+    ).toBe(404);
     expect((await post(`${base}/${SECRET}`, pluginEvent('y1'))).status).toBe(200);
-    expect((await post(base, pluginEvent('y2'), { 'content-type': 'application/json', authorization: `Bearer ${SECRET}` })).status).toBe(200);
+    expect(
+      (await post(base, pluginEvent('y2'), { 'content-type': 'application/json', authorization: `Bearer ${SECRET}` }))
+        .status,
+    ).toBe(200);
     expect(await finished(listener)).toBe(0);
     expect(lines(listener.stdout.text).map((event) => (event._mon as { id: string }).id)).toEqual(['y1', 'y2']);
     expect(listener.stderr.text).toContain('4 refused (path or secret)');
@@ -176,8 +233,16 @@ describe('a secret', () => {
   });
 
   it.each([
-    [['--listen', '0.0.0.0:0'], {}, /^mon: --listen 0\.0\.0\.0:0 is not a loopback address: it needs a secret in MON_EVENTS_SECRET/],
-    [['--listen', '0.0.0.0:0'], { MON_EVENTS_SECRET: SECRET }, /^mon: --listen 0\.0\.0\.0:0 is not a loopback address: give --tls-cert and --tls-key, or --insecure/],
+    [
+      ['--listen', '0.0.0.0:0'],
+      {},
+      /^mon: --listen 0\.0\.0\.0:0 is not a loopback address: it needs a secret in MON_EVENTS_SECRET/,
+    ],
+    [
+      ['--listen', '0.0.0.0:0'],
+      { MON_EVENTS_SECRET: SECRET },
+      /^mon: --listen 0\.0\.0\.0:0 is not a loopback address: give --tls-cert and --tls-key, or --insecure/,
+    ],
     [[], { MON_EVENTS_SECRET: 'short' }, /^mon: MON_EVENTS_SECRET: at least 16 characters \(it has 5\)/],
     [['--listen', '127.0.0.1'], {}, /^mon: --listen "127\.0\.0\.1": expected HOST:PORT/],
     [['--tls-cert', 'a.pem'], {}, /^mon: .*--tls-cert.*--tls-key/],
@@ -196,7 +261,9 @@ describe('a secret', () => {
   });
 
   it('off loopback with the secret and --insecure, it listens', async () => {
-    const listener = await start(['--listen', '0.0.0.0:0', '--insecure', '--max-events', '1'], { MON_EVENTS_SECRET: SECRET });
+    const listener = await start(['--listen', '0.0.0.0:0', '--insecure', '--max-events', '1'], {
+      MON_EVENTS_SECRET: SECRET,
+    });
     const port = new URL(listener.url.replace('$MON_EVENTS_SECRET', 'x')).port;
     expect((await post(`http://127.0.0.1:${port}/events/${SECRET}`, pluginEvent('i1'))).status).toBe(200);
     expect(await finished(listener)).toBe(0);
@@ -207,14 +274,19 @@ describe('hand-off', () => {
   it('--exec gets each event on stdin; a failing command is counted and the listener lives', async () => {
     const dir = tempDir('mon-exec-');
     const script = `cat > "${dir}/$MON_EVENT_ID.json"; echo "secret:\${MON_EVENTS_SECRET:-none}" >&2; case "$MON_EVENT_ID" in bad*) echo "no chat today" >&2; exit 3;; esac`;
-    const listener = await start(['--exec', script, '--exec-parallel', '2', '--max-events', '3'], { MON_EVENTS_SECRET: 'kept-from-the-command-0123' });
+    const listener = await start(['--exec', script, '--exec-parallel', '2', '--max-events', '3'], {
+      MON_EVENTS_SECRET: 'kept-from-the-command-0123',
+    });
     const url = listener.url.replace('$MON_EVENTS_SECRET', 'kept-from-the-command-0123');
     expect((await post(url, pluginEvent('good1'))).status).toBe(200);
     expect((await post(url, pluginEvent('bad1'))).status).toBe(200);
     expect((await post(url, pluginEvent('good2'))).status).toBe(200);
     expect(await finished(listener)).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['bad1.json', 'good1.json', 'good2.json']);
-    expect(JSON.parse(readFileSync(join(dir, 'good1.json'), 'utf8'))).toMatchObject({ event_id: 'good1', _mon: { kind: 'plugin' } });
+    expect(JSON.parse(readFileSync(join(dir, 'good1.json'), 'utf8'))).toMatchObject({
+      event_id: 'good1',
+      _mon: { kind: 'plugin' },
+    });
     expect(listener.stderr.text).toContain('no chat today');
     // The listener's secret is not handed to the commands it runs.
     expect(listener.stderr.text.match(/secret:none/g)).toHaveLength(3);
@@ -245,9 +317,14 @@ describe('hand-off', () => {
     try {
       const listener = await start(['--forward-to', appUrl, '--max-events', '2']);
       const body = pluginEvent('f1');
-      expect(await post(listener.url, body, { 'content-type': 'application/json; charset=utf-8' })).toEqual({ status: 503, text: 'not handled: send it again\n' });
+      expect(await post(listener.url, body, { 'content-type': 'application/json; charset=utf-8' })).toEqual({
+        status: 503,
+        text: 'not handled: send it again\n',
+      });
       expect((await post(listener.url, body, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
-      expect((await post(listener.url, 'x=1', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
+      expect((await post(listener.url, 'x=1', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(
+        200,
+      );
       expect(await finished(listener)).toBe(0);
       expect(received).toEqual([
         { body, type: 'application/json; charset=utf-8' },
@@ -279,10 +356,17 @@ describe('--output-file', () => {
     expect(await finished(first)).toBe(0);
     const second = await start(['--output-file', file, '--max-events', '1']);
     expect(await post(second.url, pluginEvent('o1'))).toEqual({ status: 200, text: 'duplicate: already handled\n' });
-    expect(await post(second.url, pluginEvent(undefined, 'warning'))).toEqual({ status: 200, text: 'duplicate: already handled\n' });
+    expect(await post(second.url, pluginEvent(undefined, 'warning'))).toEqual({
+      status: 200,
+      text: 'duplicate: already handled\n',
+    });
     await deliver(() => second.url, pluginEvent('o2'));
     expect(await finished(second)).toBe(0);
-    expect(lines(readFileSync(file, 'utf8')).map((event) => (event._mon as { id: string }).id)).toEqual(['o1', expect.stringMatching(/^sha256:/), 'o2']);
+    expect(lines(readFileSync(file, 'utf8')).map((event) => (event._mon as { id: string }).id)).toEqual([
+      'o1',
+      expect.stringMatching(/^sha256:/),
+      'o2',
+    ]);
     expect(lines(second.stdout.text)).toHaveLength(1);
   });
 

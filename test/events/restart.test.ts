@@ -18,7 +18,9 @@ describe('mon events listen as a process', () => {
     let url = listener.url;
     const TOTAL = 300;
     // Half with an event_id, half recognised by their body; some sent twice on purpose.
-    const bodies = Array.from({ length: TOTAL }, (_, i) => (i % 2 === 0 ? pluginEvent(`k_${i}`) : pluginEvent(undefined, 'warning', 'ok', { sequence: i })));
+    const bodies = Array.from({ length: TOTAL }, (_, i) =>
+      i % 2 === 0 ? pluginEvent(`k_${i}`) : pluginEvent(undefined, 'warning', 'ok', { sequence: i }),
+    );
     let next = 0;
     const sender = async () => {
       while (next < TOTAL) {

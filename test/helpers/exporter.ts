@@ -12,7 +12,10 @@ export interface Exporter {
 
 /** Starts `mon … metrics serve …` and resolves once it says where it listens. */
 export function startExporter(args: readonly string[], env: Record<string, string>): Promise<Exporter> {
-  const child = spawn(process.execPath, [MON_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: env.MON_CONFIG_DIR ?? tempConfigDir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MON_BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: env.MON_CONFIG_DIR ?? tempConfigDir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -36,7 +39,11 @@ export function startExporter(args: readonly string[], env: Record<string, strin
 }
 
 /** Polls `url` until `ok` says the answer is the one awaited (an event, not a duration). */
-export async function until(url: string, init: RequestInit, ok: (status: number, body: string) => boolean): Promise<string> {
+export async function until(
+  url: string,
+  init: RequestInit,
+  ok: (status: number, body: string) => boolean,
+): Promise<string> {
   for (let i = 0; i < 2000; i++) {
     const response = await fetch(url, init);
     const body = await response.text();
@@ -56,4 +63,3 @@ export function samplesOf(text: string): { name: string; labels: string; value: 
       return { name: match[1]!, labels: match[2] ?? '', value: Number(match[3]) };
     });
 }
-

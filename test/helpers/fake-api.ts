@@ -14,7 +14,11 @@ export interface ReceivedRequest {
  * Answers one request. A handler that does not expect the request returns UNEXPECTED: the fake
  * answers 500, and its close() fails the test naming each such request.
  */
-export type Handler = (request: ReceivedRequest, response: ServerResponse, index: number) => void | typeof UNEXPECTED | Promise<void | typeof UNEXPECTED>;
+export type Handler = (
+  request: ReceivedRequest,
+  response: ServerResponse,
+  index: number,
+) => void | typeof UNEXPECTED | Promise<void | typeof UNEXPECTED>;
 
 /** What a handler returns for a request its test did not expect. */
 export const UNEXPECTED = Symbol('unexpected request');
@@ -31,21 +35,40 @@ export interface FakeApi {
 }
 
 /** Sends JSON with the status and headers given. */
-export function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }
 
 /** The API's error body (api-v2.5, Errors). */
-export function apiError(response: ServerResponse, status: number, title: string, details = '', headers: Record<string, string> = {}): void {
-  json(response, status, [{ status_code: status, code: `:${title.toLowerCase().replace(/\W+/g, '_')}`, title, details }], headers);
+export function apiError(
+  response: ServerResponse,
+  status: number,
+  title: string,
+  details = '',
+  headers: Record<string, string> = {},
+): void {
+  json(
+    response,
+    status,
+    [{ status_code: status, code: `:${title.toLowerCase().replace(/\W+/g, '_')}`, title, details }],
+    headers,
+  );
 }
 
 /**
  * A small HTTP server on loopback whose answers each test scripts: for faults the sandbox does
  * not make (resets, hangs, HTML pages, redirects). Records every request it receives.
  */
-export async function startFakeApi(handler: Handler, options: { tls?: { key: string; cert: string } } = {}): Promise<FakeApi> {
+export async function startFakeApi(
+  handler: Handler,
+  options: { tls?: { key: string; cert: string } } = {},
+): Promise<FakeApi> {
   let current = handler;
   const requests: ReceivedRequest[] = [];
   const arrivals: number[] = [];
@@ -67,7 +90,12 @@ export async function startFakeApi(handler: Handler, options: { tls?: { key: str
     try {
       if ((await current(received, res, requests.length - 1)) === UNEXPECTED) {
         unexpected.push(`${received.method} ${received.path}`);
-        apiError(res, 500, 'Unexpected request', `the fake API of this test does not answer ${received.method} ${received.path}`);
+        apiError(
+          res,
+          500,
+          'Unexpected request',
+          `the fake API of this test does not answer ${received.method} ${received.path}`,
+        );
       }
     } catch (error) {
       res.destroy(error as Error);
@@ -93,7 +121,11 @@ export async function startFakeApi(handler: Handler, options: { tls?: { key: str
       new Promise((resolve, reject) => {
         server.closeAllConnections?.();
         for (const socket of sockets) socket.destroy();
-        server.close(() => (unexpected.length > 0 ? reject(new Error(`the fake API received requests its test did not expect: ${unexpected.join(', ')}`)) : resolve()));
+        server.close(() =>
+          unexpected.length > 0
+            ? reject(new Error(`the fake API received requests its test did not expect: ${unexpected.join(', ')}`))
+            : resolve(),
+        );
       }),
   };
 }
@@ -105,8 +137,12 @@ export function computersPage(total: number): Handler {
     const page = Number(req.query.get('page') ?? 1);
     const perPage = Number(req.query.get('per_page') ?? 50);
     const pages = Math.ceil(total / perPage);
-    const items = Array.from({ length: total }, (_, i) => ({ uid: `c_${i + 1}`, client_id: `client-${i + 1}`, computer_name: `host-${i + 1}`, platform: 'linux' }))
-      .slice((page - 1) * perPage, page * perPage);
+    const items = Array.from({ length: total }, (_, i) => ({
+      uid: `c_${i + 1}`,
+      client_id: `client-${i + 1}`,
+      computer_name: `host-${i + 1}`,
+      platform: 'linux',
+    })).slice((page - 1) * perPage, page * perPage);
     json(res, 200, items, {
       'x-page': String(page),
       'x-per-page': String(perPage),

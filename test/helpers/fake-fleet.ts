@@ -8,10 +8,24 @@ export interface Fleet {
   expirations: Record<string, unknown>[];
 }
 
-type Result = { uid: string; name: string; slug: string; status: string; muted?: boolean; visible?: boolean; last_run?: number; details?: string };
+type Result = {
+  uid: string;
+  name: string;
+  slug: string;
+  status: string;
+  muted?: boolean;
+  visible?: boolean;
+  last_run?: number;
+  details?: string;
+};
 
 /** A plugin result as the API sends it, with defaults for what a test does not care about. */
-export function result(uid: string, name: string, status: string, extra: Partial<Result> = {}): Record<string, unknown> {
+export function result(
+  uid: string,
+  name: string,
+  status: string,
+  extra: Partial<Result> = {},
+): Record<string, unknown> {
   return {
     uid,
     name,
@@ -27,7 +41,12 @@ export function result(uid: string, name: string, status: string, extra: Partial
 }
 
 /** A computer as the API sends it with expand[]=plugin_results. */
-export function computer(n: number, group: string | null, results: Record<string, unknown>[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function computer(
+  n: number,
+  group: string | null,
+  results: Record<string, unknown>[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     uid: `c_${n}`,
     client_id: `CLIENT-${n}`,
@@ -62,7 +81,10 @@ export function page(req: ReceivedRequest, res: ServerResponse, items: readonly 
  * plugin_results only when expanded) and expirations (group filter). `hook` may answer a request
  * itself (a fault, a delay) by returning true.
  */
-export function fleetHandler(fleet: Fleet, hook?: (req: ReceivedRequest, res: ServerResponse) => boolean | Promise<boolean>): Handler {
+export function fleetHandler(
+  fleet: Fleet,
+  hook?: (req: ReceivedRequest, res: ServerResponse) => boolean | Promise<boolean>,
+): Handler {
   return async (req, res) => {
     if (hook && (await hook(req, res))) return;
     if (req.path === '/v2.5/groups') return page(req, res, fleet.groups);
@@ -70,14 +92,20 @@ export function fleetHandler(fleet: Fleet, hook?: (req: ReceivedRequest, res: Se
       const group = req.query.get('group_id');
       const expand = req.query.getAll('expand[]').includes('plugin_results');
       const items = fleet.computers
-        .filter((c) => group === null || c.group === group || fleet.groups.some((g) => g.slug === group && g.uid === c.group))
+        .filter(
+          (c) => group === null || c.group === group || fleet.groups.some((g) => g.slug === group && g.uid === c.group),
+        )
         .filter((c) => req.query.get('status') !== 'missing' || c.missing === true)
         .map((c) => (expand ? c : { ...c, plugin_results: undefined }));
       return page(req, res, items);
     }
     if (req.path === '/v2.5/expirations') {
       const group = req.query.get('group');
-      return page(req, res, fleet.expirations.filter((e) => group === null || e.group === group));
+      return page(
+        req,
+        res,
+        fleet.expirations.filter((e) => group === null || e.group === group),
+      );
     }
     return UNEXPECTED;
   };

@@ -6,7 +6,14 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What dist/mon.cjs and dist/help.txt are made from: a change to any of them makes a new build. */
-export const BUILD_INPUTS = ['src', 'bin', 'scripts/build.mjs', 'scripts/esbuild.config.mjs', 'package.json', 'package-lock.json'];
+export const BUILD_INPUTS = [
+  'src',
+  'bin',
+  'scripts/build.mjs',
+  'scripts/esbuild.config.mjs',
+  'package.json',
+  'package-lock.json',
+];
 
 /**
  * The build inputs under `base` changed after `bundle` was written (or it is missing), newest
@@ -38,6 +45,8 @@ export function staleInputs(base: string, bundle = join(base, 'dist', 'mon.cjs')
 export default function setup(): void {
   const stale = staleInputs(root);
   if (stale.length === 0) return;
-  process.stderr.write(`test set-up: ${stale[0]!.slice(root.length)}${stale.length > 1 ? ` and ${stale.length - 1} more` : ''} newer than dist/mon.cjs: building\n`);
+  process.stderr.write(
+    `test set-up: ${stale[0]!.slice(root.length)}${stale.length > 1 ? ` and ${stale.length - 1} more` : ''} newer than dist/mon.cjs: building\n`,
+  );
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }

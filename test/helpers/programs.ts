@@ -9,7 +9,8 @@ import { delimiter, isAbsolute, join } from 'node:path';
  * one, or a run that is not root, skips the cases that need it with one notice, never a failure.
  * `.ci/run` installs them all with the one line below (the README names it).
  */
-export const INSTALL_OPTIONAL = 'apt-get install -y bash zsh fish shellcheck groff-base man-db python3-prometheus-client chromium prometheus systemd curl';
+export const INSTALL_OPTIONAL =
+  'apt-get install -y bash zsh fish shellcheck groff-base man-db python3-prometheus-client chromium prometheus systemd curl';
 
 const told = new Set<string>();
 
@@ -22,7 +23,12 @@ function tell(key: string, message: string): void {
 
 /** Every executable file named `name` on PATH, in PATH's order; an absolute name is itself when executable. */
 export function findPrograms(name: string): string[] {
-  const candidates = isAbsolute(name) ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  const candidates = isAbsolute(name)
+    ? [name]
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, name));
   return candidates.filter((path) => {
     try {
       accessSync(path, constants.X_OK);
@@ -45,7 +51,8 @@ export function findProgram(name: string): string | undefined {
  */
 export function hasProgram(what: string, check: readonly string[] = [what, '--version']): boolean {
   const path = findProgram(check[0]!);
-  const found = path !== undefined && spawnSync(path, check.slice(1), { stdio: 'ignore', timeout: 60_000 }).status === 0;
+  const found =
+    path !== undefined && spawnSync(path, check.slice(1), { stdio: 'ignore', timeout: 60_000 }).status === 0;
   if (!found) tell(what, `${what} is not installed: the cases that need it are skipped (${INSTALL_OPTIONAL})`);
   return found;
 }
@@ -55,8 +62,15 @@ export function hasProgram(what: string, check: readonly string[] = [what, '--ve
  * installs it for /usr/bin/python3; a version manager's python3 may come first on PATH and lack it).
  */
 export function prometheusPython(): string | undefined {
-  const found = findPrograms('python3').find((python) => spawnSync(python, ['-c', 'import prometheus_client'], { stdio: 'ignore', timeout: 60_000 }).status === 0);
-  if (!found) tell('python3-prometheus-client', `the Prometheus parser (python3-prometheus-client) is not installed: the cases that need it are skipped (${INSTALL_OPTIONAL})`);
+  const found = findPrograms('python3').find(
+    (python) =>
+      spawnSync(python, ['-c', 'import prometheus_client'], { stdio: 'ignore', timeout: 60_000 }).status === 0,
+  );
+  if (!found)
+    tell(
+      'python3-prometheus-client',
+      `the Prometheus parser (python3-prometheus-client) is not installed: the cases that need it are skipped (${INSTALL_OPTIONAL})`,
+    );
   return found;
 }
 
@@ -71,7 +85,10 @@ export function asRoot(what: string): boolean {
     return false;
   }
   if (!nodeForOthers()) {
-    tell(`node:${what}`, `${process.execPath} cannot be run by another user (it is in a folder only root may enter): ${what} skips its cases that act as another user`);
+    tell(
+      `node:${what}`,
+      `${process.execPath} cannot be run by another user (it is in a folder only root may enter): ${what} skips its cases that act as another user`,
+    );
     return false;
   }
   return true;
@@ -81,6 +98,7 @@ let othersRunNode: boolean | undefined;
 
 /** Whether another user (nobody's uid) can run this test's node: one installed under /root (npx node@22) cannot. */
 function nodeForOthers(): boolean {
-  othersRunNode ??= spawnSync(process.execPath, ['-e', ''], { uid: 65534, gid: 65534, stdio: 'ignore', timeout: 60_000 }).status === 0;
+  othersRunNode ??=
+    spawnSync(process.execPath, ['-e', ''], { uid: 65534, gid: 65534, stdio: 'ignore', timeout: 60_000 }).status === 0;
   return othersRunNode;
 }

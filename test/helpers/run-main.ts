@@ -14,16 +14,25 @@ import { tempConfigDir } from './run-mon.js';
  * time zone) stays with runMon. A test clock makes waits instant; `now` is the time commands
  * see (today, 24h ago).
  */
-export async function runMain(args: readonly string[], options: RunOptions & { clock?: Clock; now?: () => number } = {}): Promise<Omit<MonResult, 'signal'>> {
+export async function runMain(
+  args: readonly string[],
+  options: RunOptions & { clock?: Clock; now?: () => number } = {},
+): Promise<Omit<MonResult, 'signal'>> {
   let stdout = '';
   let stderr = '';
   const io = {
     stdout: { write: (chunk: string) => (stdout += chunk), isTTY: false },
     stderr: { write: (chunk: string) => (stderr += chunk), isTTY: false },
-    stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), { isTTY: false }),
+    stdin: Object.assign(Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]), {
+      isTTY: false,
+    }),
   };
   // As runMon: a clean environment with a fresh HOME and config folder, plus what the test passes.
-  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir() };
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: tempConfigDir(),
+    MON_CONFIG_DIR: tempConfigDir(),
+  };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
@@ -37,7 +46,11 @@ export async function runMain(args: readonly string[], options: RunOptions & { c
  * `mon: <message> — <hint>` on stderr (the hint says what to type next), and no request
  * received by the server.
  */
-export function expectRefusedBeforeSending(result: { code: number | null; stdout: string; stderr: string }, message: string, requests: readonly unknown[]): void {
+export function expectRefusedBeforeSending(
+  result: { code: number | null; stdout: string; stderr: string },
+  message: string,
+  requests: readonly unknown[],
+): void {
   expect(result.code).toBe(2);
   expect(result.stdout).toBe('');
   expect(result.stderr).toMatch(/^mon: [^\n]+ — [^\n]+\n$/);

@@ -53,7 +53,6 @@ export function removeTempConfigDirs(): void {
   copy = undefined;
 }
 
-
 /** bin/mon of a copy of bin/, dist/ and package.json that every user may read (made once). */
 function readableCopy(): string {
   if (copy === undefined) {
@@ -71,14 +70,24 @@ function readableCopy(): string {
  * and what the test passes (MON_* from the developer's shell must not leak in).
  */
 export function runMon(args: readonly string[], options: RunOptions = {}): Promise<MonResult> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir() };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: tempConfigDir(),
+    MON_CONFIG_DIR: tempConfigDir(),
+  };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
   return new Promise((resolve, reject) => {
     const bin = options.uid === undefined ? MON_BIN : readableCopy();
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.gid, cwd: options.cwd });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      uid: options.uid,
+      gid: options.gid,
+      cwd: options.cwd,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -113,7 +122,9 @@ export function delivered(pid: number, signal: NodeJS.Signals): boolean {
   } catch {
     return false; // gone: there is nobody to send another signal to
   }
-  return ['SigPnd', 'ShdPnd'].every((field) => (BigInt(`0x${new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)![1]}`) & bit) === 0n);
+  return ['SigPnd', 'ShdPnd'].every(
+    (field) => (BigInt(`0x${new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)![1]}`) & bit) === 0n,
+  );
 }
 
 /**
@@ -121,7 +132,12 @@ export function delivered(pid: number, signal: NodeJS.Signals): boolean {
  * its condition holds; resolves with how it ended and when each signal went (Date.now()).
  * Killed after `timeoutMs`, so a hang fails the test instead of stalling it.
  */
-export function signalMon(args: readonly string[], env: Record<string, string>, steps: readonly SignalStep[], timeoutMs = 30_000): Promise<MonResult & { sentAt: number[] }> {
+export function signalMon(
+  args: readonly string[],
+  env: Record<string, string>,
+  steps: readonly SignalStep[],
+  timeoutMs = 30_000,
+): Promise<MonResult & { sentAt: number[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MON_BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env },
@@ -132,7 +148,7 @@ export function signalMon(args: readonly string[], env: Record<string, string>, 
     const sentAt: number[] = [];
     const check = () => {
       const step = steps[sentAt.length];
-      if (step && step.when(stdout, child.pid!)) {
+      if (step?.when(stdout, child.pid!)) {
         sentAt.push(Date.now());
         child.kill(step.signal);
       }

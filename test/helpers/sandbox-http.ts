@@ -12,14 +12,20 @@ export async function api(sandbox: RunningSandbox, path: string): Promise<{ stat
 export async function readAll(sandbox: RunningSandbox, path: string): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   for (let page = 1; ; page++) {
-    const response = await fetch(`${sandbox.url}${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}&api_key=${sandbox.apiKey}`);
+    const response = await fetch(
+      `${sandbox.url}${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}&api_key=${sandbox.apiKey}`,
+    );
     out.push(...((await response.json()) as Record<string, unknown>[]));
     if (!response.headers.get('x-next-page')) return out;
   }
 }
 
 /** Sets a plugin result's mute straight through the sandbox's API (attributes as `plugin_result[…]` takes them), without mon. */
-export async function setMute(sandbox: RunningSandbox, uid: string, attributes: Record<string, string | number>): Promise<Record<string, unknown>> {
+export async function setMute(
+  sandbox: RunningSandbox,
+  uid: string,
+  attributes: Record<string, string | number>,
+): Promise<Record<string, unknown>> {
   const body = new URLSearchParams({ api_key: sandbox.apiKey });
   for (const [key, value] of Object.entries(attributes)) body.set(`plugin_result[${key}]`, String(value));
   const response = await fetch(`${sandbox.url}/v2.5/plugin_results/${uid}`, { method: 'PUT', body });

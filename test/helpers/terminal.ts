@@ -8,7 +8,12 @@ import { bound } from './slow.js';
  * alone ('\x03' is Ctrl-C, '\x04' Ctrl-D). Asynchronous, so a sandbox started in the test
  * process keeps answering while mon runs.
  */
-export function onTerminal(args: readonly string[], env: Record<string, string>, answer: string, prompt = '[y/N]'): Promise<{ code: number | null; screen: string }> {
+export function onTerminal(
+  args: readonly string[],
+  env: Record<string, string>,
+  answer: string,
+  prompt = '[y/N]',
+): Promise<{ code: number | null; screen: string }> {
   const dir = tempConfigDir();
   const child = spawn('script', ['-qec', [process.execPath, MON_BIN, ...args].join(' '), '/dev/null'], {
     env: { PATH: process.env.PATH, HOME: dir, MON_CONFIG_DIR: dir, TERM: 'dumb', ...env },

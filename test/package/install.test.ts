@@ -32,13 +32,24 @@ let install: { stdout: string; stderr: string };
 
 /** A registry of the production packages package-lock.json names, built from node_modules. */
 async function startRegistry(dir: string): Promise<Server> {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string; dev?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version: string; dev?: boolean }>;
+  };
   const versions = new Map<string, Record<string, Record<string, unknown>>>();
   for (const [key, info] of Object.entries(lock.packages)) {
     if (key === '' || info.dev) continue;
     const name = key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
     const file = `${name.replace('/', '__')}-${info.version}.tgz`;
-    await run('tar', ['-czf', join(dir, file), '--exclude=./node_modules', '--transform', 's,^\\.,package,', '-C', join(root, key), '.']);
+    await run('tar', [
+      '-czf',
+      join(dir, file),
+      '--exclude=./node_modules',
+      '--transform',
+      's,^\\.,package,',
+      '-C',
+      join(root, key),
+      '.',
+    ]);
     const manifest = JSON.parse(readFileSync(join(root, key, 'package.json'), 'utf8')) as Record<string, unknown>;
     versions.set(name, { ...versions.get(name), [info.version]: { ...manifest, dist: { tarball: file } } });
   }
@@ -54,9 +65,14 @@ async function startRegistry(dir: string): Promise<Server> {
       response.statusCode = 404;
       return void response.end('{}');
     }
-    const list = Object.entries(known).map(([version, manifest]) => [version, { ...manifest, dist: { tarball: base + (manifest.dist as { tarball: string }).tarball } }]);
+    const list = Object.entries(known).map(([version, manifest]) => [
+      version,
+      { ...manifest, dist: { tarball: base + (manifest.dist as { tarball: string }).tarball } },
+    ]);
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ name: path, 'dist-tags': { latest: list.at(-1)![0] }, versions: Object.fromEntries(list) }));
+    response.end(
+      JSON.stringify({ name: path, 'dist-tags': { latest: list.at(-1)![0] }, versions: Object.fromEntries(list) }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return server;
@@ -83,7 +99,10 @@ beforeAll(async () => {
   await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: root, env });
   const tarball = readdirSync(work).find((file) => /^mon-cli-.*\.tgz$/.test(file))!;
   prefix = join(work, 'prefix');
-  install = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(work, tarball)], { cwd: work, env });
+  install = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(work, tarball)], {
+    cwd: work,
+    env,
+  });
 }, bound(240_000));
 afterAll(async () => {
   await new Promise((resolve) => registry?.close(resolve));
@@ -93,7 +112,11 @@ afterAll(async () => {
 /** The installed mon, as a user's shell runs it. */
 function installed(args: string[]) {
   const config = mkdtempSync(join(work, 'config-'));
-  return spawnSync(join(prefix, 'bin', 'mon'), args, { encoding: 'utf8', env: { PATH, HOME: work, MON_CONFIG_DIR: config, TZ: 'UTC' }, timeout: 60_000 });
+  return spawnSync(join(prefix, 'bin', 'mon'), args, {
+    encoding: 'utf8',
+    env: { PATH, HOME: work, MON_CONFIG_DIR: config, TZ: 'UTC' },
+    timeout: 60_000,
+  });
 }
 
 describe('the packed tarball, installed with npm install -g into an empty prefix', () => {
@@ -105,25 +128,43 @@ describe('the packed tarball, installed with npm install -g into an empty prefix
 
   it('`mon --version` prints the version', () => {
     const result = installed(['--version']);
-    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      status: 0,
+      stdout: `${pkg.version}\n`,
+      stderr: '',
+    });
   });
 
   it('`mon --sandbox computers list` lists the demo account', () => {
     const result = installed(['--sandbox', 'computers', 'list', '--status', 'missing', '-o', 'ndjson']);
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-    const rows = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { missing: boolean });
+    const rows = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { missing: boolean });
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.missing)).toBe(true);
   });
 
   it('carries the completion scripts and the docs', () => {
     const dir = join(prefix, 'lib', 'node_modules', 'mon-cli');
-    for (const file of ['completions/mon.bash', 'completions/_mon', 'completions/mon.fish', 'docs/commands.md', 'docs/help/exit-codes.md', 'README.md']) expect(existsSync(join(dir, file)), file).toBe(true);
+    for (const file of [
+      'completions/mon.bash',
+      'completions/_mon',
+      'completions/mon.fish',
+      'docs/commands.md',
+      'docs/help/exit-codes.md',
+      'README.md',
+    ])
+      expect(existsSync(join(dir, file)), file).toBe(true);
   });
 
   it.runIf(hasMan)('`man mon` finds the installed page (MANPATH) and renders it', () => {
     expect(existsSync(join(prefix, 'share', 'man', 'man1', 'mon.1'))).toBe(true);
-    const result = spawnSync('man', ['-P', 'cat', 'mon'], { encoding: 'utf8', env: { PATH, HOME: work, MANPATH: join(prefix, 'share', 'man'), MANWIDTH: '80', LANG: 'C.UTF-8' } });
+    const result = spawnSync('man', ['-P', 'cat', 'mon'], {
+      encoding: 'utf8',
+      env: { PATH, HOME: work, MANPATH: join(prefix, 'share', 'man'), MANWIDTH: '80', LANG: 'C.UTF-8' },
+    });
     expect(result.status).toBe(0);
     // Bold and underline as a pager gets them (a character, a backspace, the character), and SGR.
     const text = result.stdout.replace(/.\x08/g, '').replace(/\x1b\[[0-9;]*m/g, '');
@@ -135,7 +176,10 @@ describe('the packed tarball, installed with npm install -g into an empty prefix
 describe('the package name', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('\n## ', readme.indexOf('## Install') + 1));
-  const { name, bin } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+  const { name, bin } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    bin: Record<string, string>;
+  };
 
   it('is not `mon`, which is an unrelated package on the npm registry; the command stays `mon`', () => {
     expect(name).not.toBe('mon');

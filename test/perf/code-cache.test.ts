@@ -2,7 +2,19 @@
 // process runs: these tests hold the rules that keep it safe (whose folder, written whole, what
 // V8 refuses), not how much faster it is (`npm run bench` measures that).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +27,9 @@ import { waitFor } from '../helpers/slow.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The name bin/load-bundle.cjs gives the cache of this bundle on this Node. */
 const cacheName = () => {
-  const hash = /^\/\/ mon build ([0-9a-f]+)\n/.exec(readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8').slice(0, 96))?.[1];
+  const hash = /^\/\/ mon build ([0-9a-f]+)\n/.exec(
+    readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8').slice(0, 96),
+  )?.[1];
   expect(hash, 'the build stamps the bundle with its hash').toBeDefined();
   return `mon-${process.version}-${process.arch}-${hash}.cache`;
 };
@@ -71,42 +85,54 @@ describe('the code cache of the bundle', () => {
   });
 
   it.each([
-    ['-o ndjson', ['--per-page', '5', '-o', 'ndjson'], 40, (stdout: string) => expect(stdout.trim().split('\n')).toHaveLength(40)],
+    [
+      '-o ndjson',
+      ['--per-page', '5', '-o', 'ndjson'],
+      40,
+      (stdout: string) => expect(stdout.trim().split('\n')).toHaveLength(40),
+    ],
     // With --all, the jq worker leaves V8's flags alone (EngineOptions.longInput), so nothing keeps the cache from being written then.
     ['--jq', ['--per-page', '2', '--jq', 'length'], 20, (stdout: string) => expect(stdout).toBe('20\n')],
-  ] as const)('a run of many requests (--all %s) writes it once its work has run once (the fifth request), under the flags the next run starts with', async (_label, args, total, printed) => {
-    const dir = join(freshDir(), 'cache');
-    const file = join(dir, cacheName());
-    // Pages past the fifth are answered only once the cache is there (or after 10 s, and the test
-    // fails): it is written once the command has run its work once, as the fifth request starts,
-    // not after the whole walk, and after the tier-up budget the first request raised is back
-    // (src/api/undici.ts).
-    const pages = computersPage(total);
-    let writtenBeforePage6 = false;
-    const paced = await startFakeApi(async (req, res, index) => {
-      if (Number(req.query.get('page')) > 5) {
-        await waitFor(() => existsSync(file), 'the code cache').catch(() => undefined);
-        if (req.query.get('page') === '6') writtenBeforePage6 = existsSync(file);
+  ] as const)(
+    'a run of many requests (--all %s) writes it once its work has run once (the fifth request), under the flags the next run starts with',
+    async (_label, args, total, printed) => {
+      const dir = join(freshDir(), 'cache');
+      const file = join(dir, cacheName());
+      // Pages past the fifth are answered only once the cache is there (or after 10 s, and the test
+      // fails): it is written once the command has run its work once, as the fifth request starts,
+      // not after the whole walk, and after the tier-up budget the first request raised is back
+      // (src/api/undici.ts).
+      const pages = computersPage(total);
+      let writtenBeforePage6 = false;
+      const paced = await startFakeApi(async (req, res, index) => {
+        if (Number(req.query.get('page')) > 5) {
+          await waitFor(() => existsSync(file), 'the code cache').catch(() => undefined);
+          if (req.query.get('page') === '6') writtenBeforePage6 = existsSync(file);
+        }
+        return pages(req, res, index);
+      });
+      try {
+        const all = await runMon(['computers', 'list', '--all', ...args], {
+          env: { MON_BASE_URL: paced.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir },
+        });
+        expect(all.code).toBe(0);
+        printed(all.stdout);
+      } finally {
+        await paced.close();
       }
-      return pages(req, res, index);
-    });
-    try {
-      const all = await runMon(['computers', 'list', '--all', ...args], { env: { MON_BASE_URL: paced.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir } });
-      expect(all.code).toBe(0);
-      printed(all.stdout);
-    } finally {
-      await paced.close();
-    }
-    expect(writtenBeforePage6).toBe(true);
-    expect(runsIn(file)).toBe(1);
-    // Taken by the next run: V8 refuses a cache made under other flags, and this one would then be 1 again.
-    await nextRunAdds(dir, file, 2);
-  });
+      expect(writtenBeforePage6).toBe(true);
+      expect(runsIn(file)).toBe(1);
+      // Taken by the next run: V8 refuses a cache made under other flags, and this one would then be 1 again.
+      await nextRunAdds(dir, file, 2);
+    },
+  );
 
   it('a --jq run writes it too (its worker put back the flag it raised), and the next run takes it', async () => {
     const dir = join(freshDir(), 'cache');
     const file = join(dir, cacheName());
-    const jq = await runMon(['computers', 'list', '--jq', 'length'], { env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir } });
+    const jq = await runMon(['computers', 'list', '--jq', 'length'], {
+      env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir },
+    });
     expect(jq.code).toBe(0);
     expect(jq.stdout).toBe('20\n');
     expect(runsIn(file)).toBe(1);
@@ -120,7 +146,11 @@ describe('the code cache of the bundle', () => {
     // command line, so its jq worker keeps V8's flags changed while jq reads (EngineOptions): at
     // the fifth request, the point where a cache is written, the run can only write at its end.
     const pages = computersPage(450);
-    const account = await startFakeApi((req, res, index) => (req.path === '/v2.5/groups' ? json(res, 200, [], { 'x-total': '0', 'x-total-pages': '0' }) : pages(req, res, index)));
+    const account = await startFakeApi((req, res, index) =>
+      req.path === '/v2.5/groups'
+        ? json(res, 200, [], { 'x-total': '0', 'x-total-pages': '0' })
+        : pages(req, res, index),
+    );
     try {
       const env = { MON_BASE_URL: account.url, MON_API_KEY: 'k_cache_test', NODE_COMPILE_CACHE: dir };
       const alertsJq = () => runMon(['alerts', '--jq', 'length'], { env });
@@ -167,24 +197,27 @@ describe('the code cache of the bundle', () => {
     expect(monFiles(dir)).toEqual([cacheName()]);
   });
 
-  it.runIf(AS_ROOT)('is neither read nor written in a folder of another user, nor from a file of another user', async () => {
-    const theirs = freshDir();
-    chmodSync(theirs, 0o700);
-    chownSync(theirs, 65534, 65534);
-    expect((await list({ NODE_COMPILE_CACHE: theirs })).code).toBe(0);
-    expect(monFiles(theirs)).toEqual([]);
+  it.runIf(AS_ROOT)(
+    'is neither read nor written in a folder of another user, nor from a file of another user',
+    async () => {
+      const theirs = freshDir();
+      chmodSync(theirs, 0o700);
+      chownSync(theirs, 65534, 65534);
+      expect((await list({ NODE_COMPILE_CACHE: theirs })).code).toBe(0);
+      expect(monFiles(theirs)).toEqual([]);
 
-    const mine = freshDir();
-    chmodSync(mine, 0o700);
-    const file = join(mine, cacheName());
-    const planted = Buffer.concat([Buffer.of(1), Buffer.alloc(4096, 0x5a)]);
-    writeFileSync(file, planted, { mode: 0o644 });
-    chownSync(file, 65534, 65534);
-    expect((await list({ NODE_COMPILE_CACHE: mine })).code).toBe(0);
-    // Not taken as a cache: replaced by this user's own.
-    expect(statSync(file).uid).toBe(0);
-    expect(runsIn(file)).toBe(1);
-  });
+      const mine = freshDir();
+      chmodSync(mine, 0o700);
+      const file = join(mine, cacheName());
+      const planted = Buffer.concat([Buffer.of(1), Buffer.alloc(4096, 0x5a)]);
+      writeFileSync(file, planted, { mode: 0o644 });
+      chownSync(file, 65534, 65534);
+      expect((await list({ NODE_COMPILE_CACHE: mine })).code).toBe(0);
+      // Not taken as a cache: replaced by this user's own.
+      expect(statSync(file).uid).toBe(0);
+      expect(runsIn(file)).toBe(1);
+    },
+  );
 
   it('the default folder is per user, in the temporary folder, made 0700', async () => {
     const tmp = freshDir();
@@ -204,9 +237,14 @@ describe('the code cache of the bundle', () => {
     const copy = freshDir();
     mkdirSync(join(copy, 'dist'));
     for (const part of ['bin', 'package.json']) cpSync(join(root, part), join(copy, part), { recursive: true });
-    writeFileSync(join(copy, 'dist', 'mon.cjs'), readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8').replace(/^\/\/ mon build [0-9a-f]+\n/, ''));
+    writeFileSync(
+      join(copy, 'dist', 'mon.cjs'),
+      readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8').replace(/^\/\/ mon build [0-9a-f]+\n/, ''),
+    );
     const dir = join(freshDir(), 'cache');
-    const run = spawnSync(process.execPath, [join(copy, 'bin', 'mon'), 'profile', 'list'], { env: { PATH: process.env.PATH ?? '', HOME: copy, MON_CONFIG_DIR: copy, NODE_COMPILE_CACHE: dir } });
+    const run = spawnSync(process.execPath, [join(copy, 'bin', 'mon'), 'profile', 'list'], {
+      env: { PATH: process.env.PATH ?? '', HOME: copy, MON_CONFIG_DIR: copy, NODE_COMPILE_CACHE: dir },
+    });
     expect(run.status).toBe(0);
     expect(monFiles(dir)).toEqual([]);
   });

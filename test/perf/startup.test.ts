@@ -2,7 +2,18 @@
 // `npm run bench`): which packages and built-in modules a command evaluates, the compile cache,
 // and that the faster paths print exactly what the full ones do.
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +24,15 @@ import { COMMANDS } from '../../src/commands/index.js';
 import { isResource } from '../../src/spec/spec.js';
 import { main } from '../../src/main.js';
 import { buildProgram, commandsFor } from '../../src/program.js';
-// @ts-expect-error plain ESM script without types
-import { buildOptions, JQ_WORKER_NAME, LAZY_PACKAGES, SEPARATE_FILES, separateBuildOptions, workerBuildOptions } from '../../scripts/esbuild.config.mjs';
+import {
+  buildOptions,
+  JQ_WORKER_NAME,
+  LAZY_PACKAGES,
+  SEPARATE_FILES,
+  separateBuildOptions,
+  workerBuildOptions,
+  // @ts-expect-error plain ESM script without types
+} from '../../scripts/esbuild.config.mjs';
 import { computersPage, startFakeApi } from '../helpers/fake-api.js';
 import { MON_BIN, tempConfigDir, tempDir } from '../helpers/run-mon.js';
 
@@ -22,7 +40,14 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 
 /** Parts of src/ that only some commands need. */
-const LAZY_SOURCES = ['src/completion/bash.ts', 'src/completion/zsh.ts', 'src/completion/fish.ts', 'src/sandbox/server.ts', 'src/config/store.ts', 'src/fleet/accounts.ts'];
+const LAZY_SOURCES = [
+  'src/completion/bash.ts',
+  'src/completion/zsh.ts',
+  'src/completion/fish.ts',
+  'src/sandbox/server.ts',
+  'src/config/store.ts',
+  'src/fleet/accounts.ts',
+];
 
 /** The packages whose evaluation the tests watch: those bundled lazily, and conf (a file of its own). */
 const WATCHED_PACKAGES = [...(LAZY_PACKAGES as string[]), 'conf'];
@@ -59,7 +84,11 @@ const recordEvaluation: Plugin = {
  * Runs main() of `bundle` in a child process; what it evaluated, which built-in modules it loaded
  * and which packages left out of the bundle (EXTERNAL_PACKAGES) it required.
  */
-async function probe(bundle: string, argv: string[], env: Record<string, string> = {}): Promise<{ code: number; evaluated: string[]; builtins: string[]; external: string[] }> {
+async function probe(
+  bundle: string,
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; evaluated: string[]; builtins: string[]; external: string[] }> {
   const script = `
     globalThis.__monEvaluated = new Set();
     const sink = { write: () => true };
@@ -70,7 +99,15 @@ async function probe(bundle: string, argv: string[], env: Record<string, string>
       process.exit(0);
     });`;
   // NODE_PATH: the test's bundle is not beside node_modules, where bin/mon finds the external packages.
-  const { stdout } = await run(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), NODE_PATH: join(root, 'node_modules'), ...env } });
+  const { stdout } = await run(process.execPath, ['-e', script], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: tempConfigDir(),
+      MON_CONFIG_DIR: tempConfigDir(),
+      NODE_PATH: join(root, 'node_modules'),
+      ...env,
+    },
+  });
   return JSON.parse(stdout) as { code: number; evaluated: string[]; builtins: string[]; external: string[] };
 }
 
@@ -83,9 +120,19 @@ describe('the bundle', () => {
     outdir = mkdtempSync(join(tmpdir(), 'mon-perf-'));
     bundle = join(outdir, 'mon.cjs');
     const options = buildOptions({ outfile: bundle, version: '0.0.0-test' });
-    const result = await build({ ...options, plugins: [...options.plugins, recordEvaluation], absWorkingDir: root, metafile: true, logLevel: 'silent' });
+    const result = await build({
+      ...options,
+      plugins: [...options.plugins, recordEvaluation],
+      absWorkingDir: root,
+      metafile: true,
+      logLevel: 'silent',
+    });
     meta = result.metafile!;
-    await build({ ...workerBuildOptions({ outfile: join(outdir, JQ_WORKER_NAME as string) }), absWorkingDir: root, logLevel: 'silent' });
+    await build({
+      ...workerBuildOptions({ outfile: join(outdir, JQ_WORKER_NAME as string) }),
+      absWorkingDir: root,
+      logLevel: 'silent',
+    });
     for (const { file, entry } of SEPARATE_FILES as { file: string; entry: string }[]) {
       const separate = separateBuildOptions({ entry, outfile: join(outdir, file) });
       await build({ ...separate, plugins: [recordEvaluation], absWorkingDir: root, logLevel: 'silent' });
@@ -95,17 +142,28 @@ describe('the bundle', () => {
 
   it('holds the heavy packages, and no import() (each would start Node’s ES module loader)', () => {
     const inputs = Object.keys(meta.inputs);
-    for (const name of LAZY_PACKAGES as string[]) expect(inputs.some((file) => watchedName(join(root, file)) === name), name).toBe(true);
+    for (const name of LAZY_PACKAGES as string[])
+      expect(
+        inputs.some((file) => watchedName(join(root, file)) === name),
+        name,
+      ).toBe(true);
     expect(readFileSync(bundle, 'utf8')).not.toMatch(/\bimport\(/);
   });
 
   it('leaves the sandbox and conf (with its validator) to files of their own, which a plain request never reads', async () => {
     const inputs = Object.keys(meta.inputs);
-    expect(inputs.filter((file) => /^src\/sandbox\/|node_modules\/(conf|ajv|ajv-formats|semver)\//.test(file))).toEqual([]);
-    for (const { file } of SEPARATE_FILES as { file: string }[]) expect(readFileSync(bundle, 'utf8')).toContain(`require("./${file}")`);
+    expect(inputs.filter((file) => /^src\/sandbox\/|node_modules\/(conf|ajv|ajv-formats|semver)\//.test(file))).toEqual(
+      [],
+    );
+    for (const { file } of SEPARATE_FILES as { file: string }[])
+      expect(readFileSync(bundle, 'utf8')).toContain(`require("./${file}")`);
     const api = await startFakeApi(computersPage(5));
     try {
-      const { code, external, evaluated } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: tempDir('mon-perf-config-') });
+      const { code, external, evaluated } = await probe(bundle, ['computers', 'list', '--json'], {
+        MON_BASE_URL: api.url,
+        MON_API_KEY: 'k_perf',
+        MON_CONFIG_DIR: tempDir('mon-perf-config-'),
+      });
       expect(code).toBe(0);
       expect(external).toEqual([]);
       expect(evaluated).not.toContain('src/sandbox/server.ts');
@@ -113,7 +171,9 @@ describe('the bundle', () => {
       await api.close();
     }
     // --sandbox reads the sandbox's file, and it runs.
-    const sandboxRun = await probe(bundle, ['--sandbox', 'groups', 'list', '--count'], { MON_CONFIG_DIR: tempDir('mon-perf-config-') });
+    const sandboxRun = await probe(bundle, ['--sandbox', 'groups', 'list', '--count'], {
+      MON_CONFIG_DIR: tempDir('mon-perf-config-'),
+    });
     expect(sandboxRun.code).toBe(0);
     expect(sandboxRun.evaluated).toContain('src/sandbox/server.ts');
   });
@@ -138,7 +198,11 @@ describe('the bundle', () => {
     const api = await startFakeApi(computersPage(50));
     try {
       const dir = tempDir('mon-perf-config-');
-      const { code, evaluated, builtins, external } = await probe(bundle, ['computers', 'list', '--json'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir });
+      const { code, evaluated, builtins, external } = await probe(bundle, ['computers', 'list', '--json'], {
+        MON_BASE_URL: api.url,
+        MON_API_KEY: 'k_perf',
+        MON_CONFIG_DIR: dir,
+      });
       expect(code).toBe(0);
       expect(api.requests).toHaveLength(1);
       expect(evaluated.sort()).toEqual(['undici', 'zod']);
@@ -148,11 +212,24 @@ describe('the bundle', () => {
       // undici's HTTP/2 client waits for its first use, and node:http (Node's own HTTP client and
       // server) is not loaded at all; nothing reads globalThis.Headers or fetch, whose first read
       // makes Node compile and run its own internal copy of undici.
-      for (const name of ['http', 'http2', 'tls', 'internal/deps/undici/undici']) expect(builtins, name).not.toContain(name);
+      for (const name of ['http', 'http2', 'tls', 'internal/deps/undici/undici'])
+        expect(builtins, name).not.toContain(name);
       // A table needs cli-table3 as well, --jq jq-wasm: the probe sees what a command loads later on.
-      expect((await probe(bundle, ['computers', 'list'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir })).evaluated).toContain('cli-table3');
+      expect(
+        (
+          await probe(bundle, ['computers', 'list'], {
+            MON_BASE_URL: api.url,
+            MON_API_KEY: 'k_perf',
+            MON_CONFIG_DIR: dir,
+          })
+        ).evaluated,
+      ).toContain('cli-table3');
       // --jq: jq-wasm is loaded by the worker thread, never by the main one.
-      const jq = await probe(bundle, ['computers', 'list', '--jq', 'length'], { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: dir });
+      const jq = await probe(bundle, ['computers', 'list', '--jq', 'length'], {
+        MON_BASE_URL: api.url,
+        MON_API_KEY: 'k_perf',
+        MON_CONFIG_DIR: dir,
+      });
       expect(jq.code).toBe(0);
       expect(jq.external).toEqual([]);
       expect(jq.builtins).toContain('worker_threads');
@@ -166,12 +243,26 @@ describe('the bundle', () => {
     const dir = tempDir('mon-perf-config-');
     const record = join(dir, 'builtins.json');
     const preload = join(dir, 'record.cjs');
-    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.moduleLoadList)));`);
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.moduleLoadList)));`,
+    );
     try {
-      const env = { PATH: process.env.PATH ?? '', HOME: dir, TMPDIR: dir, MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: 'k_perf' };
-      const { stdout } = await run(process.execPath, ['--require', preload, MON_BIN, 'computers', 'list', '--json'], { env });
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        TMPDIR: dir,
+        MON_CONFIG_DIR: dir,
+        MON_BASE_URL: api.url,
+        MON_API_KEY: 'k_perf',
+      };
+      const { stdout } = await run(process.execPath, ['--require', preload, MON_BIN, 'computers', 'list', '--json'], {
+        env,
+      });
       expect(JSON.parse(stdout)).toHaveLength(5);
-      const builtins = (JSON.parse(readFileSync(record, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+      const builtins = (JSON.parse(readFileSync(record, 'utf8')) as string[])
+        .filter((m) => m.startsWith('NativeModule '))
+        .map((m) => m.slice('NativeModule '.length));
       expect(builtins).toContain('net');
       for (const name of ['module', 'http']) expect(builtins, name).not.toContain(name);
     } finally {
@@ -184,8 +275,17 @@ describe('the bundle', () => {
     try {
       const dir = tempDir('mon-perf-config-');
       chmodSync(dir, 0o700);
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'acme', profiles: { acme: { baseUrl: api.url, apiKey: 'k_perf' } } }), { mode: 0o600 });
-      for (const argv of [['computers', 'list', '--json'], ['profile', 'list'], ['profile', 'show'], ['--profiles', 'acme', 'computers', 'list']]) {
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({ defaultProfile: 'acme', profiles: { acme: { baseUrl: api.url, apiKey: 'k_perf' } } }),
+        { mode: 0o600 },
+      );
+      for (const argv of [
+        ['computers', 'list', '--json'],
+        ['profile', 'list'],
+        ['profile', 'show'],
+        ['--profiles', 'acme', 'computers', 'list'],
+      ]) {
         const { code, evaluated } = await probe(bundle, argv, { MON_CONFIG_DIR: dir });
         expect(code, argv.join(' ')).toBe(0);
         expect(evaluated, argv.join(' ')).not.toContain('conf');
@@ -267,7 +367,11 @@ describe('bin/mon --version and the root help', () => {
 
   it('prints what the full program prints for --version (same source: package.json)', async () => {
     let out = '';
-    const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, stdin: process.stdin };
+    const io = {
+      stdout: { write: (s: string) => ((out += s), true) },
+      stderr: { write: () => true },
+      stdin: process.stdin,
+    };
     const code = await main(['--version'], { io: io as never, env: {} });
     expect(code).toBe(0);
     // From source the bundle's define is absent; the built bundle replaces it with package.json's version.
@@ -278,23 +382,30 @@ describe('bin/mon --version and the root help', () => {
 
   it('the help the build saved is what the program prints for --help', async () => {
     let out = '';
-    const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, stdin: process.stdin };
+    const io = {
+      stdout: { write: (s: string) => ((out += s), true) },
+      stderr: { write: () => true },
+      stdin: process.stdin,
+    };
     expect(await main(['--help'], { io: io as never, env: {} })).toBe(0);
     expect(readFileSync(join(root, 'dist', 'help.txt'), 'utf8')).toBe(out);
   });
 
-  it.each([[[]], [['--help']], [['-h']]])('mon %j prints the saved help without the bundle, and the bundle prints the same', async (args) => {
-    const saved = readFileSync(join(root, 'dist', 'help.txt'), 'utf8');
-    const helpOnly = copyOfMon(['help.txt']);
-    const bundleOnly = copyOfMon(['mon.cjs']);
-    try {
-      expect((await run(process.execPath, [helpOnly.bin, ...args], quiet)).stdout).toBe(saved);
-      expect((await run(process.execPath, [bundleOnly.bin, ...args], quiet)).stdout).toBe(saved);
-    } finally {
-      helpOnly.remove();
-      bundleOnly.remove();
-    }
-  });
+  it.each([[[]], [['--help']], [['-h']]])(
+    'mon %j prints the saved help without the bundle, and the bundle prints the same',
+    async (args) => {
+      const saved = readFileSync(join(root, 'dist', 'help.txt'), 'utf8');
+      const helpOnly = copyOfMon(['help.txt']);
+      const bundleOnly = copyOfMon(['mon.cjs']);
+      try {
+        expect((await run(process.execPath, [helpOnly.bin, ...args], quiet)).stdout).toBe(saved);
+        expect((await run(process.execPath, [bundleOnly.bin, ...args], quiet)).stdout).toBe(saved);
+      } finally {
+        helpOnly.remove();
+        bundleOnly.remove();
+      }
+    },
+  );
 
   it('without a build, a command says how to make one in a line (exit code 1), not a stack', async () => {
     const copy = copyOfMon([]);
@@ -310,17 +421,20 @@ describe('bin/mon --version and the root help', () => {
     }
   });
 
-  it.each([[['--help']], [['--sandbox', 'computers', 'list']]])('mon %j on a full disk says so in one line, exit code 1', async (args) => {
-    const full = openSync('/dev/full', 'w');
-    try {
-      const child = spawn(process.execPath, [MON_BIN, ...args], { ...quiet, stdio: ['ignore', full, 'pipe'] });
-      let stderr = '';
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const code = await new Promise((resolve) => child.on('close', resolve));
-      expect(code).toBe(1);
-      expect(stderr).toMatch(/^mon: could not write to standard output: ENOSPC[^\n]*\n$/);
-    } finally {
-      closeSync(full);
-    }
-  });
+  it.each([[['--help']], [['--sandbox', 'computers', 'list']]])(
+    'mon %j on a full disk says so in one line, exit code 1',
+    async (args) => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const child = spawn(process.execPath, [MON_BIN, ...args], { ...quiet, stdio: ['ignore', full, 'pipe'] });
+        let stderr = '';
+        child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        const code = await new Promise((resolve) => child.on('close', resolve));
+        expect(code).toBe(1);
+        expect(stderr).toMatch(/^mon: could not write to standard output: ENOSPC[^\n]*\n$/);
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
 });

@@ -22,8 +22,6 @@ function busiest(times: readonly number[], spanMs: number): number {
   return most;
 }
 
-
-
 /**
  * A budget on a fresh folder whose ledger lock is already there: a file, or a folder in its
  * place, dated `ageMs` ago (negative: in the future). --verbose lines are collected.
@@ -161,7 +159,11 @@ describe('the shared rate budget, in one process', () => {
     const { budget, lines } = lockedBudget('5/1', 'file', -3_600_000, clock);
     await budget.take(never);
     expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(100);
-    expect(lines).toEqual([expect.stringMatching(/^rate ledger: broke the lock .*\.lock, dated 3600 s in the future \(was the clock set back\?\)$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^rate ledger: broke the lock .*\.lock, dated 3600 s in the future \(was the clock set back\?\)$/,
+      ),
+    ]);
     expect((JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
   });
 
@@ -170,7 +172,9 @@ describe('the shared rate budget, in one process', () => {
     const { budget, lines } = lockedBudget('2/0.4', 'folder', 60_000, clock);
     await budget.take(never);
     expect(clock.sleeps).toEqual([]);
-    expect(lines).toEqual([expect.stringMatching(/^rate ledger: the lock .*\.lock is not a file; this process keeps its own budget$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^rate ledger: the lock .*\.lock is not a file; this process keeps its own budget$/),
+    ]);
     // Still a budget: the third request in the window waits for the window to move on.
     await budget.take(never);
     await budget.take(never);
@@ -187,7 +191,9 @@ describe('the shared rate budget, in one process', () => {
     await budget.take(never);
     expect(clock.now() - started).toBeGreaterThanOrEqual(10_000);
     expect(clock.now() - started).toBeLessThan(10_100);
-    expect(lines).toEqual([expect.stringMatching(/^rate ledger: the lock .* was not free within 10 s; this process keeps its own budget$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^rate ledger: the lock .* was not free within 10 s; this process keeps its own budget$/),
+    ]);
   });
 
   it('a temporary ledger file left by a process killed mid-write is removed on the next write; a fresh one is not', async () => {
@@ -213,7 +219,10 @@ describe('the shared rate budget, in one process', () => {
 
   it('a ledger written out of order, or with entries that are not times, is read sorted and clean', async () => {
     const now = Date.now();
-    const budget = budgetWithLedger('50/60', JSON.stringify({ version: 1, sent: [now - 3, 'x', now - 9, null, now - 5, 0] }));
+    const budget = budgetWithLedger(
+      '50/60',
+      JSON.stringify({ version: 1, sent: [now - 3, 'x', now - 9, null, now - 5, 0] }),
+    );
     await budget.take(never);
     const { sent } = JSON.parse(readFileSync(budget.ledgerFile, 'utf8')) as { sent: number[] };
     expect(sent.slice(0, 3)).toEqual([now - 9, now - 5, now - 3]);
@@ -235,7 +244,10 @@ describe('the shared rate budget, in one process', () => {
 
   it('a ledger that shrinks to less than half is cut to size', async () => {
     // Forty sends long out of the window (a raised limit no longer in use): the next write keeps one.
-    const budget = budgetWithLedger('50/1', JSON.stringify({ version: 1, sent: Array.from({ length: 40 }, (_, i) => 1_000_000 + i) }));
+    const budget = budgetWithLedger(
+      '50/1',
+      JSON.stringify({ version: 1, sent: Array.from({ length: 40 }, (_, i) => 1_000_000 + i) }),
+    );
     await budget.take(never);
     expect(readFileSync(budget.ledgerFile, 'utf8')).toMatch(/^\{"version":1,"sent":\[\d+\]\}$/);
   });
@@ -250,7 +262,9 @@ describe('the shared rate budget, in one process', () => {
     symlinkSync(elsewhere, budget.ledgerFile);
     await budget.take(never);
     expect(readFileSync(elsewhere, 'utf8')).toBe('untouched');
-    expect(lines).toEqual([expect.stringMatching(/^rate ledger: cannot keep it in .* \(ELOOP\); this run counts its requests in memory$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^rate ledger: cannot keep it in .* \(ELOOP\); this run counts its requests in memory$/),
+    ]);
   });
 
   it('where the config folder cannot be written, still limits this process', async () => {
@@ -307,7 +321,8 @@ describe('the shared rate budget, in one process', () => {
     expect(parseLimit(undefined)).toBeUndefined();
     expect(parseLimit('200/60')).toEqual({ requests: 200, windowMs: 60_000 });
     expect(parseLimit(' 5/0.5 ')).toEqual({ requests: 5, windowMs: 500 });
-    for (const bad of ['400', '0/60', '5/0', 'x/60', '5/60s', '-1/60']) expect(() => parseLimit(bad)).toThrow(/MON_RATE_LIMIT: must be/);
+    for (const bad of ['400', '0/60', '5/0', 'x/60', '5/60s', '-1/60'])
+      expect(() => parseLimit(bad)).toThrow(/MON_RATE_LIMIT: must be/);
   });
 
   it('a process that keeps sending takes slots ahead: fewer ledger writes than requests, at most 8 ahead, none by a command of two', async () => {
@@ -355,18 +370,22 @@ describe('the shared rate budget, in one process', () => {
 
   it('property: with slots taken ahead, whatever the request times, no window ever sees more requests than the limit', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 12 }), fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 60 }), async (requests, steps) => {
-        const clock = testClock(1_000_000);
-        const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: `${requests}/1` }, clock);
-        // When each request reaches the server: when its slot is handed over.
-        const used: number[] = [];
-        for (const step of steps) {
-          clock.advance(step);
-          await budget.take(never);
-          used.push(clock.now());
-        }
-        expect(busiest(used, 1_000)).toBeLessThanOrEqual(requests);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 12 }),
+        fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 60 }),
+        async (requests, steps) => {
+          const clock = testClock(1_000_000);
+          const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: `${requests}/1` }, clock);
+          // When each request reaches the server: when its slot is handed over.
+          const used: number[] = [];
+          for (const step of steps) {
+            clock.advance(step);
+            await budget.take(never);
+            used.push(clock.now());
+          }
+          expect(busiest(used, 1_000)).toBeLessThanOrEqual(requests);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -425,7 +444,12 @@ describe('the shared rate budget, across processes', () => {
     Promise.all(
       configDirs.map((dir) =>
         runMon(['computers', 'list', '--all', '--per-page', '1', '-o', 'ndjson', ...extra], {
-          env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir, MON_RATE_LIMIT: `${LIMIT}/${WINDOW_MS / 1000}` },
+          env: {
+            MON_BASE_URL: api.url,
+            MON_API_KEY: KEY,
+            MON_CONFIG_DIR: dir,
+            MON_RATE_LIMIT: `${LIMIT}/${WINDOW_MS / 1000}`,
+          },
         }),
       ),
     );

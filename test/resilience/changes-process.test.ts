@@ -23,9 +23,16 @@ interface Finished {
 }
 
 /** Spawns bin/mon; `onStart` gets the child (to signal it). */
-function spawnMon(args: string[], env: Record<string, string>, onStart?: (kill: (signal: NodeJS.Signals) => void) => unknown): Promise<Finished> {
+function spawnMon(
+  args: string[],
+  env: Record<string, string>,
+  onStart?: (kill: (signal: NodeJS.Signals) => void) => unknown,
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MON_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MON_BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const killer = setTimeout(() => child.kill('SIGKILL'), bound(30_000));
@@ -54,11 +61,25 @@ describe('--changes across processes', () => {
 
   beforeAll(async () => {
     api = await startFakeApi(
-      fleetHandler({ get groups() { return fleet.groups; }, get computers() { return fleet.computers; }, get expirations() { return fleet.expirations; } }, async (req) => {
-        if (req.path === '/v2.5/computers' && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-        await hold?.(req);
-        return false;
-      }),
+      fleetHandler(
+        {
+          get groups() {
+            return fleet.groups;
+          },
+          get computers() {
+            return fleet.computers;
+          },
+          get expirations() {
+            return fleet.expirations;
+          },
+        },
+        async (req) => {
+          if (req.path === '/v2.5/computers' && delayMs > 0)
+            await new Promise((resolve) => setTimeout(resolve, delayMs));
+          await hold?.(req);
+          return false;
+        },
+      ),
     );
   });
   afterAll(() => api.close());
@@ -66,7 +87,11 @@ describe('--changes across processes', () => {
     dir = tempConfigDir();
     folder = join(dir, 'changes', `@127.0.0.1_${new URL(api.url).port}`);
     env = { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir, MON_RATE_LIMIT: '100000/60' };
-    fleet = { groups: [{ uid: 'g_a', slug: 'a', name: 'A' }], computers: Array.from({ length: 250 }, (_, i) => computer(i + 1, 'g_a', [], { os_version: 'v1' })), expirations: [] };
+    fleet = {
+      groups: [{ uid: 'g_a', slug: 'a', name: 'A' }],
+      computers: Array.from({ length: 250 }, (_, i) => computer(i + 1, 'g_a', [], { os_version: 'v1' })),
+      expirations: [],
+    };
     delayMs = 0;
     hold = undefined;
   });
@@ -136,7 +161,8 @@ describe('--changes across processes', () => {
     /** Dates what a killed run left beside the state (its lock, its temporary) a minute back. */
     const leftAMinuteAgo = () => {
       const minuteAgo = new Date(Date.now() - 60_000);
-      for (const name of readdirSync(folder)) if (name !== 'fleet.json') utimesSync(join(folder, name), minuteAgo, minuteAgo);
+      for (const name of readdirSync(folder))
+        if (name !== 'fleet.json') utimesSync(join(folder, name), minuteAgo, minuteAgo);
     };
 
     beforeEach(async () => {
@@ -189,7 +215,11 @@ describe('--changes across processes', () => {
         if (typeof name === 'string' && name.endsWith('.tmp')) killRun('SIGKILL');
       });
       try {
-        const run = await spawnMon(['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'], env, (kill) => (killRun = kill));
+        const run = await spawnMon(
+          ['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'],
+          env,
+          (kill) => (killRun = kill),
+        );
         // Killed in its save, or just after the rename if the kill came late: never a third state.
         expect([null, 0]).toContain(run.code);
         expect(['old', 'new']).toContain(stateNow());
@@ -209,7 +239,11 @@ describe('--changes across processes', () => {
         if (name === 'fleet.json' && stateNow() === 'new') killRun('SIGINT');
       });
       try {
-        const run = await spawnMon(['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'], env, (kill) => (killRun = kill));
+        const run = await spawnMon(
+          ['computers', 'list', '--changes', 'fleet', '-o', 'ndjson'],
+          env,
+          (kill) => (killRun = kill),
+        );
         expect([0, 130]).toContain(run.code);
         expect(run.stdout.trim().split('\n')).toHaveLength(3_000);
         expect(stateNow()).toBe('new');

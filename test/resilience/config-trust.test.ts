@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configDir } from '../../src/config/paths.js';
@@ -53,7 +62,10 @@ describe('the config folder when HOME is empty (a cron job or a service may run 
     forgetTrustedFolders();
     expect(ensureConfigDir(dir, { optional: true, home: homeFolder({ HOME: '' }, () => home) })).toBe(false);
     expect(() => ensureConfigDir(dir, { home: homeFolder({ HOME: '' }, () => home) })).toThrow(
-      new UsageError(`cannot create config folder ${dir}: the home folder ${home} does not exist, and mon does not create it`, 'set MON_CONFIG_DIR to a folder you can write'),
+      new UsageError(
+        `cannot create config folder ${dir}: the home folder ${home} does not exist, and mon does not create it`,
+        'set MON_CONFIG_DIR to a folder you can write',
+      ),
     );
     expect(existsSync(home)).toBe(false);
   });
@@ -68,11 +80,13 @@ describe('the config folder when HOME is empty (a cron job or a service may run 
       refused = error;
     }
     expect(refused).toBeInstanceOf(UsageError);
-    expect((refused as UsageError).message).toMatch(/^no home folder to keep mon's config in: HOME is empty and the system names none for this user \(the path would be \.config\/mon-nodejs, in the current folder\)/);
+    expect((refused as UsageError).message).toMatch(
+      /^no home folder to keep mon's config in: HOME is empty and the system names none for this user \(the path would be \.config\/mon-nodejs, in the current folder\)/,
+    );
   });
 });
 
-describe('a config folder or file that is not the user\'s own is refused (as ssh does)', () => {
+describe("a config folder or file that is not the user's own is refused (as ssh does)", () => {
   let api: FakeApi;
   beforeAll(async () => {
     api = await startFakeApi((_req, res) => json(res, 200, []));
@@ -82,19 +96,24 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
     api.requests.length = 0;
   });
 
-  it.runIf(AS_ROOT)('a folder owned by another user, whose config.json names a base URL: exit 2, and the key from MON_API_KEY goes nowhere', async () => {
-    const dir = tempConfigDir();
-    configFile(dir, { acme: { baseUrl: api.url, apiKey: 'planted' } });
-    chownSync(join(dir, 'config.json'), NOBODY, NOBODY);
-    chownSync(dir, NOBODY, NOBODY);
-    const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_API_KEY: KEY } });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: config folder ${dir} belongs to another user (uid ${NOBODY}), so it is not used — use a folder of your own (MON_CONFIG_DIR), or make it yours: chown 0 ${dir}\n`);
-    expect(api.requests).toEqual([]);
-    expectNoKey(result);
-  });
+  it.runIf(AS_ROOT)(
+    'a folder owned by another user, whose config.json names a base URL: exit 2, and the key from MON_API_KEY goes nowhere',
+    async () => {
+      const dir = tempConfigDir();
+      configFile(dir, { acme: { baseUrl: api.url, apiKey: 'planted' } });
+      chownSync(join(dir, 'config.json'), NOBODY, NOBODY);
+      chownSync(dir, NOBODY, NOBODY);
+      const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_API_KEY: KEY } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `mon: config folder ${dir} belongs to another user (uid ${NOBODY}), so it is not used — use a folder of your own (MON_CONFIG_DIR), or make it yours: chown 0 ${dir}\n`,
+      );
+      expect(api.requests).toEqual([]);
+      expectNoKey(result);
+    },
+  );
 
-  it.runIf(AS_ROOT)('a config.json of another user in the user\'s own folder: exit 2', async () => {
+  it.runIf(AS_ROOT)("a config.json of another user in the user's own folder: exit 2", async () => {
     const dir = tempConfigDir();
     const file = configFile(dir, { acme: { baseUrl: api.url, apiKey: 'planted' } });
     chownSync(file, NOBODY, NOBODY);
@@ -109,9 +128,13 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
     chmodSync(dir, 0o777);
     const elsewhere = tempConfigDir();
     symlinkSync(elsewhere, join(dir, 'rate'));
-    const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    const result = await runMain(['groups', 'list'], {
+      env: { MON_CONFIG_DIR: dir, MON_BASE_URL: api.url, MON_API_KEY: KEY },
+    });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: config folder ${dir} can be written by group and others (mode 0777), so it is not used — run \`chmod 700 ${dir}\`\n`);
+    expect(result.stderr).toBe(
+      `mon: config folder ${dir} can be written by group and others (mode 0777), so it is not used — run \`chmod 700 ${dir}\`\n`,
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(api.requests).toEqual([]);
   });
@@ -128,7 +151,7 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
     expect(api.requests.length).toBe(sent);
   });
 
-  it('a group-writable folder is refused too, and so is `rate` as a link inside a folder of the user\'s own', async () => {
+  it("a group-writable folder is refused too, and so is `rate` as a link inside a folder of the user's own", async () => {
     const dir = tempConfigDir();
     chmodSync(dir, 0o770);
     const grouped = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
@@ -138,9 +161,13 @@ describe('a config folder or file that is not the user\'s own is refused (as ssh
     const own = tempConfigDir();
     const elsewhere = tempConfigDir();
     symlinkSync(elsewhere, join(own, 'rate'));
-    const linked = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: own, MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    const linked = await runMain(['groups', 'list'], {
+      env: { MON_CONFIG_DIR: own, MON_BASE_URL: api.url, MON_API_KEY: KEY },
+    });
     expect(linked.code).toBe(2);
-    expect(linked.stderr).toBe(`mon: rate ledger folder ${join(own, 'rate')} is not a folder (it is a link) — remove it: mon makes it again\n`);
+    expect(linked.stderr).toBe(
+      `mon: rate ledger folder ${join(own, 'rate')} is not a folder (it is a link) — remove it: mon makes it again\n`,
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(api.requests).toEqual([]);
   });
@@ -159,7 +186,9 @@ describe('loose permissions: one warning, then tightened', () => {
   it('a config.json others can read (0644): one warning on stderr, the file is 0600 afterwards, the command works', async () => {
     const dir = tempConfigDir();
     const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o644);
-    const result = await runMain(['profile', 'list', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['profile', 'list', '-o', 'tsv', '--fields', 'name'], {
+      env: { MON_CONFIG_DIR: dir },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('name\nacme\n');
     expect(result.stderr).toBe(
@@ -174,7 +203,9 @@ describe('loose permissions: one warning, then tightened', () => {
   it('with -q the file is tightened without a word', async () => {
     const dir = tempConfigDir();
     const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o640);
-    const result = await runMain(['profile', 'list', '-q', '-o', 'tsv', '--fields', 'name'], { env: { MON_CONFIG_DIR: dir } });
+    const result = await runMain(['profile', 'list', '-q', '-o', 'tsv', '--fields', 'name'], {
+      env: { MON_CONFIG_DIR: dir },
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -185,7 +216,9 @@ describe('loose permissions: one warning, then tightened', () => {
     const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY } }, 0o666);
     const result = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: config file ${file} can be written by group and others (mode 0666), so it is not used — run \`chmod 600 ${file}\`\n`);
+    expect(result.stderr).toBe(
+      `mon: config file ${file} can be written by group and others (mode 0666), so it is not used — run \`chmod 600 ${file}\`\n`,
+    );
   });
 });
 
@@ -195,7 +228,9 @@ describe('config problems are exit 2 with the path and what is wrong', () => {
     const file = configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: 12345 } });
     const result = await runMain(['groups', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: config file ${file}: apiKey of profile "acme" is not a non-empty string — fix the file by hand, or move it away and add your profiles again\n`);
+    expect(result.stderr).toBe(
+      `mon: config file ${file}: apiKey of profile "acme" is not a non-empty string — fix the file by hand, or move it away and add your profiles again\n`,
+    );
   });
 
   it('profiles that are not an object', async () => {
@@ -211,26 +246,44 @@ describe('config problems are exit 2 with the path and what is wrong', () => {
     writeFileSync(file, '');
     const asFile = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: file } });
     expect(asFile.code).toBe(2);
-    expect(asFile.stderr).toBe(`mon: config folder ${file} is not a folder (it is a file) — point MON_CONFIG_DIR at a folder, or move that file away\n`);
+    expect(asFile.stderr).toBe(
+      `mon: config folder ${file} is not a folder (it is a file) — point MON_CONFIG_DIR at a folder, or move that file away\n`,
+    );
 
     const link = join(tempConfigDir(), 'gone');
     symlinkSync('/nonexistent/mon-config', link);
-    const dangling = await runMain(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: link }, input: KEY });
+    const dangling = await runMain(
+      ['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'],
+      { env: { MON_CONFIG_DIR: link }, input: KEY },
+    );
     expect(dangling.code).toBe(2);
-    expect(dangling.stderr).toBe(`mon: config folder ${link} is a link to /nonexistent/mon-config, which does not exist — remove the link or point MON_CONFIG_DIR at a folder\n`);
+    expect(dangling.stderr).toBe(
+      `mon: config folder ${link} is a link to /nonexistent/mon-config, which does not exist — remove the link or point MON_CONFIG_DIR at a folder\n`,
+    );
   });
 
   it.runIf(AS_ROOT)('a config folder that cannot be written during `profile use`', async () => {
     const dir = tempConfigDir();
-    configFile(dir, { acme: { baseUrl: 'https://acme.example.com', apiKey: KEY }, globex: { baseUrl: 'https://globex.example.com', apiKey: KEY } });
+    configFile(dir, {
+      acme: { baseUrl: 'https://acme.example.com', apiKey: KEY },
+      globex: { baseUrl: 'https://globex.example.com', apiKey: KEY },
+    });
     // As a user whom permissions bind (root is not): the folder and file are theirs, the folder read-only.
     chownSync(join(dir, 'config.json'), NOBODY, NOBODY);
     chownSync(dir, NOBODY, NOBODY);
     chmodSync(dir, 0o500);
-    const result = await runMon(['profile', 'use', 'globex'], { env: { MON_CONFIG_DIR: dir }, uid: NOBODY, gid: NOBODY });
+    const result = await runMon(['profile', 'use', 'globex'], {
+      env: { MON_CONFIG_DIR: dir },
+      uid: NOBODY,
+      gid: NOBODY,
+    });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: cannot write config file ${join(dir, 'config.json')} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n`);
-    expect((JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { defaultProfile: string }).defaultProfile).toBe('acme');
+    expect(result.stderr).toBe(
+      `mon: cannot write config file ${join(dir, 'config.json')} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n`,
+    );
+    expect(
+      (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { defaultProfile: string }).defaultProfile,
+    ).toBe('acme');
   });
 
   /** A config folder of NOBODY's that NOBODY may not write in, with no file in it yet. */
@@ -241,11 +294,21 @@ describe('config problems are exit 2 with the path and what is wrong', () => {
     return dir;
   };
 
-  it.runIf(AS_ROOT)('a first `profile add` into a folder that cannot be written: said as a write, not a read', async () => {
-    const dir = readOnlyEmptyFolder();
-    const result = await runMon(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY, uid: NOBODY, gid: NOBODY });
-    expect(result).toMatchObject({ code: 2, stdout: '', stderr: `mon: cannot write config file ${join(dir, 'config.json')} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n` });
-  });
+  it.runIf(AS_ROOT)(
+    'a first `profile add` into a folder that cannot be written: said as a write, not a read',
+    async () => {
+      const dir = readOnlyEmptyFolder();
+      const result = await runMon(
+        ['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'],
+        { env: { MON_CONFIG_DIR: dir }, input: KEY, uid: NOBODY, gid: NOBODY },
+      );
+      expect(result).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `mon: cannot write config file ${join(dir, 'config.json')} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n`,
+      });
+    },
+  );
 
   it.runIf(AS_ROOT).each([
     ['--sandbox groups list', ['--sandbox', 'groups', 'list']],
@@ -253,7 +316,11 @@ describe('config problems are exit 2 with the path and what is wrong', () => {
   ])("%s with a folder that cannot take the sandbox's state: one line naming the folder", async (_name, args) => {
     const dir = readOnlyEmptyFolder();
     const result = await runMon(args, { env: { MON_CONFIG_DIR: dir }, uid: NOBODY, gid: NOBODY, timeoutMs: 10_000 });
-    expect(result).toMatchObject({ code: 2, stdout: '', stderr: `mon: cannot keep the sandbox's state in ${dir} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n` });
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `mon: cannot keep the sandbox's state in ${dir} (EACCES) — check that you can write ${dir} (ls -ld ${dir})\n`,
+    });
   });
 });
 
@@ -265,7 +332,9 @@ describe('odd paths: only regular files of a sane size are read', () => {
     const result = await runMon(['profile', 'list'], { env: { MON_CONFIG_DIR: dir }, timeoutMs: 5_000 });
     expect(result.signal).toBeNull();
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mon: config file ${join(dir, 'config.json')} is not a regular file (it is a FIFO) — move it away; mon writes that file itself\n`);
+    expect(result.stderr).toBe(
+      `mon: config file ${join(dir, 'config.json')} is not a regular file (it is a FIFO) — move it away; mon writes that file itself\n`,
+    );
   });
 
   it('config.json linked to /dev/zero: exit 2, not an abort', async () => {
@@ -279,19 +348,28 @@ describe('odd paths: only regular files of a sane size are read', () => {
 
   it('a config.json larger than the bound: exit 2 saying so', async () => {
     const dir = tempConfigDir();
-    writeFileSync(join(dir, 'config.json'), `{"profiles":{},"pad":"${'x'.repeat(MAX_CONFIG_FILE_BYTES)}"}`, { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), `{"profiles":{},"pad":"${'x'.repeat(MAX_CONFIG_FILE_BYTES)}"}`, {
+      mode: 0o600,
+    });
     const result = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`is ${MAX_CONFIG_FILE_BYTES + 24} bytes, more than the ${MAX_CONFIG_FILE_BYTES} a config file may be`));
+    expect(result.stderr).toMatch(
+      new RegExp(`is ${MAX_CONFIG_FILE_BYTES + 24} bytes, more than the ${MAX_CONFIG_FILE_BYTES} a config file may be`),
+    );
   });
 
   it('MON_CONFIG_DIR=/proc/x: exit 2 at once where a folder is needed; a request without one keeps its budget in the process', async () => {
     const result = await runMain(['profile', 'list'], { env: { MON_CONFIG_DIR: '/proc/x/mon' }, timeoutMs: 5_000 });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('mon: cannot create config folder /proc/x/mon (ENOENT at /proc/x) — set MON_CONFIG_DIR to a folder you can write\n');
+    expect(result.stderr).toBe(
+      'mon: cannot create config folder /proc/x/mon (ENOENT at /proc/x) — set MON_CONFIG_DIR to a folder you can write\n',
+    );
     const api = await startFakeApi((_req, res) => json(res, 200, []));
     try {
-      const served = await runMain(['groups', 'list', '--json'], { env: { MON_CONFIG_DIR: '/proc/x/mon', MON_BASE_URL: api.url, MON_API_KEY: KEY }, timeoutMs: 5_000 });
+      const served = await runMain(['groups', 'list', '--json'], {
+        env: { MON_CONFIG_DIR: '/proc/x/mon', MON_BASE_URL: api.url, MON_API_KEY: KEY },
+        timeoutMs: 5_000,
+      });
       expect(served.code).toBe(0);
       expect(served.stdout).toBe('[]\n');
     } finally {
@@ -309,21 +387,30 @@ describe('profiles are written by conf, atomically', () => {
     writeFileSync(other, '{}', { mode: 0o600 });
     const umask = process.umask(0);
     try {
-      const result = await runMain(['profile', 'add', 'globex', '--base-url', 'https://globex.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
+      const result = await runMain(
+        ['profile', 'add', 'globex', '--base-url', 'https://globex.example.com', '--api-key-stdin'],
+        { env: { MON_CONFIG_DIR: dir }, input: KEY },
+      );
       expect(result.code).toBe(0);
     } finally {
       process.umask(umask);
     }
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.4243.mifx2v0b.tmp']);
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toMatchObject({ defaultProfile: 'globex', profiles: { globex: { baseUrl: 'https://globex.example.com' } } });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toMatchObject({
+      defaultProfile: 'globex',
+      profiles: { globex: { baseUrl: 'https://globex.example.com' } },
+    });
   });
 });
 
 it('the folders made for a config are 0700, one level at a time', async () => {
   const base = tempConfigDir();
   const dir = join(base, 'a', 'b');
-  const result = await runMain(['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: KEY });
+  const result = await runMain(
+    ['profile', 'add', 'acme', '--base-url', 'https://acme.example.com', '--api-key-stdin'],
+    { env: { MON_CONFIG_DIR: dir }, input: KEY },
+  );
   expect(result.code).toBe(0);
   expect(statSync(join(base, 'a')).mode & 0o777).toBe(0o700);
   expect(statSync(dir).mode & 0o777).toBe(0o700);

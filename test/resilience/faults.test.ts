@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiError, computersPage, hang, json, reset, scripted, startFakeApi, type FakeApi, type Handler } from '../helpers/fake-api.js';
+import {
+  apiError,
+  computersPage,
+  hang,
+  json,
+  reset,
+  scripted,
+  startFakeApi,
+  type FakeApi,
+  type Handler,
+} from '../helpers/fake-api.js';
 import { testClock, type TestClock } from '../helpers/clock.js';
 import { runMain } from '../helpers/run-main.js';
 import { runMon } from '../helpers/run-mon.js';
@@ -14,7 +24,10 @@ import { expectNoKey, expectOneLine, KEY, selfSignedCert } from './support.js';
 
 const group = { uid: 'g_1', name: 'Acme', slug: 'acme' };
 const ok: Handler = (_req, res) => json(res, 200, group);
-const status = (code: number, headers: Record<string, string> = {}): Handler => (_req, res) => apiError(res, code, `Status ${code}`, '', headers);
+const status =
+  (code: number, headers: Record<string, string> = {}): Handler =>
+  (_req, res) =>
+    apiError(res, code, `Status ${code}`, '', headers);
 
 describe('retries, timeouts and bodies against a fault-injecting server', () => {
   let api: FakeApi;
@@ -33,7 +46,8 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
   });
 
   /** mon in-process on the test clock. */
-  const runMon = (args: string[], options: { env?: Record<string, string> } = {}) => runMain(args, { ...options, clock });
+  const runMon = (args: string[], options: { env?: Record<string, string> } = {}) =>
+    runMain(args, { ...options, clock });
 
   it('429 with Retry-After in seconds: waits that long, then succeeds (exit 0)', async () => {
     api.handle(scripted(status(429, { 'retry-after': '1' }), ok));
@@ -124,7 +138,10 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     api.handle(scripted(reset, ok));
     const result = await runMon(['groups', 'find-or-create', '--name', 'Acme', '--json'], { env });
     expect(result.code).toBe(0);
-    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2.5/groups/find_or_create', 'POST /v2.5/groups/find_or_create']);
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v2.5/groups/find_or_create',
+      'POST /v2.5/groups/find_or_create',
+    ]);
   });
 
   it('a connection reset is retried for a GET; resets that persist exit 8', async () => {
@@ -186,7 +203,9 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
   it('an HTML page from a proxy: exit 7 with a readable line, not a parse trace', async () => {
     api.handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!DOCTYPE html>\n<html><head><title>Sign in to the proxy</title></head><body><form>…</form></body></html>');
+      res.end(
+        '<!DOCTYPE html>\n<html><head><title>Sign in to the proxy</title></head><body><form>…</form></body></html>',
+      );
     });
     const result = await runMon(['groups', 'get', 'g_1'], { env });
     expect(result.code).toBe(7);
@@ -218,19 +237,28 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     const result = await runMon(['groups', 'get', 'g_1', '--retries', '1'], { env });
     expect(result.code).toBe(7);
     expect(api.requests).toHaveLength(2);
-    expect(result.stderr).toMatch(/answered 200, then the body broke off after 23 bytes \(truncated response\) \(after 2 attempts\)/);
+    expect(result.stderr).toMatch(
+      /answered 200, then the body broke off after 23 bytes \(truncated response\) \(after 2 attempts\)/,
+    );
     expectOneLine(result);
   });
 
   it('--all stops at the first page that fails for good and prints only whole records before it', async () => {
     const pages = computersPage(30);
-    api.handle((req, res, index) => (req.query.get('page') === '3' ? status(500)(req, res, index) : pages(req, res, index)));
+    api.handle((req, res, index) =>
+      req.query.get('page') === '3' ? status(500)(req, res, index) : pages(req, res, index),
+    );
     // --order created_desc: pages print as they come (another order is held whole and sorted first).
-    const result = await runMon(['computers', 'list', '--all', '--order', 'created_desc', '--per-page', '10', '-o', 'ndjson', '--retries', '0'], { env });
+    const result = await runMon(
+      ['computers', 'list', '--all', '--order', 'created_desc', '--per-page', '10', '-o', 'ndjson', '--retries', '0'],
+      { env },
+    );
     expect(result.code).toBe(7);
     const lines = result.stdout.split('\n');
     expect(lines.pop()).toBe('');
-    expect(lines.map((line) => (JSON.parse(line) as { uid: string }).uid)).toEqual(Array.from({ length: 20 }, (_, i) => `c_${i + 1}`));
+    expect(lines.map((line) => (JSON.parse(line) as { uid: string }).uid)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `c_${i + 1}`),
+    );
   });
 
   it('MON_DEADLINE bounds the whole command, however long --timeout is', async () => {
@@ -271,7 +299,9 @@ describe('retries, timeouts and bodies against a fault-injecting server', () => 
     const gone = await startFakeApi(ok);
     const url = gone.url;
     await gone.close();
-    const result = await runMon(['groups', 'get', 'g_1', '--retries', '1', '--verbose'], { env: { MON_BASE_URL: url, MON_API_KEY: KEY } });
+    const result = await runMon(['groups', 'get', 'g_1', '--retries', '1', '--verbose'], {
+      env: { MON_BASE_URL: url, MON_API_KEY: KEY },
+    });
     expect(result.code).toBe(8);
     expect(result.stderr).toMatch(/cannot reach 127\.0\.0\.1:\d+: connection refused/);
     expectNoKey(result);
@@ -287,13 +317,22 @@ describe('TLS and redirects: the key never travels anywhere it should not', () =
       const env = { MON_BASE_URL: api.url, MON_API_KEY: KEY };
       const refused = await runMon(['groups', 'get', 'g_1', '--verbose'], { env });
       expect(refused.code).toBe(8);
-      expect(refused.stderr).toMatch(/TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+      expect(refused.stderr).toMatch(
+        /TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+      );
       expect(refused.stderr).toMatch(/NODE_EXTRA_CA_CERTS/);
-      expect(refused.stderr.trim().split('\n').filter((line) => / failed \(/.test(line))).toHaveLength(1);
+      expect(
+        refused.stderr
+          .trim()
+          .split('\n')
+          .filter((line) => / failed \(/.test(line)),
+      ).toHaveLength(1);
       expect(api.requests).toHaveLength(0);
       expectNoKey(refused);
 
-      const trusted = await runMon(['groups', 'get', 'g_1', '--json'], { env: { ...env, NODE_EXTRA_CA_CERTS: tls.certFile } });
+      const trusted = await runMon(['groups', 'get', 'g_1', '--json'], {
+        env: { ...env, NODE_EXTRA_CA_CERTS: tls.certFile },
+      });
       expect(trusted.stderr).toBe('');
       expect(trusted.code).toBe(0);
       expect(api.requests).toHaveLength(1);
@@ -305,15 +344,21 @@ describe('TLS and redirects: the key never travels anywhere it should not', () =
   it('a 302 to another host is not followed: exit 7, and nothing reaches the other host', async () => {
     const elsewhere = await startFakeApi(ok);
     const api = await startFakeApi((req, res) => {
-      res.writeHead(302, { location: `${elsewhere.url}${req.path}?api_key=${encodeURIComponent(req.query.get('api_key') ?? '')}` });
+      res.writeHead(302, {
+        location: `${elsewhere.url}${req.path}?api_key=${encodeURIComponent(req.query.get('api_key') ?? '')}`,
+      });
       res.end();
     });
     try {
-      const result = await runMon(['groups', 'get', 'g_1', '--verbose'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+      const result = await runMon(['groups', 'get', 'g_1', '--verbose'], {
+        env: { MON_BASE_URL: api.url, MON_API_KEY: KEY },
+      });
       expect(result.code).toBe(7);
       expect(api.requests).toHaveLength(1);
       expect(elsewhere.requests).toHaveLength(0);
-      expect(result.stderr).toMatch(/redirect to http:\/\/127\.0\.0\.1:\d+\/v2\.5\/groups\/g_1\?api_key=\[REDACTED\]; redirects are not followed/);
+      expect(result.stderr).toMatch(
+        /redirect to http:\/\/127\.0\.0\.1:\d+\/v2\.5\/groups\/g_1\?api_key=\[REDACTED\]; redirects are not followed/,
+      );
       expectNoKey(result);
     } finally {
       await api.close();

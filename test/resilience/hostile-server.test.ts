@@ -53,7 +53,8 @@ describe('hostile answers', () => {
   });
 
   /** mon in-process on the test clock. */
-  const run = (args: string[], options: { env?: Record<string, string> } = {}) => runMain(args, { env, ...options, clock });
+  const run = (args: string[], options: { env?: Record<string, string> } = {}) =>
+    runMain(args, { env, ...options, clock });
 
   describe('a 204 (or no JSON) where the API promises JSON is exit 7', () => {
     it.each([
@@ -103,7 +104,11 @@ describe('hostile answers', () => {
     const nested: Handler = (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const item = { uid: 'g_1', name: 'Acme', slug: 'acme' };
-      res.end(req.path.endsWith('/groups') ? `[${JSON.stringify(item).slice(0, -1)},"extra":${deep(100_000)}}]` : deep(100_000));
+      res.end(
+        req.path.endsWith('/groups')
+          ? `[${JSON.stringify(item).slice(0, -1)},"extra":${deep(100_000)}}]`
+          : deep(100_000),
+      );
     };
     it.each([
       [['groups', 'list', '--json']],
@@ -116,7 +121,9 @@ describe('hostile answers', () => {
       api.handle(nested);
       const result = await run(args);
       expect(result.code).toBe(7);
-      expect(result.stderr).toBe('mon: an answer nests objects or arrays too deeply to handle as JSON — the service or a proxy answered wrongly\n');
+      expect(result.stderr).toBe(
+        'mon: an answer nests objects or arrays too deeply to handle as JSON — the service or a proxy answered wrongly\n',
+      );
     });
     it('a table of the same answer prints (it shows the documented fields only)', async () => {
       api.handle(nested);
@@ -128,7 +135,10 @@ describe('hostile answers', () => {
 
   describe('the size of one response is capped', () => {
     /** Peak resident memory of a child, read from outside it (/proc/<pid>/status VmHWM), in MB. */
-    async function runWatched(args: string[], extra: Record<string, string>): Promise<{ code: number | null; stderr: string; peakMb: number }> {
+    async function runWatched(
+      args: string[],
+      extra: Record<string, string>,
+    ): Promise<{ code: number | null; stderr: string; peakMb: number }> {
       const child = spawn(process.execPath, [MON_BIN, ...args], {
         env: { PATH: process.env.PATH ?? '', HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), ...env, ...extra },
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -155,7 +165,9 @@ describe('hostile answers', () => {
       api.handle(endless);
       const result = await runWatched(['computers', 'list', '--json', '--timeout', '10'], {});
       expect(result.code).toBe(7);
-      expect(result.stderr).toMatch(/^mon: GET \/v2\.5\/computers: the answer is larger than 32 MiB, the most one response may be; reading stopped — /);
+      expect(result.stderr).toMatch(
+        /^mon: GET \/v2\.5\/computers: the answer is larger than 32 MiB, the most one response may be; reading stopped — /,
+      );
       expect(result.stderr).toMatch(/MON_MAX_RESPONSE/);
       expect(api.requests).toHaveLength(1);
       // The process itself is ~60 MB; the capped body adds at most its 32 MiB (and a copy of it).
@@ -170,10 +182,14 @@ describe('hostile answers', () => {
       });
       const small = await run(['computers', 'list', '--json'], { env: { ...env, MON_MAX_RESPONSE: '1M' } });
       expect(small.code).toBe(7);
-      expect(small.stderr).toMatch(/the answer is larger than 1 MiB, the most one response may be; reading stopped — raise MON_MAX_RESPONSE \(bytes, or with K, M or G\) if the account really needs more/);
+      expect(small.stderr).toMatch(
+        /the answer is larger than 1 MiB, the most one response may be; reading stopped — raise MON_MAX_RESPONSE \(bytes, or with K, M or G\) if the account really needs more/,
+      );
       expect(api.requests).toHaveLength(1);
 
-      const raised = await run(['computers', 'list', '-o', 'ndjson', '--fields', 'uid'], { env: { ...env, MON_MAX_RESPONSE: '3M' } });
+      const raised = await run(['computers', 'list', '-o', 'ndjson', '--fields', 'uid'], {
+        env: { ...env, MON_MAX_RESPONSE: '3M' },
+      });
       expect(raised.code).toBe(0);
       expect(raised.stdout).toBe('{"uid":"c_1"}\n');
     });
@@ -183,7 +199,9 @@ describe('hostile answers', () => {
       for (const bad of ['lots', '0', '1T', '-5', '501M', '4G']) {
         const result = await run(['groups', 'get', 'g_1'], { env: { ...env, MON_MAX_RESPONSE: bad } });
         expect(result.code).toBe(2);
-        expect(result.stderr).toBe(`mon: MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 500M, the most an answer read as text may be (got '${bad}') — fix or unset MON_MAX_RESPONSE\n`);
+        expect(result.stderr).toBe(
+          `mon: MON_MAX_RESPONSE: must be a size in bytes, or with K, M or G, from 1K to 500M, the most an answer read as text may be (got '${bad}') — fix or unset MON_MAX_RESPONSE\n`,
+        );
       }
       expect(api.requests).toHaveLength(0);
     });
@@ -192,15 +210,20 @@ describe('hostile answers', () => {
   describe('a DELETE whose first answer was lost', () => {
     it('deleted, then the connection dropped; the retry gets 404: success, and --verbose says why', async () => {
       api.handle(
-        scripted((_req, res) => {
-          // The server acts on it, then the answer never arrives.
-          res.socket?.resetAndDestroy?.() ?? res.socket?.destroy();
-        }, (_req, res) => apiError(res, 404, 'Not found')),
+        scripted(
+          (_req, res) => {
+            // The server acts on it, then the answer never arrives.
+            res.socket?.resetAndDestroy?.() ?? res.socket?.destroy();
+          },
+          (_req, res) => apiError(res, 404, 'Not found'),
+        ),
       );
       const result = await run(['notes', 'delete', 'n_1', '--yes', '--verbose']);
       expect(result.code).toBe(0);
       expect(api.requests.map((r) => r.method)).toEqual(['DELETE', 'DELETE']);
-      expect(result.stderr).toMatch(/^DELETE \/v2\.5\/notes\/n_1: 404 on the retry: the first attempt, whose answer was lost, deleted it$/m);
+      expect(result.stderr).toMatch(
+        /^DELETE \/v2\.5\/notes\/n_1: 404 on the retry: the first attempt, whose answer was lost, deleted it$/m,
+      );
       expect(result.stderr).toMatch(/Deleted\./);
     });
 
@@ -211,7 +234,12 @@ describe('hostile answers', () => {
     });
 
     it('a 404 after a 503 (the server said it did nothing) is still exit 4', async () => {
-      api.handle(scripted((_req, res) => apiError(res, 503, 'Unavailable', '', { 'retry-after': '0' }), (_req, res) => apiError(res, 404, 'Not found')));
+      api.handle(
+        scripted(
+          (_req, res) => apiError(res, 503, 'Unavailable', '', { 'retry-after': '0' }),
+          (_req, res) => apiError(res, 404, 'Not found'),
+        ),
+      );
       const result = await run(['notes', 'delete', 'n_1', '--yes']);
       expect(result.code).toBe(4);
       expect(api.requests).toHaveLength(2);
@@ -223,14 +251,27 @@ describe('hostile answers', () => {
     api.handle((req, res) => {
       const page = Number(req.query.get('page'));
       const size = Number(req.query.get('per_page'));
-      const computers = Array.from({ length: size }, (_, i) => ({ uid: `c_${(page - 1) * size + i + 1}`, name: 'mac' }));
-      json(res, 200, computers, { 'x-total': '250', 'x-per-page': String(size), 'x-page': String(page), 'x-next-page': String(page + 1) });
+      const computers = Array.from({ length: size }, (_, i) => ({
+        uid: `c_${(page - 1) * size + i + 1}`,
+        name: 'mac',
+      }));
+      json(res, 200, computers, {
+        'x-total': '250',
+        'x-per-page': String(size),
+        'x-page': String(page),
+        'x-next-page': String(page + 1),
+      });
     });
     // MON_DEADLINE bounds what a walk without this end would do: read until it passes (exit 8).
     // --order created_desc: the pages print as they come (a full read in another order is sorted, held whole first).
-    const result = await runMon(['computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson', '--fields', 'uid'], { env: { ...env, MON_DEADLINE: '5' } });
+    const result = await runMon(
+      ['computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson', '--fields', 'uid'],
+      { env: { ...env, MON_DEADLINE: '5' } },
+    );
     expect(result.code).toBe(7);
-    expect(result.stderr).toMatch(/page 3 brings the records read to 300, more than the 250 its x-total counts, and more follow: the list was not read whole/);
+    expect(result.stderr).toMatch(
+      /page 3 brings the records read to 300, more than the 250 its x-total counts, and more follow: the list was not read whole/,
+    );
     expect(api.requests.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
     // The pages before the one that broke the count, as ndjson prints them as they come.
     expect(result.stdout.trim().split('\n')).toHaveLength(200);
@@ -262,14 +303,31 @@ describe('hostile answers', () => {
     });
 
     it.each([
-      ['an encoding mon does not decode', { 'content-encoding': 'compress' }, Buffer.from(text), "content encoding 'compress', which mon does not decode"],
-      ['gzip that is not gzip', { 'content-encoding': 'gzip' }, Buffer.from(text), 'a body that says it is gzip and does not decode as gzip'],
-      ['a charset mon does not read', { 'content-type': 'application/json; charset=x-unknown' }, Buffer.from(text), "charset 'x-unknown', which mon does not read"],
+      [
+        'an encoding mon does not decode',
+        { 'content-encoding': 'compress' },
+        Buffer.from(text),
+        "content encoding 'compress', which mon does not decode",
+      ],
+      [
+        'gzip that is not gzip',
+        { 'content-encoding': 'gzip' },
+        Buffer.from(text),
+        'a body that says it is gzip and does not decode as gzip',
+      ],
+      [
+        'a charset mon does not read',
+        { 'content-type': 'application/json; charset=x-unknown' },
+        Buffer.from(text),
+        "charset 'x-unknown', which mon does not read",
+      ],
     ] as const)('%s: exit 7 at once, saying so', async (_name, headers, body, said) => {
       api.handle(answer(headers, body));
       const result = await run(['groups', 'list']);
       expect(result.code).toBe(7);
-      expect(result.stderr).toBe(`mon: GET /v2.5/groups: the server answered 200 with ${said} — the service, or a proxy between, changed the answer\n`);
+      expect(result.stderr).toBe(
+        `mon: GET /v2.5/groups: the server answered 200 with ${said} — the service, or a proxy between, changed the answer\n`,
+      );
       expect(api.requests).toHaveLength(1);
     });
 
@@ -278,7 +336,9 @@ describe('hostile answers', () => {
       api.handle(answer({ 'content-encoding': 'gzip' }, gzipSync(Buffer.alloc(16 * 1024 * 1024, ' '))));
       const result = await run(['groups', 'list'], { env: { ...env, MON_MAX_RESPONSE: '1M' } });
       expect(result.code).toBe(7);
-      expect(result.stderr).toMatch(/^mon: GET \/v2\.5\/groups: the answer is larger than 1 MiB, the most one response may be; reading stopped/);
+      expect(result.stderr).toMatch(
+        /^mon: GET \/v2\.5\/groups: the answer is larger than 1 MiB, the most one response may be; reading stopped/,
+      );
     });
   });
 
@@ -321,46 +381,67 @@ describe('TLS', () => {
 
   it('an https URL to a plain-http port: exit 8 at once, the message says TLS, no retry', async () => {
     connections = 0;
-    const result = await runMon(['groups', 'get', 'g_1'], { env: { MON_BASE_URL: `https://127.0.0.1:${port}`, MON_API_KEY: KEY } });
+    const result = await runMon(['groups', 'get', 'g_1'], {
+      env: { MON_BASE_URL: `https://127.0.0.1:${port}`, MON_API_KEY: KEY },
+    });
     expect(result.code).toBe(8);
-    expect(result.stderr).toMatch(/^mon: TLS: the connection to 127\.0\.0\.1:\d+ failed \(ERR_SSL_WRONG_VERSION_NUMBER\)/);
+    expect(result.stderr).toMatch(
+      /^mon: TLS: the connection to 127\.0\.0\.1:\d+ failed \(ERR_SSL_WRONG_VERSION_NUMBER\)/,
+    );
     expectOneLine(result);
     expect(connections).toBe(1);
   });
 
   it.each([
-    ['another protocol on the port (an SSH banner)', 'SSH-2.0-OpenSSH_9.6\r\n', /^mon: 127\.0\.0\.1:\d+ did not answer in HTTP\/1\.1 \(Response does not match the HTTP\/1\.1 protocol[^)]*\)\) — check the scheme and port of the base URL \(from MON_BASE_URL\)\n$/],
-    ['headers past Node\'s limit', `HTTP/1.1 200 OK\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`, /^mon: 127\.0\.0\.1:\d+ answered with headers larger than Node takes \(16 KB, or --max-http-header-size\) — a proxy between may add them\n$/],
-  ])('an answer that is not HTTP/1.1 mon can read (%s): exit 8 at once, one line, no retry', async (_what, answer, message) => {
-    let asked = 0;
-    const odd = createTcpServer((socket) => {
-      asked++;
-      socket.on('error', () => undefined);
-      socket.once('data', () => socket.end(answer));
-    });
-    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
-    try {
-      const result = await runMon(['groups', 'get', 'g_1'], { env: { MON_BASE_URL: `http://127.0.0.1:${(odd.address() as AddressInfo).port}`, MON_API_KEY: KEY } });
-      expect(result.code).toBe(8);
-      expect(result.stderr).toMatch(message);
-      expectNoKey(result);
-      expect(asked).toBe(1);
-    } finally {
-      await new Promise<void>((resolve) => odd.close(() => resolve()));
-    }
-  });
+    [
+      'another protocol on the port (an SSH banner)',
+      'SSH-2.0-OpenSSH_9.6\r\n',
+      /^mon: 127\.0\.0\.1:\d+ did not answer in HTTP\/1\.1 \(Response does not match the HTTP\/1\.1 protocol[^)]*\)\) — check the scheme and port of the base URL \(from MON_BASE_URL\)\n$/,
+    ],
+    [
+      "headers past Node's limit",
+      `HTTP/1.1 200 OK\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
+      /^mon: 127\.0\.0\.1:\d+ answered with headers larger than Node takes \(16 KB, or --max-http-header-size\) — a proxy between may add them\n$/,
+    ],
+  ])(
+    'an answer that is not HTTP/1.1 mon can read (%s): exit 8 at once, one line, no retry',
+    async (_what, answer, message) => {
+      let asked = 0;
+      const odd = createTcpServer((socket) => {
+        asked++;
+        socket.on('error', () => undefined);
+        socket.once('data', () => socket.end(answer));
+      });
+      await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+      try {
+        const result = await runMon(['groups', 'get', 'g_1'], {
+          env: { MON_BASE_URL: `http://127.0.0.1:${(odd.address() as AddressInfo).port}`, MON_API_KEY: KEY },
+        });
+        expect(result.code).toBe(8);
+        expect(result.stderr).toMatch(message);
+        expectNoKey(result);
+        expect(asked).toBe(1);
+      } finally {
+        await new Promise<void>((resolve) => odd.close(() => resolve()));
+      }
+    },
+  );
 
-  it('NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored for mon\'s requests, and said once', async () => {
+  it("NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored for mon's requests, and said once", async () => {
     const tls = selfSignedCert();
     const api = await startFakeApi(ok, { tls });
     try {
-      const result = await runMon(['groups', 'get', 'g_1', '--json'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
+      const result = await runMon(['groups', 'get', 'g_1', '--json'], {
+        env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+      });
       expect(result.code).toBe(8);
       expect(api.requests).toHaveLength(0);
       expect(result.stderr).toMatch(/TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted/);
       const lines = result.stderr.trim().split('\n');
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toBe('mon: warning: NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: mon always verifies certificates — to trust a private CA, point NODE_EXTRA_CA_CERTS at its certificate file');
+      expect(lines[0]).toBe(
+        'mon: warning: NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: mon always verifies certificates — to trust a private CA, point NODE_EXTRA_CA_CERTS at its certificate file',
+      );
       expectNoKey(result);
     } finally {
       await api.close();

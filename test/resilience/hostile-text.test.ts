@@ -29,10 +29,14 @@ describe('server text is shown escaped, JSON exact', () => {
   });
 
   it('a 422 whose title holds OSC, CSI and CR/LF: one stderr line with the sequences escaped', async () => {
-    api.handle((_req, res) => apiError(res, 422, 'Invalid\u001b]0;pwned\u0007 name\u001b[31m\r\nmon: all good', 'details\u009b2J'));
+    api.handle((_req, res) =>
+      apiError(res, 422, 'Invalid\u001b]0;pwned\u0007 name\u001b[31m\r\nmon: all good', 'details\u009b2J'),
+    );
     const result = await runMain(['groups', 'update', 'g_1', '--name', 'Acme'], { env });
     expect(result.code).toBe(5);
-    expect(result.stderr).toBe('mon: PUT /v2.5/groups/g_1: 422 Invalid\\e]0;pwned\\x07 name\\e[31m\\r\\nmon: all good: details\\x9b2J\n');
+    expect(result.stderr).toBe(
+      'mon: PUT /v2.5/groups/g_1: 422 Invalid\\e]0;pwned\\x07 name\\e[31m\\r\\nmon: all good: details\\x9b2J\n',
+    );
     expect(result.stderr).not.toMatch(RAW_CONTROL);
   });
 
@@ -54,7 +58,7 @@ describe('server text is shown escaped, JSON exact', () => {
     expect(JSON.parse(asJson.stdout)).toEqual([group]);
   });
 
-  it('a key shown as a table label is escaped too (a listing of an object\'s own keys)', () => {
+  it("a key shown as a table label is escaped too (a listing of an object's own keys)", () => {
     expect(resolveColumns([{ key: 'evil\u001b[2J_key' }]).map((c) => c.header)).toEqual(['EVIL\\e[2J KEY']);
   });
 });
@@ -69,10 +73,16 @@ describe('user input quoted in an error stays on one line, and nothing is sent',
   afterAll(() => api.close());
 
   it.each([
-    [['notes', 'get', 'n_\r\nX-Injected: 1'], "mon: <uid>: 'n_\\r\\nX-Injected: 1' is not a note uid (they start with n_)\n"],
+    [
+      ['notes', 'get', 'n_\r\nX-Injected: 1'],
+      "mon: <uid>: 'n_\\r\\nX-Injected: 1' is not a note uid (they start with n_)\n",
+    ],
     [['computers', 'list', '--status', 'missing\n'], "mon: --status: 'missing\\n' is not one of "],
     [['plugin', 'mute', 'pr_1', '--timed', '\n'], "mon: --timed: '\\n' is not a duration"],
-    [['profile', 'add', 'a\nb', '--base-url', 'https://acme.example.com', '--api-key-stdin'], "mon: <name>: 'a\\nb' is not a profile name"],
+    [
+      ['profile', 'add', 'a\nb', '--base-url', 'https://acme.example.com', '--api-key-stdin'],
+      "mon: <name>: 'a\\nb' is not a profile name",
+    ],
     [['groups', 'get', 'g_1', '--base-url', 'https://acme.example.com\r\nX: 1'], 'mon: '],
   ])('mon %j', async (args, start) => {
     const result = await runMain(args, { env, input: KEY });
@@ -85,7 +95,9 @@ describe('user input quoted in an error stays on one line, and nothing is sent',
   });
 
   it('a MON_BASE_URL with CRLF: one line', async () => {
-    const result = await runMain(['groups', 'get', 'g_1'], { env: { MON_BASE_URL: 'https://acme.example.com\r\nHost: evil', MON_API_KEY: KEY } });
+    const result = await runMain(['groups', 'get', 'g_1'], {
+      env: { MON_BASE_URL: 'https://acme.example.com\r\nHost: evil', MON_API_KEY: KEY },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')).toHaveLength(2);
     expect(result.stderr.slice(0, -1)).not.toMatch(RAW_CONTROL);

@@ -26,7 +26,11 @@ describe('whole numbers the API cannot take, and an empty --expand', () => {
     ['--limit', '2147483648'],
   ])('%s %s: exit 2, nothing sent', async (option, value) => {
     const result = await runMain(['computers', 'list', option, value], { env });
-    expectRefusedBeforeSending(result, `${option}: must be at most 2147483647, the largest whole number the API takes (got '${value}')`, api.requests);
+    expectRefusedBeforeSending(
+      result,
+      `${option}: must be at most 2147483647, the largest whole number the API takes (got '${value}')`,
+      api.requests,
+    );
   });
 
   it('the largest 32-bit value is sent exactly as typed', async () => {
@@ -36,17 +40,34 @@ describe('whole numbers the API cannot take, and an empty --expand', () => {
   });
 
   it('api --paginate with a page past 32 bits: exit 2, nothing sent', async () => {
-    const result = await runMain(['api', 'get', '/computers', '-F', 'page=99999999999999999999999', '--paginate'], { env });
-    expectRefusedBeforeSending(result, '-F page=99999999999999999999999: must be a whole number from 1 to 2147483647', api.requests);
+    const result = await runMain(['api', 'get', '/computers', '-F', 'page=99999999999999999999999', '--paginate'], {
+      env,
+    });
+    expectRefusedBeforeSending(
+      result,
+      '-F page=99999999999999999999999: must be a whole number from 1 to 2147483647',
+      api.requests,
+    );
   });
 
-  it.each([[['--expand', '']], [['--expand', 'group', '--expand', '  ']]])('%j: exit 2, nothing sent', async (expand) => {
-    const result = await runMain(['computers', 'list', ...expand], { env });
-    expectRefusedBeforeSending(result, "--expand: give a key to expand (got '') — e.g. --expand group or --expand plugin_results", api.requests);
-  });
+  it.each([[['--expand', '']], [['--expand', 'group', '--expand', '  ']]])(
+    '%j: exit 2, nothing sent',
+    async (expand) => {
+      const result = await runMain(['computers', 'list', ...expand], { env });
+      expectRefusedBeforeSending(
+        result,
+        "--expand: give a key to expand (got '') — e.g. --expand group or --expand plugin_results",
+        api.requests,
+      );
+    },
+  );
 
   it("--base-url '' beside MON_BASE_URL: exit 2 naming the flag, not 'no base URL'", async () => {
     const result = await runMain(['--base-url', '', 'computers', 'list'], { env });
-    expectRefusedBeforeSending(result, "--base-url: give a URL (got '') — e.g. --base-url https://acme.monitoring.example.com", api.requests);
+    expectRefusedBeforeSending(
+      result,
+      "--base-url: give a URL (got '') — e.g. --base-url https://acme.monitoring.example.com",
+      api.requests,
+    );
   });
 });

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { apiError, hang, json, reset, scripted, startFakeApi, type FakeApi, type Handler } from '../helpers/fake-api.js';
+import {
+  apiError,
+  hang,
+  json,
+  reset,
+  scripted,
+  startFakeApi,
+  type FakeApi,
+  type Handler,
+} from '../helpers/fake-api.js';
 import { runMon } from '../helpers/run-mon.js';
 import { expectNoKey, KEY } from './support.js';
 
@@ -25,13 +34,24 @@ describe('a creating POST under faults', () => {
     api.requests.length = 0;
   });
 
-  const create = () => runMon(['notes', 'create', '--computer', 'c_1', '--body', 'Battery replaced', '--json', '--verbose'], { env });
+  const create = () =>
+    runMon(['notes', 'create', '--computer', 'c_1', '--body', 'Battery replaced', '--json', '--verbose'], { env });
 
   const faults: [string, Handler, number][] = [
     ['a connection reset', reset, 8],
     ['a 503', (_req, res) => apiError(res, 503, 'Service Unavailable', '', { 'retry-after': '0' }), 7],
-    ['a 502 HTML page from a proxy', (_req, res) => (res.writeHead(502, { 'content-type': 'text/html' }), res.end('<h1>Bad Gateway</h1>')), 7],
-    ['a body cut off mid-answer', (_req, res) => (res.writeHead(201, { 'content-length': '300' }), res.write('{"uid":"n_1"'), setTimeout(() => res.destroy(), 20)), 7],
+    [
+      'a 502 HTML page from a proxy',
+      (_req, res) => (res.writeHead(502, { 'content-type': 'text/html' }), res.end('<h1>Bad Gateway</h1>')),
+      7,
+    ],
+    [
+      'a body cut off mid-answer',
+      (_req, res) => (
+        res.writeHead(201, { 'content-length': '300' }), res.write('{"uid":"n_1"'), setTimeout(() => res.destroy(), 20)
+      ),
+      7,
+    ],
   ];
 
   for (const [what, fault, code] of faults) {
@@ -79,10 +99,14 @@ describe('the client itself (in-process, real sockets)', () => {
       backoffMs: 10,
     });
     try {
-      await expect(client.call('notes.create', { body: { note: { body: 'x', computer_id: 'c_1' } } })).rejects.toMatchObject({ exitCode: 8 });
+      await expect(
+        client.call('notes.create', { body: { note: { body: 'x', computer_id: 'c_1' } } }),
+      ).rejects.toMatchObject({ exitCode: 8 });
       expect(api.requests).toHaveLength(1);
       api.requests.length = 0;
-      await expect(client.call('groups.findOrCreate', { body: { group: { name: 'Acme' } } })).rejects.toMatchObject({ exitCode: 8 });
+      await expect(client.call('groups.findOrCreate', { body: { group: { name: 'Acme' } } })).rejects.toMatchObject({
+        exitCode: 8,
+      });
       expect(api.requests).toHaveLength(4);
     } finally {
       await client.close();

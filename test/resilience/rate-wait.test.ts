@@ -17,7 +17,12 @@ import { KEY } from './support.js';
 /** A terminal's stderr: what was written, and the line it shows now (after the last `\r`). */
 function screen() {
   let text = '';
-  return { isTTY: true, write: (chunk: string) => void (text += chunk), text: () => text, line: () => (text.split('\r').at(-1) ?? '').replace('\x1b[K', '') };
+  return {
+    isTTY: true,
+    write: (chunk: string) => void (text += chunk),
+    text: () => text,
+    line: () => (text.split('\r').at(-1) ?? '').replace('\x1b[K', ''),
+  };
 }
 
 const hold = (until: number): RateHold => ({ until, requests: 400, windowMs: 60_000 });
@@ -28,9 +33,13 @@ describe('the wait notice', () => {
     const err = screen();
     const notice = createWaitNotice(err, () => now, false);
     notice.hold(hold(42_000));
-    expect(err.line()).toBe('waiting 0:42 for the rate budget (400 requests a minute, shared by every mon using this key)');
+    expect(err.line()).toBe(
+      'waiting 0:42 for the rate budget (400 requests a minute, shared by every mon using this key)',
+    );
     now = 30_500;
-    expect(notice.note()).toBe('waiting 0:12 for the rate budget (400 requests a minute, shared by every mon using this key)');
+    expect(notice.note()).toBe(
+      'waiting 0:12 for the rate budget (400 requests a minute, shared by every mon using this key)',
+    );
     notice.hold(undefined);
     expect(err.line()).toBe('');
   });
@@ -38,7 +47,12 @@ describe('the wait notice', () => {
   it('a second or less says nothing', () => {
     const err = screen();
     const lines: string[] = [];
-    const notice = createWaitNotice(err, () => 0, false, (line) => lines.push(line));
+    const notice = createWaitNotice(
+      err,
+      () => 0,
+      false,
+      (line) => lines.push(line),
+    );
     notice.hold(hold(1_000));
     notice.hold(undefined);
     expect(err.text()).toBe('');
@@ -49,12 +63,19 @@ describe('the wait notice', () => {
     const err = { isTTY: false, write: (chunk: string) => void (written += chunk) };
     let written = '';
     const lines: string[] = [];
-    const notice = createWaitNotice(err, () => 0, false, (line) => lines.push(line));
+    const notice = createWaitNotice(
+      err,
+      () => 0,
+      false,
+      (line) => lines.push(line),
+    );
     notice.hold(hold(5_000));
     notice.hold(undefined);
     notice.hold(hold(3_000));
     expect(written).toBe('');
-    expect(lines).toEqual(['rate budget: waiting 5 s for a free request (400 requests a minute, shared by every mon using this key)']);
+    expect(lines).toEqual([
+      'rate budget: waiting 5 s for a free request (400 requests a minute, shared by every mon using this key)',
+    ]);
   });
 
   it('--quiet keeps the terminal quiet', () => {
@@ -71,7 +92,9 @@ describe('the wait notice', () => {
     progress.update('reading computers 100/10000');
     expect(err.text()).toBe('');
     notice.hold(hold(55_000));
-    expect(err.line()).toBe('reading computers 100/10000  waiting 0:55 for the rate budget (400 requests a minute, shared by every mon using this key)');
+    expect(err.line()).toBe(
+      'reading computers 100/10000  waiting 0:55 for the rate budget (400 requests a minute, shared by every mon using this key)',
+    );
     now = 55_000;
     notice.hold(undefined);
     expect(err.line()).toBe('reading computers 100/10000');
@@ -87,7 +110,9 @@ describe('the wait notice', () => {
     now = 2_000;
     meter.tick();
     notice.hold(hold(now + 61_000));
-    expect(err.line()).toMatch(/^muting \[#####-+\] 1\/4 .* left {2}waiting 1:01 for the rate budget \(400 requests a minute, shared by every mon using this key\)$/);
+    expect(err.line()).toMatch(
+      /^muting \[#####-+\] 1\/4 .* left {2}waiting 1:01 for the rate budget \(400 requests a minute, shared by every mon using this key\)$/,
+    );
   });
 });
 
@@ -95,7 +120,9 @@ describe('the budget says when it holds', () => {
   it('each wait, as it begins and ends', async () => {
     const clock = testClock(1_000_000);
     const holds: (RateHold | undefined)[] = [];
-    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '1/60' }, clock, undefined, (h) => holds.push(h));
+    const budget = sharedBudget(tempConfigDir(), KEY, { MON_RATE_LIMIT: '1/60' }, clock, undefined, (h) =>
+      holds.push(h),
+    );
     const signal = new AbortController().signal;
     await budget.take(signal);
     expect(holds).toEqual([]);
@@ -122,8 +149,18 @@ describe('a command held by the budget', () => {
       stderr: { write: (chunk: string) => (stderr += chunk), isTTY: tty },
       stdin: Object.assign(Readable.from([]), { isTTY: false }),
     };
-    const env = { HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_RATE_LIMIT: '1/5' };
-    const code = await main(['computers', 'list', '--all', '--per-page', '1', ...args], { io, env, clock: testClock() });
+    const env = {
+      HOME: tempConfigDir(),
+      MON_CONFIG_DIR: tempConfigDir(),
+      MON_BASE_URL: api.url,
+      MON_API_KEY: KEY,
+      MON_RATE_LIMIT: '1/5',
+    };
+    const code = await main(['computers', 'list', '--all', '--per-page', '1', ...args], {
+      io,
+      env,
+      clock: testClock(),
+    });
     return { code, stdout, stderr };
   }
 
@@ -131,7 +168,9 @@ describe('a command held by the budget', () => {
     const result = await run([], true);
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(4);
-    expect(result.stderr).toMatch(/\rreading computers 1\/3 {2}waiting 0:0[56] for the rate budget \(1 request per 5 s, shared by every mon using this key\)/);
+    expect(result.stderr).toMatch(
+      /\rreading computers 1\/3 {2}waiting 0:0[56] for the rate budget \(1 request per 5 s, shared by every mon using this key\)/,
+    );
     // the line is cleared before the table
     expect(result.stderr.endsWith('\r\x1b[K')).toBe(true);
   });
@@ -140,7 +179,9 @@ describe('a command held by the budget', () => {
     const verbose = await run(['--verbose'], false);
     expect(verbose.code).toBe(0);
     expect(verbose.stderr.match(/rate budget: waiting/g)).toHaveLength(1);
-    expect(verbose.stderr).toMatch(/rate budget: waiting [56] s for a free request \(1 request per 5 s, shared by every mon using this key\)/);
+    expect(verbose.stderr).toMatch(
+      /rate budget: waiting [56] s for a free request \(1 request per 5 s, shared by every mon using this key\)/,
+    );
     const quiet = await run([], false);
     expect(quiet.stderr).toBe('');
   });
@@ -153,7 +194,9 @@ describe('MON_RATE_LIMIT raised past the API', () => {
     ['400/60 to the service: none', 'https://acme.example.com', '400/60', false],
     ['100000/60 to a sandbox on loopback: none', 'http://127.0.0.1:9', '100000/60', false],
   ])('%s', async (_name, baseUrl, limit, warned) => {
-    const result = await runMain(['--dry-run', 'groups', 'list'], { env: { MON_BASE_URL: baseUrl, MON_API_KEY: 'k_rate_limit_123456', MON_RATE_LIMIT: limit } });
+    const result = await runMain(['--dry-run', 'groups', 'list'], {
+      env: { MON_BASE_URL: baseUrl, MON_API_KEY: 'k_rate_limit_123456', MON_RATE_LIMIT: limit },
+    });
     expect(result.code).toBe(0);
     const warning = `mon: warning: MON_RATE_LIMIT=${limit} lets mon send more than the API's 400 requests a minute: expect 429 answers (exit 6)\n`;
     expect(result.stderr).toBe(`${warned ? warning : ''}dry run: nothing was sent\n`);

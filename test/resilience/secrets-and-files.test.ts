@@ -39,10 +39,19 @@ describe('the key never shows', () => {
   it('not in --verbose, on success or when the server echoes it back in an error', async () => {
     const fine = await runMon(['groups', 'get', 'g_1', '--verbose', '--json'], { env });
     expect(fine.code).toBe(0);
-    expect(fine.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v2\.5\/groups\/g_1\?api_key=\[REDACTED\] 200 \(\d+ ms\)/);
+    expect(fine.stderr).toMatch(
+      /GET http:\/\/127\.0\.0\.1:\d+\/v2\.5\/groups\/g_1\?api_key=\[REDACTED\] 200 \(\d+ ms\)/,
+    );
     expectNoKey(fine);
 
-    api.handle((req, res) => apiError(res, 422, 'Invalid', `api_key ${req.form.get('api_key')} (${encodeURIComponent(KEY)}) is not allowed here`));
+    api.handle((req, res) =>
+      apiError(
+        res,
+        422,
+        'Invalid',
+        `api_key ${req.form.get('api_key')} (${encodeURIComponent(KEY)}) is not allowed here`,
+      ),
+    );
     const echoed = await runMon(['groups', 'update', 'g_1', '--name', 'Acme', '--verbose'], { env });
     expect(echoed.code).toBe(5);
     expect(echoed.stderr).toMatch(/\[REDACTED\]/);
@@ -51,9 +60,13 @@ describe('the key never shows', () => {
   });
 
   it('not in a crash line, whatever the error carries (a URL with the key, raw or encoded)', () => {
-    const error = new TypeError(`fetch failed for https://acme.example.com/v2.5/groups?api_key=${encodeURIComponent(KEY)}&page=2\n    at undici`);
+    const error = new TypeError(
+      `fetch failed for https://acme.example.com/v2.5/groups?api_key=${encodeURIComponent(KEY)}&page=2\n    at undici`,
+    );
     const line = crashLine(error, { MON_API_KEY: KEY });
-    expect(line).toBe('mon: unexpected error: fetch failed for https://acme.example.com/v2.5/groups?api_key=[REDACTED]&page=2\n');
+    expect(line).toBe(
+      'mon: unexpected error: fetch failed for https://acme.example.com/v2.5/groups?api_key=[REDACTED]&page=2\n',
+    );
     expect(crashLine(`raw ${KEY} here`, { MON_API_KEY: KEY })).toBe('mon: unexpected error: raw [REDACTED] here\n');
   });
 });
@@ -62,7 +75,10 @@ describe('files on disk: atomic writes, clear messages for damaged ones', () => 
   it('a damaged config file: exit 2 with one line naming the file, for profile commands and API commands alike', async () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'config.json'), '{"profiles": {"acme": {"baseUrl": ', { mode: 0o600 });
-    for (const args of [['profile', 'list'], ['groups', 'list']]) {
+    for (const args of [
+      ['profile', 'list'],
+      ['groups', 'list'],
+    ]) {
       const result = await runMon(args, { env: { MON_CONFIG_DIR: dir } });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`config file ${join(dir, 'config.json')} is not valid JSON`);
@@ -84,7 +100,10 @@ describe('files on disk: atomic writes, clear messages for damaged ones', () => 
     const dir = tempConfigDir();
     const results = await Promise.all(
       [1, 2, 3, 4, 5, 6].map((n) =>
-        runMon(['profile', 'add', `p${n}`, '--base-url', `https://p${n}.example.com`, '--api-key-stdin'], { env: { MON_CONFIG_DIR: dir }, input: `${KEY}${n}` }),
+        runMon(['profile', 'add', `p${n}`, '--base-url', `https://p${n}.example.com`, '--api-key-stdin'], {
+          env: { MON_CONFIG_DIR: dir },
+          input: `${KEY}${n}`,
+        }),
       ),
     );
     for (const result of results) expect(result.code).toBe(0);
@@ -101,7 +120,9 @@ describe('files on disk: atomic writes, clear messages for damaged ones', () => 
       const ledger = join(dir, 'rate', `${keyFingerprint(KEY)}.json`);
       mkdirSync(join(dir, 'rate'));
       writeFileSync(ledger, '\u0000\u0000garbage');
-      const result = await runMon(['groups', 'get', 'g_1', '--json'], { env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir } });
+      const result = await runMon(['groups', 'get', 'g_1', '--json'], {
+        env: { MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_CONFIG_DIR: dir },
+      });
       expect(result.code).toBe(0);
       expect((JSON.parse(readFileSync(ledger, 'utf8')) as { sent: number[] }).sent).toHaveLength(1);
       expect(readdirSync(join(dir, 'rate'))).toEqual([ledger.split('/').pop()]);

@@ -19,8 +19,16 @@ const PER_PAGE = 100;
 /** Pages of computers with a 2 KB description each: about 200 KB a page, so buffers fill fast. */
 const bigPages: Handler = (req, res) => {
   const page = Number(req.query.get('page') ?? 1);
-  const items = Array.from({ length: PER_PAGE }, (_, i) => ({ uid: `c_${(page - 1) * PER_PAGE + i + 1}`, description: 'x'.repeat(2_000) }));
-  json(res, 200, items, { 'x-page': String(page), 'x-per-page': String(PER_PAGE), 'x-total': String(TOTAL), 'x-total-pages': String(TOTAL / PER_PAGE) });
+  const items = Array.from({ length: PER_PAGE }, (_, i) => ({
+    uid: `c_${(page - 1) * PER_PAGE + i + 1}`,
+    description: 'x'.repeat(2_000),
+  }));
+  json(res, 200, items, {
+    'x-page': String(page),
+    'x-per-page': String(PER_PAGE),
+    'x-total': String(TOTAL),
+    'x-total-pages': String(TOTAL / PER_PAGE),
+  });
 };
 
 /** A stdout like a pipe nobody reads yet: writes are held (64 KB buffer) until open() is called. */
@@ -68,7 +76,10 @@ describe('a long --all into a reader that pauses', () => {
       stderr: { write: (chunk: string) => (stderr += chunk), isTTY: false },
       stdin: Object.assign(Readable.from([]), { isTTY: false }),
     };
-    const exited = main(args, { io, env: { MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY } });
+    const exited = main(args, {
+      io,
+      env: { MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY },
+    });
     // Not reading: the buffer fills and mon waits for it to drain.
     await waitFor(stdout.waiting, 'mon to wait for the reader');
     // Pages already asked for may still arrive; nothing more is asked for while it waits. (A
@@ -108,8 +119,16 @@ describe.concurrent('a reader that never reads, under MON_DEADLINE', () => {
   /** 200 computers, 2 KB each: far more than a pipe holds. */
   const fewerPages: Handler = (req, res) => {
     const page = Number(req.query.get('page') ?? 1);
-    const items = Array.from({ length: PER_PAGE }, (_, i) => ({ uid: `c_${(page - 1) * PER_PAGE + i + 1}`, description: 'x'.repeat(2_000) }));
-    json(res, 200, items, { 'x-page': String(page), 'x-per-page': String(PER_PAGE), 'x-total': '200', 'x-total-pages': '2' });
+    const items = Array.from({ length: PER_PAGE }, (_, i) => ({
+      uid: `c_${(page - 1) * PER_PAGE + i + 1}`,
+      description: 'x'.repeat(2_000),
+    }));
+    json(res, 200, items, {
+      'x-page': String(page),
+      'x-per-page': String(PER_PAGE),
+      'x-total': '200',
+      'x-total-pages': '2',
+    });
   };
   let api: FakeApi;
   beforeAll(async () => {
@@ -117,7 +136,9 @@ describe.concurrent('a reader that never reads, under MON_DEADLINE', () => {
   });
   afterAll(() => api.close());
 
-  const held = new RegExp(`^mon: the command did not finish within its deadline of ${DEADLINE_S} s \\(standard output was not read\\) — raise MON_DEADLINE`);
+  const held = new RegExp(
+    `^mon: the command did not finish within its deadline of ${DEADLINE_S} s \\(standard output was not read\\) — raise MON_DEADLINE`,
+  );
   it.each([
     ['--all -o ndjson (stuck mid-run)', ['computers', 'list', '--all', '-o', 'ndjson']],
     ['--all as a table (stuck after the answer)', ['computers', 'list', '--all', '--fields', 'uid,description']],
@@ -126,7 +147,14 @@ describe.concurrent('a reader that never reads, under MON_DEADLINE', () => {
   ])('%s: exit 8, one line saying standard output was not read', async (_name, args) => {
     const child = spawn(process.execPath, [MON_BIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH, HOME: tempConfigDir(), MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_DEADLINE: String(DEADLINE_S) },
+      env: {
+        PATH: process.env.PATH,
+        HOME: tempConfigDir(),
+        MON_CONFIG_DIR: tempConfigDir(),
+        MON_BASE_URL: api.url,
+        MON_API_KEY: KEY,
+        MON_DEADLINE: String(DEADLINE_S),
+      },
     });
     // stdout is never read: its pipe fills and stays full.
     let stderr = '';
@@ -149,14 +177,19 @@ describe.concurrent('a reader that never reads, under MON_DEADLINE', () => {
  * 1's answer moves the clock past it). With page 1 still held by a stdout nobody reads, the line
  * says so; with page 1 taken, it says only the deadline.
  */
-describe('the deadline\'s words come from what holds the command, not from which wait noticed', () => {
+describe("the deadline's words come from what holds the command, not from which wait noticed", () => {
   let api: FakeApi;
   let clock: TestClock;
   beforeAll(async () => {
     api = await startFakeApi((req, res) => {
       const page = Number(req.query.get('page') ?? 1);
       if (page === 1) clock.advance(60_000);
-      json(res, 200, [{ uid: `c_${page}`, description: 'small' }], { 'x-page': String(page), 'x-per-page': '1', 'x-total': '2', 'x-total-pages': '2' });
+      json(res, 200, [{ uid: `c_${page}`, description: 'small' }], {
+        'x-page': String(page),
+        'x-per-page': '1',
+        'x-total': '2',
+        'x-total-pages': '2',
+      });
     });
   });
   afterAll(() => api.close());
@@ -175,9 +208,15 @@ describe('the deadline\'s words come from what holds the command, not from which
       stdin: Object.assign(Readable.from([]), { isTTY: false }),
     };
     // In created order, the pages are printed as they come (in another, once all are in).
-    const code = await main(['computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson'], { io, env: { MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_DEADLINE: '5' }, clock });
+    const code = await main(['computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson'], {
+      io,
+      env: { MON_CONFIG_DIR: tempConfigDir(), MON_BASE_URL: api.url, MON_API_KEY: KEY, MON_DEADLINE: '5' },
+      clock,
+    });
     expect(code).toBe(8);
     expect(stdout.text()).toBe(`${JSON.stringify({ uid: 'c_1', description: 'small' })}\n`);
-    expect(stderr).toBe(`mon: the command did not finish within its deadline of 5 s${words} — raise MON_DEADLINE (seconds) if it needs longer\n`);
+    expect(stderr).toBe(
+      `mon: the command did not finish within its deadline of 5 s${words} — raise MON_DEADLINE (seconds) if it needs longer\n`,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_API_KEY, SANDBOX_OTHER_API_KEY, startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, errorOf, start } from './helpers.js';
+import { type Api, errorOf, start } from './helpers.js';
 
 let sandbox: RunningSandbox;
 let api: Api;
@@ -128,7 +128,8 @@ describe('errors', () => {
   });
 
   it('says paths begin with /v2.5 only of a path that does not', async () => {
-    for (const path of ['/', '/v2.2/groups', '/groups']) expect(errorOf(await api.get(path)).details, path).toMatch(/paths begin with \/v2\.5$/);
+    for (const path of ['/', '/v2.2/groups', '/groups'])
+      expect(errorOf(await api.get(path)).details, path).toMatch(/paths begin with \/v2\.5$/);
     for (const path of ['/v2.5/widgets', '/v2.5/groups/a/b', '/v2.5']) {
       const details = errorOf(await api.get(path)).details;
       expect(details, path).not.toMatch(/begin with/);
@@ -147,7 +148,14 @@ describe('errors', () => {
   });
 
   it('answers 404 for unknown uids of every resource', async () => {
-    for (const path of ['/v2.5/groups/g_nope', '/v2.5/computers/NOPE', '/v2.5/expirations/e_nope', '/v2.5/expiration_manufacturers/em_nope', '/v2.5/expiration_products/ep_nope', '/v2.5/notes/n_nope']) {
+    for (const path of [
+      '/v2.5/groups/g_nope',
+      '/v2.5/computers/NOPE',
+      '/v2.5/expirations/e_nope',
+      '/v2.5/expiration_manufacturers/em_nope',
+      '/v2.5/expiration_products/ep_nope',
+      '/v2.5/notes/n_nope',
+    ]) {
       const res = await api.get(path);
       expect(res.status, path).toBe(404);
       expect(errorOf(res)).toMatchObject({ code: ':not_found', title: 'Not Found' });
@@ -189,7 +197,10 @@ describe('recorded requests', () => {
     const { sandbox: sb, api: a } = await start();
     try {
       await a.get('/v2.5/computers', { 'platform[]': ['mac', 'linux'], status: 'missing' });
-      await a.send('POST', '/v2.5/groups/find_or_create', { 'group[name]': 'Recorded', 'group[build_installers]': 'true' });
+      await a.send('POST', '/v2.5/groups/find_or_create', {
+        'group[name]': 'Recorded',
+        'group[build_installers]': 'true',
+      });
       await a.as('bad').get('/v2.5/users');
       expect(sb.requests).toHaveLength(3);
       const [list, create, denied] = sb.requests;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, NOW_SEC, errorOf, start } from './helpers.js';
+import { type Api, NOW_SEC, errorOf, start } from './helpers.js';
 
 let sandbox: RunningSandbox;
 let api: Api;

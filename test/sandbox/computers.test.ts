@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, Clock, DAY, errorOf, start } from './helpers.js';
+import { type Api, type Clock, DAY, errorOf, start } from './helpers.js';
 
 interface Computer {
   uid: string;
@@ -26,20 +26,86 @@ interface Computer {
 
 /** Every field of the reference's Computer table (plugin_results only on expand; ard_field1..4 spelled as the samples spell them), plus the sample-only two. */
 const COMPUTER_FIELDS = [
-  'uid', 'client_id', 'svc_id', 'description', 'agent_version', 'build_number', 'last_report', 'created_at', 'group',
-  'computer_name', 'custom_name', 'computer_url', 'reference_email', 'contact_email', 'reference_email_computer',
-  'reference_email_group', 'last_user', 'serial_number', 'os_version', 'os_version_number', 'os_version_number_max',
-  'model_identifier', 'model_name', 'maker_product_description', 'product_description', 'estimated_manufacture_date',
-  'care_eligibility', 'warranty_status', 'estimated_purchase_date', 'config_description', 'ram_installed',
-  'ram_installed_in_bytes', 'ram_speed', 'ram_upgradeable', 'ram_max_maker', 'ram_max_actual',
-  'boot_volume_capacity_in_bytes', 'boot_volume_usage_in_bytes', 'boot_volume_capacity', 'boot_volume_usage',
-  'boot_volume_usage_percent', 'processor', 'current_uptime', 'smc_version', 'primary_ip', 'active_mac_address',
-  'system_mac_address', 'asset_id', 'ard_field1', 'ard_field2', 'ard_field3', 'ard_field4', 'remote_a_id',
-  'remote_a_release', 'remote_a_unattended', 'remote_b_url', 'remote_c_url', 'remote_d_url', 'mdm_computer_id', 'mdm_url',
-  'pkgmgr_identifier', 'internal_notes', 'public_notes', 'updates_enabled', 'settings_enabled', 'report_if_missing',
-  'report_missing_after', 'ignore_missing_until', 'rekey_requested', 'pending_removal', 'agent_removed', 'has_issue',
-  'missing', 'hidden', 'platform', 'beacon_reporting', 'beacon_missing_threshold_in_minutes',
-  'create_ticket_on_beacon_found', 'last_update', 'registration_date',
+  'uid',
+  'client_id',
+  'svc_id',
+  'description',
+  'agent_version',
+  'build_number',
+  'last_report',
+  'created_at',
+  'group',
+  'computer_name',
+  'custom_name',
+  'computer_url',
+  'reference_email',
+  'contact_email',
+  'reference_email_computer',
+  'reference_email_group',
+  'last_user',
+  'serial_number',
+  'os_version',
+  'os_version_number',
+  'os_version_number_max',
+  'model_identifier',
+  'model_name',
+  'maker_product_description',
+  'product_description',
+  'estimated_manufacture_date',
+  'care_eligibility',
+  'warranty_status',
+  'estimated_purchase_date',
+  'config_description',
+  'ram_installed',
+  'ram_installed_in_bytes',
+  'ram_speed',
+  'ram_upgradeable',
+  'ram_max_maker',
+  'ram_max_actual',
+  'boot_volume_capacity_in_bytes',
+  'boot_volume_usage_in_bytes',
+  'boot_volume_capacity',
+  'boot_volume_usage',
+  'boot_volume_usage_percent',
+  'processor',
+  'current_uptime',
+  'smc_version',
+  'primary_ip',
+  'active_mac_address',
+  'system_mac_address',
+  'asset_id',
+  'ard_field1',
+  'ard_field2',
+  'ard_field3',
+  'ard_field4',
+  'remote_a_id',
+  'remote_a_release',
+  'remote_a_unattended',
+  'remote_b_url',
+  'remote_c_url',
+  'remote_d_url',
+  'mdm_computer_id',
+  'mdm_url',
+  'pkgmgr_identifier',
+  'internal_notes',
+  'public_notes',
+  'updates_enabled',
+  'settings_enabled',
+  'report_if_missing',
+  'report_missing_after',
+  'ignore_missing_until',
+  'rekey_requested',
+  'pending_removal',
+  'agent_removed',
+  'has_issue',
+  'missing',
+  'hidden',
+  'platform',
+  'beacon_reporting',
+  'beacon_missing_threshold_in_minutes',
+  'create_ticket_on_beacon_found',
+  'last_update',
+  'registration_date',
 ];
 
 let sandbox: RunningSandbox;
@@ -89,7 +155,12 @@ describe('GET /v2.5/computers', () => {
   });
 
   it('refuses an unknown order or status with 400 naming the parameter', async () => {
-    for (const [name, value] of [['order', 'name_asc'], ['status', 'muted'], ['platform', 'bsd'], ['created_after', '2025-13-01']] as const) {
+    for (const [name, value] of [
+      ['order', 'name_asc'],
+      ['status', 'muted'],
+      ['platform', 'bsd'],
+      ['created_after', '2025-13-01'],
+    ] as const) {
       const res = await api.get('/v2.5/computers', { [name]: value });
       expect(res.status, name).toBe(400);
       expect(errorOf(res).details).toContain(name);
@@ -107,7 +178,10 @@ describe('GET /v2.5/computers', () => {
     for (const [status, pred] of cases) {
       const got = await list({ status });
       expect(got.length, status).toBeGreaterThan(0);
-      expect(got.map((c) => c.uid), status).toEqual(all.filter(pred).map((c) => c.uid));
+      expect(
+        got.map((c) => c.uid),
+        status,
+      ).toEqual(all.filter(pred).map((c) => c.uid));
     }
   });
 
@@ -134,7 +208,12 @@ describe('GET /v2.5/computers', () => {
     clock.advance(40 * DAY);
     try {
       const later = await list({ status: 'missing' });
-      expect(later.map((c) => c.uid).sort()).toEqual(all.filter((c) => c.report_if_missing).map((c) => c.uid).sort());
+      expect(later.map((c) => c.uid).sort()).toEqual(
+        all
+          .filter((c) => c.report_if_missing)
+          .map((c) => c.uid)
+          .sort(),
+      );
     } finally {
       clock.ms = saved;
     }
@@ -171,7 +250,9 @@ describe('GET /v2.5/computers', () => {
 
   it('filters by serial_number and asset_id', async () => {
     const withSerial = all.find((c) => c.serial_number) as Computer;
-    expect((await list({ serial_number: withSerial.serial_number as string })).map((c) => c.uid)).toEqual([withSerial.uid]);
+    expect((await list({ serial_number: withSerial.serial_number as string })).map((c) => c.uid)).toEqual([
+      withSerial.uid,
+    ]);
     const withAsset = all.find((c) => c.asset_id) as Computer;
     expect((await list({ asset_id: withAsset.asset_id as string })).map((c) => c.uid)).toEqual([withAsset.uid]);
   });
@@ -182,7 +263,9 @@ describe('GET /v2.5/computers', () => {
     expect((await list({ reference_email_computer: email })).map((c) => c.uid)).toEqual([own.uid]);
     const groupEmail = own.reference_email_group as string;
     const byGroup = await list({ reference_email_group: groupEmail });
-    expect(byGroup.map((c) => c.uid)).toEqual(all.filter((c) => c.reference_email_group === groupEmail).map((c) => c.uid));
+    expect(byGroup.map((c) => c.uid)).toEqual(
+      all.filter((c) => c.reference_email_group === groupEmail).map((c) => c.uid),
+    );
     expect((await list({ reference_email: email })).map((c) => c.uid)).toEqual([own.uid]);
     expect((await list({ reference_email: groupEmail })).map((c) => c.uid)).toEqual(byGroup.map((c) => c.uid));
   });
@@ -261,7 +344,9 @@ describe('PUT /v2.5/computers/{client_id}', () => {
 
   it.each(['2', '5', '10', '15', '20', '30'])('accepts beacon threshold %s', async (v) => {
     const c = all[7] as Computer;
-    const res = await api.send('PUT', `/v2.5/computers/${c.client_id}`, { 'computer[beacon_missing_threshold_in_minutes]': v });
+    const res = await api.send('PUT', `/v2.5/computers/${c.client_id}`, {
+      'computer[beacon_missing_threshold_in_minutes]': v,
+    });
     expect(res.status).toBe(200);
     expect(res.body.beacon_missing_threshold_in_minutes).toBe(Number(v));
   });
@@ -286,7 +371,9 @@ describe('PUT /v2.5/computers/{client_id}', () => {
     ['product_description', 65535],
   ])('answers 500 when %s is over %i characters, 200 at the limit', async (attr, limit) => {
     const c = all[9] as Computer;
-    const over = await api.send('PUT', `/v2.5/computers/${c.client_id}`, { [`computer[${attr}]`]: 'x'.repeat(limit + 1) });
+    const over = await api.send('PUT', `/v2.5/computers/${c.client_id}`, {
+      [`computer[${attr}]`]: 'x'.repeat(limit + 1),
+    });
     expect(over.status).toBe(500);
     expect(errorOf(over).code).toBe(':internal_server_error');
     const at = await api.send('PUT', `/v2.5/computers/${c.client_id}`, { [`computer[${attr}]`]: 'x'.repeat(limit) });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, errorOf, start } from './helpers.js';
+import { type Api, errorOf, start } from './helpers.js';
 
 let sandbox: RunningSandbox;
 let api: Api;
@@ -12,7 +12,11 @@ afterAll(() => sandbox.close());
 
 describe('request conventions (api-v2.5, What the service does)', () => {
   it('answers JSON with a charset on every response', async () => {
-    for (const res of [await api.get('/v2.5/groups'), await api.get('/v2.5/groups/g_x'), await api.as('x').get('/v2.5/groups')]) {
+    for (const res of [
+      await api.get('/v2.5/groups'),
+      await api.get('/v2.5/groups/g_x'),
+      await api.as('x').get('/v2.5/groups'),
+    ]) {
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(() => JSON.parse(res.text)).not.toThrow();
     }
@@ -43,7 +47,8 @@ describe('request conventions (api-v2.5, What the service does)', () => {
 
   it('expands the group of every computer in a list', async () => {
     const res = await api.get('/v2.5/computers', { 'expand[]': 'group', per_page: 5 });
-    for (const c of res.body) expect(c.group).toMatchObject({ uid: expect.stringMatching(/^g_/), name: expect.any(String) });
+    for (const c of res.body)
+      expect(c.group).toMatchObject({ uid: expect.stringMatching(/^g_/), name: expect.any(String) });
   });
 
   it('takes create attributes from the query string as well as the body', async () => {
@@ -69,9 +74,14 @@ describe('request conventions (api-v2.5, What the service does)', () => {
 
   it('counts characters, not UTF-16 units, against limits', async () => {
     // 191 emoji are 382 UTF-16 units but 191 characters
-    const res = await api.send('POST', '/v2.5/expiration_manufacturers', { 'expiration_manufacturer[name]': '🔧'.repeat(191) });
+    const res = await api.send('POST', '/v2.5/expiration_manufacturers', {
+      'expiration_manufacturer[name]': '🔧'.repeat(191),
+    });
     expect(res.status).toBe(200);
-    expect((await api.send('POST', '/v2.5/expiration_manufacturers', { 'expiration_manufacturer[name]': '🔩'.repeat(192) })).status).toBe(500);
+    expect(
+      (await api.send('POST', '/v2.5/expiration_manufacturers', { 'expiration_manufacturer[name]': '🔩'.repeat(192) }))
+        .status,
+    ).toBe(500);
   });
 
   it('refuses include_private values it does not understand', async () => {

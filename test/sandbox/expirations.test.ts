@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, DAY, NOW_SEC, errorOf, start } from './helpers.js';
+import { type Api, DAY, NOW_SEC, errorOf, start } from './helpers.js';
 
 interface Expiration {
   uid: string;
@@ -61,7 +61,19 @@ describe('GET /v2.5/expirations', () => {
     expect(all.some((e) => e.computer !== null)).toBe(true);
     expect(all.some((e) => e.computer === null && e.group !== null)).toBe(true);
     for (const e of all) {
-      expect(Object.keys(e).sort()).toEqual(['computer', 'created_at', 'expiration_manufacturer', 'expiration_product', 'expires_at', 'group', 'license_key', 'notes', 'renewable', 'uid', 'updated_at']);
+      expect(Object.keys(e).sort()).toEqual([
+        'computer',
+        'created_at',
+        'expiration_manufacturer',
+        'expiration_product',
+        'expires_at',
+        'group',
+        'license_key',
+        'notes',
+        'renewable',
+        'uid',
+        'updated_at',
+      ]);
     }
   });
 
@@ -74,7 +86,9 @@ describe('GET /v2.5/expirations', () => {
   it('filters by uid, license_key and renewable', async () => {
     const e = all[2] as Expiration;
     expect(uids(await list({ uid: e.uid }))).toEqual([e.uid]);
-    expect(uids(await list({ license_key: e.license_key }))).toEqual(uids(all.filter((x) => x.license_key === e.license_key)));
+    expect(uids(await list({ license_key: e.license_key }))).toEqual(
+      uids(all.filter((x) => x.license_key === e.license_key)),
+    );
     expect(uids(await list({ renewable: 'false' }))).toEqual(uids(all.filter((x) => !x.renewable)));
   });
 
@@ -104,20 +118,28 @@ describe('GET /v2.5/expirations', () => {
   });
 
   it('filters by an expires_at range, dates or epoch seconds, inclusive', async () => {
-    const start = NOW_SEC - NOW_SEC % DAY;
+    const start = NOW_SEC - (NOW_SEC % DAY);
     const end = start + 60 * DAY;
-    const expected = uids(all.filter((e) => (e.expires_at as number) >= start && (e.expires_at as number) <= end + DAY - 1));
+    const expected = uids(
+      all.filter((e) => (e.expires_at as number) >= start && (e.expires_at as number) <= end + DAY - 1),
+    );
     expect(expected.length).toBeGreaterThan(0);
     const day = (s: number): string => new Date(s * 1000).toISOString().slice(0, 10);
     expect(uids(await list({ expires_at_start: day(start), expires_at_end: day(end) }))).toEqual(expected);
-    expect(uids(await list({ expires_at_start: String(start), expires_at_end: String(end + DAY - 1) }))).toEqual(expected);
+    expect(uids(await list({ expires_at_start: String(start), expires_at_end: String(end + DAY - 1) }))).toEqual(
+      expected,
+    );
   });
 
   it('counts an end date as its whole day, an epoch end as that second', async () => {
     const g = groups[0] as Named;
     const endDay = '2031-03-10';
     const at = Date.parse(`${endDay}T18:30:00Z`) / 1000;
-    const created = await api.send('POST', '/v2.5/expirations', { ...base(), 'expiration[group_id]': g.uid, 'expiration[expires_at]': at });
+    const created = await api.send('POST', '/v2.5/expirations', {
+      ...base(),
+      'expiration[group_id]': g.uid,
+      'expiration[expires_at]': at,
+    });
     expect(created.status).toBe(200);
     expect(uids(await list({ expires_at_start: '2031-03-10', expires_at_end: endDay }))).toEqual([created.body.uid]);
     expect(await list({ expires_at_start: '2031-03-01', expires_at_end: String(at - 1) })).toEqual([]);
@@ -141,7 +163,11 @@ describe('GET /v2.5/expirations', () => {
       'expand[]': ['expiration_manufacturer', 'expiration_product', 'group', 'computer.plugin_results'],
     });
     expect(res.status).toBe(200);
-    expect(res.body.expiration_manufacturer).toMatchObject({ uid: e.expiration_manufacturer, name: expect.any(String), slug: expect.any(String) });
+    expect(res.body.expiration_manufacturer).toMatchObject({
+      uid: e.expiration_manufacturer,
+      name: expect.any(String),
+      slug: expect.any(String),
+    });
     expect(res.body.expiration_product).toMatchObject({ uid: e.expiration_product });
     expect(res.body.group).toMatchObject({ uid: e.group, name: expect.any(String) });
     expect(res.body.computer).toMatchObject({ uid: e.computer, client_id: expect.any(String) });
@@ -162,34 +188,65 @@ describe('GET /v2.5/expirations', () => {
 describe('POST /v2.5/expirations', () => {
   it('creates an expiration for a computer, related to the computer’s group', async () => {
     const c = computers[4] as { uid: string; group: string };
-    const res = await api.send('POST', '/v2.5/expirations', { ...base(), 'expiration[computer_id]': c.uid, 'expiration[renewable]': 'true', 'expiration[notes]': 'three years' });
+    const res = await api.send('POST', '/v2.5/expirations', {
+      ...base(),
+      'expiration[computer_id]': c.uid,
+      'expiration[renewable]': 'true',
+      'expiration[notes]': 'three years',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ license_key: 'LIC-TEST-1', computer: c.uid, group: c.group, renewable: true, notes: 'three years', expires_at: NOW_SEC + 30 * DAY, created_at: NOW_SEC, updated_at: NOW_SEC });
+    expect(res.body).toMatchObject({
+      license_key: 'LIC-TEST-1',
+      computer: c.uid,
+      group: c.group,
+      renewable: true,
+      notes: 'three years',
+      expires_at: NOW_SEC + 30 * DAY,
+      created_at: NOW_SEC,
+      updated_at: NOW_SEC,
+    });
     expect(res.body.uid).toMatch(/^e_/);
     expect((await api.get(`/v2.5/expirations/${res.body.uid}`)).body).toEqual(res.body);
   });
 
   it('creates a group-only expiration; expires_at may be a YYYY-MM-DD date; renewable defaults false', async () => {
     const g = groups[1] as Named;
-    const res = await api.send('POST', '/v2.5/expirations', { ...base(), 'expiration[group_id]': g.uid, 'expiration[expires_at]': '2026-01-31' });
+    const res = await api.send('POST', '/v2.5/expirations', {
+      ...base(),
+      'expiration[group_id]': g.uid,
+      'expiration[expires_at]': '2026-01-31',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ group: g.uid, computer: null, renewable: false, notes: null, expires_at: Date.parse('2026-01-31T00:00:00Z') / 1000 });
+    expect(res.body).toMatchObject({
+      group: g.uid,
+      computer: null,
+      renewable: false,
+      notes: null,
+      expires_at: Date.parse('2026-01-31T00:00:00Z') / 1000,
+    });
   });
 
-  it.each(['license_key', 'expires_at', 'expiration_manufacturer_id', 'expiration_product_id'])('requires %s (400 :missing_parameter)', async (attr) => {
-    const form: Record<string, string> = { ...base(), 'expiration[group_id]': (groups[0] as Named).uid };
-    delete form[`expiration[${attr}]`];
-    const res = await api.send('POST', '/v2.5/expirations', form);
-    expect(res.status).toBe(400);
-    expect(errorOf(res)).toMatchObject({ code: ':missing_parameter' });
-    expect(errorOf(res).details).toContain(`expiration[${attr}]`);
-  });
+  it.each(['license_key', 'expires_at', 'expiration_manufacturer_id', 'expiration_product_id'])(
+    'requires %s (400 :missing_parameter)',
+    async (attr) => {
+      const form: Record<string, string> = { ...base(), 'expiration[group_id]': (groups[0] as Named).uid };
+      delete form[`expiration[${attr}]`];
+      const res = await api.send('POST', '/v2.5/expirations', form);
+      expect(res.status).toBe(400);
+      expect(errorOf(res)).toMatchObject({ code: ':missing_parameter' });
+      expect(errorOf(res).details).toContain(`expiration[${attr}]`);
+    },
+  );
 
   it('needs one of group_id and computer_id: neither is 400, both is 422', async () => {
     const neither = await api.send('POST', '/v2.5/expirations', base());
     expect(neither.status).toBe(400);
     expect(errorOf(neither).code).toBe(':missing_parameter');
-    const both = await api.send('POST', '/v2.5/expirations', { ...base(), 'expiration[group_id]': (groups[0] as Named).uid, 'expiration[computer_id]': (computers[0] as { uid: string }).uid });
+    const both = await api.send('POST', '/v2.5/expirations', {
+      ...base(),
+      'expiration[group_id]': (groups[0] as Named).uid,
+      'expiration[computer_id]': (computers[0] as { uid: string }).uid,
+    });
     expect(both.status).toBe(422);
     expect(errorOf(both).attribute).toBe('computer_id');
   });
@@ -211,20 +268,36 @@ describe('POST /v2.5/expirations', () => {
 
   it('answers 422 for a product of another subscriber (no leak)', async () => {
     const theirs = (await api.as(sandbox.otherApiKey).get('/v2.5/expiration_products')).body[0] as Named;
-    const res = await api.send('POST', '/v2.5/expirations', { ...base(), 'expiration[group_id]': (groups[0] as Named).uid, 'expiration[expiration_product_id]': theirs.uid });
+    const res = await api.send('POST', '/v2.5/expirations', {
+      ...base(),
+      'expiration[group_id]': (groups[0] as Named).uid,
+      'expiration[expiration_product_id]': theirs.uid,
+    });
     expect(res.status).toBe(422);
     expect(errorOf(res).attribute).toBe('expiration_product_id');
   });
 
   it('answers 500 for a license_key over 191 and notes over 65535', async () => {
     const g = { 'expiration[group_id]': (groups[0] as Named).uid };
-    expect((await api.send('POST', '/v2.5/expirations', { ...base(), ...g, 'expiration[license_key]': 'k'.repeat(192) })).status).toBe(500);
-    expect((await api.send('POST', '/v2.5/expirations', { ...base(), ...g, 'expiration[license_key]': 'k'.repeat(191) })).status).toBe(200);
-    expect((await api.send('POST', '/v2.5/expirations', { ...base(), ...g, 'expiration[notes]': 'n'.repeat(65536) })).status).toBe(500);
+    expect(
+      (await api.send('POST', '/v2.5/expirations', { ...base(), ...g, 'expiration[license_key]': 'k'.repeat(192) }))
+        .status,
+    ).toBe(500);
+    expect(
+      (await api.send('POST', '/v2.5/expirations', { ...base(), ...g, 'expiration[license_key]': 'k'.repeat(191) }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await api.send('POST', '/v2.5/expirations', { ...base(), ...g, 'expiration[notes]': 'n'.repeat(65536) })).status,
+    ).toBe(500);
   });
 
   it('refuses unknown attributes (400 :unpermitted_parameter)', async () => {
-    const res = await api.send('POST', '/v2.5/expirations', { ...base(), 'expiration[group_id]': (groups[0] as Named).uid, 'expiration[cost]': '12' });
+    const res = await api.send('POST', '/v2.5/expirations', {
+      ...base(),
+      'expiration[group_id]': (groups[0] as Named).uid,
+      'expiration[cost]': '12',
+    });
     expect(res.status).toBe(400);
     expect(errorOf(res)).toMatchObject({ code: ':unpermitted_parameter' });
   });
@@ -246,13 +319,18 @@ describe('PUT and DELETE /v2.5/expirations/{uid}', () => {
     const g = groups.find((x) => x.uid !== c.group) as Named;
     const toGroup = await api.send('PUT', `/v2.5/expirations/${e.uid}`, { 'expiration[group_id]': g.uid });
     expect(toGroup.body).toMatchObject({ computer: null, group: g.uid });
-    const both = await api.send('PUT', `/v2.5/expirations/${e.uid}`, { 'expiration[group_id]': g.uid, 'expiration[computer_id]': c.uid });
+    const both = await api.send('PUT', `/v2.5/expirations/${e.uid}`, {
+      'expiration[group_id]': g.uid,
+      'expiration[computer_id]': c.uid,
+    });
     expect(both.status).toBe(422);
   });
 
   it('answers 500 for over-long values on update too', async () => {
     const e = all[1] as Expiration;
-    expect((await api.send('PUT', `/v2.5/expirations/${e.uid}`, { 'expiration[license_key]': 'x'.repeat(192) })).status).toBe(500);
+    expect(
+      (await api.send('PUT', `/v2.5/expirations/${e.uid}`, { 'expiration[license_key]': 'x'.repeat(192) })).status,
+    ).toBe(500);
     expect((await api.get(`/v2.5/expirations/${e.uid}`)).body.license_key).toBe(e.license_key);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, Clock, NOW_SEC, errorOf, start } from './helpers.js';
+import { type Api, type Clock, NOW_SEC, errorOf, start } from './helpers.js';
 
 let sandbox: RunningSandbox;
 let api: Api;
@@ -22,9 +22,22 @@ interface Group {
 }
 
 const GROUP_FIELDS = [
-  'uid', 'slug', 'name', 'description', 'group_url', 'reference_email', 'contact_email', 'hidden', 'show_contact_menu',
-  'visible_computer_count', 'hidden_computer_count', 'mac_installer_ready', 'mac_installer_url', 'windows_installer_ready',
-  'windows_installer_url', 'created_at',
+  'uid',
+  'slug',
+  'name',
+  'description',
+  'group_url',
+  'reference_email',
+  'contact_email',
+  'hidden',
+  'show_contact_menu',
+  'visible_computer_count',
+  'hidden_computer_count',
+  'mac_installer_ready',
+  'mac_installer_url',
+  'windows_installer_ready',
+  'windows_installer_url',
+  'created_at',
 ];
 
 describe('GET /v2.5/groups', () => {
@@ -44,7 +57,10 @@ describe('GET /v2.5/groups', () => {
 
   it('counts visible and hidden computers per group', async () => {
     const groups = (await api.get('/v2.5/groups')).body as Group[];
-    const computers = (await api.get('/v2.5/computers', { per_page: 100 })).body as { group: string; hidden: boolean }[];
+    const computers = (await api.get('/v2.5/computers', { per_page: 100 })).body as {
+      group: string;
+      hidden: boolean;
+    }[];
     for (const g of groups) {
       expect(g.visible_computer_count).toBe(computers.filter((c) => c.group === g.uid && !c.hidden).length);
       expect(g.hidden_computer_count).toBe(computers.filter((c) => c.group === g.uid && c.hidden).length);
@@ -84,7 +100,10 @@ describe('POST /v2.5/groups/find_or_create', () => {
   it('returns the existing group with that exact name', async () => {
     const acme = ((await api.get('/v2.5/groups')).body as Group[]).find((g) => g.name === 'Acme Design') as Group;
     const before = (await api.get('/v2.5/groups')).body.length;
-    const res = await api.send('POST', '/v2.5/groups/find_or_create', { 'group[name]': 'Acme Design', 'group[description]': 'ignored' });
+    const res = await api.send('POST', '/v2.5/groups/find_or_create', {
+      'group[name]': 'Acme Design',
+      'group[description]': 'ignored',
+    });
     expect(res.status).toBe(200);
     expect(res.body.uid).toBe(acme.uid);
     expect(res.body.description).toBe(acme.description);
@@ -92,13 +111,25 @@ describe('POST /v2.5/groups/find_or_create', () => {
   });
 
   it('creates a group with a slug derived from the name (names are case-sensitive)', async () => {
-    const res = await api.send('POST', '/v2.5/groups/find_or_create', { 'group[name]': 'acme design', 'group[description]': 'Lower-case twin' });
+    const res = await api.send('POST', '/v2.5/groups/find_or_create', {
+      'group[name]': 'acme design',
+      'group[description]': 'Lower-case twin',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'acme design', description: 'Lower-case twin', hidden: false, show_contact_menu: true, created_at: NOW_SEC });
+    expect(res.body).toMatchObject({
+      name: 'acme design',
+      description: 'Lower-case twin',
+      hidden: false,
+      show_contact_menu: true,
+      created_at: NOW_SEC,
+    });
     expect(res.body.uid).toMatch(/^g_/);
     // acme-design is taken by "Acme Design"
     expect(res.body.slug).toBe('acme-design-2');
-    const fancy = await api.send('POST', '/v2.5/groups/find_or_create', { 'group[name]': '  Zürich & Co. — Lab #2 ', 'group[show_contact_menu]': 'false' });
+    const fancy = await api.send('POST', '/v2.5/groups/find_or_create', {
+      'group[name]': '  Zürich & Co. — Lab #2 ',
+      'group[show_contact_menu]': 'false',
+    });
     expect(fancy.body.slug).toBe('zurich-co-lab-2');
     expect(fancy.body.show_contact_menu).toBe(false);
     expect(fancy.body.group_url).toContain('/zurich-co-lab-2');
@@ -107,21 +138,38 @@ describe('POST /v2.5/groups/find_or_create', () => {
 
   it('builds installers only when asked: mac ready after 20 s, windows after 60 s', async () => {
     const plain = await api.send('POST', '/v2.5/groups/find_or_create', { 'group[name]': 'No Installers' });
-    expect(plain.body).toMatchObject({ mac_installer_ready: false, windows_installer_ready: false, mac_installer_url: null, windows_installer_url: null });
+    expect(plain.body).toMatchObject({
+      mac_installer_ready: false,
+      windows_installer_ready: false,
+      mac_installer_url: null,
+      windows_installer_url: null,
+    });
 
-    const res = await api.send('POST', '/v2.5/groups/find_or_create', { 'group[name]': 'Installer Test', 'group[build_installers]': 'true' });
+    const res = await api.send('POST', '/v2.5/groups/find_or_create', {
+      'group[name]': 'Installer Test',
+      'group[build_installers]': 'true',
+    });
     const uid = res.body.uid as string;
     expect(res.body).toMatchObject({ mac_installer_ready: false, windows_installer_ready: false });
     expect(res.body.mac_installer_url).toMatch(/\.pkg$/);
     expect(res.body.windows_installer_url).toMatch(/\.msi$/);
     clock.advance(19);
-    expect((await api.get(`/v2.5/groups/${uid}`)).body).toMatchObject({ mac_installer_ready: false, windows_installer_ready: false });
+    expect((await api.get(`/v2.5/groups/${uid}`)).body).toMatchObject({
+      mac_installer_ready: false,
+      windows_installer_ready: false,
+    });
     clock.advance(1);
-    expect((await api.get(`/v2.5/groups/${uid}`)).body).toMatchObject({ mac_installer_ready: true, windows_installer_ready: false });
+    expect((await api.get(`/v2.5/groups/${uid}`)).body).toMatchObject({
+      mac_installer_ready: true,
+      windows_installer_ready: false,
+    });
     clock.advance(39);
     expect((await api.get(`/v2.5/groups/${uid}`)).body.windows_installer_ready).toBe(false);
     clock.advance(1);
-    expect((await api.get(`/v2.5/groups/${uid}`)).body).toMatchObject({ mac_installer_ready: true, windows_installer_ready: true });
+    expect((await api.get(`/v2.5/groups/${uid}`)).body).toMatchObject({
+      mac_installer_ready: true,
+      windows_installer_ready: true,
+    });
   });
 
   it('requires group[name]: 400 :missing_parameter', async () => {
@@ -153,7 +201,10 @@ describe('POST /v2.5/groups/find_or_create', () => {
   });
 
   it('answers a bad boolean with 422 naming the attribute', async () => {
-    const res = await api.send('POST', '/v2.5/groups/find_or_create', { 'group[name]': 'Bool', 'group[build_installers]': 'maybe' });
+    const res = await api.send('POST', '/v2.5/groups/find_or_create', {
+      'group[name]': 'Bool',
+      'group[build_installers]': 'maybe',
+    });
     expect(res.status).toBe(422);
     expect(errorOf(res)).toMatchObject({ attribute: 'build_installers', code: ':unprocessable_entity' });
   });
@@ -169,7 +220,15 @@ describe('PUT /v2.5/groups/{uid}', () => {
       'group[show_contact_menu]': '0',
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ uid: g.uid, name: 'Renamed Group', slug: 'renamed-group', description: 'New text', reference_email: 'ops@renamed.example', contact_email: 'ops@renamed.example', show_contact_menu: false });
+    expect(res.body).toMatchObject({
+      uid: g.uid,
+      name: 'Renamed Group',
+      slug: 'renamed-group',
+      description: 'New text',
+      reference_email: 'ops@renamed.example',
+      contact_email: 'ops@renamed.example',
+      show_contact_menu: false,
+    });
     expect((await api.get(`/v2.5/groups/${g.uid}`)).body).toEqual(res.body);
     // description untouched when not sent
     const again = await api.send('PUT', `/v2.5/groups/renamed-group`, { 'group[name]': 'Renamed Group' });
@@ -185,11 +244,20 @@ describe('PUT /v2.5/groups/{uid}', () => {
 
   it('answers 500 for a reference_email over 191 and a description over 65535', async () => {
     const g = ((await api.get('/v2.5/groups')).body as Group[])[0] as Group;
-    const email = await api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': g.name, 'group[reference_email]': `${'a'.repeat(180)}@example.com` });
+    const email = await api.send('PUT', `/v2.5/groups/${g.uid}`, {
+      'group[name]': g.name,
+      'group[reference_email]': `${'a'.repeat(180)}@example.com`,
+    });
     expect(email.status).toBe(500);
-    const desc = await api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': g.name, 'group[description]': 'd'.repeat(65536) });
+    const desc = await api.send('PUT', `/v2.5/groups/${g.uid}`, {
+      'group[name]': g.name,
+      'group[description]': 'd'.repeat(65536),
+    });
     expect(desc.status).toBe(500);
-    const ok = await api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': g.name, 'group[description]': 'd'.repeat(65535) });
+    const ok = await api.send('PUT', `/v2.5/groups/${g.uid}`, {
+      'group[name]': g.name,
+      'group[description]': 'd'.repeat(65535),
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -198,7 +266,10 @@ describe('PUT /v2.5/groups/{uid}', () => {
     const dup = await api.send('PUT', `/v2.5/groups/${a?.uid}`, { 'group[name]': b?.name });
     expect(dup.status).toBe(422);
     expect(errorOf(dup).attribute).toBe('name');
-    const bad = await api.send('PUT', `/v2.5/groups/${a?.uid}`, { 'group[name]': a?.name, 'group[build_installers]': 'true' });
+    const bad = await api.send('PUT', `/v2.5/groups/${a?.uid}`, {
+      'group[name]': a?.name,
+      'group[build_installers]': 'true',
+    });
     expect(bad.status).toBe(400);
     expect(errorOf(bad).code).toBe(':unpermitted_parameter');
   });

@@ -62,7 +62,11 @@ export class Api {
     return this.raw(method, path, { query, form: { ...form, api_key: this.key } });
   }
 
-  async raw(method: string, path: string, opts: { query?: Fields; form?: Fields; body?: string; headers?: Record<string, string> } = {}): Promise<Res> {
+  async raw(
+    method: string,
+    path: string,
+    opts: { query?: Fields; form?: Fields; body?: string; headers?: Record<string, string> } = {},
+  ): Promise<Res> {
     const qs = encode(opts.query ?? {}).toString();
     const url = `${this.sandbox.url}${path}${qs ? `?${qs}` : ''}`;
     // A connection each: one kept alive between two requests of a test would be closed by the
@@ -77,14 +81,16 @@ export class Api {
     }
     const res = await fetch(url, init);
     const text = await res.text();
-    let body: unknown = undefined;
+    let body: unknown;
     if (text !== '') body = JSON.parse(text);
     return { status: res.status, headers: res.headers, text, body };
   }
 }
 
 /** Starts a sandbox on an ephemeral port with the fixed clock unless told otherwise. */
-export async function start(options: SandboxOptions = {}): Promise<{ sandbox: RunningSandbox; api: Api; clock: Clock }> {
+export async function start(
+  options: SandboxOptions = {},
+): Promise<{ sandbox: RunningSandbox; api: Api; clock: Clock }> {
   const clock = new Clock();
   const sandbox = await startSandbox({ port: 0, now: clock.now, ...options });
   return { sandbox, api: new Api(sandbox), clock };

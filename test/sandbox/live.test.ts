@@ -20,7 +20,8 @@ async function live(options: SandboxOptions = {}): Promise<{ sandbox: RunningSan
   return { sandbox, api: new Api(sandbox) };
 }
 
-const brief = (ts: readonly Transition[]): string[] => ts.map((t) => `${t.atSec - NOW_SEC} ${t.computer.client_id.slice(0, 8)} ${t.result.slug} ${t.previous}->${t.status}`);
+const brief = (ts: readonly Transition[]): string[] =>
+  ts.map((t) => `${t.atSec - NOW_SEC} ${t.computer.client_id.slice(0, 8)} ${t.result.slug} ${t.previous}->${t.status}`);
 
 describe('the living fleet', () => {
   it('is deterministic: one 3-day step and 72 one-hour steps make the same transitions and the same fleet', async () => {
@@ -31,7 +32,9 @@ describe('the living fleet', () => {
     for (let h = 0; h < 72; h++) hourly.push(...brief(b.sandbox.tick(HOUR)));
     expect(once.length).toBeGreaterThan(5);
     expect(hourly).toEqual(once);
-    expect(await allPages(b.api, '/v2.5/computers', { 'expand[]': 'plugin_results' })).toEqual(await allPages(a.api, '/v2.5/computers', { 'expand[]': 'plugin_results' }));
+    expect(await allPages(b.api, '/v2.5/computers', { 'expand[]': 'plugin_results' })).toEqual(
+      await allPages(a.api, '/v2.5/computers', { 'expand[]': 'plugin_results' }),
+    );
   });
 
   it('makes these exact transitions in the first day of seed 1, and others with another seed', async () => {
@@ -54,7 +57,12 @@ describe('the living fleet', () => {
     const reporting = before.filter((c) => NOW_SEC - c.last_report < 2 * DAY).map((c) => c.client_id);
     sandbox.tick(3 * HOUR);
     const now = NOW_SEC + 3 * HOUR;
-    const after = new Map(((await allPages(api, '/v2.5/computers', { 'expand[]': 'plugin_results' })) as any[]).map((c) => [c.client_id, c]));
+    const after = new Map(
+      ((await allPages(api, '/v2.5/computers', { 'expand[]': 'plugin_results' })) as any[]).map((c) => [
+        c.client_id,
+        c,
+      ]),
+    );
     const fresh = reporting.filter((id) => now - after.get(id).last_report <= HOUR);
     // a computer or two may have stopped reporting in three hours; the rest reported within the hour
     expect(fresh.length).toBeGreaterThanOrEqual(reporting.length - 2);
@@ -68,7 +76,9 @@ describe('the living fleet', () => {
 
   it('over a month: computers go missing and come back, new ones enrol in Staging, x-total and missing follow', async () => {
     const { sandbox, api } = await live();
-    const missingBefore = new Set(((await allPages(api, '/v2.5/computers')) as any[]).filter((c) => c.missing).map((c) => c.client_id));
+    const missingBefore = new Set(
+      ((await allPages(api, '/v2.5/computers')) as any[]).filter((c) => c.missing).map((c) => c.client_id),
+    );
     const groups = (await api.get('/v2.5/groups')).body as any[];
     const staging = groups.find((g) => g.name === 'Staging – new hires');
     expect(((await allPages(api, '/v2.5/computers')) as any[]).filter((c) => c.group === staging.uid)).toEqual([]);
@@ -87,7 +97,9 @@ describe('the living fleet', () => {
     for (const c of enrolled) expect(c.created_at).toBeGreaterThan(NOW_SEC);
     expect(end.filter((c) => c.missing && !missingBefore.has(c.client_id)).length).toBeGreaterThan(0);
     expect(cameBack).toBe(true);
-    const filtered = Number((await api.get('/v2.5/computers', { per_page: 1, status: 'missing' })).headers.get('x-total'));
+    const filtered = Number(
+      (await api.get('/v2.5/computers', { per_page: 1, status: 'missing' })).headers.get('x-total'),
+    );
     expect(filtered).toBe(end.filter((c) => c.missing).length);
   });
 });
@@ -100,7 +112,9 @@ describe('control routes', () => {
     expect(res.body.now).toBe(NOW_SEC + DAY);
     // the Date header is the simulated clock's
     expect(Date.parse(res.headers.get('date') ?? '') / 1000).toBe(NOW_SEC + DAY);
-    expect(res.body.transitions.map((t: any) => `${t.at - NOW_SEC} ${t.client_id.slice(0, 8)} ${t.previous}->${t.status}`)).toEqual(EXPECTED_SEED_1_DAY_1.map((line) => line.replace(/ \S+ (\S+->\S+)$/, ' $1')));
+    expect(
+      res.body.transitions.map((t: any) => `${t.at - NOW_SEC} ${t.client_id.slice(0, 8)} ${t.previous}->${t.status}`),
+    ).toEqual(EXPECTED_SEED_1_DAY_1.map((line) => line.replace(/ \S+ (\S+->\S+)$/, ' $1')));
     expect((await api.as(null).send('POST', '/_sandbox/tick', { seconds: 60 })).status).toBe(401);
     const bad = await api.send('POST', '/_sandbox/tick', { seconds: '0' });
     expect(bad.status).toBe(400);
@@ -124,13 +138,24 @@ describe('control routes', () => {
 
   it('trigger alert turns a named plugin result Alert, with has_issue on its computer', async () => {
     const { api } = await live();
-    const c = ((await allPages(api, '/v2.5/computers', { 'expand[]': 'plugin_results' })) as any[]).find((x) => !x.has_issue && !x.hidden && x.plugin_results.some((r: any) => r.visible && r.status === 'OK'));
+    const c = ((await allPages(api, '/v2.5/computers', { 'expand[]': 'plugin_results' })) as any[]).find(
+      (x) => !x.has_issue && !x.hidden && x.plugin_results.some((r: any) => r.visible && r.status === 'OK'),
+    );
     const pr = c.plugin_results.find((r: any) => r.visible && r.status === 'OK');
     const res = await api.send('POST', '/_sandbox/trigger', { kind: 'alert', target: pr.uid });
-    expect(res.body).toMatchObject({ plugin_result_uid: pr.uid, client_id: c.client_id, previous: 'OK', status: 'Alert', cause: 'forced' });
+    expect(res.body).toMatchObject({
+      plugin_result_uid: pr.uid,
+      client_id: c.client_id,
+      previous: 'OK',
+      status: 'Alert',
+      cause: 'forced',
+    });
     const now = (await api.get(`/v2.5/computers/${c.client_id}`, { 'expand[]': 'plugin_results' })).body;
     expect(now.has_issue).toBe(true);
-    expect(now.plugin_results.find((r: any) => r.uid === pr.uid)).toMatchObject({ status: 'Alert', details: expect.stringMatching(/./) });
+    expect(now.plugin_results.find((r: any) => r.uid === pr.uid)).toMatchObject({
+      status: 'Alert',
+      details: expect.stringMatching(/./),
+    });
     const unknown = await api.send('POST', '/_sandbox/trigger', { kind: 'alert', target: 'pr_nosuchthing00' });
     expect(unknown.status).toBe(404);
     const kind = await api.send('POST', '/_sandbox/trigger', { kind: 'explode' });
@@ -168,7 +193,9 @@ describe('how checks move, over two months of 200 computers', () => {
       }
     }
     expect([...(seen.get('disk_space') ?? [])]).toEqual(expect.arrayContaining(['OK->Warning', 'Warning->Alert']));
-    expect([...(seen.get('macos_updates') ?? []), ...(seen.get('windows_update') ?? [])]).toEqual(expect.arrayContaining(['OK->Warning', 'Warning->OK']));
+    expect([...(seen.get('macos_updates') ?? []), ...(seen.get('windows_update') ?? [])]).toEqual(
+      expect.arrayContaining(['OK->Warning', 'Warning->OK']),
+    );
     expect([...(seen.get('time_machine') ?? [])]).toEqual(expect.arrayContaining(['OK->Warning']));
     expect(smartBroken.size).toBeGreaterThan(0);
   }, 120_000);

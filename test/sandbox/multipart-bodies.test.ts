@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasProgram } from '../helpers/programs.js';
-import { Api, errorOf, start } from './helpers.js';
+import { type Api, errorOf, start } from './helpers.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
 const run = promisify(execFile);
@@ -17,7 +17,11 @@ let api: Api;
 beforeAll(async () => ({ sandbox, api } = await start()));
 afterAll(() => sandbox.close());
 
-async function multipart(method: string, path: string, fields: [string, string | Blob][]): Promise<{ status: number; body: any }> {
+async function multipart(
+  method: string,
+  path: string,
+  fields: [string, string | Blob][],
+): Promise<{ status: number; body: any }> {
   const data = new FormData();
   for (const [k, v] of fields) data.append(k, v);
   const res = await fetch(`${sandbox.url}${path}`, { method, body: data, headers: { connection: 'close' } });
@@ -27,7 +31,18 @@ async function multipart(method: string, path: string, fields: [string, string |
 describe('multipart/form-data bodies', () => {
   it.skipIf(!haveCurl)("take curl -F 'computer[asset_id]=X' as an update (200, stored)", async () => {
     const first = (await api.get('/v2.5/computers')).body[0];
-    const { stdout } = await run('curl', ['-sS', '-X', 'PUT', '-F', `api_key=${api.key}`, '-F', 'computer[asset_id]=CURL-7', '-w', '\n%{http_code}', `${sandbox.url}/v2.5/computers/${first.client_id}`]);
+    const { stdout } = await run('curl', [
+      '-sS',
+      '-X',
+      'PUT',
+      '-F',
+      `api_key=${api.key}`,
+      '-F',
+      'computer[asset_id]=CURL-7',
+      '-w',
+      '\n%{http_code}',
+      `${sandbox.url}/v2.5/computers/${first.client_id}`,
+    ]);
     const [body, code] = stdout.split('\n');
     expect(code).toBe('200');
     expect(JSON.parse(body as string).asset_id).toBe('CURL-7');
@@ -45,14 +60,29 @@ describe('multipart/form-data bodies', () => {
     ]);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ body: 'Line one\nLine two — é', private: true, group: { uid: group } });
-    const unpermitted = await multipart('POST', '/v2.5/notes', [['api_key', api.key as string], ['note[group_id]', group], ['note[body]', 'x'], ['note[colour]', 'red']]);
+    const unpermitted = await multipart('POST', '/v2.5/notes', [
+      ['api_key', api.key as string],
+      ['note[group_id]', group],
+      ['note[body]', 'x'],
+      ['note[colour]', 'red'],
+    ]);
     expect(unpermitted.status).toBe(400);
-    expect(unpermitted.body[0]).toMatchObject({ code: ':unpermitted_parameter', details: expect.stringContaining('note[colour]') });
+    expect(unpermitted.body[0]).toMatchObject({
+      code: ':unpermitted_parameter',
+      details: expect.stringContaining('note[colour]'),
+    });
   });
 
   it('refuses a multipart body that cannot be read with 400 :bad_request', async () => {
-    const res = await api.raw('POST', '/v2.5/notes', { query: { api_key: api.key }, body: '--x\r\nno headers', headers: { 'content-type': 'multipart/form-data' } });
+    const res = await api.raw('POST', '/v2.5/notes', {
+      query: { api_key: api.key },
+      body: '--x\r\nno headers',
+      headers: { 'content-type': 'multipart/form-data' },
+    });
     expect(res.status).toBe(400);
-    expect(errorOf(res)).toMatchObject({ code: ':bad_request', details: expect.stringMatching(/multipart\/form-data body could not be read/) });
+    expect(errorOf(res)).toMatchObject({
+      code: ':bad_request',
+      details: expect.stringMatching(/multipart\/form-data body could not be read/),
+    });
   });
 });

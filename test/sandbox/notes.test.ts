@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, NOW_SEC, errorOf, start } from './helpers.js';
+import { type Api, NOW_SEC, errorOf, start } from './helpers.js';
 
 interface Note {
   uid: string;
@@ -38,7 +38,16 @@ describe('GET /v2.5/notes', () => {
     const times = everything.map((n) => n.created_at);
     expect(times).toEqual([...times].sort((a, b) => b - a));
     for (const n of everything) {
-      expect(Object.keys(n).sort()).toEqual(['body', 'computer', 'created_at', 'group', 'include_in_email', 'include_in_report', 'private', 'uid']);
+      expect(Object.keys(n).sort()).toEqual([
+        'body',
+        'computer',
+        'created_at',
+        'group',
+        'include_in_email',
+        'include_in_report',
+        'private',
+        'uid',
+      ]);
     }
   });
 
@@ -53,9 +62,9 @@ describe('GET /v2.5/notes', () => {
 
   it('filters by computer or by group, never both', async () => {
     const onComputer = everything.find((n) => n.computer !== null) as Note;
-    expect(uids((await api.get('/v2.5/notes', { computer: onComputer.computer as string, include_private: '1' })).body)).toEqual(
-      uids(everything.filter((n) => n.computer === onComputer.computer)),
-    );
+    expect(
+      uids((await api.get('/v2.5/notes', { computer: onComputer.computer as string, include_private: '1' })).body),
+    ).toEqual(uids(everything.filter((n) => n.computer === onComputer.computer)));
     const onGroup = everything.find((n) => n.group !== null) as Note;
     expect(uids((await api.get('/v2.5/notes', { group: onGroup.group as string, include_private: '1' })).body)).toEqual(
       uids(everything.filter((n) => n.group === onGroup.group)),
@@ -77,7 +86,10 @@ describe('GET /v2.5/notes', () => {
     expect(res.body.computer).toMatchObject({ uid: onComputer.computer, client_id: expect.any(String) });
     expect(res.body.group).toBeNull();
     const onGroup = everything.find((n) => n.group !== null) as Note;
-    expect((await api.get(`/v2.5/notes/${onGroup.uid}`, { 'expand[]': 'group' })).body.group).toMatchObject({ uid: onGroup.group, slug: expect.any(String) });
+    expect((await api.get(`/v2.5/notes/${onGroup.uid}`, { 'expand[]': 'group' })).body.group).toMatchObject({
+      uid: onGroup.group,
+      slug: expect.any(String),
+    });
   });
 
   it('gets a private note by uid', async () => {
@@ -88,22 +100,49 @@ describe('GET /v2.5/notes', () => {
 
 describe('POST /v2.5/notes', () => {
   it('creates a note on a computer with booleans defaulting to false', async () => {
-    const res = await api.send('POST', '/v2.5/notes', { 'note[computer_id]': computerUid, 'note[body]': 'Line one\nLine two — ünïcode' });
+    const res = await api.send('POST', '/v2.5/notes', {
+      'note[computer_id]': computerUid,
+      'note[body]': 'Line one\nLine two — ünïcode',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ computer: computerUid, group: null, body: 'Line one\nLine two — ünïcode', private: false, include_in_email: false, include_in_report: false, created_at: NOW_SEC });
+    expect(res.body).toMatchObject({
+      computer: computerUid,
+      group: null,
+      body: 'Line one\nLine two — ünïcode',
+      private: false,
+      include_in_email: false,
+      include_in_report: false,
+      created_at: NOW_SEC,
+    });
     expect(res.body.uid).toMatch(/^n_/);
   });
 
   it('creates a note on a group, accepting true/1/yes for booleans', async () => {
-    const res = await api.send('POST', '/v2.5/notes', { 'note[group_id]': groupUid, 'note[body]': 'Group note', 'note[private]': '1', 'note[include_in_email]': 'true', 'note[include_in_report]': 'yes' });
-    expect(res.body).toMatchObject({ group: groupUid, computer: null, private: true, include_in_email: true, include_in_report: true });
+    const res = await api.send('POST', '/v2.5/notes', {
+      'note[group_id]': groupUid,
+      'note[body]': 'Group note',
+      'note[private]': '1',
+      'note[include_in_email]': 'true',
+      'note[include_in_report]': 'yes',
+    });
+    expect(res.body).toMatchObject({
+      group: groupUid,
+      computer: null,
+      private: true,
+      include_in_email: true,
+      include_in_report: true,
+    });
     // private: not in the default list
     expect(uids((await api.get('/v2.5/notes')).body)).not.toContain(res.body.uid);
     expect(uids((await api.get('/v2.5/notes', { include_private: 'yes' })).body)).toContain(res.body.uid);
   });
 
   it('answers 422 naming computer_id when both computer_id and group_id are sent', async () => {
-    const res = await api.send('POST', '/v2.5/notes', { 'note[computer_id]': computerUid, 'note[group_id]': groupUid, 'note[body]': 'x' });
+    const res = await api.send('POST', '/v2.5/notes', {
+      'note[computer_id]': computerUid,
+      'note[group_id]': groupUid,
+      'note[body]': 'x',
+    });
     expect(res.status).toBe(422);
     expect(errorOf(res)).toMatchObject({ attribute: 'computer_id', code: ':unprocessable_entity' });
   });
@@ -124,20 +163,33 @@ describe('POST /v2.5/notes', () => {
   });
 
   it('answers 500 for a body over 16777215 characters and for ids over 191; a large body is kept whole', async () => {
-    const over = await api.send('POST', '/v2.5/notes', { 'note[group_id]': groupUid, 'note[body]': 'b'.repeat(16_777_216) });
+    const over = await api.send('POST', '/v2.5/notes', {
+      'note[group_id]': groupUid,
+      'note[body]': 'b'.repeat(16_777_216),
+    });
     expect(over.status).toBe(500);
     // A body far over every other limit is taken and given back whole: 1 MB proves what 16 MB
     // would, at a sixteenth of the cost (the limit's boundary itself is the one rule that
     // computers' 65535-character description tests at the limit).
-    const large = await api.send('POST', '/v2.5/notes', { 'note[group_id]': groupUid, 'note[body]': 'b'.repeat(1_048_576) });
+    const large = await api.send('POST', '/v2.5/notes', {
+      'note[group_id]': groupUid,
+      'note[body]': 'b'.repeat(1_048_576),
+    });
     expect(large.status).toBe(200);
     expect(large.body.body).toHaveLength(1_048_576);
-    const longId = await api.send('POST', '/v2.5/notes', { 'note[group_id]': `g_${'x'.repeat(190)}`, 'note[body]': 'x' });
+    const longId = await api.send('POST', '/v2.5/notes', {
+      'note[group_id]': `g_${'x'.repeat(190)}`,
+      'note[body]': 'x',
+    });
     expect(longId.status).toBe(500);
   });
 
   it('refuses unknown attributes with 400', async () => {
-    const res = await api.send('POST', '/v2.5/notes', { 'note[group_id]': groupUid, 'note[body]': 'x', 'note[pinned]': 'true' });
+    const res = await api.send('POST', '/v2.5/notes', {
+      'note[group_id]': groupUid,
+      'note[body]': 'x',
+      'note[pinned]': 'true',
+    });
     expect(res.status).toBe(400);
     expect(errorOf(res).code).toBe(':unpermitted_parameter');
   });
@@ -157,7 +209,10 @@ describe('PUT and DELETE /v2.5/notes/{uid}', () => {
     const n = everything.find((x) => x.computer !== null) as Note;
     const moved = await api.send('PUT', `/v2.5/notes/${n.uid}`, { 'note[group_id]': groupUid });
     expect(moved.body).toMatchObject({ group: groupUid, computer: null });
-    const both = await api.send('PUT', `/v2.5/notes/${n.uid}`, { 'note[group_id]': groupUid, 'note[computer_id]': computerUid });
+    const both = await api.send('PUT', `/v2.5/notes/${n.uid}`, {
+      'note[group_id]': groupUid,
+      'note[computer_id]': computerUid,
+    });
     expect(both.status).toBe(422);
   });
 

@@ -23,7 +23,10 @@ describe('stateFile', () => {
   it('seeds and saves on first start, keeps changes across a restart', async () => {
     const first = await start({ stateFile: file });
     const group = (await first.api.get('/v2.5/groups')).body[0];
-    const note = await first.api.send('POST', '/v2.5/notes', { 'note[group_id]': group.uid, 'note[body]': 'survives restarts' });
+    const note = await first.api.send('POST', '/v2.5/notes', {
+      'note[group_id]': group.uid,
+      'note[body]': 'survives restarts',
+    });
     expect(note.status).toBe(200);
     const renamed = await first.api.send('PUT', `/v2.5/groups/${group.uid}`, { 'group[name]': 'Persisted Name' });
     expect(renamed.status).toBe(200);
@@ -51,9 +54,29 @@ describe('stateFile', () => {
     try {
       const api = new Api(later);
       const after = (await api.get('/v2.5/computers', { 'expand[]': 'plugin_results' })).body;
-      type C = { uid: string; last_report: number; last_update: number; created_at: number; plugin_results: { last_run: number }[] };
-      expect(after.map((c: C) => [c.uid, c.last_report - 3 * 86_400, c.last_update - 3 * 86_400, c.created_at, c.plugin_results.map((p) => p.last_run - 3 * 86_400)])).toEqual(
-        before.map((c: C) => [c.uid, c.last_report, c.last_update, c.created_at, c.plugin_results.map((p) => p.last_run)]),
+      type C = {
+        uid: string;
+        last_report: number;
+        last_update: number;
+        created_at: number;
+        plugin_results: { last_run: number }[];
+      };
+      expect(
+        after.map((c: C) => [
+          c.uid,
+          c.last_report - 3 * 86_400,
+          c.last_update - 3 * 86_400,
+          c.created_at,
+          c.plugin_results.map((p) => p.last_run - 3 * 86_400),
+        ]),
+      ).toEqual(
+        before.map((c: C) => [
+          c.uid,
+          c.last_report,
+          c.last_update,
+          c.created_at,
+          c.plugin_results.map((p) => p.last_run),
+        ]),
       );
       // so "missing" means the same on any day the sandbox starts
       expect((await api.get('/v2.5/computers', { status: 'missing' })).body.length).toBe(missingBefore);
@@ -62,7 +85,7 @@ describe('stateFile', () => {
     }
   });
 
-  it('two sandboxes on one state file see each other\'s writes and never reuse a uid', async () => {
+  it("two sandboxes on one state file see each other's writes and never reuse a uid", async () => {
     const [a, b] = [await start({ stateFile: file }), await start({ stateFile: file })];
     try {
       const group = (await a.api.get('/v2.5/groups')).body[0].uid;
@@ -73,11 +96,14 @@ describe('stateFile', () => {
       expect((await a.api.get(`/v2.5/notes/${fromB.body.uid}`)).body.body).toBe('written by B');
       // writes at the same time from both: none is lost
       const burst = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `burst ${i}` })),
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `burst ${i}` }),
+        ),
       );
       expect(new Set(burst.map((r) => r.body.uid)).size).toBe(20);
       const uids = new Set(readState(file)!.notes.map((n) => n.uid));
-      for (const uid of [fromA.body.uid, fromB.body.uid, ...burst.map((r) => r.body.uid)]) expect(uids.has(uid)).toBe(true);
+      for (const uid of [fromA.body.uid, fromB.body.uid, ...burst.map((r) => r.body.uid)])
+        expect(uids.has(uid)).toBe(true);
       expect(await readdir(join(dir, 'state'))).toEqual(['sandbox.json', 'sandbox.json.journal']);
     } finally {
       await a.sandbox.close();
@@ -199,13 +225,20 @@ describe('sandboxes on one state file', () => {
   // temporary file, and the kernel's file times move in steps, so the file the third writes can
   // look like the one the first saw last. The token save() puts at its head tells them apart.
   it('see every write of the others, however quick and alike the writes are', async () => {
-    const [a, b, c] = [await start({ stateFile: file }), await start({ stateFile: file }), await start({ stateFile: file })];
+    const [a, b, c] = [
+      await start({ stateFile: file }),
+      await start({ stateFile: file }),
+      await start({ stateFile: file }),
+    ];
     try {
       const group = (await a.api.get('/v2.5/groups')).body[0].uid as string;
       const made: string[] = [];
       for (let round = 0; round < 30; round++) {
         for (const side of [a, b, c]) {
-          const note = await side.api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `n${String(round).padStart(2, '0')}` });
+          const note = await side.api.send('POST', '/v2.5/notes', {
+            'note[group_id]': group,
+            'note[body]': `n${String(round).padStart(2, '0')}`,
+          });
           expect(note.status).toBe(200);
           made.push(note.body.uid as string);
         }
@@ -223,7 +256,15 @@ describe('the journal', () => {
     const first = await start({ stateFile: file, compactJournalBytes: 4096 });
     const group = (await first.api.get('/v2.5/groups')).body[0].uid as string;
     const made: string[] = [];
-    for (let i = 0; i < 12; i++) made.push((await first.api.send('POST', '/v2.5/notes', { 'note[group_id]': group, 'note[body]': `n${i} ${'x'.repeat(400)}` })).body.uid);
+    for (let i = 0; i < 12; i++)
+      made.push(
+        (
+          await first.api.send('POST', '/v2.5/notes', {
+            'note[group_id]': group,
+            'note[body]': `n${i} ${'x'.repeat(400)}`,
+          })
+        ).body.uid,
+      );
     const removed = made.pop()!;
     expect((await first.api.send('DELETE', `/v2.5/notes/${removed}`)).status).toBe(204);
     await first.sandbox.close();
@@ -243,15 +284,24 @@ describe('the journal', () => {
   it('a torn last line (a writer killed mid-append) is cut off by the next write; lines of an older snapshot are skipped', async () => {
     const first = await start({ stateFile: file });
     const group = (await first.api.get('/v2.5/groups')).body[0];
-    const kept = (await first.api.send('POST', '/v2.5/notes', { 'note[group_id]': group.uid, 'note[body]': 'kept' })).body.uid as string;
+    const kept = (await first.api.send('POST', '/v2.5/notes', { 'note[group_id]': group.uid, 'note[body]': 'kept' }))
+      .body.uid as string;
     await first.sandbox.close();
-    const stale = JSON.stringify({ base: '0123456789abcdef', anchor: NOW, rng: 1, saved: [{ ...group, name: 'From an old snapshot' }], removed: [] });
+    const stale = JSON.stringify({
+      base: '0123456789abcdef',
+      anchor: NOW,
+      rng: 1,
+      saved: [{ ...group, name: 'From an old snapshot' }],
+      removed: [],
+    });
     await writeFile(journalOf(file), `${await readFile(journalOf(file), 'utf8')}${stale}\n{"base":"torn`);
 
     const second = await start({ stateFile: file });
     try {
       expect((await second.api.get(`/v2.5/groups/${group.uid}`)).body.name).toBe(group.name);
-      const after = (await second.api.send('POST', '/v2.5/notes', { 'note[group_id]': group.uid, 'note[body]': 'after the tear' })).body.uid as string;
+      const after = (
+        await second.api.send('POST', '/v2.5/notes', { 'note[group_id]': group.uid, 'note[body]': 'after the tear' })
+      ).body.uid as string;
       const lines = (await readFile(journalOf(file), 'utf8')).split('\n');
       expect(lines.at(-1)).toBe('');
       expect(lines.every((line) => line === '' || JSON.parse(line))).toBe(true);
@@ -291,7 +341,10 @@ describe('resetSandbox while a sandbox serves the data', () => {
     try {
       const g = (await running.api.get('/v2.5/groups')).body[0];
       expect((await running.api.send('PUT', `/v2.5/groups/${g.uid}`, { 'group[name]': 'Changed' })).status).toBe(200);
-      const note = await running.api.send('POST', '/v2.5/notes', { 'note[group_id]': g.uid, 'note[body]': 'before the reset' });
+      const note = await running.api.send('POST', '/v2.5/notes', {
+        'note[group_id]': g.uid,
+        'note[body]': 'before the reset',
+      });
       expect(note.status).toBe(200);
 
       expect(await resetSandbox(file)).toBe(true);
@@ -299,7 +352,9 @@ describe('resetSandbox while a sandbox serves the data', () => {
       expect((await running.api.get(`/v2.5/notes/${note.body.uid}`)).status).toBe(404);
       // the next write lands on the fresh data, and the file holds the fresh data plus that write
       const other = (await running.api.get('/v2.5/groups')).body[1];
-      expect((await running.api.send('PUT', `/v2.5/groups/${other.uid}`, { 'group[name]': 'After the reset' })).status).toBe(200);
+      expect(
+        (await running.api.send('PUT', `/v2.5/groups/${other.uid}`, { 'group[name]': 'After the reset' })).status,
+      ).toBe(200);
       const saved = readState(file)!;
       expect(saved.groups.find((x: { uid: string }) => x.uid === g.uid)!.name).toBe(g.name);
       expect(saved.notes.some((n: { uid: string }) => n.uid === note.body.uid)).toBe(false);
@@ -320,7 +375,9 @@ class Capture extends Writable {
   }
   /** Resolves once `part` has been written. */
   shows(part: string): Promise<void> {
-    return this.text.includes(part) ? Promise.resolve() : new Promise((resolve) => this.waiting.push({ part, resolve }));
+    return this.text.includes(part)
+      ? Promise.resolve()
+      : new Promise((resolve) => this.waiting.push({ part, resolve }));
   }
 }
 
@@ -329,7 +386,12 @@ describe('serveForeground', () => {
     const stdout = new Capture();
     const stderr = new Capture();
     const controller = new AbortController();
-    const running = serveForeground({ stateFile: file, identity: {}, io: { stdout, stderr }, signal: controller.signal });
+    const running = serveForeground({
+      stateFile: file,
+      identity: {},
+      io: { stdout, stderr },
+      signal: controller.signal,
+    });
     await stdout.shows('export MON_API_KEY=sbx_live_demo_4f6c2a9e1b7d\n');
 
     const lines = stdout.text.trim().split('\n');

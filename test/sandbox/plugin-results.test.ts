@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, Clock, DAY, NOW_SEC, errorOf, start } from './helpers.js';
+import { type Api, type Clock, DAY, NOW_SEC, errorOf, start } from './helpers.js';
 
 interface PluginResult {
   uid: string;
@@ -35,13 +35,25 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const mute = (uid: string, fields: Record<string, string | number>) =>
-  api.send('PUT', `/v2.5/plugin_results/${uid}`, Object.fromEntries(Object.entries(fields).map(([k, v]) => [`plugin_result[${k}]`, v])));
+  api.send(
+    'PUT',
+    `/v2.5/plugin_results/${uid}`,
+    Object.fromEntries(Object.entries(fields).map(([k, v]) => [`plugin_result[${k}]`, v])),
+  );
 const pick = (k: number): PluginResult => results[k] as PluginResult;
 
 describe('seeded plugin results', () => {
   it('cover every status, every mute type and hidden service plugins', () => {
-    for (const status of ['OK', 'Warning', 'Alert', 'Informational']) expect(results.some((r) => r.status === status), status).toBe(true);
-    for (const type of ['timed_mute', 'ticket_muted', 'muted_forever']) expect(results.some((r) => r.mute_type === type), type).toBe(true);
+    for (const status of ['OK', 'Warning', 'Alert', 'Informational'])
+      expect(
+        results.some((r) => r.status === status),
+        status,
+      ).toBe(true);
+    for (const type of ['timed_mute', 'ticket_muted', 'muted_forever'])
+      expect(
+        results.some((r) => r.mute_type === type),
+        type,
+      ).toBe(true);
     expect(results.some((r) => !r.visible)).toBe(true);
     expect(results.some((r) => !r.muted)).toBe(true);
     for (const c of computers) {
@@ -54,9 +66,13 @@ describe('seeded plugin results', () => {
     for (const r of results) {
       const base = ['uid', 'name', 'slug', 'status', 'details', 'last_run', 'muted', 'mute_type', 'visible'];
       const extra =
-        r.mute_type === 'timed_mute' ? ['mute_description', 'mute_until', 'muted_until'] :
-        r.mute_type === 'ticket_muted' ? ['mute_description', 'ticket_number', 'ticket_url'] :
-        r.mute_type === 'muted_forever' ? ['mute_description'] : [];
+        r.mute_type === 'timed_mute'
+          ? ['mute_description', 'mute_until', 'muted_until']
+          : r.mute_type === 'ticket_muted'
+            ? ['mute_description', 'ticket_number', 'ticket_url']
+            : r.mute_type === 'muted_forever'
+              ? ['mute_description']
+              : [];
       expect(Object.keys(r).sort()).toEqual([...base, ...extra].sort());
       expect(r.muted).toBe(r.mute_type !== null);
       expect(r.uid).toMatch(/^pr_/);
@@ -70,12 +86,23 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
     const until = NOW_SEC + 2 * DAY + 7200;
     const res = await mute(pick(0).uid, { mute_type: 'timed', mute_until: until });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ uid: pick(0).uid, muted: true, mute_type: 'timed_mute', mute_until: until, mute_description: 'Muted until 2025-06-03 14:00 UTC' });
+    expect(res.body).toMatchObject({
+      uid: pick(0).uid,
+      muted: true,
+      mute_type: 'timed_mute',
+      mute_until: until,
+      mute_description: 'Muted until 2025-06-03 14:00 UTC',
+    });
     expect(res.body.ticket_number).toBeUndefined();
   });
 
   it('refuses a timed mute without mute_until or with one in the past (422 on mute_until)', async () => {
-    const cases: Record<string, string | number>[] = [{ mute_type: 'timed' }, { mute_type: 'timed', mute_until: NOW_SEC }, { mute_type: 'timed', mute_until: NOW_SEC - 60 }, { mute_type: 'timed', mute_until: 'tomorrow' }];
+    const cases: Record<string, string | number>[] = [
+      { mute_type: 'timed' },
+      { mute_type: 'timed', mute_until: NOW_SEC },
+      { mute_type: 'timed', mute_until: NOW_SEC - 60 },
+      { mute_type: 'timed', mute_until: 'tomorrow' },
+    ];
     for (const fields of cases) {
       const res = await mute(pick(1).uid, fields);
       expect(res.status, JSON.stringify(fields)).toBe(422);
@@ -84,9 +111,19 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
   });
 
   it('mutes with a ticket: ticket_muted with number and url', async () => {
-    const res = await mute(pick(2).uid, { mute_type: 'ticket', ticket_number: '123', ticket_url: 'https://tickets.example/123' });
+    const res = await mute(pick(2).uid, {
+      mute_type: 'ticket',
+      ticket_number: '123',
+      ticket_url: 'https://tickets.example/123',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ muted: true, mute_type: 'ticket_muted', ticket_number: '123', ticket_url: 'https://tickets.example/123', mute_description: 'Muted with ticket #123' });
+    expect(res.body).toMatchObject({
+      muted: true,
+      mute_type: 'ticket_muted',
+      ticket_number: '123',
+      ticket_url: 'https://tickets.example/123',
+      mute_description: 'Muted with ticket #123',
+    });
     expect(res.body.mute_until).toBeUndefined();
     expect(res.body.muted_until).toBeUndefined();
     const noUrl = await mute(pick(3).uid, { mute_type: 'ticket', ticket_number: 'T-9' });
@@ -110,7 +147,8 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
       expect(res.status).toBe(200);
       expect(res.body.muted).toBe(false);
       expect(res.body.mute_type).toBeNull();
-      for (const gone of ['mute_description', 'mute_until', 'muted_until', 'ticket_number', 'ticket_url']) expect(res.body[gone]).toBeUndefined();
+      for (const gone of ['mute_description', 'mute_until', 'muted_until', 'ticket_number', 'ticket_url'])
+        expect(res.body[gone]).toBeUndefined();
     }
   });
 
@@ -118,8 +156,12 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
     const computer = computers[6] as Computer;
     const target = computer.plugin_results[0] as PluginResult;
     await mute(target.uid, { mute_type: 'ignored' });
-    const again = (await api.get(`/v2.5/computers/${computer.client_id}`, { 'expand[]': 'plugin_results' })).body as Computer;
-    expect(again.plugin_results.find((r) => r.uid === target.uid)).toMatchObject({ muted: true, mute_type: 'muted_forever' });
+    const again = (await api.get(`/v2.5/computers/${computer.client_id}`, { 'expand[]': 'plugin_results' }))
+      .body as Computer;
+    expect(again.plugin_results.find((r) => r.uid === target.uid)).toMatchObject({
+      muted: true,
+      mute_type: 'muted_forever',
+    });
     const muted = (await api.get('/v2.5/computers', { status: 'has_muted_plugin', per_page: 100 })).body as Computer[];
     expect(muted.map((c) => c.client_id)).toContain(computer.client_id);
   });
@@ -129,12 +171,16 @@ describe('PUT /v2.5/plugin_results/{uid}', () => {
     const computer = [...computers].reverse().find((c) => c.plugin_results.every((r) => !r.muted)) as Computer;
     const target = computer.plugin_results[0] as PluginResult;
     await mute(target.uid, { mute_type: 'timed', mute_until: NOW_SEC + 3600 });
-    const inList = async () => ((await api.get('/v2.5/computers', { status: 'has_muted_plugin', per_page: 100 })).body as Computer[]).map((c) => c.client_id);
+    const inList = async () =>
+      ((await api.get('/v2.5/computers', { status: 'has_muted_plugin', per_page: 100 })).body as Computer[]).map(
+        (c) => c.client_id,
+      );
     expect(await inList()).toContain(computer.client_id);
     const saved = clock.ms;
     clock.advance(3600);
     try {
-      const read = (await api.get(`/v2.5/computers/${computer.client_id}`, { 'expand[]': 'plugin_results' })).body as Computer;
+      const read = (await api.get(`/v2.5/computers/${computer.client_id}`, { 'expand[]': 'plugin_results' }))
+        .body as Computer;
       expect(read.plugin_results[0]).toMatchObject({ uid: target.uid, muted: false, mute_type: null });
       expect(await inList()).not.toContain(computer.client_id);
     } finally {
@@ -166,7 +212,10 @@ describe('without a ticket integration', () => {
     try {
       const c = (await a.get('/v2.5/computers', { 'expand[]': 'plugin_results' })).body[0] as Computer;
       const uid = (c.plugin_results[0] as PluginResult).uid;
-      const res = await a.send('PUT', `/v2.5/plugin_results/${uid}`, { 'plugin_result[mute_type]': 'ticket', 'plugin_result[ticket_number]': '5' });
+      const res = await a.send('PUT', `/v2.5/plugin_results/${uid}`, {
+        'plugin_result[mute_type]': 'ticket',
+        'plugin_result[ticket_number]': '5',
+      });
       expect(res.status).toBe(422);
       expect(errorOf(res).attribute).toBe('ticket_number');
       expect(errorOf(res).details).toMatch(/integration/);

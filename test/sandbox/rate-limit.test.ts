@@ -13,7 +13,11 @@ describe('rate limit (api-v2.5, Limits)', () => {
       const refused = await api.get('/v2.5/users');
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('5');
-      expect(errorOf(refused)).toMatchObject({ status_code: 429, code: ':too_many_requests', title: 'Too Many Requests' });
+      expect(errorOf(refused)).toMatchObject({
+        status_code: 429,
+        code: ':too_many_requests',
+        title: 'Too Many Requests',
+      });
 
       // another key has its own budget
       expect((await api.as(sandbox.otherApiKey).get('/v2.5/users')).status).toBe(200);

@@ -31,25 +31,56 @@ describe('seedState', () => {
     const groups = s.groups.filter(primary);
     expect(groups).toHaveLength(9);
     // names with accents and apostrophes, as real customers have
-    expect(groups.map((g) => g.name)).toEqual(expect.arrayContaining(['Café Lumière', "O'Brien & Sons Plumbing", 'Atelier Hélène Dubois']));
+    expect(groups.map((g) => g.name)).toEqual(
+      expect.arrayContaining(['Café Lumière', "O'Brien & Sons Plumbing", 'Atelier Hélène Dubois']),
+    );
     expect(s.computers.some((c) => c.custom_name?.includes("'"))).toBe(true);
     expect(s.computers.some((c) => /[éèëñüłá]/.test(c.custom_name ?? c.computer_name))).toBe(true);
     const computers = s.computers.filter(primary);
     expect(computers).toHaveLength(40);
-    for (const p of ['mac', 'linux', 'windows']) expect(computers.filter((c) => c.platform === p).length).toBeGreaterThanOrEqual(5);
-    expect(computers.some((c) => c.model_identifier === 'MacBookPro18,3' || c.model_name.startsWith('MacBook'))).toBe(true);
+    for (const p of ['mac', 'linux', 'windows'])
+      expect(computers.filter((c) => c.platform === p).length).toBeGreaterThanOrEqual(5);
+    expect(computers.some((c) => c.model_identifier === 'MacBookPro18,3' || c.model_name.startsWith('MacBook'))).toBe(
+      true,
+    );
     expect(new Set(computers.map((c) => c.client_id)).size).toBe(40);
-    expect(computers.every((c) => /^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/.test(c.client_id))).toBe(true);
+    expect(
+      computers.every((c) => /^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/.test(c.client_id)),
+    ).toBe(true);
     for (const flag of ['hidden', 'pending_removal', 'rekey_requested', 'has_issue', 'agent_removed'] as const) {
-      expect(computers.some((c) => c[flag]), flag).toBe(true);
-      expect(computers.some((c) => !c[flag]), flag).toBe(true);
+      expect(
+        computers.some((c) => c[flag]),
+        flag,
+      ).toBe(true);
+      expect(
+        computers.some((c) => !c[flag]),
+        flag,
+      ).toBe(true);
     }
-    const missing = computers.filter((c) => c.report_if_missing && NOW_SEC - c.last_report > c.report_missing_after * DAY);
+    const missing = computers.filter(
+      (c) => c.report_if_missing && NOW_SEC - c.last_report > c.report_missing_after * DAY,
+    );
     expect(missing).toHaveLength(3);
     // computers whose own report_missing_after decides, either way
     const silentDays = (c: { last_report: number }) => (NOW_SEC - c.last_report) / DAY;
-    expect(computers.some((c) => c.report_if_missing && c.report_missing_after > 7 && silentDays(c) > 7 && silentDays(c) < c.report_missing_after)).toBe(true);
-    expect(computers.some((c) => c.report_if_missing && c.report_missing_after < 7 && silentDays(c) > c.report_missing_after && silentDays(c) < 7)).toBe(true);
+    expect(
+      computers.some(
+        (c) =>
+          c.report_if_missing &&
+          c.report_missing_after > 7 &&
+          silentDays(c) > 7 &&
+          silentDays(c) < c.report_missing_after,
+      ),
+    ).toBe(true);
+    expect(
+      computers.some(
+        (c) =>
+          c.report_if_missing &&
+          c.report_missing_after < 7 &&
+          silentDays(c) > c.report_missing_after &&
+          silentDays(c) < 7,
+      ),
+    ).toBe(true);
     expect(s.expirationManufacturers.filter(primary).length).toBeGreaterThanOrEqual(4);
     expect(s.expirationProducts.filter(primary).length).toBeGreaterThanOrEqual(4);
     const expirations = s.expirations.filter(primary);
@@ -67,7 +98,16 @@ describe('seedState', () => {
     expect(s.computers.filter((c) => c.account === 'other')).toHaveLength(2);
     expect(s.notes.filter((n) => n.account === 'other')).toHaveLength(1);
     // every uid is unique and prefixed
-    const all = [...s.groups, ...s.computers, ...s.pluginResults, ...s.expirations, ...s.expirationManufacturers, ...s.expirationProducts, ...s.notes, ...s.users];
+    const all = [
+      ...s.groups,
+      ...s.computers,
+      ...s.pluginResults,
+      ...s.expirations,
+      ...s.expirationManufacturers,
+      ...s.expirationProducts,
+      ...s.notes,
+      ...s.users,
+    ];
     expect(new Set(all.map((x) => x.uid)).size).toBe(all.length);
   });
 });
@@ -81,7 +121,21 @@ function census(computers: number) {
   const fleet = s.computers.filter((c) => c.account === 'demo');
   const results = new Map<string, PluginResultRec[]>();
   for (const pr of s.pluginResults) results.set(pr.computer, [...(results.get(pr.computer) ?? []), pr]);
-  const count = { ok: 0, warning: 0, alert: 0, timed: 0, ticket: 0, ignored: 0, expiredMute: 0, missing: 0, hidden: 0, pendingRemoval: 0, agentRemoved: 0, rekey: 0, serviceWarning: 0 };
+  const count = {
+    ok: 0,
+    warning: 0,
+    alert: 0,
+    timed: 0,
+    ticket: 0,
+    ignored: 0,
+    expiredMute: 0,
+    missing: 0,
+    hidden: 0,
+    pendingRemoval: 0,
+    agentRemoved: 0,
+    rekey: 0,
+    serviceWarning: 0,
+  };
   for (const c of fleet) {
     const visible = (results.get(c.uid) ?? []).filter((pr) => pr.visible);
     const unmuted = visible.filter((pr) => activeMute(pr, NOW_SEC) === null);
@@ -107,13 +161,41 @@ function census(computers: number) {
 describe('the documented proportions (README, Data)', () => {
   it('hold at 40 computers, with the minimums that keep every case present', () => {
     const { count, sizes } = census(40);
-    expect(count).toEqual({ ok: 34, warning: 4, alert: 2, timed: 2, ticket: 2, ignored: 2, expiredMute: 1, missing: 3, hidden: 4, pendingRemoval: 1, agentRemoved: 1, rekey: 1, serviceWarning: 1 });
+    expect(count).toEqual({
+      ok: 34,
+      warning: 4,
+      alert: 2,
+      timed: 2,
+      ticket: 2,
+      ignored: 2,
+      expiredMute: 1,
+      missing: 3,
+      hidden: 4,
+      pendingRemoval: 1,
+      agentRemoved: 1,
+      rekey: 1,
+      serviceWarning: 1,
+    });
     expect(sizes).toEqual([13, 8, 6, 4, 3, 2, 1, 3, 0]);
   });
 
   it('hold at 10 000 computers', () => {
     const { count, sizes } = census(10_000);
-    expect(count).toEqual({ ok: 8800, warning: 800, alert: 400, timed: 300, ticket: 200, ignored: 200, expiredMute: 100, missing: 500, hidden: 789, pendingRemoval: 200, agentRemoved: 50, rekey: 150, serviceWarning: 300 });
+    expect(count).toEqual({
+      ok: 8800,
+      warning: 800,
+      alert: 400,
+      timed: 300,
+      ticket: 200,
+      ignored: 200,
+      expiredMute: 100,
+      missing: 500,
+      hidden: 789,
+      pendingRemoval: 200,
+      agentRemoved: 50,
+      rekey: 150,
+      serviceWarning: 300,
+    });
     expect(sizes).toEqual([3300, 2100, 1500, 1000, 700, 500, 300, 600, 0]);
   });
 

@@ -56,29 +56,46 @@ describe('HTTPS clients trust the sandbox through its CA', () => {
     const { stdout } = await run('curl', ['-sS', '--fail', '--cacert', caPath, groupsUrl()]);
     expect(JSON.parse(stdout)).toHaveLength(1);
     // and without it, curl refuses the certificate
-    await expect(run('curl', ['-sS', '--fail', groupsUrl()], { env: { PATH: process.env.PATH ?? '', CURL_CA_BUNDLE: '/dev/null' } })).rejects.toThrow();
+    await expect(
+      run('curl', ['-sS', '--fail', groupsUrl()], {
+        env: { PATH: process.env.PATH ?? '', CURL_CA_BUNDLE: '/dev/null' },
+      }),
+    ).rejects.toThrow();
   });
 
   it.skipIf(!havePython)("Python's urllib with SSL_CERT_FILE", async () => {
     const script = 'import json,sys,urllib.request; print(len(json.load(urllib.request.urlopen(sys.argv[1]))))';
-    const { stdout } = await run('python3', ['-c', script, groupsUrl()], { env: { PATH: process.env.PATH ?? '', SSL_CERT_FILE: caPath } });
+    const { stdout } = await run('python3', ['-c', script, groupsUrl()], {
+      env: { PATH: process.env.PATH ?? '', SSL_CERT_FILE: caPath },
+    });
     expect(stdout.trim()).toBe('1');
   });
 
   it('Node with NODE_EXTRA_CA_CERTS', async () => {
     const script = 'fetch(process.argv[1]).then((r) => r.json()).then((b) => console.log(b.length))';
-    const { stdout } = await run(process.execPath, ['-e', script, groupsUrl()], { env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caPath } });
+    const { stdout } = await run(process.execPath, ['-e', script, groupsUrl()], {
+      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caPath },
+    });
     expect(stdout.trim()).toBe('1');
-    await expect(run(process.execPath, ['-e', script, groupsUrl()], { env: { PATH: process.env.PATH ?? '' } })).rejects.toThrow();
+    await expect(
+      run(process.execPath, ['-e', script, groupsUrl()], { env: { PATH: process.env.PATH ?? '' } }),
+    ).rejects.toThrow();
   });
 
   it('mon trusts it with nothing set, from the config folder that holds the CA; another folder does not', async () => {
     const env = { MON_BASE_URL: sandbox.url, MON_API_KEY: sandbox.apiKey };
-    const ok = await runMain(['groups', 'list', '--per-page', '1', '-o', 'json'], { env: { ...env, MON_CONFIG_DIR: dir } });
+    const ok = await runMain(['groups', 'list', '--per-page', '1', '-o', 'json'], {
+      env: { ...env, MON_CONFIG_DIR: dir },
+    });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toHaveLength(1);
-    const other = await runMain(['groups', 'list', '--per-page', '1'], { env: { ...env, MON_CONFIG_DIR: tempConfigDir() } });
-    expect(other).toMatchObject({ code: 8, stderr: expect.stringMatching(/^mon: TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted/) });
+    const other = await runMain(['groups', 'list', '--per-page', '1'], {
+      env: { ...env, MON_CONFIG_DIR: tempConfigDir() },
+    });
+    expect(other).toMatchObject({
+      code: 8,
+      stderr: expect.stringMatching(/^mon: TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted/),
+    });
   });
 
   it('plain HTTP still works without tls', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { Api, start } from './helpers.js';
+import { type Api, start } from './helpers.js';
 
 let sandbox: RunningSandbox;
 let api: Api;
@@ -10,7 +10,19 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const BASE = ['uid', 'email', 'firstname', 'lastname', 'tfa_status', 'role', 'can_edit_contact_menu', 'can_access_billing', 'last_subdomain', 'last_signin', 'created_at'];
+const BASE = [
+  'uid',
+  'email',
+  'firstname',
+  'lastname',
+  'tfa_status',
+  'role',
+  'can_edit_contact_menu',
+  'can_access_billing',
+  'last_subdomain',
+  'last_signin',
+  'created_at',
+];
 
 describe('GET /v2.5/users', () => {
   it('lists users of both roles, sorted by e-mail, with the role-specific group uid arrays', async () => {

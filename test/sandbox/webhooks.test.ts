@@ -17,7 +17,9 @@ interface Receiver {
 }
 
 /** A webhook receiver on loopback; `answer` decides each request's fate by its number (0-based). */
-async function receiver(answer: (n: number, req: IncomingMessage, res: ServerResponse) => void = (_n, _req, res) => res.writeHead(204).end()): Promise<Receiver> {
+async function receiver(
+  answer: (n: number, req: IncomingMessage, res: ServerResponse) => void = (_n, _req, res) => res.writeHead(204).end(),
+): Promise<Receiver> {
   const received: any[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -31,7 +33,11 @@ async function receiver(answer: (n: number, req: IncomingMessage, res: ServerRes
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -40,10 +46,24 @@ afterEach(async () => {
   for (const done of cleanup.splice(0).reverse()) await done();
 });
 
-async function sandboxWith(hook: Receiver, options: SandboxOptions = {}): Promise<{ sandbox: RunningSandbox; api: Api; notices: string[] }> {
+async function sandboxWith(
+  hook: Receiver,
+  options: SandboxOptions = {},
+): Promise<{ sandbox: RunningSandbox; api: Api; notices: string[] }> {
   const notices: string[] = [];
-  const sandbox = await startSandbox({ port: 0, now: new Clock().now, live: { speed: 60 }, webhooks: [hook.url], webhookRetry: { firstDelayMs: 10, maxDelayMs: 40, timeoutMs: 2_000 }, onNotice: (m) => notices.push(m), ...options });
-  cleanup.push(() => hook.close(), () => sandbox.close());
+  const sandbox = await startSandbox({
+    port: 0,
+    now: new Clock().now,
+    live: { speed: 60 },
+    webhooks: [hook.url],
+    webhookRetry: { firstDelayMs: 10, maxDelayMs: 40, timeoutMs: 2_000 },
+    onNotice: (m) => notices.push(m),
+    ...options,
+  });
+  cleanup.push(
+    () => hook.close(),
+    () => sandbox.close(),
+  );
   return { sandbox, api: new Api(sandbox), notices };
 }
 
@@ -72,7 +92,9 @@ describe('webhooks', () => {
       computer: { client_id: made[0]!.computer.client_id, uid: made[0]!.computer.uid },
       group: { uid: made[0]!.computer.group },
     });
-    expect(hook.received.map((e) => `${e.previous_severity}->${e.severity}`)).toEqual(made.map((t) => `${t.previous.toLowerCase()}->${t.status.toLowerCase()}`));
+    expect(hook.received.map((e) => `${e.previous_severity}->${e.severity}`)).toEqual(
+      made.map((t) => `${t.previous.toLowerCase()}->${t.status.toLowerCase()}`),
+    );
   });
 
   it('retries after a 500 and after a dropped connection: each event accepted once', async () => {
@@ -88,18 +110,27 @@ describe('webhooks', () => {
     await sandbox.webhooksSettled();
     expect(hook.received).toHaveLength(3);
     expect(new Set(hook.received.map((e) => e.event_id)).size).toBe(1);
-    expect(hook.received[0]).toMatchObject({ severity: 'alert', plugin_result: { uid: forced.body.plugin_result_uid } });
+    expect(hook.received[0]).toMatchObject({
+      severity: 'alert',
+      plugin_result: { uid: forced.body.plugin_result_uid },
+    });
     expect(notices).toEqual([]);
   });
 
   it('gives up after its bound with one notice naming the event and the last answer', async () => {
     const hook = await receiver((_n, _req, res) => res.writeHead(503).end());
-    const { sandbox, api, notices } = await sandboxWith(hook, { webhookRetry: { firstDelayMs: 10, maxDelayMs: 20, giveUpAfterMs: 100, timeoutMs: 2_000 } });
+    const { sandbox, api, notices } = await sandboxWith(hook, {
+      webhookRetry: { firstDelayMs: 10, maxDelayMs: 20, giveUpAfterMs: 100, timeoutMs: 2_000 },
+    });
     await api.send('POST', '/_sandbox/trigger', { kind: 'warning' });
     await sandbox.webhooksSettled();
     expect(hook.received.length).toBeGreaterThan(1);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(new RegExp(`^sandbox: webhook ${hook.received[0].event_id} to ${hook.url} given up after ${hook.received.length} attempts \\(last: HTTP 503\\)$`));
+    expect(notices[0]).toMatch(
+      new RegExp(
+        `^sandbox: webhook ${hook.received[0].event_id} to ${hook.url} given up after ${hook.received.length} attempts \\(last: HTTP 503\\)$`,
+      ),
+    );
   });
 
   it('trigger test sends a synthetic delivery: top-level svc_test, event_id svc_test_…; connection_test says whether the address answers', async () => {
@@ -107,14 +138,25 @@ describe('webhooks', () => {
     const { sandbox, api } = await sandboxWith(hook, { live: undefined });
     const res = await api.send('POST', '/_sandbox/trigger', { kind: 'test' });
     expect(res.status).toBe(200);
-    expect(hook.received).toEqual([expect.objectContaining({ svc_test: true, event_id: expect.stringMatching(/^svc_test_/) })]);
-    expect(res.body).toMatchObject({ event_id: hook.received[0].event_id, deliveries: [{ url: hook.url, status: 204, delivered: true, attempts: 1 }] });
+    expect(hook.received).toEqual([
+      expect.objectContaining({ svc_test: true, event_id: expect.stringMatching(/^svc_test_/) }),
+    ]);
+    expect(res.body).toMatchObject({
+      event_id: hook.received[0].event_id,
+      deliveries: [{ url: hook.url, status: 204, delivered: true, attempts: 1 }],
+    });
     const probe = await api.send('POST', '/_sandbox/trigger', { kind: 'connection_test' });
     expect(probe.body.deliveries).toEqual([{ url: hook.url, status: 204, delivered: true, attempts: 1 }]);
-    expect(hook.received[1]).toMatchObject({ event: 'connection_test', svc_test: true, event_id: expect.stringMatching(/^svc_test_/) });
+    expect(hook.received[1]).toMatchObject({
+      event: 'connection_test',
+      svc_test: true,
+      event_id: expect.stringMatching(/^svc_test_/),
+    });
     await hook.close();
     const down = await api.send('POST', '/_sandbox/trigger', { kind: 'connection_test' });
-    expect(down.body.deliveries).toEqual([{ url: hook.url, delivered: false, attempts: 1, error: expect.stringMatching(/ECONNREFUSED/) }]);
+    expect(down.body.deliveries).toEqual([
+      { url: hook.url, delivered: false, attempts: 1, error: expect.stringMatching(/ECONNREFUSED/) },
+    ]);
     await sandbox.webhooksSettled();
   });
 });

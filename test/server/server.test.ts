@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError, InterruptedError } from '../../src/errors.js';
-import { checkExposure, isLoopback, listen, parseListen, readTls, sameSecret, serveUntil, type ServeOptions, type Server } from '../../src/server/index.js';
+import {
+  checkExposure,
+  isLoopback,
+  listen,
+  parseListen,
+  readTls,
+  sameSecret,
+  serveUntil,
+  type ServeOptions,
+  type Server,
+} from '../../src/server/index.js';
 import { tempDir } from '../helpers/run-mon.js';
 import { selfSignedCert } from '../resilience/support.js';
 import { rawRequest, rawSender } from './raw-http.js';
@@ -16,14 +26,22 @@ afterEach(async () => {
 });
 
 async function start(options: Partial<ServeOptions> = {}): Promise<Server> {
-  const server = await listen({ address: LOOPBACK, handle: (req) => ({ status: 200, body: `got ${req.body.length} bytes at ${req.path}` }), ...options });
+  const server = await listen({
+    address: LOOPBACK,
+    handle: (req) => ({ status: 200, body: `got ${req.body.length} bytes at ${req.path}` }),
+    ...options,
+  });
   servers.push(server);
   return server;
 }
 
 /** A POST that a well-behaved client sends, answered by the server. */
 async function post(server: Server, body = '{"a":1}', path = '/x'): Promise<{ status: number; text: string }> {
-  const response = await request(`${server.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  const response = await request(`${server.url}${path}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  });
   return { status: response.statusCode, text: await response.body.text() };
 }
 
@@ -52,17 +70,31 @@ describe('--listen', () => {
     expect(parseListen(value)).toEqual({ host, port, loopback });
   });
 
-  it.each(['8787', '127.0.0.1', '127.0.0.1:65536', '127.0.0.1:-1', '127.0.0.1:http', '::1:8787', '[127.0.0.1]:80', 'a b:80', '[::1]', ''])(
-    '%j is refused naming the option',
-    (value) => {
-      expect(usage(() => parseListen(value, '--listen'))).toMatch(/^--listen /);
-    },
-  );
+  it.each([
+    '8787',
+    '127.0.0.1',
+    '127.0.0.1:65536',
+    '127.0.0.1:-1',
+    '127.0.0.1:http',
+    '::1:8787',
+    '[127.0.0.1]:80',
+    'a b:80',
+    '[::1]',
+    '',
+  ])('%j is refused naming the option', (value) => {
+    expect(usage(() => parseListen(value, '--listen'))).toMatch(/^--listen /);
+  });
 
   it('says loopback by the address only', () => {
-    expect([isLoopback('127.0.0.1'), isLoopback('::1'), isLoopback('LOCALHOST'), isLoopback('10.0.0.1'), isLoopback('0.0.0.0'), isLoopback('::'), isLoopback('127.example.com')]).toEqual([
-      true, true, true, false, false, false, false,
-    ]);
+    expect([
+      isLoopback('127.0.0.1'),
+      isLoopback('::1'),
+      isLoopback('LOCALHOST'),
+      isLoopback('10.0.0.1'),
+      isLoopback('0.0.0.0'),
+      isLoopback('::'),
+      isLoopback('127.example.com'),
+    ]).toEqual([true, true, true, false, false, false, false]);
   });
 });
 
@@ -74,7 +106,9 @@ describe('leaving loopback', () => {
   it('needs a credential, then TLS or --insecure', () => {
     const address = parseListen('0.0.0.0:8787');
     expect(usage(() => checkExposure({ ...exposure, address }))).toMatch(/^--listen 0\.0\.0\.0:8787 .*needs --secret/);
-    expect(usage(() => checkExposure({ ...exposure, address, credential: true }))).toMatch(/--tls-cert and --tls-key, or --insecure/);
+    expect(usage(() => checkExposure({ ...exposure, address, credential: true }))).toMatch(
+      /--tls-cert and --tls-key, or --insecure/,
+    );
     expect(() => checkExposure({ ...exposure, address, credential: true, insecure: true })).not.toThrow();
     expect(() => checkExposure({ ...exposure, address, credential: true, tls: true })).not.toThrow();
     expect(usage(() => checkExposure({ ...exposure, address, tls: true, insecure: true }))).toMatch(/needs --secret/);
@@ -103,7 +137,9 @@ describe('limits: every bad request is answered and the server goes on', () => {
 
   it('413 for a declared body over the limit, before it is read', async () => {
     const server = await start({ maxBodyBytes: 1024 });
-    expect(await rawRequest(server.port, `POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 1025\r\n\r\n`)).toMatch(/^HTTP\/1\.1 413 /);
+    expect(await rawRequest(server.port, `POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 1025\r\n\r\n`)).toMatch(
+      /^HTTP\/1\.1 413 /,
+    );
     expect(await post(server, 'x'.repeat(1024))).toEqual({ status: 200, text: 'got 1024 bytes at /x' });
   });
 
@@ -156,16 +192,18 @@ describe('limits: every bad request is answered and the server goes on', () => {
 describe('listening and closing', () => {
   it('prints the URL once listening', async () => {
     let text = '';
-    const server = await start({ announce: { stderr: { write: (chunk: string) => (text += chunk) }, shownPath: '/events' } });
+    const server = await start({
+      announce: { stderr: { write: (chunk: string) => (text += chunk) }, shownPath: '/events' },
+    });
     expect(text).toBe(`Listening on http://127.0.0.1:${server.port}/events\n`);
     expect(server.port).toBeGreaterThan(0);
   });
 
   it('refuses a port in use, naming --listen', async () => {
     const server = await start();
-    await expect(listen({ address: parseListen(`127.0.0.1:${server.port}`), handle: () => ({ status: 200 }) })).rejects.toThrow(
-      new UsageError(`--listen 127.0.0.1:${server.port}: cannot listen there: the port is in use`),
-    );
+    await expect(
+      listen({ address: parseListen(`127.0.0.1:${server.port}`), handle: () => ({ status: 200 }) }),
+    ).rejects.toThrow(new UsageError(`--listen 127.0.0.1:${server.port}: cannot listen there: the port is in use`));
   });
 
   it('stops accepting, lets the request in flight finish, then closes', async () => {
@@ -250,7 +288,9 @@ describe('TLS', () => {
     await expect(readTls(undefined, undefined)).resolves.toBeUndefined();
     await expect(readTls('a.pem', undefined)).rejects.toThrow(/^--tls-cert needs --tls-key too$/);
     await expect(readTls(undefined, 'b.pem')).rejects.toThrow(/^--tls-key needs --tls-cert too$/);
-    await expect(readTls(join(dir, 'missing.pem'), notPem)).rejects.toThrow(/^--tls-cert .*missing\.pem: cannot read it \(ENOENT\)$/);
+    await expect(readTls(join(dir, 'missing.pem'), notPem)).rejects.toThrow(
+      /^--tls-cert .*missing\.pem: cannot read it \(ENOENT\)$/,
+    );
     await expect(readTls(notPem, notPem)).rejects.toBeInstanceOf(UsageError);
   });
 });

@@ -5,7 +5,12 @@ import { MUTE_COMPARED } from '../../src/commands/plugin.js';
 
 describe('what --changes compares', () => {
   it.each([
-    ['an epoch time and the same instant in ISO 8601', 'last_report', 1_795_000_000, new Date(1_795_000_000_000).toISOString()],
+    [
+      'an epoch time and the same instant in ISO 8601',
+      'last_report',
+      1_795_000_000,
+      new Date(1_795_000_000_000).toISOString(),
+    ],
     ['a time as a numeric string', 'last_report', 1_795_000_000, '1795000000'],
     ['the decimal percent as a number and as a JSON string', 'boot_volume_usage_percent', 41.5, '41.50'],
     ['a boolean and its text', 'hidden', false, 'false'],
@@ -25,21 +30,38 @@ describe('what --changes compares', () => {
     const now = 1_800_000_000;
     expect(OVERDUE.get({ last_report: now - 8 * 86_400 }, now)).toBe(true);
     expect(OVERDUE.get({ last_report: now - 6 * 86_400 }, now)).toBe(false);
-    expect(OVERDUE.get({ last_report: new Date((now - 4 * 86_400) * 1000).toISOString(), report_missing_after: 3 }, now)).toBe(true);
+    expect(
+      OVERDUE.get({ last_report: new Date((now - 4 * 86_400) * 1000).toISOString(), report_missing_after: 3 }, now),
+    ).toBe(true);
     expect(OVERDUE.get({ last_report: null }, now)).toBe(null);
   });
 
   it('mute: the same timed mute under mute_until or muted_until is one value; a ticket is another', () => {
     const timed = { muted: true, mute_type: 'timed_mute', mute_until: 1_800_000_000 };
-    expect(normalise(MUTE_COMPARED.get(timed, 0), 'mute')).toEqual(normalise(MUTE_COMPARED.get({ muted: true, mute_type: 'timed_mute', muted_until: '1800000000' }, 0), 'mute'));
-    expect(normalise(MUTE_COMPARED.get({ muted: true, mute_type: 'ticket_muted', ticket_number: '12' }, 0), 'mute')).not.toEqual(normalise(MUTE_COMPARED.get(timed, 0), 'mute'));
+    expect(normalise(MUTE_COMPARED.get(timed, 0), 'mute')).toEqual(
+      normalise(MUTE_COMPARED.get({ muted: true, mute_type: 'timed_mute', muted_until: '1800000000' }, 0), 'mute'),
+    );
+    expect(
+      normalise(MUTE_COMPARED.get({ muted: true, mute_type: 'ticket_muted', ticket_number: '12' }, 0), 'mute'),
+    ).not.toEqual(normalise(MUTE_COMPARED.get(timed, 0), 'mute'));
     expect(MUTE_COMPARED.get({ muted: false }, 0)).toBe(false);
   });
 
   it('names what is new, changed and gone; an item listed twice counts once', () => {
     const comparison = new Comparison(['status'], [], 0);
-    const collector = new ChangeCollector(comparison, new Map([['a', ['OK']], ['b', ['OK']], ['c', ['Alert']]]));
-    collector.push([{ uid: 'a', status: 'OK' }, { uid: 'b', status: 'Alert' }, { uid: 'd', status: 'OK' }]);
+    const collector = new ChangeCollector(
+      comparison,
+      new Map([
+        ['a', ['OK']],
+        ['b', ['OK']],
+        ['c', ['Alert']],
+      ]),
+    );
+    collector.push([
+      { uid: 'a', status: 'OK' },
+      { uid: 'b', status: 'Alert' },
+      { uid: 'd', status: 'OK' },
+    ]);
     collector.push([{ uid: 'd', status: 'OK' }]);
     expect(collector.result()).toEqual([
       { change: 'changed', item: { uid: 'b', status: 'Alert' }, changed: ['status'] },

@@ -36,7 +36,8 @@ function parseCsv(text: string): string[][] {
         }
         field += text[i++];
       }
-      if (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') throw new Error(`text after a closing quote at ${i}`);
+      if (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r')
+        throw new Error(`text after a closing quote at ${i}`);
       continue;
     }
     if (c === '"') throw new Error(`bare quote inside an unquoted field at ${i}`);
@@ -64,12 +65,18 @@ function parseCsv(text: string): string[][] {
 
 /** Field text with everything CSV must survive: separators, quotes, CR, LF, CRLF, unicode. */
 const field = fc
-  .array(fc.oneof(fc.constantFrom(',', '"', '\n', '\r', '\r\n', ' ', '\t', '""', 'é', '😀'), fc.string({ maxLength: 4 })), { maxLength: 8 })
+  .array(
+    fc.oneof(fc.constantFrom(',', '"', '\n', '\r', '\r\n', ' ', '\t', '""', 'é', '😀'), fc.string({ maxLength: 4 })),
+    { maxLength: 8 },
+  )
   .map((parts) => parts.join(''));
 
 describe('the CSV writer (property, round trip through an RFC 4180 reader)', () => {
   it('the reader itself reads the RFC examples', () => {
-    expect(parseCsv('a,b\n"x, y","say ""hi"""\n')).toEqual([['a', 'b'], ['x, y', 'say "hi"']]);
+    expect(parseCsv('a,b\n"x, y","say ""hi"""\n')).toEqual([
+      ['a', 'b'],
+      ['x, y', 'say "hi"'],
+    ]);
     expect(parseCsv('"line\nbreak",2\r\n')).toEqual([['line\nbreak', '2']]);
     expect(() => parseCsv('a"b\n')).toThrow();
   });
@@ -84,30 +91,41 @@ describe('the CSV writer (property, round trip through an RFC 4180 reader)', () 
 
   it('a whole list through the renderer: header and every record come back, whatever the values', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ uid: field, name: field, note: field }), { maxLength: 10 }), async (items) => {
-        let out = '';
-        const renderer = await createListRenderer({
-          format: 'csv',
-          columns: [{ key: 'uid' }, { key: 'name' }, { key: 'note' }],
-          header: true,
-          color: false,
-          tty: false,
-          now: () => 0,
-          out: { write: (chunk: string) => (out += chunk) },
-        });
-        // Pages of any size: the result must not depend on where pages break.
-        for (let at = 0; at < items.length; at += 3) renderer.push(items.slice(at, at + 3));
-        renderer.end();
-        expect(parseCsv(out)).toEqual([['uid', 'name', 'note'], ...items.map((item) => [item.uid, item.name, item.note])]);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ uid: field, name: field, note: field }), { maxLength: 10 }),
+        async (items) => {
+          let out = '';
+          const renderer = await createListRenderer({
+            format: 'csv',
+            columns: [{ key: 'uid' }, { key: 'name' }, { key: 'note' }],
+            header: true,
+            color: false,
+            tty: false,
+            now: () => 0,
+            out: { write: (chunk: string) => (out += chunk) },
+          });
+          // Pages of any size: the result must not depend on where pages break.
+          for (let at = 0; at < items.length; at += 3) renderer.push(items.slice(at, at + 3));
+          renderer.end();
+          expect(parseCsv(out)).toEqual([
+            ['uid', 'name', 'note'],
+            ...items.map((item) => [item.uid, item.name, item.note]),
+          ]);
+        },
+      ),
     );
   });
 
   it('values that are not strings: numbers, booleans, null and arrays come back in their plain form', () => {
     fc.assert(
-      fc.property(fc.integer(), fc.boolean(), fc.array(fc.stringMatching(/^[a-z_0-9]{1,6}$/), { maxLength: 3 }), (n, b, list) => {
-        expect(parseCsv(`${toCsvRow([n, b, null, list])}\n`)).toEqual([[String(n), String(b), '', list.join(';')]]);
-      }),
+      fc.property(
+        fc.integer(),
+        fc.boolean(),
+        fc.array(fc.stringMatching(/^[a-z_0-9]{1,6}$/), { maxLength: 3 }),
+        (n, b, list) => {
+          expect(parseCsv(`${toCsvRow([n, b, null, list])}\n`)).toEqual([[String(n), String(b), '', list.join(';')]]);
+        },
+      ),
     );
   });
 

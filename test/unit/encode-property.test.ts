@@ -9,8 +9,15 @@ import { UsageError } from '../../src/errors.js';
 const wellFormed = (s: string) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 /** Any text a user may type, astral characters and URL syntax included. */
 const text = fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => wellFormed(s));
-const name = fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).filter((s) => wellFormed(s) && !/[[\]]/.test(s));
-const scalar: fc.Arbitrary<Scalar> = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean());
+const name = fc
+  .string({ unit: 'binary', minLength: 1, maxLength: 12 })
+  .filter((s) => wellFormed(s) && !/[[\]]/.test(s));
+const scalar: fc.Arbitrary<Scalar> = fc.oneof(
+  text,
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+);
 const value: fc.Arbitrary<ParamValue> = fc.oneof(
   scalar,
   fc.array(scalar, { maxLength: 4 }),
@@ -72,30 +79,35 @@ describe('the form encoder (property)', () => {
         const post = client.prepareRaw('POST', '/notes', { body: input });
         expect(post.url.search).toBe('');
         expect(post.form).toEqual(flattenParams(input));
-        expect(JSON.stringify(client.describe(get)) + JSON.stringify(client.describe(post))).not.toContain('k_never_shown_0123');
+        expect(JSON.stringify(client.describe(get)) + JSON.stringify(client.describe(post))).not.toContain(
+          'k_never_shown_0123',
+        );
       }),
     );
   });
 
   it('a path value can never change the path: it is one escaped segment, or refused', () => {
     fc.assert(
-      fc.property(fc.oneof(text, fc.constantFrom('', '.', '..', '../users', '%2e%2e', 'a/b', '?x=1', '#top')), (uid) => {
-        let path: string;
-        try {
-          path = fillPath('/v2.5/notes/{uid}', { uid });
-        } catch (error) {
-          expect(error).toBeInstanceOf(UsageError);
-          expect(['', '.', '..']).toContain(uid);
-          return;
-        }
-        const url = new URL(`https://acme.example.com${path}`);
-        const segments = url.pathname.split('/');
-        expect(segments.slice(0, 3)).toEqual(['', 'v2.5', 'notes']);
-        expect(segments).toHaveLength(4);
-        expect(decodeURIComponent(segments[3]!)).toBe(uid);
-        expect(url.search).toBe('');
-        expect(url.hash).toBe('');
-      }),
+      fc.property(
+        fc.oneof(text, fc.constantFrom('', '.', '..', '../users', '%2e%2e', 'a/b', '?x=1', '#top')),
+        (uid) => {
+          let path: string;
+          try {
+            path = fillPath('/v2.5/notes/{uid}', { uid });
+          } catch (error) {
+            expect(error).toBeInstanceOf(UsageError);
+            expect(['', '.', '..']).toContain(uid);
+            return;
+          }
+          const url = new URL(`https://acme.example.com${path}`);
+          const segments = url.pathname.split('/');
+          expect(segments.slice(0, 3)).toEqual(['', 'v2.5', 'notes']);
+          expect(segments).toHaveLength(4);
+          expect(decodeURIComponent(segments[3]!)).toBe(uid);
+          expect(url.search).toBe('');
+          expect(url.hash).toBe('');
+        },
+      ),
     );
   });
 });

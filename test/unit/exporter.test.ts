@@ -13,7 +13,19 @@ const report = (computers: number): StatusReport => ({
   computers: { total: computers, missing: 0, hidden: 0, pending_removal: 0, platforms: { mac: computers } },
   plugin_results: { total: 0, alerts: 0, warnings: 0, muted: 0, hidden: 0 },
   top_plugins: [],
-  groups: [{ uid: 'g_1', name: 'Acme', computers, missing: 0, alerts: 0, warnings: 0, hidden: 0, platforms: { mac: computers }, results: { unmuted: {}, muted: {} } }],
+  groups: [
+    {
+      uid: 'g_1',
+      name: 'Acme',
+      computers,
+      missing: 0,
+      alerts: 0,
+      warnings: 0,
+      hidden: 0,
+      platforms: { mac: computers },
+      results: { unmuted: {}, muted: {} },
+    },
+  ],
   expirations: { expired: 0, expiring: 0, within_days: 30, windows: { '30d': 0, '90d': 0 } },
 });
 
@@ -30,7 +42,8 @@ function scriptedReads(script: Record<string, (number | 'fail')[]>) {
     if (step === 'fail') throw new NetworkError('cannot reach 10.0.0.1:443: connection refused');
     return { report: report(step), readSeconds: 0.25, requests: 3 };
   };
-  const calledTimes = (count: number) => new Promise<void>((resolve) => (calls.length >= count ? setImmediate(resolve) : waiters.push({ count, resolve })));
+  const calledTimes = (count: number) =>
+    new Promise<void>((resolve) => (calls.length >= count ? setImmediate(resolve) : waiters.push({ count, resolve })));
   return { read, calls, calledTimes };
 }
 
@@ -103,7 +116,9 @@ describe('Exporter', () => {
       const check = () => (lines.length > 0 ? resolve() : setImmediate(check));
       check();
     });
-    expect(lines[0]).toBe('big: a read takes 102 requests, so it is read every 153 s, not more often (a tenth of the rate budget)');
+    expect(lines[0]).toBe(
+      'big: a read takes 102 requests, so it is read every 153 s, not more often (a tenth of the rate budget)',
+    );
     await exporter.stop();
     expect(calls).toBe(1);
   });

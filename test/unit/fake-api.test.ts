@@ -9,7 +9,9 @@ describe('the fake API of the tests', () => {
     expect(await expected.json()).toHaveLength(2);
     const other = await fetch(`${api.url}/v2.5/groups`);
     expect(other.status).toBe(500);
-    await expect(api.close()).rejects.toThrow('the fake API received requests its test did not expect: GET /v2.5/groups');
+    await expect(api.close()).rejects.toThrow(
+      'the fake API received requests its test did not expect: GET /v2.5/groups',
+    );
   });
 
   it('closes quietly when every request was expected', async () => {

@@ -22,8 +22,17 @@ function checkout(builtAt: number | undefined, changed: Record<string, number>):
 
 describe('the test set-up rebuilds a stale bundle', () => {
   it('finds a source, a bin file or a build script changed after the bundle, newest first', () => {
-    const base = checkout(1_000, { 'src/api/client.ts': 900, 'src/commands/api.ts': 1_100, 'bin/mon': 1_200, 'scripts/esbuild.config.mjs': 1_050 });
-    expect(staleInputs(base)).toEqual([join(base, 'bin/mon'), join(base, 'src/commands/api.ts'), join(base, 'scripts/esbuild.config.mjs')]);
+    const base = checkout(1_000, {
+      'src/api/client.ts': 900,
+      'src/commands/api.ts': 1_100,
+      'bin/mon': 1_200,
+      'scripts/esbuild.config.mjs': 1_050,
+    });
+    expect(staleInputs(base)).toEqual([
+      join(base, 'bin/mon'),
+      join(base, 'src/commands/api.ts'),
+      join(base, 'scripts/esbuild.config.mjs'),
+    ]);
   });
 
   it('is content with a bundle newer than every input, and asks for one when there is none', () => {

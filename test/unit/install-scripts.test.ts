@@ -23,12 +23,18 @@ describe('install scripts', () => {
       .filter(([path, entry]) => path !== '' && entry.hasInstallScript === true)
       .map(([path]) => path.replace(/^.*node_modules\//, ''));
     expect(withScripts).toContain('esbuild');
-    const unreviewed = withScripts.filter((name) => typeof pkg.allowScripts?.[name] !== 'boolean' && !Object.keys(pkg.allowScripts ?? {}).some((key) => key.startsWith(`${name}@`)));
+    const unreviewed = withScripts.filter(
+      (name) =>
+        typeof pkg.allowScripts?.[name] !== 'boolean' &&
+        !Object.keys(pkg.allowScripts ?? {}).some((key) => key.startsWith(`${name}@`)),
+    );
     expect(unreviewed).toEqual([]);
   });
 
   it('the project has no script that npm link would run as an install script', () => {
-    expect(Object.keys(pkg.scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
+    expect(
+      Object.keys(pkg.scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name)),
+    ).toEqual([]);
   });
 
   it('npm ci and npm install still build dist/ (postprepare runs after them), and so does npm pack', () => {

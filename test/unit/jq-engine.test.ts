@@ -22,15 +22,21 @@ const NEVER = 3_600_000;
  * source compiled once in a process is found again without a check.
  */
 function cachesFromAnotherProcess(): { source: string; cache: Buffer }[] {
-  const sources = [1, 2, 3].map((n) => `function answer${n}(a) { return [a, ${n}].map((x) => x * 2).join(' '); } answer${n}(1);`);
+  const sources = [1, 2, 3].map(
+    (n) => `function answer${n}(a) { return [a, ${n}].map((x) => x * 2).join(' '); } answer${n}(1);`,
+  );
   const make = `const { Script } = require('node:vm'); process.stdout.write(JSON.stringify(${JSON.stringify(sources)}.map((s) => new Script(s).createCachedData().toString('base64'))));`;
   const made = spawnSync(process.execPath, [...process.execArgv, '-e', make], { encoding: 'utf8' });
   expect(made.status, made.stderr).toBe(0);
-  return (JSON.parse(made.stdout) as string[]).map((cache, i) => ({ source: sources[i]!, cache: Buffer.from(cache, 'base64') }));
+  return (JSON.parse(made.stdout) as string[]).map((cache, i) => ({
+    source: sources[i]!,
+    cache: Buffer.from(cache, 'base64'),
+  }));
 }
 
 /** Whether V8 takes the cache for its source under the flags of this moment. */
-const takes = ({ source, cache }: { source: string; cache: Buffer }) => !new Script(source, { cachedData: cache }).cachedDataRejected;
+const takes = ({ source, cache }: { source: string; cache: Buffer }) =>
+  !new Script(source, { cachedData: cache }).cachedDataRejected;
 
 /** Resolves with the events so far once the worker says 'ready' (or fails). */
 function whenReady(engine: JqEngine, events: EngineEvent[]): Promise<EngineEvent[]> {
@@ -50,7 +56,7 @@ function endInput(engine: JqEngine): Promise<EngineEvent> {
 }
 
 describe('the --jq engine, started before the main thread has loaded', () => {
-  it('compiles nothing until the main thread has loaded its code; changes V8\'s flags while jq runs, says so, and puts them back', async () => {
+  it("compiles nothing until the main thread has loaded its code; changes V8's flags while jq runs, says so, and puts them back", async () => {
     const [before, during, after] = cachesFromAnotherProcess();
     // The worker's own bound is out of reach, so the order holds however busy the machine.
     const engine = startJqEngine('length', workerFile, { mainLoading: true, mainLoadWaitMs: NEVER });
@@ -75,7 +81,7 @@ describe('the --jq engine, started before the main thread has loaded', () => {
     }
   });
 
-  it('for a long input (--all), leaves V8\'s flags alone: ready without waiting for the main thread, and caches of the usual flags taken while jq runs', async () => {
+  it("for a long input (--all), leaves V8's flags alone: ready without waiting for the main thread, and caches of the usual flags taken while jq runs", async () => {
     const [during, after] = cachesFromAnotherProcess();
     // Were it to wait for the main thread, which never says it has loaded, it would never be ready.
     const engine = startJqEngine('length', workerFile, { mainLoading: true, longInput: true, mainLoadWaitMs: NEVER });

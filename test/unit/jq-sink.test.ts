@@ -17,7 +17,13 @@ const until = (done: () => boolean): Promise<void> => waitFor(done, 'the jq work
 function sinkFor(expression: string) {
   const engine = startJqEngine(expression, workerFile);
   let printed = '';
-  const sink = new JqSink(expression, { mode: 'json', out: { write: (text: string) => (printed += text) }, warn: () => undefined, deadlineMs: bound(60_000), engine });
+  const sink = new JqSink(expression, {
+    mode: 'json',
+    out: { write: (text: string) => (printed += text) },
+    warn: () => undefined,
+    deadlineMs: bound(60_000),
+    engine,
+  });
   return { sink, engine, printed: () => printed };
 }
 

@@ -21,7 +21,9 @@ function sources(dir: string): string[] {
 const graph = new Map<string, string[]>(
   sources(SRC).map((file) => {
     const text = readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)\.js'/g)].map((match) => relative(SRC, resolve(dirname(file), `${match[1]}.ts`)));
+    const targets = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)\.js'/g)].map((match) =>
+      relative(SRC, resolve(dirname(file), `${match[1]}.ts`)),
+    );
     return [relative(SRC, file), targets];
   }),
 );
@@ -31,27 +33,49 @@ describe('imports point down', () => {
     expect(graph.get('main.ts')).toContain('program.ts');
   });
 
-  it.each(['spec/', 'validate/', 'config/', 'api/', 'output/', 'server/', 'events/', 'runtime.ts', 'globals.ts', 'target.ts', 'context.ts', 'completion/bash.ts', 'completion/tree.ts', 'completion/scripts.ts'])(
-    '%s imports neither the commands nor the program',
-    (prefix) => {
-      const wrong = [...graph]
-        .filter(([file]) => file.startsWith(prefix))
-        .flatMap(([file, targets]) => targets.filter((target) => target.startsWith('commands/') || target === 'program.ts').map((target) => `${file} -> ${target}`));
-      expect(wrong).toEqual([]);
-    },
-  );
+  it.each([
+    'spec/',
+    'validate/',
+    'config/',
+    'api/',
+    'output/',
+    'server/',
+    'events/',
+    'runtime.ts',
+    'globals.ts',
+    'target.ts',
+    'context.ts',
+    'completion/bash.ts',
+    'completion/tree.ts',
+    'completion/scripts.ts',
+  ])('%s imports neither the commands nor the program', (prefix) => {
+    const wrong = [...graph]
+      .filter(([file]) => file.startsWith(prefix))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => target.startsWith('commands/') || target === 'program.ts')
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(wrong).toEqual([]);
+  });
 
   it('spec/ imports nothing of what reads the specs (validate/, resolve/, completion/)', () => {
     const wrong = [...graph]
       .filter(([file]) => file.startsWith('spec/'))
-      .flatMap(([file, targets]) => targets.filter((target) => /^(validate|resolve|completion)\//.test(target)).map((target) => `${file} -> ${target}`));
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => /^(validate|resolve|completion)\//.test(target))
+          .map((target) => `${file} -> ${target}`),
+      );
     expect(wrong).toEqual([]);
   });
 
   it('sandbox/ imports nothing of api/: a wrong path or form in the client fails a test instead of being mirrored', () => {
     const wrong = [...graph]
       .filter(([file]) => file.startsWith('sandbox/'))
-      .flatMap(([file, targets]) => targets.filter((target) => target.startsWith('api/')).map((target) => `${file} -> ${target}`));
+      .flatMap(([file, targets]) =>
+        targets.filter((target) => target.startsWith('api/')).map((target) => `${file} -> ${target}`),
+      );
     expect(wrong).toEqual([]);
   });
 
@@ -69,7 +93,9 @@ describe('imports point down', () => {
   ])('%s imports nothing above it (every kind of import)', (prefix, above) => {
     const wrong = [...graph]
       .filter(([file]) => file.startsWith(prefix))
-      .flatMap(([file, targets]) => targets.filter((target) => above.test(target)).map((target) => `${file} -> ${target}`));
+      .flatMap(([file, targets]) =>
+        targets.filter((target) => above.test(target)).map((target) => `${file} -> ${target}`),
+      );
     expect(wrong).toEqual([]);
   });
 
@@ -117,7 +143,9 @@ describe('imports point down', () => {
     const wrong = [...graph]
       .filter(([file]) => /^(api|output)\//.test(file))
       .flatMap(([file, targets]) =>
-        targets.filter((target) => unitOf(target) !== unitOf(file) && /^(api|output)\//.test(target)).map((target) => `${file} -> ${target}`),
+        targets
+          .filter((target) => unitOf(target) !== unitOf(file) && /^(api|output)\//.test(target))
+          .map((target) => `${file} -> ${target}`),
       );
     expect(wrong).toEqual([]);
   });

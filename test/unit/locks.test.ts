@@ -43,7 +43,11 @@ describe('a lock past its bound', () => {
   it('whose holder still runs is left alone: the wait ends as busy, naming the holder', async () => {
     const pid = await processThat(false);
     const file = oldLock(pid);
-    const failed = await acquireLock(file, { ...BRIEF_LOCK, signal: new AbortController().signal, clock: testClock() }).catch((error: unknown) => error);
+    const failed = await acquireLock(file, {
+      ...BRIEF_LOCK,
+      signal: new AbortController().signal,
+      clock: testClock(),
+    }).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(LockTrouble);
     expect(failed).toMatchObject({ holder: pid });
     expect(existsSync(file)).toBe(true);

@@ -8,7 +8,12 @@ import { INSTALL_OPTIONAL } from '../helpers/programs.js';
  * brings anyway).
  */
 const root = new URL('../../', import.meta.url);
-const packagesOf = (line: string) => line.replace(/^.*apt-get install -y /, '').trim().split(/\s+/).sort();
+const packagesOf = (line: string) =>
+  line
+    .replace(/^.*apt-get install -y /, '')
+    .trim()
+    .split(/\s+/)
+    .sort();
 
 describe('the optional programs', () => {
   it('the README, the notices and .ci/run name the same packages', () => {
@@ -18,6 +23,11 @@ describe('the optional programs', () => {
     expect(packagesOf(line!)).toEqual(packagesOf(INSTALL_OPTIONAL));
     const ci = readFileSync(new URL('.ci/run', root), 'utf8');
     const listed = /OPTIONAL_PACKAGES=\(([^)]*)\)/.exec(ci)?.[1];
-    expect(listed?.split(/\s+/).filter((name) => name !== 'python3').sort()).toEqual(packagesOf(INSTALL_OPTIONAL));
+    expect(
+      listed
+        ?.split(/\s+/)
+        .filter((name) => name !== 'python3')
+        .sort(),
+    ).toEqual(packagesOf(INSTALL_OPTIONAL));
   });
 });

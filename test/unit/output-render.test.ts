@@ -31,7 +31,10 @@ const computers: Record<string, unknown>[] = [
   { uid: 'c_333', name: 'Zürich 東京', status: 'Warning', last_report: '2026-11-15T14:03:00Z', online: null },
 ];
 
-function options(format: OutputFormat, over: Partial<RenderOptions> = {}): RenderOptions & { out: ReturnType<typeof sink> } {
+function options(
+  format: OutputFormat,
+  over: Partial<RenderOptions> = {},
+): RenderOptions & { out: ReturnType<typeof sink> } {
   return { format, columns, header: true, color: false, tty: false, now: () => T * 1000, ...over, out: sink() };
 }
 
@@ -67,17 +70,21 @@ describe('json list', () => {
     ['many items across pages, some empty', [many(3), [], many(1), many(4)]],
   ])('%s: byte-identical to JSON.stringify(all, null, 2)', async (_, pages) => {
     const out = await renderList(pages, 'json');
-    expect(out.text()).toBe(JSON.stringify(pages.flat(), null, 2) + '\n');
+    expect(out.text()).toBe(`${JSON.stringify(pages.flat(), null, 2)}\n`);
     expect(() => JSON.parse(out.text()) as unknown).not.toThrow();
   });
 
   it('any pages of any objects, indented or compact (--jq): the text of the whole array, page by page', async () => {
     const item = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(item, { maxLength: 4 }), { maxLength: 4 }), fc.boolean(), async (pages, compact) => {
-        const out = await renderList(pages as Record<string, unknown>[][], 'json', { compact });
-        expect(out.text()).toBe(JSON.stringify(pages.flat(), null, compact ? undefined : 2) + '\n');
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(item, { maxLength: 4 }), { maxLength: 4 }),
+        fc.boolean(),
+        async (pages, compact) => {
+          const out = await renderList(pages as Record<string, unknown>[][], 'json', { compact });
+          expect(out.text()).toBe(`${JSON.stringify(pages.flat(), null, compact ? undefined : 2)}\n`);
+        },
+      ),
     );
   });
 
@@ -109,7 +116,12 @@ describe('ndjson list', () => {
     const opts = options('ndjson');
     const list = await createListRenderer(opts);
     list.push(computers.slice(0, 2));
-    expect(opts.out.text()).toBe(computers.slice(0, 2).map((c) => JSON.stringify(c) + '\n').join(''));
+    expect(opts.out.text()).toBe(
+      computers
+        .slice(0, 2)
+        .map((c) => `${JSON.stringify(c)}\n`)
+        .join(''),
+    );
     list.push([]);
     list.push(computers.slice(2));
     list.end();
@@ -159,7 +171,7 @@ describe('csv and tsv lists', () => {
   it.each(['csv', 'tsv'] as const)('%s with --no-header prints rows only', async (format) => {
     const out = await renderList([computers.slice(0, 1)], format, { header: false });
     const sep = format === 'csv' ? ',' : '\t';
-    expect(out.text()).toBe(['c_1', 'alpha', 'OK', '2026-11-20T14:00:00Z', 'true'].join(sep) + '\n');
+    expect(out.text()).toBe(`${['c_1', 'alpha', 'OK', '2026-11-20T14:00:00Z', 'true'].join(sep)}\n`);
   });
 
   it.each([
@@ -191,8 +203,14 @@ describe('--fields', () => {
   it('json: keeps only these keys, in --fields order, absent keys stay absent', async () => {
     const out = await renderList([computers.slice(0, 2)], 'json', { fields });
     expect(out.text()).toBe(
-      JSON.stringify([{ status: 'OK', uid: 'c_1', extra: { nested: [1, 2] } }, { status: 'Alert', uid: 'c_22' }], null, 2) +
-        '\n',
+      `${JSON.stringify(
+        [
+          { status: 'OK', uid: 'c_1', extra: { nested: [1, 2] } },
+          { status: 'Alert', uid: 'c_22' },
+        ],
+        null,
+        2,
+      )}\n`,
     );
   });
 
@@ -275,9 +293,9 @@ describe('renderObject', () => {
   const obj = computers[0]!;
 
   it.each([
-    ['json', undefined, JSON.stringify(obj, null, 2) + '\n'],
+    ['json', undefined, `${JSON.stringify(obj, null, 2)}\n`],
     ['json', ['name', 'uid', 'missing'], '{\n  "name": "alpha",\n  "uid": "c_1"\n}\n'],
-    ['ndjson', undefined, JSON.stringify(obj) + '\n'],
+    ['ndjson', undefined, `${JSON.stringify(obj)}\n`],
     ['ndjson', ['online'], '{"online":true}\n'],
     ['csv', undefined, 'uid,name,status,last_report,online\nc_1,alpha,OK,2026-11-20T14:00:00Z,true\n'],
     ['csv', ['uid', 'extra'], 'uid,extra\nc_1,"{""nested"":[1,2]}"\n'],
@@ -321,22 +339,35 @@ describe('a lead key (the profile of a read across accounts)', () => {
   const lead = { key: 'profile', value: 'north "α"' };
   // Keys that order or collide differently: the lead's own, array indices, __proto__ (an own key
   // when JSON.parse makes the item), and any other.
-  const key = fc.oneof(fc.constantFrom('profile', '0', '7', '12', '__proto__', 'uid', 'name'), fc.string({ maxLength: 4 }));
+  const key = fc.oneof(
+    fc.constantFrom('profile', '0', '7', '12', '__proto__', 'uid', 'name'),
+    fc.string({ maxLength: 4 }),
+  );
   // Items as they come off the wire: through JSON text.
-  const item = fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }).map((dict) => JSON.parse(JSON.stringify(dict)) as Record<string, unknown>);
-  const copied = (pages: Record<string, unknown>[][]) => pages.map((page) => page.map((it) => ({ [lead.key]: lead.value, ...it })));
+  const item = fc
+    .dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 })
+    .map((dict) => JSON.parse(JSON.stringify(dict)) as Record<string, unknown>);
+  const copied = (pages: Record<string, unknown>[][]) =>
+    pages.map((page) => page.map((it) => ({ [lead.key]: lead.value, ...it })));
   const leadColumns: Column[] = [{ key: 'profile' }, ...columns];
 
-  it.each(OUTPUT_FORMATS.filter((format) => format !== 'openmetrics'))('%s: prints each item as its copy with the key first prints, byte for byte', async (format) => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(item, { maxLength: 4 }), { maxLength: 3 }), fc.constantFrom<string[] | undefined>(undefined, ['profile', 'uid', '0']), async (pages, fields) => {
-        const over = { columns: leadColumns, fields };
-        const withLead = options(format, over);
-        const list = await createListRenderer(withLead);
-        for (const page of pages) list.push(page, lead);
-        list.end();
-        expect(withLead.out.text()).toBe((await renderList(copied(pages), format, over)).text());
-      }),
-    );
-  });
+  it.each(OUTPUT_FORMATS.filter((format) => format !== 'openmetrics'))(
+    '%s: prints each item as its copy with the key first prints, byte for byte',
+    async (format) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(item, { maxLength: 4 }), { maxLength: 3 }),
+          fc.constantFrom<string[] | undefined>(undefined, ['profile', 'uid', '0']),
+          async (pages, fields) => {
+            const over = { columns: leadColumns, fields };
+            const withLead = options(format, over);
+            const list = await createListRenderer(withLead);
+            for (const page of pages) list.push(page, lead);
+            list.end();
+            expect(withLead.out.text()).toBe((await renderList(copied(pages), format, over)).text());
+          },
+        ),
+      );
+    },
+  );
 });

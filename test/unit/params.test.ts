@@ -31,7 +31,9 @@ describe('apiParams: options to API parameters', () => {
       ['platform[]', 'mac'],
       ['platform[]', 'linux'],
     ]);
-    expect(flattenParams({ computer: apiParams(OPTIONS, { beaconReporting: true, expiresAt: 1_790_000_000 }) })).toEqual([
+    expect(
+      flattenParams({ computer: apiParams(OPTIONS, { beaconReporting: true, expiresAt: 1_790_000_000 }) }),
+    ).toEqual([
       ['computer[beacon_reporting]', 'true'],
       ['computer[expires_at]', '1790000000'],
     ]);
@@ -46,6 +48,8 @@ describe('apiParams: options to API parameters', () => {
     expectTypeOf<Values['expiresAt']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<Values['timed']>().toEqualTypeOf<number | true | undefined>();
     expectTypeOf<Values['perPage']>().toEqualTypeOf<number | undefined>();
-    expectTypeOf<keyof Values>().toEqualTypeOf<'status' | 'platform' | 'bodyFile' | 'beaconReporting' | 'expiresAt' | 'timed' | 'perPage'>();
+    expectTypeOf<keyof Values>().toEqualTypeOf<
+      'status' | 'platform' | 'bodyFile' | 'beaconReporting' | 'expiresAt' | 'timed' | 'perPage'
+    >();
   });
 });

@@ -8,7 +8,10 @@ import { scrub } from '../../src/api/secrets.js';
 const KEY_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+/=.'];
 const key = fc.string({ unit: fc.constantFrom(...KEY_CHARS), minLength: FRAGMENT_MIN, maxLength: 64 });
 /** Text around the pieces: anything a message may hold, the key's own characters included. */
-const filler = fc.string({ unit: fc.oneof(fc.constantFrom(...KEY_CHARS), fc.constantFrom(' ', "'", '"', ':', '\n', '%', 'é')), maxLength: 20 });
+const filler = fc.string({
+  unit: fc.oneof(fc.constantFrom(...KEY_CHARS), fc.constantFrom(' ', "'", '"', ':', '\n', '%', 'é')),
+  maxLength: 20,
+});
 
 /** Each FRAGMENT_MIN-character piece of `secret` found in `text`. */
 function piecesIn(text: string, secret: string): string[] {
@@ -23,18 +26,18 @@ function piecesIn(text: string, secret: string): string[] {
 /** A text made of filler and pieces of `forms` (the key and its encodings), each at least FRAGMENT_MIN long. */
 const leaky = key.chain((secret) => {
   const forms = [secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)];
-  const piece = fc
-    .tuple(fc.constantFrom(...forms), fc.nat(), fc.nat())
-    .map(([form, a, b]) => {
-      const length = FRAGMENT_MIN + (b % (form.length - FRAGMENT_MIN + 1));
-      const start = a % (form.length - length + 1);
-      return form.slice(start, start + length);
-    });
-  return fc.tuple(fc.constant(secret), fc.array(fc.tuple(filler, piece), { minLength: 1, maxLength: 5 }), filler).map(([s, parts, tail]) => ({
-    secret: s,
-    forms,
-    text: parts.map(([before, p]) => before + p).join('') + tail,
-  }));
+  const piece = fc.tuple(fc.constantFrom(...forms), fc.nat(), fc.nat()).map(([form, a, b]) => {
+    const length = FRAGMENT_MIN + (b % (form.length - FRAGMENT_MIN + 1));
+    const start = a % (form.length - length + 1);
+    return form.slice(start, start + length);
+  });
+  return fc
+    .tuple(fc.constant(secret), fc.array(fc.tuple(filler, piece), { minLength: 1, maxLength: 5 }), filler)
+    .map(([s, parts, tail]) => ({
+      secret: s,
+      forms,
+      text: parts.map(([before, p]) => before + p).join('') + tail,
+    }));
 });
 
 describe('redact', () => {
@@ -63,14 +66,18 @@ describe('redact', () => {
   it('replaces a run of overlapping pieces once, and keeps what is around it', () => {
     const secret = 'k_live_Zq81mXv4Tn0pRw7yLc3bHd5s9Fg2Jk6';
     expect(redact(`MON_API_KEY=${secret.slice(0, 28)}`, secret)).toBe(`MON_API_KEY=${REDACTED}`);
-    expect(redact(`{"uid": "${secret.slice(3, 29)}"} and ${secret.slice(20, 28)}.`, secret)).toBe(`{"uid": "${REDACTED}"} and ${REDACTED}.`);
+    expect(redact(`{"uid": "${secret.slice(3, 29)}"} and ${secret.slice(20, 28)}.`, secret)).toBe(
+      `{"uid": "${REDACTED}"} and ${REDACTED}.`,
+    );
     // Seven characters are not taken for the key: `k_live_` starts many keys.
     expect(redact(`${secret.slice(0, 7)}x`, secret)).toBe(`${secret.slice(0, 7)}x`);
   });
 
   it('scrub() applies it with the key of MON_API_KEY', () => {
     const secret = 'k_live_Zq81mXv4Tn0pRw7yLc3bHd5s9Fg2Jk6';
-    expect(scrub(`mon: -o/--output: '${secret.slice(5, 30)}' is not one of json`, { env: { MON_API_KEY: secret } })).toBe(`mon: -o/--output: '${REDACTED}' is not one of json`);
+    expect(
+      scrub(`mon: -o/--output: '${secret.slice(5, 30)}' is not one of json`, { env: { MON_API_KEY: secret } }),
+    ).toBe(`mon: -o/--output: '${REDACTED}' is not one of json`);
   });
 });
 
@@ -92,7 +99,9 @@ describe('long values in messages', () => {
 
   it('longRunsCut() cuts any run over 400 characters without white space, and keeps the rest', () => {
     const run = 'z'.repeat(5_000);
-    expect(longRunsCut(`mon: unknown option '--${run}' — see help`)).toBe(`mon: unknown option '--${'z'.repeat(29)}… (5,004 characters) — see help`);
+    expect(longRunsCut(`mon: unknown option '--${run}' — see help`)).toBe(
+      `mon: unknown option '--${'z'.repeat(29)}… (5,004 characters) — see help`,
+    );
     const fine = `mon: ${'word '.repeat(200)}`;
     expect(longRunsCut(fine)).toBe(fine);
   });

@@ -40,7 +40,9 @@ const CONTRACT: Record<string, RouteName> = {
 
 const declared = Object.fromEntries(
   COMMANDS.filter(isResource).flatMap((resource) =>
-    resource.verbs.filter((verb) => verb.route !== undefined).map((verb) => [`${resource.name} ${verb.name}`, verb.route]),
+    resource.verbs
+      .filter((verb) => verb.route !== undefined)
+      .map((verb) => [`${resource.name} ${verb.name}`, verb.route]),
   ),
 );
 

@@ -7,17 +7,25 @@ afterAll(() => {
   process.emitWarning = emitWarning;
 });
 
-it('drops undici\'s SOCKS5 warnings (both call forms), and passes every other warning on', async () => {
+it("drops undici's SOCKS5 warnings (both call forms), and passes every other warning on", async () => {
   const heard: string[] = [];
-  const listener = (warning: Error & { code?: string }) => heard.push(`${warning.name} ${warning.code ?? '-'} ${warning.message}`);
+  const listener = (warning: Error & { code?: string }) =>
+    heard.push(`${warning.name} ${warning.code ?? '-'} ${warning.message}`);
   process.on('warning', listener);
   try {
     quietSocksWarnings();
     quietSocksWarnings(); // a second call wraps nothing more
     process.emitWarning('SOCKS5 proxy support is experimental and subject to change', 'ExperimentalWarning');
     process.emitWarning('SOCKS5 proxy support is experimental and subject to change', { type: 'ExperimentalWarning' });
-    process.emitWarning('Setting the TLS ServerName to an IP address is not permitted by RFC 6066.', 'DeprecationWarning', 'DEP0123');
-    process.emitWarning('Setting the TLS ServerName to an IP address is not permitted by RFC 6066.', { type: 'DeprecationWarning', code: 'DEP0123' });
+    process.emitWarning(
+      'Setting the TLS ServerName to an IP address is not permitted by RFC 6066.',
+      'DeprecationWarning',
+      'DEP0123',
+    );
+    process.emitWarning('Setting the TLS ServerName to an IP address is not permitted by RFC 6066.', {
+      type: 'DeprecationWarning',
+      code: 'DEP0123',
+    });
     process.emitWarning('WebSocket over HTTP2 is experimental', 'ExperimentalWarning');
     process.emitWarning('something else is deprecated', 'DeprecationWarning', 'DEP0999');
     process.emitWarning('SOCKS5 proxy support is experimental, said as a plain warning');

@@ -58,7 +58,16 @@ const rows = [
 
 async function table(over: Partial<RenderOptions>): Promise<string> {
   let text = '';
-  const opts: RenderOptions = { format: 'table', columns, header: true, color: false, tty: false, now: () => 0, out: { write: (s) => (text += s) }, ...over };
+  const opts: RenderOptions = {
+    format: 'table',
+    columns,
+    header: true,
+    color: false,
+    tty: false,
+    now: () => 0,
+    out: { write: (s) => (text += s) },
+    ...over,
+  };
   const list = await createListRenderer(opts);
   list.push(rows);
   list.end();
@@ -66,7 +75,11 @@ async function table(over: Partial<RenderOptions>): Promise<string> {
 }
 
 /** The terminal column where `word` starts on each line. */
-const columnOf = (text: string, word: RegExp): number[] => text.trimEnd().split('\n').map((line) => displayWidth(line.slice(0, line.search(word))));
+const columnOf = (text: string, word: RegExp): number[] =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => displayWidth(line.slice(0, line.search(word))));
 
 describe('a table of wide characters', () => {
   it('in a pipe: columns aligned by display width', async () => {
@@ -105,7 +118,15 @@ describe('a table of wide characters', () => {
 it('a table too long for cli-table3 is laid out the same, wide characters and colour included', async () => {
   const render = async (items: Record<string, unknown>[], color: boolean): Promise<string> => {
     let text = '';
-    const list = await createListRenderer({ format: 'table', columns, header: true, color, tty: true, now: () => 0, out: { write: (s) => (text += s) } });
+    const list = await createListRenderer({
+      format: 'table',
+      columns,
+      header: true,
+      color,
+      tty: true,
+      now: () => 0,
+      out: { write: (s) => (text += s) },
+    });
     list.push(items);
     list.end();
     return text;

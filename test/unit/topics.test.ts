@@ -11,14 +11,24 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? sources(path) : entry.name.endsWith('.ts') && path !== join(SRC, 'spec', 'topics.ts') ? [path] : [];
+    return entry.isDirectory()
+      ? sources(path)
+      : entry.name.endsWith('.ts') && path !== join(SRC, 'spec', 'topics.ts')
+        ? [path]
+        : [];
   });
 }
 
 describe('the tables of the help topics', () => {
   it('name every MON_ variable the source reads (env.MON_X), and no other', () => {
-    const read = new Set(sources(SRC).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\benv\.(MON_[A-Z_]+)\b/g)].map((match) => match[1]!)));
-    const listed = ENVIRONMENT.flatMap((variable) => variable.name.split(', ')).filter((name) => name.startsWith('MON_'));
+    const read = new Set(
+      sources(SRC).flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/\benv\.(MON_[A-Z_]+)\b/g)].map((match) => match[1]!),
+      ),
+    );
+    const listed = ENVIRONMENT.flatMap((variable) => variable.name.split(', ')).filter((name) =>
+      name.startsWith('MON_'),
+    );
     expect([...read].sort()).toEqual([...listed].sort());
   });
 

@@ -9,11 +9,18 @@ import { MAX_EPOCH_SECONDS, dayToEpoch, daysIn, isoTimeMs, parseDate } from '../
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 /** Characters of every width: ASCII, accents, CJK, emoji (two UTF-16 units, one character). */
 const char = fc.constantFrom('a', 'Z', '7', ' ', 'é', '漢', '😀', '\n', ',', '"');
-const chars = (min: number, max: number) => fc.array(char, { minLength: min, maxLength: max }).map((list) => list.join(''));
+const chars = (min: number, max: number) =>
+  fc.array(char, { minLength: min, maxLength: max }).map((list) => list.join(''));
 
 /** A one-option verb, so checkInput can be driven the way the CLI drives it. */
 function verbWith(option: OptionSpec): VerbSpec {
-  return { name: 'test', summary: 'test', options: [option], examples: ['mon test'], run: async () => undefined } as VerbSpec;
+  return {
+    name: 'test',
+    summary: 'test',
+    options: [option],
+    examples: ['mon test'],
+    run: async () => undefined,
+  } as VerbSpec;
 }
 
 function rejection(verb: VerbSpec, opts: Record<string, unknown>): string {
@@ -31,12 +38,16 @@ describe('validators (property)', () => {
     const verb = verbWith({ flags: '--custom-name <name>', description: 'x', rule: { type: 'text', max: 12 } });
     fc.assert(
       fc.property(chars(0, 12), (value) => {
-        expect(checkInput(verb, { args: {}, opts: { customName: value }, rest: [] } as never, NOW).opts.customName).toBe(value);
+        expect(
+          checkInput(verb, { args: {}, opts: { customName: value }, rest: [] } as never, NOW).opts.customName,
+        ).toBe(value);
       }),
     );
     fc.assert(
       fc.property(chars(13, 30), (value) => {
-        expect(rejection(verb, { customName: value })).toBe(`--custom-name: at most 12 characters (got ${[...value].length})`);
+        expect(rejection(verb, { customName: value })).toBe(
+          `--custom-name: at most 12 characters (got ${[...value].length})`,
+        );
       }),
     );
   });
@@ -44,7 +55,9 @@ describe('validators (property)', () => {
   it('text with nonEmpty: white space only is refused', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(' ', '\t', '\n'), { minLength: 0, maxLength: 5 }), (spaces) => {
-        expect(schemaFor({ type: 'text', max: 255, nonEmpty: true }, NOW).safeParse(spaces.join('')).success).toBe(false);
+        expect(schemaFor({ type: 'text', max: 255, nonEmpty: true }, NOW).safeParse(spaces.join('')).success).toBe(
+          false,
+        );
       }),
     );
   });
@@ -64,9 +77,12 @@ describe('validators (property)', () => {
       }),
     );
     fc.assert(
-      fc.property(chars(0, 6).filter((s) => !/^\s*\d+\s*$/.test(s)), (s) => {
-        expect(schema.safeParse(s).success).toBe(false);
-      }),
+      fc.property(
+        chars(0, 6).filter((s) => !/^\s*\d+\s*$/.test(s)),
+        (s) => {
+          expect(schema.safeParse(s).success).toBe(false);
+        },
+      ),
     );
   });
 
@@ -79,22 +95,37 @@ describe('validators (property)', () => {
       }),
     );
     fc.assert(
-      fc.property(fc.oneof(tail.map((t) => `g_${t}`), tail.map((t) => `n_${t}/x`), tail.map((t) => `n_ ${t}`), fc.constant('n_')), (bad) => {
-        const result = schema.safeParse(bad);
-        expect(result.success).toBe(false);
-        expect(result.error?.issues[0]?.message).toMatch(/is not a note uid \(they start with n_\)/);
-      }),
+      fc.property(
+        fc.oneof(
+          tail.map((t) => `g_${t}`),
+          tail.map((t) => `n_${t}/x`),
+          tail.map((t) => `n_ ${t}`),
+          fc.constant('n_'),
+        ),
+        (bad) => {
+          const result = schema.safeParse(bad);
+          expect(result.success).toBe(false);
+          expect(result.error?.issues[0]?.message).toMatch(/is not a note uid \(they start with n_\)/);
+        },
+      ),
     );
   });
 
   it('date: every real calendar day passes; a day past the end of its month fails', () => {
     const schema = schemaFor({ type: 'date' }, NOW);
     fc.assert(
-      fc.property(fc.date({ min: new Date('1970-01-01'), max: new Date('2037-12-31'), noInvalidDate: true }), (date) => {
-        const text = date.toISOString().slice(0, 10);
-        expect(schema.safeParse(text).success).toBe(true);
-        expect(parseDate(text)).toEqual({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
-      }),
+      fc.property(
+        fc.date({ min: new Date('1970-01-01'), max: new Date('2037-12-31'), noInvalidDate: true }),
+        (date) => {
+          const text = date.toISOString().slice(0, 10);
+          expect(schema.safeParse(text).success).toBe(true);
+          expect(parseDate(text)).toEqual({
+            year: date.getUTCFullYear(),
+            month: date.getUTCMonth() + 1,
+            day: date.getUTCDate(),
+          });
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.integer({ min: 1970, max: 2037 }), fc.integer({ min: 1, max: 12 }), (year, month) => {
@@ -108,12 +139,16 @@ describe('validators (property)', () => {
   it('when: a duration lands that far in the future (epoch seconds); the past and beyond 2038 fail', () => {
     const schema = schemaFor({ type: 'when' }, NOW);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 9_999 }), fc.constantFrom(['m', 60], ['h', 3_600], ['d', 86_400]), (n, [unit, seconds]) => {
-        const expectedSeconds = Math.floor(NOW / 1000) + n * (seconds as number);
-        const result = schema.safeParse(`${n}${unit as string}`);
-        expect(result.success).toBe(expectedSeconds <= MAX_EPOCH_SECONDS);
-        if (result.success) expect(result.data).toBe(expectedSeconds);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 9_999 }),
+        fc.constantFrom(['m', 60], ['h', 3_600], ['d', 86_400]),
+        (n, [unit, seconds]) => {
+          const expectedSeconds = Math.floor(NOW / 1000) + n * (seconds as number);
+          const result = schema.safeParse(`${n}${unit as string}`);
+          expect(result.success).toBe(expectedSeconds <= MAX_EPOCH_SECONDS);
+          if (result.success) expect(result.data).toBe(expectedSeconds);
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.integer({ min: 1_000_000_000, max: Math.floor(NOW / 1000) }), (past) => {
@@ -125,9 +160,12 @@ describe('validators (property)', () => {
   it('choices: anything outside the list fails, naming the option and the choices', () => {
     const verb = verbWith({ flags: '--status <status>', description: 'x', choices: ['OK', 'Warning', 'Alert'] });
     fc.assert(
-      fc.property(chars(0, 8).filter((s) => !['OK', 'Warning', 'Alert'].includes(s)), (value) => {
-        expect(rejection(verb, { status: value })).toBe(`--status: '${value}' is not one of OK, Warning, Alert`);
-      }),
+      fc.property(
+        chars(0, 8).filter((s) => !['OK', 'Warning', 'Alert'].includes(s)),
+        (value) => {
+          expect(rejection(verb, { status: value })).toBe(`--status: '${value}' is not one of OK, Warning, Alert`);
+        },
+      ),
     );
   });
 });
@@ -176,10 +214,17 @@ describe('times of --timed and --since (isoTimeMs)', () => {
     );
   });
 
-  it.each(['2030-02-29', '2030-02-31T10:00', '2030-04-31', '2030-13-01', '2030-00-10', '2030-01-01T24:00', '2030-01-01T10:60', '2030-01-01T10:00:60', '2030-01-01T10:00+24:00'])(
-    '%s is no time',
-    (text) => expect(isoTimeMs(text)).toBeUndefined(),
-  );
+  it.each([
+    '2030-02-29',
+    '2030-02-31T10:00',
+    '2030-04-31',
+    '2030-13-01',
+    '2030-00-10',
+    '2030-01-01T24:00',
+    '2030-01-01T10:60',
+    '2030-01-01T10:00:60',
+    '2030-01-01T10:00+24:00',
+  ])('%s is no time', (text) => expect(isoTimeMs(text)).toBeUndefined());
 
   it('the years 0000 to 0099 are those years, not 1900 to 1999 (Date.UTC would move them)', () => {
     expect(parseDate('0000-02-29')).toEqual({ year: 0, month: 2, day: 29 });
@@ -190,9 +235,21 @@ describe('times of --timed and --since (isoTimeMs)', () => {
   });
 
   it.each([
-    ['--timed', '2030-02-31', "'2030-02-31' does not exist: February 2030 has 28 days — the form is right, check the day"],
-    ['--timed', '2030-01-01T25:00', "'2030-01-01T25:00' is not a time of day that exists — hours are 00 to 23, minutes and seconds 00 to 59"],
-    ['--since', '2026-02-30', "'2026-02-30' does not exist: February 2026 has 28 days — the form is right, check the day"],
+    [
+      '--timed',
+      '2030-02-31',
+      "'2030-02-31' does not exist: February 2030 has 28 days — the form is right, check the day",
+    ],
+    [
+      '--timed',
+      '2030-01-01T25:00',
+      "'2030-01-01T25:00' is not a time of day that exists — hours are 00 to 23, minutes and seconds 00 to 59",
+    ],
+    [
+      '--since',
+      '2026-02-30',
+      "'2026-02-30' does not exist: February 2026 has 28 days — the form is right, check the day",
+    ],
     ['--since', '0000-13-01', "'0000-13-01' has no month 13 — the month is 01 to 12"],
   ])('%s %s: %s', (option, value, message) => {
     const rule = option === '--timed' ? ({ type: 'when' } as const) : ({ type: 'since' } as const);

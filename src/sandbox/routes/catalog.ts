@@ -24,23 +24,36 @@ interface CatalogSpec {
 }
 
 const SPECS: CatalogSpec[] = [
-  { path: 'expiration_manufacturers', resource: 'expiration_manufacturer', prefix: 'em_', label: 'Expiration manufacturer', collection: (s) => s.expirationManufacturers },
-  { path: 'expiration_products', resource: 'expiration_product', prefix: 'ep_', label: 'Expiration product', collection: (s) => s.expirationProducts },
+  {
+    path: 'expiration_manufacturers',
+    resource: 'expiration_manufacturer',
+    prefix: 'em_',
+    label: 'Expiration manufacturer',
+    collection: (s) => s.expirationManufacturers,
+  },
+  {
+    path: 'expiration_products',
+    resource: 'expiration_product',
+    prefix: 'ep_',
+    label: 'Expiration product',
+    collection: (s) => s.expirationProducts,
+  },
 ];
 
 const byName = byThenUid<CatalogRec>((x) => x.name.toLowerCase(), 1);
 
 function routesFor(router: Router, spec: CatalogSpec): void {
   const base = `/v2.5/${spec.path}`;
-  const item = (ctx: RequestContext): CatalogRec => ownedOr404(ctx, spec.collection(ctx.store), ctx.path.uid ?? '', spec.label);
+  const item = (ctx: RequestContext): CatalogRec =>
+    ownedOr404(ctx, spec.collection(ctx.store), ctx.path.uid ?? '', spec.label);
 
   /** Names are unique per account (case-insensitive), like the slugs derived from them. */
   const readName = (ctx: RequestContext, self?: CatalogRec): string => {
     const attrs = Attributes.read(ctx, spec.resource, ['name'], ['name']);
     const name = attrs.nonBlank('name', NAME_MAX) as string;
-    const clash = spec.collection(ctx.store).items.some(
-      (x) => x !== self && x.account === ctx.account && x.name.toLowerCase() === name.toLowerCase(),
-    );
+    const clash = spec
+      .collection(ctx.store)
+      .items.some((x) => x !== self && x.account === ctx.account && x.name.toLowerCase() === name.toLowerCase());
     if (clash) throw unprocessable('name', 'has already been taken');
     return name;
   };

@@ -10,7 +10,12 @@ interface Owned {
 }
 
 /** The item at a path uid: 404 when unknown, 403 when it belongs to another subscriber (api-v2.5, Authentication 4). */
-export function ownedOr404<T extends Owned>(ctx: RequestContext, collection: Collection<T>, uid: string, label: string): T {
+export function ownedOr404<T extends Owned>(
+  ctx: RequestContext,
+  collection: Collection<T>,
+  uid: string,
+  label: string,
+): T {
   const item = collection.get(uid);
   return checkOwner(ctx, item, uid, label);
 }
@@ -48,12 +53,16 @@ export function queryFlag(ctx: RequestContext, name: string): boolean | undefine
 export function queryEnum<T extends string>(ctx: RequestContext, name: string, allowed: readonly T[]): T | undefined {
   const raw = one(ctx.params, name);
   if (raw === undefined || raw === '') return undefined;
-  if (!(allowed as readonly string[]).includes(raw)) throw invalidParameter(name, `must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw invalidParameter(name, `must be one of ${allowed.join(', ')}`);
   return raw as T;
 }
 
 /** Sort helper: by key, ties broken by uid so every ordering is total and stable. */
-export function byThenUid<T extends { uid: string }>(key: (item: T) => number | string, direction: 1 | -1): (a: T, b: T) => number {
+export function byThenUid<T extends { uid: string }>(
+  key: (item: T) => number | string,
+  direction: 1 | -1,
+): (a: T, b: T) => number {
   return (a, b) => {
     const ka = key(a);
     const kb = key(b);

@@ -51,7 +51,8 @@ function list(ctx: RequestContext): Reply {
   const order = queryEnum(ctx, 'order', ORDERS) ?? 'last_reported_desc';
   const platforms = many(ctx.params, 'platform', 'platform[]').filter((p) => p !== '');
   for (const p of platforms) {
-    if (!(PLATFORMS as readonly string[]).includes(p)) throw invalidParameter('platform', `must be one of ${PLATFORMS.join(', ')}`);
+    if (!(PLATFORMS as readonly string[]).includes(p))
+      throw invalidParameter('platform', `must be one of ${PLATFORMS.join(', ')}`);
   }
   const createdAfterRaw = filterValue(ctx, 'created_after');
   let createdAfter: number | undefined;
@@ -74,8 +75,15 @@ function list(ctx: RequestContext): Reply {
 
   const all = ordered(ctx, order);
   const noFilter =
-    status === undefined && platforms.length === 0 && createdAfter === undefined && groupUid === undefined &&
-    serial === undefined && assetId === undefined && refComputer === undefined && refGroup === undefined && refAny === undefined;
+    status === undefined &&
+    platforms.length === 0 &&
+    createdAfter === undefined &&
+    groupUid === undefined &&
+    serial === undefined &&
+    assetId === undefined &&
+    refComputer === undefined &&
+    refGroup === undefined &&
+    refAny === undefined;
   const matches = noFilter
     ? all
     : all.filter((c) => {
@@ -87,7 +95,8 @@ function list(ctx: RequestContext): Reply {
         if (assetId !== undefined && !sameText(c.asset_id, assetId)) return false;
         if (refComputer !== undefined && !sameText(c.reference_email, refComputer)) return false;
         if (refGroup !== undefined && !sameText(groupRef(c), refGroup)) return false;
-        if (refAny !== undefined && !sameText(c.reference_email, refAny) && !sameText(groupRef(c), refAny)) return false;
+        if (refAny !== undefined && !sameText(c.reference_email, refAny) && !sameText(groupRef(c), refAny))
+          return false;
         return true;
       });
   return listReply(ctx, matches, (c) => renderComputer(ctx, c, ctx.expand));

@@ -65,7 +65,8 @@ function list(ctx: RequestContext): Reply {
 
   const makerUid = maker === undefined ? undefined : catalogKey(ctx, ctx.store.expirationManufacturers, maker);
   const productUid = product === undefined ? undefined : catalogKey(ctx, ctx.store.expirationProducts, product);
-  const groupUid = group === undefined ? undefined : (ctx.store.groupByUidOrSlug(ctx.account, group)?.uid ?? '\u0000none');
+  const groupUid =
+    group === undefined ? undefined : (ctx.store.groupByUidOrSlug(ctx.account, group)?.uid ?? '\u0000none');
   const computerUid = computer === undefined ? undefined : computerKey(ctx, computer);
 
   const matches = ctx.store.expirations.items.filter((e) => {
@@ -77,7 +78,12 @@ function list(ctx: RequestContext): Reply {
     if (computerUid !== undefined && e.computer !== computerUid) return false;
     if (licenseKey !== undefined && e.license_key !== licenseKey) return false;
     if (renewable !== undefined && e.renewable !== renewable) return false;
-    if (start !== undefined && end !== undefined && (e.expires_at === null || e.expires_at < start || e.expires_at > end)) return false;
+    if (
+      start !== undefined &&
+      end !== undefined &&
+      (e.expires_at === null || e.expires_at < start || e.expires_at > end)
+    )
+      return false;
     return true;
   });
   matches.sort(byExpiry);
@@ -90,7 +96,12 @@ function get(ctx: RequestContext): Reply {
 }
 
 /** A uid in the body must name an item of the caller's account, else 422 on that attribute. */
-function reference<T extends { uid: string; account: string }>(ctx: RequestContext, collection: Collection<T>, uid: string, attribute: string): T {
+function reference<T extends { uid: string; account: string }>(
+  ctx: RequestContext,
+  collection: Collection<T>,
+  uid: string,
+  attribute: string,
+): T {
   const item = collection.get(uid);
   if (!item || item.account !== ctx.account) throw unprocessable(attribute, `does not name an existing item (${uid})`);
   return item;
@@ -116,12 +127,19 @@ function parse(ctx: RequestContext, attrs: Attributes): Parsed {
   const notes = attrs.text('notes', 65535);
   const expiresAt = attrs.date('expires_at');
   const renewable = attrs.bool('renewable');
-  if (groupId && computerId) throw unprocessable('computer_id', 'cannot be given together with group_id: send one of them');
+  if (groupId && computerId)
+    throw unprocessable('computer_id', 'cannot be given together with group_id: send one of them');
   return {
     licenseKey,
     expiresAt,
-    maker: makerId === undefined ? undefined : reference(ctx, ctx.store.expirationManufacturers, makerId, 'expiration_manufacturer_id'),
-    product: productId === undefined ? undefined : reference(ctx, ctx.store.expirationProducts, productId, 'expiration_product_id'),
+    maker:
+      makerId === undefined
+        ? undefined
+        : reference(ctx, ctx.store.expirationManufacturers, makerId, 'expiration_manufacturer_id'),
+    product:
+      productId === undefined
+        ? undefined
+        : reference(ctx, ctx.store.expirationProducts, productId, 'expiration_product_id'),
     group: groupId ? reference(ctx, ctx.store.groups, groupId, 'group_id') : undefined,
     computer: computerId ? reference(ctx, ctx.store.computers, computerId, 'computer_id') : undefined,
     renewable,
@@ -130,7 +148,12 @@ function parse(ctx: RequestContext, attrs: Attributes): Parsed {
 }
 
 function create(ctx: RequestContext): Reply {
-  const attrs = Attributes.read(ctx, 'expiration', ATTRIBUTES, ['license_key', 'expires_at', 'expiration_manufacturer_id', 'expiration_product_id']);
+  const attrs = Attributes.read(ctx, 'expiration', ATTRIBUTES, [
+    'license_key',
+    'expires_at',
+    'expiration_manufacturer_id',
+    'expiration_product_id',
+  ]);
   const hasGroup = (attrs.raw('group_id') ?? '').trim() !== '';
   const hasComputer = (attrs.raw('computer_id') ?? '').trim() !== '';
   if (!hasGroup && !hasComputer) throw missingParameter('expiration[group_id] or expiration[computer_id]');

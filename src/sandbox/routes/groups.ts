@@ -29,7 +29,8 @@ function list(ctx: RequestContext): Reply {
 /** A sample uses a slug in the uid position, so both are accepted. */
 function lookup(ctx: RequestContext): GroupRec {
   const key = ctx.path.uid ?? '';
-  const item = ctx.store.groups.get(key) ?? ctx.store.groups.items.find((g) => g.account === ctx.account && g.slug === key);
+  const item =
+    ctx.store.groups.get(key) ?? ctx.store.groups.items.find((g) => g.account === ctx.account && g.slug === key);
   return checkOwner(ctx, item, key, 'Group');
 }
 
@@ -43,7 +44,12 @@ function slugTaken(ctx: RequestContext, except?: GroupRec): (slug: string) => bo
 
 /** Finds by exact (case-sensitive) name within the account; the other attributes only apply to a new group. */
 function findOrCreate(ctx: RequestContext): Reply {
-  const attrs = Attributes.read(ctx, 'group', ['name', 'description', 'show_contact_menu', 'build_installers'], ['name']);
+  const attrs = Attributes.read(
+    ctx,
+    'group',
+    ['name', 'description', 'show_contact_menu', 'build_installers'],
+    ['name'],
+  );
   const name = attrs.nonBlank('name', NAME_MAX) as string;
   const description = attrs.text('description', DESCRIPTION_MAX);
   const showContactMenu = attrs.bool('show_contact_menu');
@@ -71,7 +77,12 @@ function findOrCreate(ctx: RequestContext): Reply {
 /** name is required on update (api-v2.5); a new name re-derives the slug. */
 function update(ctx: RequestContext): Reply {
   const group = lookup(ctx);
-  const attrs = Attributes.read(ctx, 'group', ['name', 'description', 'reference_email', 'show_contact_menu'], ['name']);
+  const attrs = Attributes.read(
+    ctx,
+    'group',
+    ['name', 'description', 'reference_email', 'show_contact_menu'],
+    ['name'],
+  );
   const name = attrs.nonBlank('name', NAME_MAX) as string;
   const description = attrs.text('description', DESCRIPTION_MAX);
   const referenceEmail = attrs.text('reference_email', REFERENCE_EMAIL_MAX);

@@ -16,11 +16,13 @@ const newestFirst = byThenUid<NoteRec>((n) => n.created_at, -1);
 function list(ctx: RequestContext): Reply {
   // computer_id and group_id are the v2.2 filter names; silently ignoring them would list every note
   for (const old of ['computer_id', 'group_id']) {
-    if (one(ctx.params, old) !== undefined) throw unpermittedParameter(`${old} (v2.5 calls this filter ${old.replace('_id', '')})`);
+    if (one(ctx.params, old) !== undefined)
+      throw unpermittedParameter(`${old} (v2.5 calls this filter ${old.replace('_id', '')})`);
   }
   const computer = one(ctx.params, 'computer')?.trim() || undefined;
   const group = one(ctx.params, 'group')?.trim() || undefined;
-  if (computer !== undefined && group !== undefined) throw invalidParameter('computer', 'and group cannot be combined: send one of them');
+  if (computer !== undefined && group !== undefined)
+    throw invalidParameter('computer', 'and group cannot be combined: send one of them');
   const includePrivate = queryFlag(ctx, 'include_private') ?? false;
   const notes = ctx.store.notes.items.filter(
     (n) =>
@@ -47,15 +49,21 @@ interface Owner {
 function readOwner(ctx: RequestContext, attrs: Attributes): Owner {
   const computerId = attrs.text('computer_id', ID_MAX);
   const groupId = attrs.text('group_id', ID_MAX);
-  if (computerId && groupId) throw unprocessable('computer_id', 'cannot be given together with group_id: a note belongs to a computer or a group');
+  if (computerId && groupId)
+    throw unprocessable(
+      'computer_id',
+      'cannot be given together with group_id: a note belongs to a computer or a group',
+    );
   if (computerId) {
     const computer = ctx.store.computers.get(computerId);
-    if (!computer || computer.account !== ctx.account) throw unprocessable('computer_id', `does not name an existing computer (${computerId})`);
+    if (!computer || computer.account !== ctx.account)
+      throw unprocessable('computer_id', `does not name an existing computer (${computerId})`);
     return { computer };
   }
   if (groupId) {
     const group = ctx.store.groups.get(groupId);
-    if (!group || group.account !== ctx.account) throw unprocessable('group_id', `does not name an existing group (${groupId})`);
+    if (!group || group.account !== ctx.account)
+      throw unprocessable('group_id', `does not name an existing group (${groupId})`);
     return { group };
   }
   return {};

@@ -18,7 +18,8 @@ function update(ctx: RequestContext): Reply {
   const attrs = Attributes.read(ctx, 'plugin_result', ['mute_type', 'mute_until', 'ticket_number', 'ticket_url']);
   const type = attrs.raw('mute_type')?.trim();
   if (type === undefined || type === '') throw missingParameter('plugin_result[mute_type]');
-  if (!(MUTE_TYPES as readonly string[]).includes(type)) throw unprocessable('mute_type', `must be one of ${MUTE_TYPES.join(', ')}`);
+  if (!(MUTE_TYPES as readonly string[]).includes(type))
+    throw unprocessable('mute_type', `must be one of ${MUTE_TYPES.join(', ')}`);
   const ticketNumber = attrs.text('ticket_number', STRING_MAX);
   const ticketUrl = attrs.text('ticket_url', STRING_MAX) ?? null;
 
@@ -32,7 +33,8 @@ function update(ctx: RequestContext): Reply {
       break;
     case 'timed': {
       const raw = attrs.raw('mute_until');
-      if (raw === undefined || raw.trim() === '') throw unprocessable('mute_until', 'is required when mute_type is timed');
+      if (raw === undefined || raw.trim() === '')
+        throw unprocessable('mute_until', 'is required when mute_type is timed');
       const until = attrs.integer('mute_until') as number;
       if (until <= ctx.nowSec) throw unprocessable('mute_until', 'must be in the future');
       mute = { type: 'timed', until, ticket_url: ticketUrl };
