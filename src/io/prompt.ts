@@ -3,8 +3,11 @@
  * `profile add`'s hidden key. While readline reads, the terminal is in raw mode, so Ctrl-C comes
  * as a key, not as the signal: it is taken for the interrupt it would have been (exit 130), and
  * Ctrl-D, the end of input, for an empty answer (a "no", or no key). SIGTERM and MON_DEADLINE
- * still end the wait through ctx.signal.
+ * still end the wait through ctx.signal. A boundary of the build: commands import this module
+ * when they ask, so only they load readline.
  */
+import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 
@@ -14,11 +17,6 @@ export async function askLine(
   question: string,
   { hidden = false }: { hidden?: boolean } = {},
 ): Promise<string> {
-  // Loaded here, not at the top: only a command that asks loads readline.
-  const [{ createInterface }, { Writable }] = await Promise.all([
-    import('node:readline/promises'),
-    import('node:stream'),
-  ]);
   const stderr = ctx.io.stderr as NodeJS.WritableStream;
   // Hidden: the typed characters go to a sink that drops them.
   const output = hidden ? new Writable({ write: (_chunk, _encoding, done) => done() }) : stderr;
