@@ -5,7 +5,7 @@
 import type { AccountOutcome, Context } from '../context.js';
 import { MonError, UsageError } from '../errors.js';
 import { GROUP_COLUMN } from '../output/columns.js';
-import type { ResultFilter, Scope, SelectedResult } from '../fleet/selection.js';
+import { openSelection, type ResultFilter, type Scope, type SelectedResult } from '../fleet/selection.js';
 import type { StatusReport } from '../fleet/status.js';
 import { drained } from '../output/drain.js';
 import { statusRank } from '../model/plugin-result.js';
@@ -15,7 +15,7 @@ import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from
 import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { MUTE_COMPARED, muteSummary } from './plugin.js';
-import { GROUP_OPTION, openSelection, selectionOf, selectorOptions } from './selectors.js';
+import { GROUP_OPTION, selectionOf, selectorOptions } from './selectors.js';
 
 /** One row per plugin result: its computer and group by name (the JSON keeps them as objects). */
 export const ALERTS_VIEW: View = {
