@@ -76,7 +76,7 @@ export const report = verb({
     'mon --all-profiles report --output-dir reports/2026-11 --period 2026-11',
   ],
   async run({ opts }, ctx) {
-    if (ctx.output.account && opts.outputDir === undefined) {
+    if (!ctx.output.ownStdout && opts.outputDir === undefined) {
       throw new UsageError(
         'report: one file per account across accounts: give --output-dir DIR',
         'e.g. mon --all-profiles report --output-dir reports',

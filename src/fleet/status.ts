@@ -4,7 +4,7 @@
  * counted and let go.
  */
 import type { ApiClient } from '../api/client.js';
-import { MAX_PER_PAGE, readWhole } from '../api/client.js';
+import { MAX_PER_PAGE, readWhole } from '../api/paginate.js';
 import { parseTime } from '../time/parse.js';
 import { isHidden, isMuted } from '../model/plugin-result.js';
 import { isMissing, plannedRequests, Selection, type Scope, type ScopedComputer } from './selection.js';
