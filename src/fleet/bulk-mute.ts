@@ -22,6 +22,7 @@ import {
   planRows,
   type MuteAction,
   type MutePlan,
+  type MuteQuestion,
   type PlanRow,
   type SentOutcome,
 } from './mute.js';
@@ -50,7 +51,7 @@ export interface BulkMuteCommand {
   /** How the rows are rendered: the plan's under --dry-run, the outcomes' otherwise (--fields checked). */
   rows: RenderOptions;
   /** Asks before anything is sent (--yes, or "y" on a terminal once the plan's rows are shown). */
-  confirm(confirmation: NonNullable<ReturnType<typeof muteConfirmation>>, plan: readonly PlanRow[]): Promise<void>;
+  confirm(confirmation: MuteQuestion, plan: readonly PlanRow[]): Promise<void>;
 }
 
 /** The uids of --from, and the rows of a mute when it holds those (an unmute then takes that mute back). */

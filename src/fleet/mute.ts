@@ -245,14 +245,18 @@ export function checkMax(plan: MutePlan, max: number): void {
   );
 }
 
+/** The words of a bulk mute's question, of the refusal without a terminal, and of a "no". */
+export interface MuteQuestion {
+  question: () => Promise<string>;
+  refusal: [string, string];
+  declined: string;
+}
+
 /**
  * Whether to ask, and the words of the question, of the refusal without a terminal and of a
  * "no": one result goes without asking, as `plugin mute <pr_uid>` does.
  */
-export function muteConfirmation(
-  plan: MutePlan,
-  fromStdin: boolean,
-): { question: () => Promise<string>; refusal: [string, string]; declined: string } | undefined {
+export function muteConfirmation(plan: MutePlan, fromStdin: boolean): MuteQuestion | undefined {
   const { action } = plan;
   const count = plan.targets.length;
   if (count <= 1) return undefined;
