@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { JqEngine } from './output/jq-engine.js';
-import type { AccountRunOutput, Context, GlobalOptions, Io, Output, Target } from './context.js';
+import type { Context, GlobalOptions, Io, Output, Target } from './context.js';
 import { COMMAND_LINE, targetOf, type TargetChoice } from './target.js';
 import { VERSION } from './version.js';
 
@@ -65,7 +65,9 @@ export function beginRun(): void {
 
 /** One account of a read that spans many: where its output and its footnotes go. */
 export interface AccountRun {
-  output: AccountRunOutput;
+  /** The profile this run reads. */
+  profile: string;
+  output: Output;
   /** The whole command's footnotes (printed once every account has finished). */
   footnote(message: string): void;
   /** When the command started (epoch ms): MON_DEADLINE counts from then for every account. */
@@ -93,8 +95,10 @@ const IN_USER_FORMAT: Output = {
     opts.out.write(`${total}\n`);
   },
   raw: async (data, opts) => (await import('./output/raw.js')).printRaw(data, opts),
+  answer: (value, view) => view.alone(value),
   addedKeys: [],
   progress: true,
+  ownStdout: true,
 };
 
 /**
@@ -106,7 +110,7 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
   const { io, env } = deps;
   const { globals, cleanups, program, argv = [], choice = COMMAND_LINE, account } = parts;
   // Notices, footnotes and --verbose lines of one account of many name it.
-  const named = (message: string) => (account ? `${account.output.account.profile}: ${message}` : message);
+  const named = (message: string) => (account ? `${account.profile}: ${message}` : message);
   const dir = configDir(env);
   const footnotes: string[] = [];
   const profiles = savedProfiles(dir, () => ctx.notice);

@@ -177,7 +177,7 @@ export const api = verb({
         '--include: prints headers, which are not JSON, so it does not go with --jq',
         'drop one of them',
       );
-    if (opts.include === true && ctx.output.account)
+    if (opts.include === true && !ctx.output.ownStdout)
       throw new UsageError(
         '--include: prints the headers of one answer, not of one per account',
         'drop --include, or run it with -p NAME',
