@@ -10,6 +10,7 @@ import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { JqEngine } from './output/jq-engine.js';
 import type { AccountRunOutput, Context, GlobalOptions, Io, Output, Target } from './context.js';
+import { DryRun } from './dry-run.js';
 import { COMMAND_LINE, targetOf, type TargetChoice } from './target.js';
 import { VERSION } from './version.js';
 
@@ -115,6 +116,9 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
 
   const ctx: Context = {
     io,
+    get dryRun() {
+      return dryRun;
+    },
     env,
     now: deps.now ?? Date.now,
     signal: deps.signal ?? new AbortController().signal,
@@ -163,6 +167,7 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
         log: verboseLog(deps, globals, named),
       })),
   };
+  const dryRun = new DryRun(globals, ctx);
   return ctx;
 }
 

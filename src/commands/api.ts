@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { parseChoice } from '../validate/choice.js';
 import { MAX_INT32 } from '../validate/when.js';
-import { confirmDeletion, showDryRun } from './actions.js';
+import { confirmDeletion } from './actions.js';
 import { verb } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
 
@@ -189,7 +189,7 @@ export const api = verb({
       if (method === 'GET') prepared.url.searchParams.append(key, value);
       else prepared.form.push([key, value]);
     }
-    if (await showDryRun(ctx, prepared)) return;
+    if (await ctx.dryRun.shows(prepared)) return;
     if (method === 'DELETE') await confirmDeletion(ctx, async () => `the item at ${prepared.url.pathname}`);
     if (opts.paginate === true) {
       await paginate(ctx, client, prepared);

@@ -102,7 +102,7 @@ async function readFrom(ctx: Context, from: string): Promise<FromLines & { name:
 export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { action } = bulk;
   // --dry-run prints the plan, a real run what became of each result: --fields is checked against what is printed.
-  const render = renderOptions(ctx, ctx.globals.dryRun ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
+  const render = renderOptions(ctx, ctx.dryRun.on ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
   const from = bulk.from === undefined ? undefined : await readFrom(ctx, bulk.from);
   // The rows of a mute, given to an unmute: only what that mute muted is taken back.
   const rows = action === 'unmute' ? from?.rows : undefined;
@@ -145,7 +145,7 @@ export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
       body: { plugin_result: target.restore === undefined ? bulk.attributes : attributesOf(target.restore) },
     }),
   );
-  if (ctx.globals.dryRun) {
+  if (ctx.dryRun.on) {
     // The plan as rows on stdout; the requests themselves, key redacted, with --verbose.
     renderer.push(planRows(plan, bulk.how) as unknown as Record<string, unknown>[]);
     renderer.end();

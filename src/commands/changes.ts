@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { changesWanted } from '../changes/request.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { dryRunLocally, renderOptions, type View } from './actions.js';
+import { renderOptions, type View } from './actions.js';
 import { quoted } from '../text/escape.js';
 
 const CHANGES_VIEW: View = {
@@ -66,7 +66,7 @@ export const changes: ResourceSpec = {
         const { name } = changesWanted({ changes: args.name! })!;
         const { ChangeStates } = await import('../changes/state.js');
         const states = new ChangeStates(ctx.configDir, (await ctx.target()).account);
-        if (dryRunLocally(ctx, `forget the state saved under ${quoted(name)}`)) return;
+        if (ctx.dryRun.changesNothing(`forget the state saved under ${quoted(name)}`)) return;
         const lock = await states.lock(name, ctx.signal, FORGET_WAIT_MS);
         try {
           if (!states.forget(name)) {

@@ -11,7 +11,7 @@ import { drained } from '../output/drain.js';
 import { statusRank } from '../model/plugin-result.js';
 import { CHANGES_OPTIONS, verb, WHOLE_LIST_OPTIONS } from '../spec/spec.js';
 import type { Range } from '../validate/range.js';
-import { changeSpecOf, colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, colourWanted, renderOptions, type View } from './actions.js';
 import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { MUTE_COMPARED, muteSummary } from './plugin.js';
@@ -65,7 +65,7 @@ async function runAlerts(
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
   const { plannedRequests } = await import('../fleet/selection.js');
-  if (await showDryRun(ctx, plannedRequests(client, scope))) return;
+  if (await ctx.dryRun.shows(plannedRequests(client, scope))) return;
   const selection = await openSelection(ctx, client, scope, filter);
   const nowSec = Math.floor(ctx.now() / 1000);
   // A read of the whole account records the day (it lists no expirations: the day keeps those an earlier read found).
@@ -139,7 +139,7 @@ interface StatusOptions {
  * account is down), and the exit code says why.
  */
 async function runStatus(ctx: Context, options: StatusOptions): Promise<number | void> {
-  if (ctx.globals.output !== 'openmetrics' || ctx.globals.dryRun) return readStatus(ctx, options);
+  if (ctx.globals.output !== 'openmetrics' || ctx.dryRun.on) return readStatus(ctx, options);
   const { accountName } = await import('../target.js');
   const account = ctx.output.account ? undefined : await accountName(ctx);
   try {
@@ -166,7 +166,7 @@ async function readStatus(ctx: Context, options: StatusOptions): Promise<number 
     import('../fleet/status.js'),
     import('../fleet/selection.js'),
   ]);
-  if (await showDryRun(ctx, plannedStatusRequests(client, options.scope))) return;
+  if (await ctx.dryRun.shows(plannedStatusRequests(client, options.scope))) return;
   const { createProgress } = await import('../output/progress.js');
   // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
   const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check, ctx.rateWait);
@@ -337,7 +337,7 @@ export const status = verb({
     });
   },
   async acrossAccounts(outcomes, { opts }, ctx) {
-    if (ctx.globals.dryRun) return;
+    if (ctx.dryRun.on) return;
     if (opts.check === true) {
       const { evaluateAccounts, thresholdsFrom } = await import('../fleet/check.js');
       const given = Object.fromEntries(

@@ -149,7 +149,7 @@ export const groups: ResourceSpec = {
         const uid = args.group!;
         let name = opts.name;
         if (name === undefined) {
-          if (ctx.globals.dryRun) name = '<current name, read when sent>';
+          if (ctx.dryRun.on) name = '<current name, read when sent>';
           else {
             const { data } = await (await ctx.client()).call('groups.get', { path: { uid } });
             name = String((data as { name?: unknown }).name ?? '');

@@ -7,7 +7,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { quoted } from '../text/escape.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { confirmAction, dryRunLocally, renderOptions, type View } from './actions.js';
+import { confirmAction, renderOptions, type View } from './actions.js';
 
 const LIST_VIEW: View = {
   columns: [{ key: 'profile' }, { key: 'days' }, { key: 'first' }, { key: 'last' }, { key: 'bytes' }],
@@ -184,7 +184,7 @@ export const history: ResourceSpec = {
             'see `mon history list`',
           );
         const what = `${days.length} day${days.length === 1 ? '' : 's'} of history of ${who} (${span(days)})`;
-        if (dryRunLocally(ctx, `forget ${what}`)) return;
+        if (ctx.dryRun.changesNothing(`forget ${what}`)) return;
         await confirmAction(ctx, {
           question: async () => `Forget ${what}? This cannot be undone. [y/N] `,
           refusal: [

@@ -1,6 +1,5 @@
 import { UsageError } from '../errors.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { dryRunLocally } from './actions.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9860';
 const DEFAULT_REFRESH_SEC = 300;
@@ -102,8 +101,7 @@ export const metrics: ResourceSpec = {
         // Each account by its profile; one account by its name as `status -o openmetrics` labels it.
         const names = spans ? await accountNames(ctx) : [await accountName(ctx)];
         if (
-          dryRunLocally(
-            ctx,
+          ctx.dryRun.changesNothing(
             `read ${names.join(', ')} every ${refreshSec} s and serve their metrics on ${address.host}:${address.port}`,
           )
         )

@@ -6,7 +6,7 @@ import type { MuteAction } from '../fleet/mute.js';
 import { localMinute, toIsoUtc } from '../output/format.js';
 import type { Reading } from '../output/types.js';
 import { endsSooner, isMuted, matchesResult, muteEnd, muteState, PLUGIN_STATUSES } from '../model/plugin-result.js';
-import { changeSpecOf, confirmAction, objectCommand, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, confirmAction, objectCommand, renderOptions, type View } from './actions.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
 import {
@@ -110,7 +110,7 @@ async function listPluginResults(
     path: { client_id: clientId },
     query: { expand: ['plugin_results'] },
   });
-  if (await showDryRun(ctx, prepared)) return;
+  if (await ctx.dryRun.shows(prepared)) return;
   const { data } = await client.send(prepared);
   const all = ((data as { plugin_results?: unknown }).plugin_results ?? []) as Record<string, unknown>[];
   const match = {
@@ -333,7 +333,7 @@ export const plugin: ResourceSpec = {
           return bulkMute(ctx, 'mute', opts, body, how);
         }
         const uid = args.uid!;
-        if (until !== undefined && !ctx.globals.dryRun) await confirmShorterMute(ctx, uid, until, nowSec);
+        if (until !== undefined && !ctx.dryRun.on) await confirmShorterMute(ctx, uid, until, nowSec);
         await objectCommand(
           ctx,
           'pluginResults.update',

@@ -4,7 +4,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, dryRunLocally, showDryRun, renderOptions, type View } from './actions.js';
+import { confirmDeletion, renderOptions, type View } from './actions.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
 
@@ -130,7 +130,8 @@ export const profile: ResourceSpec = {
         if (domain && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain))
           throw new UsageError(`--domain: ${quoted(domain)} is not a domain name`);
         const baseUrl = parseBaseUrl(base ?? `https://${subdomain}.${domain}`, '--base-url').href.replace(/\/$/, '');
-        if (dryRunLocally(ctx, `save profile ${name} (${baseUrl})${opts.default ? ' as the default' : ''}`)) return;
+        if (ctx.dryRun.changesNothing(`save profile ${name} (${baseUrl})${opts.default ? ' as the default' : ''}`))
+          return;
         const apiKey = await readKey(ctx, opts.apiKeyStdin === true);
         const store = await ctx.profileStore();
         const existed = store.get(name) !== undefined;
@@ -187,7 +188,7 @@ export const profile: ResourceSpec = {
         const displayName = opts.displayName;
         if (displayName === undefined)
           throw new UsageError('profile set: nothing to change', 'give --display-name "…"');
-        if (dryRunLocally(ctx, `set the display name of profile ${name} to ${quoted(displayName)}`)) return;
+        if (ctx.dryRun.changesNothing(`set the display name of profile ${name} to ${quoted(displayName)}`)) return;
         await store.update(name, { displayName });
         ctx.notice(`Profile ${name}: reports name the customer ${quoted(displayName)}.`);
       },
@@ -202,7 +203,7 @@ export const profile: ResourceSpec = {
         const store = await ctx.profileStore();
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
-        if (dryRunLocally(ctx, `make ${name} the default profile`)) return;
+        if (ctx.dryRun.changesNothing(`make ${name} the default profile`)) return;
         await store.use(name);
         ctx.notice(`Default profile: ${name}.`);
       },
@@ -241,7 +242,7 @@ export const profile: ResourceSpec = {
         const store = await ctx.profileStore();
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
-        if (dryRunLocally(ctx, `remove profile ${name} and its saved key`)) return;
+        if (ctx.dryRun.changesNothing(`remove profile ${name} and its saved key`)) return;
         await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);
         const wasDefault = store.defaultName === name;
         await store.remove(name);
@@ -277,7 +278,7 @@ export const profile: ResourceSpec = {
         try {
           const client = await tested.client();
           const prepared = client.prepare('groups.list', { query: { per_page: 1 } });
-          if (await showDryRun(tested, prepared)) return;
+          if (await tested.dryRun.shows(prepared)) return;
           const started = ctx.now();
           const { headers } = await client.send(prepared);
           const groups = headers['x-total'] ? `, ${headers['x-total']} groups` : '';

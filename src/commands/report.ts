@@ -93,7 +93,7 @@ export const report = verb({
         'drop --fields; for chosen figures use `mon status -o json --fields …`',
       );
     // 20 KB of HTML on a screen helps nobody, as compressors refuse to write to a terminal.
-    if (opts.outputDir === undefined && ctx.io.stdout.isTTY && !ctx.globals.dryRun) {
+    if (opts.outputDir === undefined && ctx.io.stdout.isTTY && !ctx.dryRun.on) {
       throw new UsageError(
         'report: standard output is a terminal, and the report is an HTML file',
         'redirect it (mon report > report.html) or give --output-dir DIR',
@@ -101,12 +101,11 @@ export const report = verb({
     }
     const logo = opts.logo === undefined ? undefined : await logoData(opts.logo);
     // A folder that cannot take the report is exit 2 before the reads, not after them.
-    if (opts.outputDir !== undefined && !ctx.globals.dryRun) await outputDirReady(opts.outputDir);
+    if (opts.outputDir !== undefined && !ctx.dryRun.on) await outputDirReady(opts.outputDir);
     const client = await ctx.client();
     const { plannedStatusRequests } = await import('../fleet/status.js');
-    const { showDryRun } = await import('./actions.js');
     const scope = { groups: opts.group };
-    if (await showDryRun(ctx, plannedStatusRequests(client, scope))) return;
+    if (await ctx.dryRun.shows(plannedStatusRequests(client, scope))) return;
     const { accountName } = await import('../target.js');
     const account = await accountName(ctx);
     const [{ collectReport }, { renderReport }, { createProgress }, { VERSION }, { readingComputers }] =
