@@ -5,7 +5,6 @@ import type { Context } from '../context.js';
 import { drained } from '../output/drain.js';
 import { createProgress } from '../output/progress.js';
 import type { PagingValues } from '../spec/spec.js';
-import { listChanges } from '../changes/track.js';
 import { changesWanted } from '../changes/request.js';
 import { confirmDeletion } from '../io/confirm.js';
 import { changeSpecOf, renderOptions, withViewExpand, type View } from './view.js';
@@ -48,6 +47,8 @@ export async function listCommand(
       )
     )
       return;
+    // changes/track.ts reads the client's module (undici): loaded with the first request, not at start-up.
+    const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(view), render, async (sink) => {
       for await (const page of client.pages(route, request, paging)) sink.push(page.items);
     });

@@ -72,6 +72,8 @@ async function historyAccount(ctx: Context, name: string | undefined): Promise<{
     const { account } = await ctx.target();
     return { key: account.key, who: account.key.startsWith('@') ? account.label : `profile ${account.label}` };
   }
+  // history/store.ts reads fleet/selection.ts, which reads the client's module (undici): loaded
+  // by the history commands, not at start-up.
   const { listAccounts } = await import('../history/store.js');
   const kept = listAccounts(ctx.configDir).map(({ account }) => account);
   if (!kept.includes(name)) {

@@ -1,5 +1,7 @@
 import { UsageError } from '../errors.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
+import { open } from 'node:fs/promises';
+import { accountName } from '../target.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9860';
 const DEFAULT_REFRESH_SEC = 300;
@@ -56,6 +58,8 @@ export const metrics: ResourceSpec = {
         'mon --all-profiles metrics serve --listen 0.0.0.0:9860 --auth-token-file /etc/mon/token --tls-cert /etc/mon/cert.pem --tls-key /etc/mon/key.pem',
       ],
       async run({ opts }, ctx) {
+        // The server (node:http), the exporter and the history's recorder (both read the client's
+        // module, undici, through fleet/): loaded by this command alone.
         const [
           { parseListen, checkExposure, readTls, listen, serveUntil, sameSecret },
           { Exporter, readAccount, MIN_REFRESH_SEC },
@@ -95,8 +99,8 @@ export const metrics: ResourceSpec = {
           insecure: opts.insecure === true,
         });
         const tls = await readTls(opts.tlsCert, opts.tlsKey);
+        // The fan-out is read only across accounts (test/perf/startup.test.ts, #17).
         const { accountNames } = await import('../fleet/accounts.js');
-        const { accountName } = await import('../target.js');
         const spans = ctx.globals.accounts !== undefined;
         // Each account by its profile; one account by its name as `status -o openmetrics` labels it.
         const names = spans ? await accountNames(ctx) : [await accountName(ctx)];
@@ -238,7 +242,6 @@ function exposition(
 
 /** --auth-token-file, --basic-auth-file: one line, the secret; never quoted back. */
 async function readToken(option: string, path: string): Promise<string> {
-  const { open } = await import('node:fs/promises');
   let text: string;
   try {
     const file = await open(path, 'r');

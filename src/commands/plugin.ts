@@ -2,7 +2,7 @@ import type { Attributes } from '../api/encode.js';
 import type { DerivedField } from '../changes/compare.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { MuteAction } from '../fleet/mute.js';
+import { describeMute, roughDuration, type MuteAction } from '../fleet/mute.js';
 import { localMinute, toIsoUtc } from '../output/format.js';
 import type { Reading } from '../output/types.js';
 import { endsSooner, isMuted, matchesResult, muteEnd, muteState, PLUGIN_STATUSES } from '../model/plugin-result.js';
@@ -18,6 +18,7 @@ import {
   type ResourceSpec,
 } from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
+import { runBulkMute, DEFAULT_MAX } from './bulk-mute.js';
 
 /** The default length of `--timed` without WHEN (docs/design/cli-contract.md, plugin mute). */
 const DEFAULT_MUTE_SECONDS = 24 * 3600;
@@ -122,6 +123,7 @@ async function listPluginResults(
   const wanted = all.filter((result) => matchesResult(result, match, nowSec));
   if (opts.count) return ctx.output.count(wanted.length, render);
   if (changes) {
+    // changes/track.ts reads the client's module (undici): loaded with the first request.
     const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(PLUGIN_RESULT_VIEW), render, async (sink) => sink.push(wanted));
     return;
@@ -182,7 +184,6 @@ async function bulkMute(
   attributes: Attributes,
   how: string,
 ): Promise<void> {
-  const { runBulkMute, DEFAULT_MAX } = await import('./bulk-mute.js');
   await runBulkMute(ctx, {
     action,
     attributes,
@@ -200,11 +201,8 @@ async function bulkMute(
  * it becomes; then asked on a terminal, and in a script it needs --yes (exit 2, nothing sent).
  */
 async function confirmShorterMute(ctx: Context, uid: string, until: number, nowSec: number): Promise<void> {
-  const [client, { findMutedResult }, { describeMute }] = await Promise.all([
-    ctx.client(),
-    import('../fleet/selection.js'),
-    import('../fleet/mute.js'),
-  ]);
+  // fleet/selection.ts reads the client's module (undici): loaded with the first request.
+  const [client, { findMutedResult }] = await Promise.all([ctx.client(), import('../fleet/selection.js')]);
   const found = await findMutedResult(client, uid);
   const state = found === undefined ? null : muteState(found, nowSec);
   if (state === null || !endsSooner(state, until)) return;
@@ -323,7 +321,6 @@ export const plugin: ResourceSpec = {
           ticket_url: params.ticket_url,
         };
         if (bulk) {
-          const { roughDuration } = await import('../fleet/mute.js');
           const how =
             until !== undefined
               ? ` for ${roughDuration(until - nowSec)} (until ${localMinute(until * 1000)})`

@@ -7,6 +7,9 @@ import { UsageError } from '../errors.js';
 import { confirmDeletion, renderOptions, type View } from './actions.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
+import { readUserInput } from '../io/user-input.js';
+import { askLine } from '../io/prompt.js';
+import { ChangeStates } from '../changes/state.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
 
@@ -60,7 +63,6 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   const { stdin } = ctx.io;
   let key: string;
   if (fromStdin) {
-    const { readUserInput } = await import('../io/user-input.js');
     const text = await readUserInput(ctx, {
       option: '--api-key-stdin',
       path: '-',
@@ -70,8 +72,6 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
     });
     key = text.trim();
   } else if (stdin.isTTY) {
-    // Loaded here, not at the top: every command line loads this file.
-    const { askLine } = await import('../io/prompt.js');
     key = (await askLine(ctx, 'API key (Settings > API in the dashboard; input hidden): ', { hidden: true })).trim();
   } else {
     throw new UsageError(
@@ -248,8 +248,10 @@ export const profile: ResourceSpec = {
         await store.remove(name);
         // Its Tab names and --changes states too: a profile added again under this name may be
         // another account, whose names and lists are not these.
+        // completion/live.ts holds node:child_process: loaded by the few commands that need it.
         (await import('../completion/live.js')).forgetLiveNames(ctx.configDir, name);
-        const states = (await import('../changes/state.js')).ChangeStates.forgetProfile(ctx.configDir, name);
+        const states = ChangeStates.forgetProfile(ctx.configDir, name);
+        // history/store.ts reads the client's module (undici) through fleet/: loaded here, not at start-up.
         const days = (await import('../history/store.js')).forgetHistory(ctx.configDir, name);
         const forgot = `${states > 0 ? ` Its ${states} saved state${states === 1 ? '' : 's'} of --changes ${states === 1 ? 'is' : 'are'} forgotten too.` : ''}${days > 0 ? ` Its ${days} day${days === 1 ? '' : 's'} of history ${days === 1 ? 'is' : 'are'} forgotten too.` : ''}`;
         ctx.notice(
