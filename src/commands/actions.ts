@@ -1,10 +1,11 @@
-import type { RequestInput } from '../api/client.js';
+import type { ApiClient, RequestInput } from '../api/client.js';
 import type { RouteName } from '../api/endpoints.js';
 import { leftAfter, MAX_PER_PAGE, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
 import { drained } from '../output/drain.js';
 import { createProgress } from '../output/progress.js';
 import type { PagingValues } from '../spec/spec.js';
+import type { RenderOptions } from '../output/types.js';
 import { changesWanted } from '../changes/request.js';
 import { confirmDeletion } from '../io/confirm.js';
 import { changeSpecOf, renderOptions, withViewExpand, type View } from './view.js';
@@ -18,6 +19,17 @@ import { changeSpecOf, renderOptions, withViewExpand, type View } from './view.j
 // The modules verbs import these from, as before the split.
 export { changeSpecOf, colourWanted, renderOptions, type View } from './view.js';
 export { confirmAction, confirmDeletion, type Confirmation } from '../io/confirm.js';
+
+/** What a list reads: the route, its request, the view it is shown in, and the paging asked for. */
+interface ListRead {
+  ctx: Context;
+  client: ApiClient;
+  route: RouteName;
+  /** The request with the view's expand[] keys (listCommand's `input` as sent for a list). */
+  request: RequestInput;
+  render: RenderOptions;
+  opts: PagingValues;
+}
 
 /**
  * A list: one page (or --all, --limit), --count, or --changes. With `sort`, an order the API
@@ -36,58 +48,70 @@ export async function listCommand(
   const changes = changesWanted(opts);
   const render = renderOptions(ctx, view);
   const client = await ctx.client();
-  if (changes) {
-    // Every page, 100 at a time unless --per-page says otherwise (the conflicting paging options were refused).
-    const request = withViewExpand(route, input, view, render);
-    const paging = { all: true, perPage: opts.perPage };
-    const read = client.readOf(route, request, paging).input;
-    if (
-      await ctx.dryRun.shows(
-        client.prepare(route, { ...read, query: { ...read.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE } }),
-      )
-    )
-      return;
-    // changes/track.ts reads the client's module (undici): loaded with the first request, not at start-up.
-    const { listChanges } = await import('../changes/track.js');
-    await listChanges(ctx, changes, changeSpecOf(view), render, async (sink) => {
-      for await (const page of client.pages(route, request, paging)) sink.push(page.items);
-    });
-    return;
+  const read: ListRead = { ctx, client, route, request: withViewExpand(route, input, view, render), render, opts };
+  if (changes) return changesOf(read, changes, view);
+  // --count reads x-total alone: no names to expand.
+  if (opts.count) return countOf({ ...read, request: input });
+  if (sort) return sortedList(read, sort);
+  return pagedList(read);
+}
+
+/** --changes: every page, 100 at a time unless --per-page says otherwise (the conflicting paging options were refused). */
+async function changesOf(
+  { ctx, client, route, request, render, opts }: ListRead,
+  changes: NonNullable<ReturnType<typeof changesWanted>>,
+  view: View,
+): Promise<void> {
+  const paging = { all: true, perPage: opts.perPage };
+  const read = client.readOf(route, request, paging).input;
+  const first = client.prepare(route, {
+    ...read,
+    query: { ...read.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE },
+  });
+  if (await ctx.dryRun.shows(first)) return;
+  // changes/track.ts reads the client's module (undici): loaded with the first request, not at start-up.
+  const { listChanges } = await import('../changes/track.js');
+  await listChanges(ctx, changes, changeSpecOf(view), render, async (sink) => {
+    for await (const page of client.pages(route, request, paging)) sink.push(page.items);
+  });
+}
+
+/** --count: x-total of a one-item page; without the header, the records counted. */
+async function countOf({ ctx, client, route, request, render }: ListRead): Promise<void> {
+  const prepared = client.prepare(route, { ...request, query: { ...request.query, per_page: 1 } });
+  if (await ctx.dryRun.shows(prepared)) return;
+  let total: number | undefined;
+  for await (const page of client.pages(route, request, { perPage: 1 })) total = page.total;
+  if (total === undefined) {
+    // No x-total header: count the records themselves.
+    total = 0;
+    for await (const page of client.pages(route, request, { all: true })) total += page.items.length;
   }
-  if (opts.count) {
-    const prepared = client.prepare(route, { ...input, query: { ...input.query, per_page: 1 } });
-    if (await ctx.dryRun.shows(prepared)) return;
-    let total: number | undefined;
-    for await (const page of client.pages(route, input, { perPage: 1 })) total = page.total;
-    if (total === undefined) {
-      // No x-total header: count the records themselves.
-      total = 0;
-      for await (const page of client.pages(route, input, { all: true })) total += page.items.length;
-    }
-    await ctx.output.count(total, render);
-    return;
-  }
-  const request = withViewExpand(route, input, view, render);
-  if (sort) {
-    if (
-      await ctx.dryRun.shows(
-        client.prepare(route, {
-          ...request,
-          query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE },
-        }),
-      )
-    )
-      return;
-    const items: Record<string, unknown>[] = [];
-    for await (const page of client.pages(route, request, { all: true, perPage: opts.perPage }))
-      items.push(...(page.items as Record<string, unknown>[]));
-    const shown = items.sort(sort).slice(0, opts.limit);
-    const renderer = await ctx.output.list(render);
-    renderer.push(shown);
-    renderer.end();
-    if (shown.length === 0 && render.format === 'table') ctx.notice('No results.');
-    return;
-  }
+  await ctx.output.count(total, render);
+}
+
+/** An order the API cannot serve: every page read, sorted, the first --limit kept. */
+async function sortedList(
+  { ctx, client, route, request, render, opts }: ListRead,
+  sort: (a: Record<string, unknown>, b: Record<string, unknown>) => number,
+): Promise<void> {
+  const first = client.prepare(route, {
+    ...request,
+    query: { ...request.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE },
+  });
+  if (await ctx.dryRun.shows(first)) return;
+  const items: Record<string, unknown>[] = [];
+  for await (const page of client.pages(route, request, { all: true, perPage: opts.perPage }))
+    items.push(...(page.items as Record<string, unknown>[]));
+  const shown = items.sort(sort).slice(0, opts.limit);
+  const renderer = await ctx.output.list(render);
+  renderer.push(shown);
+  renderer.end();
+  if (shown.length === 0 && render.format === 'table') ctx.notice('No results.');
+}
+
+/** One page, --all or --limit: pages streamed into the renderer; a footnote when more follow. */
+async function pagedList({ ctx, client, route, request, render, opts }: ListRead): Promise<void> {
   const read = client.readOf(route, request, opts).input;
   const first = client.prepare(route, {
     ...read,
@@ -124,14 +148,16 @@ export async function listCommand(
   }
   renderer.end();
   if (shown === 0 && render.format === 'table') ctx.notice('No results.');
-  // No silent truncation: one page was asked for and more records follow it.
-  const left = last && !opts.all && opts.limit === undefined ? leftAfter(last, opts) : undefined;
-  if (left && shown > 0) {
-    const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
-    ctx.footnote(
-      `showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`,
-    );
-  }
+  if (last && !opts.all && opts.limit === undefined) moreFollow(ctx, leftAfter(last, opts), shown);
+}
+
+/** No silent truncation: one page was asked for and more records follow it. */
+function moreFollow(ctx: Context, left: ReturnType<typeof leftAfter>, shown: number): void {
+  if (!left || shown === 0) return;
+  const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
+  ctx.footnote(
+    `showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`,
+  );
 }
 
 /** A verb that answers with one object: get, create, update. */
