@@ -16,7 +16,7 @@ import { changeSpecOf, renderOptions, withViewExpand, type View } from './view.j
  * what comes back. The render options are view.ts's; the confirmation io/confirm.ts's.
  */
 
-// The modules verbs import these from, as before the split.
+// What the verbs of fleet.ts and bulk-mute.ts import from here, as before the split.
 export { changeSpecOf, colourWanted, renderOptions, type View } from './view.js';
 export { confirmAction, confirmDeletion, type Confirmation } from '../io/confirm.js';
 

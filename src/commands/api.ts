@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { parseChoice } from '../validate/choice.js';
 import { MAX_INT32 } from '../validate/when.js';
-import { confirmDeletion } from './actions.js';
+import { confirmDeletion } from '../io/confirm.js';
 import { verb } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
 

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { changesWanted } from '../changes/request.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { renderOptions, type View } from './actions.js';
+import { renderOptions, type View } from './view.js';
 import { quoted } from '../text/escape.js';
 import { ChangeStates, listStates } from '../changes/state.js';
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { knownSecrets } from '../api/secrets.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { colourWanted } from './actions.js';
+import { colourWanted } from './view.js';
 
 /** The secret a sender off loopback presents: from the environment, never a flag (shell history, ps). */
 export const EVENTS_SECRET_ENV = 'MON_EVENTS_SECRET';

@@ -7,7 +7,8 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { quoted } from '../text/escape.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { confirmAction, renderOptions, type View } from './actions.js';
+import { confirmAction } from '../io/confirm.js';
+import { renderOptions, type View } from './view.js';
 
 const LIST_VIEW: View = {
   columns: [{ key: 'profile' }, { key: 'days' }, { key: 'first' }, { key: 'last' }, { key: 'bytes' }],

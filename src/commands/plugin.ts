@@ -6,7 +6,9 @@ import { describeMute, roughDuration, type MuteAction } from '../fleet/mute.js';
 import { localMinute, toIsoUtc } from '../output/format.js';
 import type { Reading } from '../output/types.js';
 import { endsSooner, isMuted, matchesResult, muteEnd, muteState, PLUGIN_STATUSES } from '../model/plugin-result.js';
-import { changeSpecOf, confirmAction, objectCommand, renderOptions, type View } from './actions.js';
+import { confirmAction } from '../io/confirm.js';
+import { objectCommand } from './actions.js';
+import { changeSpecOf, renderOptions, type View } from './view.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
 import {
@@ -111,9 +113,9 @@ async function listPluginResults(
     path: { client_id: clientId },
     query: { expand: ['plugin_results'] },
   });
-  if (await ctx.dryRun.shows(prepared)) return;
-  const { data } = await client.send(prepared);
-  const all = ((data as { plugin_results?: unknown }).plugin_results ?? []) as Record<string, unknown>[];
+  const sent = await ctx.dryRun.send(prepared);
+  if (!sent) return;
+  const all = ((sent.data as { plugin_results?: unknown }).plugin_results ?? []) as Record<string, unknown>[];
   const match = {
     statuses: opts.status === undefined ? [] : [opts.status],
     muted: opts.muted === true ? 'muted' : opts.unmuted === true ? 'unmuted' : 'any',
