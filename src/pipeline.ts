@@ -27,7 +27,7 @@ import { optionTakenAsValue } from './usage.js';
  *
  *   parse → check input → resolve → dry run or confirm → send → render
  *
- * `run` reads as those steps. The last three are the verb's handler, through its context:
+ * `runVerb` reads as those steps. The last three are the verb's handler, through its context:
  * it prepares its request and hands it to `ctx.dryRun` (shown and stopped under --dry-run,
  * else confirmed when the verb asks, then sent: src/dry-run.ts), and renders the answer
  * through `ctx.output`. Across accounts (--profiles) the steps after the check run once per
@@ -63,10 +63,12 @@ export class VerbPipeline {
   /** The verb's action (program.ts's VerbRunner): the steps, in order. */
   async runVerb(verb: VerbSpec, input: ParsedInput, command: Command): Promise<void> {
     const globals = this.parse(verb, input.command, command);
+    // The context the rest runs in, its output (--output-file's file, --jq's filter) set up first.
     const { program, argv, cleanups } = this.run;
     const runDeps = await this.outputDeps(verb, input.command, globals);
     const ctx = createContext(runDeps, { globals, cleanups, program, argv });
     const checked = await checkInput(verb, input, ctx);
+    // Resolve → dry run or confirm → send → render: once, or once per account.
     if (!globals.accounts || verb.spansAccounts) await this.forOneAccount(verb, checked, ctx);
     else await this.acrossAccounts(verb, checked, ctx, runDeps);
   }
@@ -129,6 +131,7 @@ export class VerbPipeline {
     const { deps } = this;
     const dryRun = DryRun.asked(globals);
     // --output-file: stdout is the file (a dry run changes nothing, so it prints as ever).
+    // output-file.ts names its temporary with node:crypto, which a plain command never loads.
     if (globals.outputFile !== undefined && !dryRun && !verb.writesOutputFile)
       this.outputFile = (await import('./output/output-file.js')).openOutputFile(
         globals.outputFile,

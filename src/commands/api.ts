@@ -69,6 +69,7 @@ function printBody(ctx: Context, data: unknown): Promise<void> {
  * gh api -i print them (undici speaks HTTP/1.1 to the API).
  */
 async function printHead(ctx: Context, status: number, headers: Record<string, string>): Promise<void> {
+  // node:http for its table of reasons alone: a plain request never loads it (test/perf/startup.test.ts).
   const { STATUS_CODES } = await import('node:http');
   const lines = [
     `HTTP/1.1 ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`,
