@@ -118,12 +118,12 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
   const profiles = savedProfiles(dir, () => ctx.notice);
   let client: Promise<ApiClient> | undefined;
   let target: Promise<Target> | undefined;
+  // --dry-run's one decision, showing through this context's client and notices.
+  const dryRun = new DryRun(globals, { io, client: () => ctx.client(), notice: (message) => ctx.notice(message) });
 
   const ctx: Context = {
     io,
-    get dryRun() {
-      return dryRun;
-    },
+    dryRun,
     env,
     now: deps.now ?? Date.now,
     signal: deps.signal ?? new AbortController().signal,
@@ -171,7 +171,6 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
         log: verboseLog(deps, globals, named),
       })),
   };
-  const dryRun = new DryRun(globals, ctx);
   return ctx;
 }
 
