@@ -52,9 +52,9 @@ export interface MainDeps {
    * state, not on which timer ran first. `source` says whether MON_DEADLINE was set or is the default.
    */
   endAtDeadline?: (deadlineMs: number, line: (heldBy?: HeldBy) => string, source: 'set' | 'default') => void;
-  /** Context.delivered when stdout is --jq's filter (main.ts): the filter's end, then stdout's flush. */
+  /** Context.delivered when stdout is --jq's filter (src/pipeline.ts): the filter's end, then stdout's flush. */
   delivered?: () => Promise<void>;
-  /** Context.answerWhole: main.ts hears that --output-file may install the answer whatever the exit code. */
+  /** Context.answerWhole: the verb pipeline (src/pipeline.ts) hears that --output-file may install the answer whatever the exit code. */
   answerWhole?: () => void;
   /** bin/mon's SIGHUP: `listener` runs on each one until the function returned is called. */
   onHangup?: (listener: () => void) => () => void;
