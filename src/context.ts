@@ -4,6 +4,7 @@ import type { ApiClient } from './api/client.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { WaitNotice } from './output/progress.js';
+import type { DryRun } from './dry-run.js';
 
 /** Streams a command may use. Tests hand in buffers; bin/mon hands in the process's own. */
 export interface Io {
@@ -131,6 +132,8 @@ export interface Context {
    */
   letFinish(): { inFlight: AbortSignal; release(): void };
   globals: GlobalOptions;
+  /** --dry-run, decided once: what is sent or changed asks it first (src/dry-run.ts). */
+  dryRun: DryRun;
   /** Where the answer goes: rendered in the user's format, or across accounts merged with the others'. */
   output: Output;
   /** The command line as given, without `mon` (what `mon changes list` shows). */

@@ -8,7 +8,8 @@ import type { Context } from '../context.js';
 import { bulkMute } from '../fleet/bulk-mute.js';
 import type { MuteAction, PlanRow } from '../fleet/mute.js';
 import { GROUP_COLUMN } from '../output/columns.js';
-import { colourWanted, confirmAction, renderOptions, type View } from './actions.js';
+import { confirmAction } from '../io/confirm.js';
+import { colourWanted, renderOptions, type View } from './view.js';
 import { selectionOf, type SelectorValues } from './selectors.js';
 
 const computerColumn = {
@@ -72,7 +73,7 @@ export interface BulkMute {
 export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
   const { selectors, ...request } = bulk;
   // --dry-run prints the plan, a real run what became of each result: --fields is checked against what is printed.
-  const rows = renderOptions(ctx, ctx.globals.dryRun ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
+  const rows = renderOptions(ctx, ctx.dryRun.on ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
   // Every status unless --status narrows it (README, plugin mute with selectors); muted and
   // unmuted alike are read, so that the plan can say how many need nothing.
   const { scope, filter } = selectionOf(selectors, { statuses: [], muted: 'any' }, (line) => ctx.notice(line));

@@ -1,4 +1,5 @@
-import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
+import { deleteCommand, listCommand, objectCommand } from './actions.js';
+import type { View } from './view.js';
 import { CATALOGUE_FIELDS } from './fields.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 

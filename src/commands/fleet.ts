@@ -16,7 +16,7 @@ import { listChanges } from '../changes/track.js';
 import { drained } from '../output/drain.js';
 import { statusRank } from '../model/plugin-result.js';
 import { CHANGES_OPTIONS, verb, WHOLE_LIST_OPTIONS } from '../spec/spec.js';
-import { changeSpecOf, renderOptions, showDryRun, type View } from './actions.js';
+import { changeSpecOf, renderOptions, type View } from './view.js';
 import { changesWanted, type ChangesRequest } from '../changes/request.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { MUTE_COMPARED, muteSummary } from './plugin.js';
@@ -69,7 +69,7 @@ async function runAlerts(
 ): Promise<void> {
   const render = renderOptions(ctx, ALERTS_VIEW);
   const client = await ctx.client();
-  if (await showDryRun(ctx, plannedRequests(client, scope))) return;
+  if (await ctx.dryRun.shows(plannedRequests(client, scope))) return;
   const selection = await openSelection(ctx, client, scope, filter);
   const nowSec = Math.floor(ctx.now() / 1000);
   // A read of the whole account records the day (it lists no expirations: the day keeps those an earlier read found).

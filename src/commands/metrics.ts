@@ -1,6 +1,10 @@
 import { UsageError } from '../errors.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { dryRunLocally } from './actions.js';
+import { open } from 'node:fs/promises';
+import { accountName } from '../target.js';
+import type { Context } from '../context.js';
+import type { Exporter } from '../fleet/exporter.js';
+import type { Reply, ServerRequest } from '../server/serve.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9860';
 const DEFAULT_REFRESH_SEC = 300;
@@ -57,6 +61,8 @@ export const metrics: ResourceSpec = {
         'mon --all-profiles metrics serve --listen 0.0.0.0:9860 --auth-token-file /etc/mon/token --tls-cert /etc/mon/cert.pem --tls-key /etc/mon/key.pem',
       ],
       async run({ opts }, ctx) {
+        // The server (node:http), the exporter and the history's recorder (both read the client's
+        // module, undici, through fleet/): loaded by this command alone.
         const [
           { parseListen, checkExposure, readTls, listen, serveUntil, sameSecret },
           { Exporter, readAccount, MIN_REFRESH_SEC },
@@ -67,27 +73,8 @@ export const metrics: ResourceSpec = {
           import('../history/record.js'),
         ]);
         const address = parseListen(opts.listen ?? DEFAULT_LISTEN);
-        const refreshSec = opts.refresh ?? DEFAULT_REFRESH_SEC;
-        if (refreshSec < MIN_REFRESH_SEC || refreshSec > MAX_REFRESH_SEC) {
-          throw new UsageError(
-            `--refresh: must be from 1m to 24h (got ${refreshSec} s)`,
-            'each account is read once a refresh: 5m, the default, suits most',
-          );
-        }
-        if (opts.authTokenFile !== undefined && opts.basicAuthFile !== undefined)
-          throw new UsageError(
-            '--auth-token-file and --basic-auth-file: give one of them',
-            'Prometheus sends either a bearer token (authorization) or basic_auth',
-          );
-        const token =
-          opts.authTokenFile === undefined ? undefined : await readToken('--auth-token-file', opts.authTokenFile);
-        const basic =
-          opts.basicAuthFile === undefined ? undefined : await readToken('--basic-auth-file', opts.basicAuthFile);
-        if (basic !== undefined && !/^[^:]+:.+$/.test(basic))
-          throw new UsageError(
-            `--basic-auth-file: ${opts.basicAuthFile} must hold user:password on one line`,
-            'e.g. printf "prometheus:%s" "$(openssl rand -hex 16)" > basic-auth',
-          );
+        const refreshSec = checkedRefresh(opts.refresh ?? DEFAULT_REFRESH_SEC, MIN_REFRESH_SEC);
+        const { token, basic } = await readCredentials(opts);
         checkExposure({
           address,
           credential: token !== undefined || basic !== undefined,
@@ -96,14 +83,13 @@ export const metrics: ResourceSpec = {
           insecure: opts.insecure === true,
         });
         const tls = await readTls(opts.tlsCert, opts.tlsKey);
+        // The fan-out is read only across accounts (test/perf/startup.test.ts, #17).
         const { accountNames } = await import('../fleet/accounts.js');
-        const { accountName } = await import('../target.js');
         const spans = ctx.globals.accounts !== undefined;
         // Each account by its profile; one account by its name as `status -o openmetrics` labels it.
         const names = spans ? await accountNames(ctx) : [await accountName(ctx)];
         if (
-          dryRunLocally(
-            ctx,
+          ctx.dryRun.changesNothing(
             `read ${names.join(', ')} every ${refreshSec} s and serve their metrics on ${address.host}:${address.port}`,
           )
         )
@@ -133,70 +119,12 @@ export const metrics: ResourceSpec = {
           maxBodyBytes: 0,
           log: (line) => ctx.debug(line),
           announce: { stderr: ctx.io.stderr, shownPath: '/metrics' },
-          handle: (request) => {
-            if (token !== undefined && !sameSecret(credential(request.headers.authorization, 'Bearer'), token)) {
-              return {
-                status: 401,
-                headers: { 'www-authenticate': 'Bearer realm="mon"', 'content-type': 'text/plain; charset=utf-8' },
-                body: 'a bearer token is needed\n',
-              };
-            }
-            if (
-              basic !== undefined &&
-              !sameSecret(decoded(credential(request.headers.authorization, 'Basic')), basic)
-            ) {
-              return {
-                status: 401,
-                headers: {
-                  'www-authenticate': 'Basic realm="mon", charset="UTF-8"',
-                  'content-type': 'text/plain; charset=utf-8',
-                },
-                body: 'a user and password are needed\n',
-              };
-            }
-            const url = new URL(request.path, 'http://exporter');
-            const plain = { 'content-type': 'text/plain; charset=utf-8' };
-            switch (url.pathname) {
-              case '/metrics':
-                return exposition(request.headers.accept, exporter, undefined);
-              case '/probe': {
-                const profile = url.searchParams.get('profile');
-                if (!profile) return { status: 400, headers: plain, body: 'give ?profile=NAME\n' };
-                if (!exporter.has(profile))
-                  return {
-                    status: 404,
-                    headers: plain,
-                    body: `no account of that name is served; served: ${exporter.names().join(', ')}\n`,
-                  };
-                return exposition(request.headers.accept, exporter, profile);
-              }
-              case '/-/healthy':
-                return { status: 200, headers: plain, body: 'OK\n' };
-              case '/-/ready':
-                return exporter.ready()
-                  ? { status: 200, headers: plain, body: 'ready\n' }
-                  : { status: 503, headers: plain, body: 'not every account was read yet\n' };
-              default:
-                return {
-                  status: 404,
-                  headers: plain,
-                  body: 'not found: /metrics, /probe?profile=NAME, /-/healthy, /-/ready\n',
-                };
-            }
-          },
+          handle: metricsRoutes(exporter, { token, basic }, sameSecret),
         });
         exporter.setAccounts(names);
         // SIGHUP: the profiles again (a profile added to --all-profiles, one removed).
         const unhook = ctx.onHangup(() => {
-          if (!spans) return;
-          const fresh = ctx.forAccount(undefined);
-          accountNames(fresh.ctx)
-            .then((again) => {
-              exporter.setAccounts(again);
-              log(`profiles read again: ${again.join(', ')}`);
-            })
-            .catch(() => log('profiles read again: they could not be read; serving the accounts as before'))
-            .finally(() => void fresh.close());
+          if (spans) void readAccountsAgain(ctx, exporter, log, accountNames);
         });
         try {
           await serveUntil(server, { signal: ctx.signal, summary: () => 'metrics serve stopped' });
@@ -208,6 +136,115 @@ export const metrics: ResourceSpec = {
     }),
   ],
 };
+
+/** --refresh between 1m and 24h. */
+function checkedRefresh(refreshSec: number, minSec: number): number {
+  if (refreshSec < minSec || refreshSec > MAX_REFRESH_SEC) {
+    throw new UsageError(
+      `--refresh: must be from 1m to 24h (got ${refreshSec} s)`,
+      'each account is read once a refresh: 5m, the default, suits most',
+    );
+  }
+  return refreshSec;
+}
+
+/** The scraper's credential: --auth-token-file's token or --basic-auth-file's user:password, at most one. */
+async function readCredentials(opts: { authTokenFile?: string; basicAuthFile?: string }): Promise<Credentials> {
+  if (opts.authTokenFile !== undefined && opts.basicAuthFile !== undefined)
+    throw new UsageError(
+      '--auth-token-file and --basic-auth-file: give one of them',
+      'Prometheus sends either a bearer token (authorization) or basic_auth',
+    );
+  const token = opts.authTokenFile === undefined ? undefined : await readToken('--auth-token-file', opts.authTokenFile);
+  const basic = opts.basicAuthFile === undefined ? undefined : await readToken('--basic-auth-file', opts.basicAuthFile);
+  if (basic !== undefined && !/^[^:]+:.+$/.test(basic))
+    throw new UsageError(
+      `--basic-auth-file: ${opts.basicAuthFile} must hold user:password on one line`,
+      'e.g. printf "prometheus:%s" "$(openssl rand -hex 16)" > basic-auth',
+    );
+  return { token, basic };
+}
+
+/** What a scraper must send, if anything. */
+interface Credentials {
+  token?: string;
+  basic?: string;
+}
+
+/** The exporter's paths: /metrics, /probe?profile=NAME, /-/healthy and /-/ready, behind the credential if one is set. */
+function metricsRoutes(
+  exporter: Exporter,
+  { token, basic }: Credentials,
+  sameSecret: (given: string | undefined, expected: string) => boolean,
+): (request: ServerRequest) => Reply {
+  return (request) => {
+    if (token !== undefined && !sameSecret(credential(request.headers.authorization, 'Bearer'), token)) {
+      return {
+        status: 401,
+        headers: { 'www-authenticate': 'Bearer realm="mon"', 'content-type': 'text/plain; charset=utf-8' },
+        body: 'a bearer token is needed\n',
+      };
+    }
+    if (basic !== undefined && !sameSecret(decoded(credential(request.headers.authorization, 'Basic')), basic)) {
+      return {
+        status: 401,
+        headers: {
+          'www-authenticate': 'Basic realm="mon", charset="UTF-8"',
+          'content-type': 'text/plain; charset=utf-8',
+        },
+        body: 'a user and password are needed\n',
+      };
+    }
+    const url = new URL(request.path, 'http://exporter');
+    const plain = { 'content-type': 'text/plain; charset=utf-8' };
+    switch (url.pathname) {
+      case '/metrics':
+        return exposition(request.headers.accept, exporter, undefined);
+      case '/probe': {
+        const profile = url.searchParams.get('profile');
+        if (!profile) return { status: 400, headers: plain, body: 'give ?profile=NAME\n' };
+        if (!exporter.has(profile))
+          return {
+            status: 404,
+            headers: plain,
+            body: `no account of that name is served; served: ${exporter.names().join(', ')}\n`,
+          };
+        return exposition(request.headers.accept, exporter, profile);
+      }
+      case '/-/healthy':
+        return { status: 200, headers: plain, body: 'OK\n' };
+      case '/-/ready':
+        return exporter.ready()
+          ? { status: 200, headers: plain, body: 'ready\n' }
+          : { status: 503, headers: plain, body: 'not every account was read yet\n' };
+      default:
+        return {
+          status: 404,
+          headers: plain,
+          body: 'not found: /metrics, /probe?profile=NAME, /-/healthy, /-/ready\n',
+        };
+    }
+  };
+}
+
+/** SIGHUP across accounts: the saved profiles read again, and the exporter serves those. */
+async function readAccountsAgain(
+  ctx: Context,
+  exporter: Exporter,
+  log: (line: string) => void,
+  accountNames: (ctx: Context) => Promise<string[]>,
+): Promise<void> {
+  const fresh = ctx.forAccount(undefined);
+  try {
+    const again = await accountNames(fresh.ctx);
+    exporter.setAccounts(again);
+    log(`profiles read again: ${again.join(', ')}`);
+  } catch {
+    log('profiles read again: they could not be read; serving the accounts as before');
+  } finally {
+    void fresh.close();
+  }
+}
 
 /** The credential of `authorization: <scheme> <credential>`. */
 function credential(header: string | undefined, scheme: 'Bearer' | 'Basic'): string | undefined {
@@ -221,11 +258,7 @@ function decoded(base64: string | undefined): string | undefined {
 }
 
 /** The exposition the scraper asked for: OpenMetrics when its Accept names it, else the Prometheus text format. */
-function exposition(
-  accept: string | undefined,
-  exporter: import('../fleet/exporter.js').Exporter,
-  only: string | undefined,
-) {
+function exposition(accept: string | undefined, exporter: Exporter, only: string | undefined) {
   const openMetrics = /application\/openmetrics-text/i.test(accept ?? '');
   return {
     status: 200,
@@ -240,7 +273,6 @@ function exposition(
 
 /** --auth-token-file, --basic-auth-file: one line, the secret; never quoted back. */
 async function readToken(option: string, path: string): Promise<string> {
-  const { open } = await import('node:fs/promises');
   let text: string;
   try {
     const file = await open(path, 'r');

@@ -20,7 +20,6 @@ import type { Period, Trends } from '../report/trends.js';
 import { verb } from '../spec/spec.js';
 import { accountName } from '../target.js';
 import { VERSION } from '../version.js';
-import { showDryRun } from './actions.js';
 import { GROUP_OPTION } from './selectors.js';
 
 /** A logo larger than this would make a report too heavy to mail. */
@@ -93,10 +92,10 @@ export const report = verb({
     refuseOutputs(ctx, opts.outputDir);
     const logo = opts.logo === undefined ? undefined : await logoData(opts.logo);
     // A folder that cannot take the report is exit 2 before the reads, not after them.
-    if (opts.outputDir !== undefined && !ctx.globals.dryRun) outputDirReady(opts.outputDir);
+    if (opts.outputDir !== undefined && !ctx.dryRun.on) outputDirReady(opts.outputDir);
     const client = await ctx.client();
     const scope = { groups: opts.group };
-    if (await showDryRun(ctx, plannedStatusRequests(client, scope))) return;
+    if (await ctx.dryRun.shows(plannedStatusRequests(client, scope))) return;
     const account = await accountName(ctx);
     // The report's own code (its HTML, its trends) is loaded only by this command.
     const [{ collectReport }, { renderReport, readerZone }, { monthPeriod, sincePeriod }] = await Promise.all([
@@ -160,7 +159,7 @@ function refuseOutputs(ctx: Context, outputDir: string | undefined): void {
       'drop --fields; for chosen figures use `mon status -o json --fields …`',
     );
   // 20 KB of HTML on a screen helps nobody, as compressors refuse to write to a terminal.
-  if (outputDir === undefined && ctx.io.stdout.isTTY && !ctx.globals.dryRun) {
+  if (outputDir === undefined && ctx.io.stdout.isTTY && !ctx.dryRun.on) {
     throw new UsageError(
       'report: standard output is a terminal, and the report is an HTML file',
       'redirect it (mon report > report.html) or give --output-dir DIR',

@@ -16,7 +16,7 @@ import { renderStatus } from '../output/status.js';
 import { verb } from '../spec/spec.js';
 import { accountName } from '../target.js';
 import type { Range } from '../validate/range.js';
-import { colourWanted, renderOptions, showDryRun, type View } from './actions.js';
+import { colourWanted, renderOptions, type View } from './view.js';
 import { GROUP_OPTION } from './selectors.js';
 
 /** -o json prints the report; --fields keeps its top-level keys. */
@@ -57,7 +57,7 @@ async function runStatus(ctx: Context, options: StatusOptions): Promise<number |
   try {
     figures = await readStatus(ctx, options);
   } catch (error) {
-    if (ctx.globals.dryRun) throw error;
+    if (ctx.dryRun.on) throw error;
     // How old the account's figures are: the last whole read that succeeded, as the history recorded it.
     const lastSuccess = ctx.globals.output === 'openmetrics' ? await lastRecordedRead(ctx, options.scope) : undefined;
     await ctx.output.answer<StatusAnswer>({ ...(lastSuccess !== undefined && { lastSuccess }) }, view);
@@ -72,7 +72,7 @@ async function readStatus(ctx: Context, options: StatusOptions): Promise<StatusF
   // --fields is checked before any request.
   if (!options.check) renderOptions(ctx, STATUS_VIEW);
   const client = await ctx.client();
-  if (await showDryRun(ctx, plannedStatusRequests(client, options.scope))) return undefined;
+  if (await ctx.dryRun.shows(plannedStatusRequests(client, options.scope))) return undefined;
   // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
   const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check, ctx.rateWait);
   let report: StatusReport;

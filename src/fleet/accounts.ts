@@ -93,7 +93,7 @@ export async function runAccounts(
     }
   };
   // --dry-run prints each account's requests: one account after another, in order.
-  await fanOut(profiles, ctx.globals.dryRun ? 1 : ctx.globals.parallel, ctx.signal, (_, index) => runOne(index));
+  await fanOut(profiles, ctx.dryRun.on ? 1 : ctx.globals.parallel, ctx.signal, (_, index) => runOne(index));
   if (ctx.signal.aborted) throw InterruptedError.of(ctx.signal);
   // When no account answered, nothing is printed: not even the `[]` of an empty list.
   const answered = outcomes.some((outcome) => outcome.error === undefined);

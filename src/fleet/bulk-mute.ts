@@ -93,7 +93,7 @@ export async function bulkMute(ctx: Context, request: BulkMuteRequest, command: 
     }),
   );
   // Confirm, or show the plan and stop.
-  if (ctx.globals.dryRun) return showPlan(ctx, client, renderer, planRows(plan, how), requests, action);
+  if (ctx.dryRun.on) return showPlan(ctx, client, renderer, planRows(plan, how), requests, action);
   const confirmation = muteConfirmation(plan, request.from === '-');
   if (confirmation) await command.confirm(confirmation, planRows(plan, how));
   // Send.
