@@ -9,7 +9,8 @@ import { demoAccountKey, seedOf, STATE_FILE_NAME, type SandboxIdentity } from '.
 import { writeFileAtomic } from '../config/files.js';
 import { CONTROL_PREFIX, startSandbox } from './server.js';
 import { ensureLocalCa, serverCertificate } from './tls.js';
-import { isTempFileOf, journalOf, withStateLock } from './store.js';
+import { journalOf } from './journal.js';
+import { isTempFileOf, withStateLock } from './state-file.js';
 
 export interface SandboxCliIo {
   stdout: NodeJS.WritableStream;

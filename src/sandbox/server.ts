@@ -32,7 +32,8 @@ import { groupRoutes } from './routes/groups.js';
 import { noteRoutes } from './routes/notes.js';
 import { pluginResultRoutes } from './routes/plugin-results.js';
 import { userRoutes } from './routes/users.js';
-import { Store, withStateLock } from './store.js';
+import { withStateLock } from './state-file.js';
+import { Store } from './store.js';
 import {
   connectionTestEvent,
   DEFAULT_RETRY,
