@@ -119,11 +119,17 @@ function humanBytes(bytes: number | null): string | null {
   return bytes >= 1000 * GB ? `${(bytes / (1000 * GB)).toFixed(2)} TB` : `${(bytes / GB).toFixed(2)} GB`;
 }
 
-/** Who and where: ids, times, group, names, the reference e-mail with the group's as a fallback. */
-function computerIdentity(ctx: RenderCtx, c: ComputerRec) {
-  const refGroup = ctx.store.groups.get(c.group)?.reference_email ?? null;
+export function renderComputer(
+  ctx: RenderCtx,
+  c: ComputerRec,
+  expand: ExpandTree = NO_EXPAND,
+): Record<string, unknown> {
+  const group = ctx.store.groups.get(c.group);
+  const refGroup = group?.reference_email ?? null;
   const reference = c.reference_email ?? refGroup;
-  return {
+  const capacity = c.boot_volume_capacity_in_bytes;
+  const usage = c.boot_volume_usage_in_bytes;
+  const out: Record<string, unknown> = {
     uid: c.uid,
     client_id: c.client_id,
     svc_id: c.client_id,
@@ -143,14 +149,6 @@ function computerIdentity(ctx: RenderCtx, c: ComputerRec) {
     reference_email_computer: c.reference_email,
     reference_email_group: refGroup,
     last_user: c.last_user,
-  };
-}
-
-/** What the machine is: serial, OS, model, warranty, memory, the boot volume in bytes and as people read it. */
-function computerHardware(c: ComputerRec) {
-  const capacity = c.boot_volume_capacity_in_bytes;
-  const usage = c.boot_volume_usage_in_bytes;
-  return {
     serial_number: c.serial_number,
     os_version: c.os_version,
     os_version_number: c.os_version_number,
@@ -179,12 +177,6 @@ function computerHardware(c: ComputerRec) {
     processor: c.processor,
     current_uptime: c.current_uptime,
     smc_version: c.smc_version,
-  };
-}
-
-/** How it is reached and managed: addresses, asset and ARD fields, remote tools, MDM, notes. */
-function computerManagement(c: ComputerRec) {
-  return {
     primary_ip: c.primary_ip,
     active_mac_address: c.active_mac_address,
     system_mac_address: c.system_mac_address,
@@ -205,12 +197,6 @@ function computerManagement(c: ComputerRec) {
     pkgmgr_identifier: c.pkgmgr_identifier,
     internal_notes: c.internal_notes,
     public_notes: c.public_notes,
-  };
-}
-
-/** How the service watches it: updates, missing reports (against the clock), removal, flags, beacons. */
-function computerMonitoring(ctx: RenderCtx, c: ComputerRec) {
-  return {
     updates_enabled: c.updates_enabled,
     settings_enabled: c.settings_enabled,
     report_if_missing: c.report_if_missing,
@@ -227,24 +213,8 @@ function computerMonitoring(ctx: RenderCtx, c: ComputerRec) {
     beacon_missing_threshold_in_minutes: c.beacon_missing_threshold_in_minutes,
     create_ticket_on_beacon_found: c.create_ticket_on_beacon_found,
   };
-}
-
-export function renderComputer(
-  ctx: RenderCtx,
-  c: ComputerRec,
-  expand: ExpandTree = NO_EXPAND,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    ...computerIdentity(ctx, c),
-    ...computerHardware(c),
-    ...computerManagement(c),
-    ...computerMonitoring(ctx, c),
-  };
   const groupExpand = expand.get('group');
-  if (groupExpand) {
-    const group = ctx.store.groups.get(c.group);
-    out.group = group ? renderGroup(ctx, group) : null;
-  }
+  if (groupExpand) out.group = group ? renderGroup(ctx, group) : null;
   if (expand.has('plugin_results')) {
     out.plugin_results = ctx.store.resultsOf(c.uid).map((pr) => renderPluginResult(ctx, pr));
   }
