@@ -1,7 +1,8 @@
 /**
  * A computer and its plugin results, made from its plan. Every value comes from the PRNG in a
- * fixed order: the steps below run in the order the record's fields are listed, so the same
- * seed gives the same computer, byte for byte.
+ * fixed order: what the record is made from is drawn first (draft), then the record's own
+ * values in the order its fields are listed, so the same seed gives the same computer, byte
+ * for byte.
  */
 import type { AccountId, ComputerRec, GroupRec, MuteRec, Platform, PluginStatus } from '../model.js';
 import type { Prng } from '../prng.js';
@@ -153,17 +154,32 @@ function draft(ctx: SeedContext, account: AccountId, i: number, group: GroupRec,
   };
 }
 
-/** Who and where: the record's identity, its times, its group, its names. */
-function identityFields(d: Draft) {
-  const { rng, i, isServer, model, first, last, user, spec } = d;
+/** `Desk 12. Shared login.` on one computer in seven, else null. */
+function deskNote(rng: Prng, i: number, isServer: boolean): string | null {
+  if (i % 7 !== 0) return null;
+  const place = isServer ? `Rack 2, unit ${String(rng.int(1, 40))}` : `Desk ${String(rng.int(1, 60))}`;
+  return `${place}. ${rng.pick(['Shared login.', 'Do not reboot during office hours.', 'Loaner while the usual machine is repaired.', 'Handle with care: customer data.'])}`;
+}
+
+/** `MacBook Pro M1 Pro/16GB/512GB` for an Apple model, else null. */
+function appleConfig(rng: Prng, d: Draft): string | null {
+  const { model, ram } = d;
+  if (!d.apple) return null;
+  return `${model.name.replace(/ \(.*$/, '')} ${model.processor.replace(/^Apple /, '')}/${ram}GB/${rng.pick(model.diskGb)}GB`;
+}
+
+/**
+ * The record: one object literal in the order of the fields, so that every record has the same
+ * shape (spreading groups of fields costs V8 about fifteen times as much) and the PRNG is read
+ * in the order the fields are listed.
+ */
+function record(d: Draft): ComputerRec {
+  const { rng, i, platform, isServer, model, os, spec, plan, apple, warrantyActive, manufactured, ram } = d;
   return {
     uid: rng.uid('c_'),
     account: d.account,
     client_id: rng.uuid(),
-    description:
-      i % 7 === 0
-        ? `${isServer ? `Rack 2, unit ${String(rng.int(1, 40))}` : `Desk ${String(rng.int(1, 60))}`}. ${rng.pick(['Shared login.', 'Do not reboot during office hours.', 'Loaner while the usual machine is repaired.', 'Handle with care: customer data.'])}`
-        : null,
+    description: deskNote(rng, i, isServer),
     agent_version: rng.pick(['4.3.2', '4.3.2', '4.3.1', '4.2.7']),
     last_report: d.reporting.lastReport,
     last_update: d.reporting.lastReport,
@@ -173,16 +189,9 @@ function identityFields(d: Draft) {
     computer_name: d.computerName,
     // every other custom name carries an apostrophe, which scripts must quote
     custom_name:
-      i % 9 === 4 ? `${first} ${i % 18 === 13 ? "D'Amico" : last} (${model.laptop ? 'laptop' : 'desk'})` : null,
-    reference_email: i % 4 === 1 ? `${user}@${spec.domain}` : null,
-    last_user: isServer ? rng.pick(['root', 'deploy', null]) : user,
-  };
-}
-
-/** What the machine is: serial, OS, model, warranty, memory, disk, processor. */
-function hardwareFields(d: Draft) {
-  const { rng, model, os, apple, warrantyActive, manufactured, ram } = d;
-  return {
+      i % 9 === 4 ? `${d.first} ${i % 18 === 13 ? "D'Amico" : d.last} (${model.laptop ? 'laptop' : 'desk'})` : null,
+    reference_email: i % 4 === 1 ? `${d.user}@${spec.domain}` : null,
+    last_user: isServer ? rng.pick(['root', 'deploy', null]) : d.user,
     serial_number: d.serial,
     os_version: os.name,
     os_version_number: os.number,
@@ -194,9 +203,7 @@ function hardwareFields(d: Draft) {
     care_eligibility: apple ? warrantyActive : null,
     warranty_status: apple ? (warrantyActive ? 'AppleCare+ active' : 'Out of warranty') : null,
     estimated_purchase_date: apple ? manufactured + rng.int(20, 120) * DAY : null,
-    config_description: apple
-      ? `${model.name.replace(/ \(.*$/, '')} ${model.processor.replace(/^Apple /, '')}/${ram}GB/${rng.pick(model.diskGb)}GB`
-      : null,
+    config_description: appleConfig(rng, d),
     ram_installed: `${ram} GB`,
     ram_installed_in_bytes: String(ram * 1024 ** 3),
     ram_speed: model.ramSpeed,
@@ -208,13 +215,6 @@ function hardwareFields(d: Draft) {
     processor: model.processor,
     current_uptime: uptime(rng),
     smc_version: model.smc,
-  };
-}
-
-/** How it is reached and managed: addresses, asset and ARD fields, remote tools, MDM, notes. */
-function managementFields(d: Draft) {
-  const { rng, i, platform, isServer, model, spec } = d;
-  return {
     primary_ip: isServer
       ? `10.20.${rng.int(0, 3)}.${rng.int(10, 250)}`
       : `192.168.${rng.int(1, 20)}.${rng.int(20, 250)}`,
@@ -236,13 +236,6 @@ function managementFields(d: Draft) {
     pkgmgr_identifier: platform === 'mac' && i % 3 !== 2 ? `${spec.code.toLowerCase()}-standard` : null,
     internal_notes: i % 10 === 6 ? 'Keyboard replaced under warranty.' : null,
     public_notes: i % 13 === 3 ? 'Call the front desk before any maintenance.' : null,
-  };
-}
-
-/** How the service watches it: updates, missing reports, removal, flags, beacons. */
-function monitoringFields(d: Draft) {
-  const { i, plan } = d;
-  return {
     updates_enabled: i % 23 !== 5,
     settings_enabled: true,
     report_if_missing: d.reporting.watched,
@@ -252,8 +245,8 @@ function monitoringFields(d: Draft) {
     pending_removal: plan.pendingRemoval,
     agent_removed: plan.agentRemoved,
     has_issue: plan.health === 'alert',
-    hidden: plan.hidden || d.spec.hidden,
-    platform: d.platform,
+    hidden: plan.hidden || spec.hidden,
+    platform,
     beacon_reporting: i % 10 === 0,
     beacon_missing_threshold_in_minutes: i % 10 === 0 ? 15 : 5,
     create_ticket_on_beacon_found: i % 20 === 0,
@@ -268,8 +261,7 @@ export function makeComputer(
   spec: GroupSpec,
   plan: Plan,
 ): ComputerRec {
-  const d = draft(ctx, account, i, group, spec, plan);
-  return { ...identityFields(d), ...hardwareFields(d), ...managementFields(d), ...monitoringFields(d) };
+  return record(draft(ctx, account, i, group, spec, plan));
 }
 
 /** Health states whose computer carries no problem on a plugin. */
