@@ -44,17 +44,21 @@ export interface Plan {
   serviceWarning: boolean;
 }
 
+/** The plan of a computer with nothing wrong: the second subscriber's, and each one enrolled later. */
+export const OK_PLAN: Plan = {
+  group: 0,
+  health: 'ok',
+  rank: 0,
+  hidden: false,
+  pendingRemoval: false,
+  agentRemoved: false,
+  rekey: false,
+  serviceWarning: false,
+};
+
 export function planFleet(rng: Prng, n: number): Plan[] {
-  const plans: Plan[] = Array.from({ length: n }, () => ({
-    group: 0,
-    health: 'ok',
-    rank: 0,
-    hidden: false,
-    pendingRemoval: false,
-    agentRemoved: false,
-    rekey: false,
-    serviceWarning: false,
-  }));
+  // Every computer starts as OK; the shares below mark the others.
+  const plans: Plan[] = Array.from({ length: n }, () => ({ ...OK_PLAN }));
   const sizes = apportion(
     PRIMARY_GROUPS.map((g) => g.share),
     n,
@@ -90,15 +94,3 @@ export function planFleet(rng: Prng, n: number): Plan[] {
   }
   return plans;
 }
-
-/** The plan of a computer with nothing wrong: the second subscriber's, and each one enrolled later. */
-export const OK_PLAN: Plan = {
-  group: 0,
-  health: 'ok',
-  rank: 0,
-  hidden: false,
-  pendingRemoval: false,
-  agentRemoved: false,
-  rekey: false,
-  serviceWarning: false,
-};
