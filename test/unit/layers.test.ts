@@ -118,7 +118,7 @@ describe('imports point down', () => {
     ['resolve', 'sandbox', 'sandbox-start.ts', 'completion'],
     ['runtime.ts', 'changes'],
     ['fleet', 'events'],
-    ['history'],
+    ['history', 'metrics'],
     ['report'],
     ['commands', 'help.ts', 'usage.ts'],
     ['program.ts', 'pipeline.ts'],
