@@ -6,11 +6,11 @@ import {
   AttemptFailed,
   describe,
   interrupted,
-  settle,
   type ApiResponse,
   type AttemptSettings,
   type PreparedRequest,
 } from './attempt.js';
+import { settle } from './settle.js';
 import { isLoopbackHost, parseBaseUrl } from './base-url.js';
 import { endpointOf, proxiesFrom, quietSocksWarnings } from './proxy.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
