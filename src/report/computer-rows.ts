@@ -32,14 +32,18 @@ export interface InventoryRow {
   lastUser: string;
 }
 
-/** A plugin result that needs attention: an unmuted, visible Alert or Warning. */
-export interface AttentionRow {
+/** A plugin result as the report lists it, with its computer. */
+interface ResultRow {
   computer: string;
   url: string | undefined;
   group: string;
   plugin: string;
   status: string;
   details: string;
+}
+
+/** A plugin result that needs attention: an unmuted, visible Alert or Warning. */
+export interface AttentionRow extends ResultRow {
   lastRunMs: number | undefined;
 }
 
@@ -49,15 +53,7 @@ export interface SecurityCheck {
   /** Computers with a result of this kind. */
   checked: number;
   ok: number;
-  failing: {
-    computer: string;
-    url: string | undefined;
-    group: string;
-    plugin: string;
-    status: string;
-    details: string;
-    muted: boolean;
-  }[];
+  failing: (ResultRow & { muted: boolean })[];
 }
 
 /** Which plugin results speak of security, by their name or slug. */
@@ -130,15 +126,7 @@ export function countSecurity(
     }
     if (result.status === 'OK') check.ok++;
     else if (result.status === 'Alert' || result.status === 'Warning') {
-      check.failing.push({
-        computer: row.name,
-        url: row.url,
-        group: row.group,
-        plugin: text(result.name) || text(result.slug),
-        status: text(result.status),
-        details: firstLine(result),
-        muted: isMuted(result, nowSec),
-      });
+      check.failing.push({ ...resultRow(row, result), muted: isMuted(result, nowSec) });
     }
   }
 }
@@ -150,13 +138,16 @@ export function attentionRows(row: InventoryRow, results: readonly Item[], nowSe
       (result) =>
         !isHidden(result) && !isMuted(result, nowSec) && (result.status === 'Alert' || result.status === 'Warning'),
     )
-    .map((result) => ({
-      computer: row.name,
-      url: row.url,
-      group: row.group,
-      plugin: text(result.name) || text(result.slug),
-      status: text(result.status),
-      details: firstLine(result),
-      lastRunMs: parseTime(result.last_run),
-    }));
+    .map((result) => ({ ...resultRow(row, result), lastRunMs: parseTime(result.last_run) }));
+}
+
+function resultRow(row: InventoryRow, result: Item): ResultRow {
+  return {
+    computer: row.name,
+    url: row.url,
+    group: row.group,
+    plugin: text(result.name) || text(result.slug),
+    status: text(result.status),
+    details: firstLine(result),
+  };
 }
