@@ -63,7 +63,7 @@ export function describe(
  * One attempt, after the rate budget said yes: sends with the key, reads the whole body within
  * the timeout (connect, headers and body alike) or within `leftMs`, what is left of the
  * command's deadline. Failures come out as AttemptFailed (or InterruptedError on Ctrl-C);
- * nothing it throws carries the key. The body is returned as text: see settle().
+ * nothing it throws carries the key. The body is returned as text: see settle() (settle.ts).
  */
 export async function attempt(
   settings: AttemptSettings,
