@@ -4,6 +4,7 @@ import type { ApiClient } from './api/client.js';
 import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { WaitNotice } from './output/progress.js';
+import type { DryRun } from './dry-run.js';
 
 /** Streams a command may use. Tests hand in buffers; bin/mon hands in the process's own. */
 export interface Io {
@@ -56,27 +57,40 @@ export interface Output {
   count(total: number, opts: RenderOptions): Promise<void>;
   /** A decoded answer as received (`mon api`): JSON, or a line per item; across accounts each item gains its profile. */
   raw(data: unknown, opts: RawOptions): Promise<void>;
+  /**
+   * An answer the verb draws whole itself (`status`: a report with bars, a Nagios line, metrics):
+   * shown now by `view.alone`, whose exit code it returns; across accounts, held, and once every
+   * account has finished shown with the others' by `view.together` (undefined now).
+   */
+  answer<T>(value: T, view: AnswerView<T>): Promise<number | void>;
   /** Keys every item gains on the way out (across accounts, `profile`): --fields may name them. */
   readonly addedKeys: readonly string[];
   /** Whether a progress line on stderr may accompany it (not for one account of many: several would overwrite each other). */
   readonly progress: boolean;
-  /** Set when this run is one account of many. */
-  readonly account?: {
-    /** The profile this run reads. */
-    readonly profile: string;
-    /** Keeps a value to be shown with the other accounts' once all have finished (`status`). */
-    hold(value: unknown): void;
-  };
+  /**
+   * Whether the command may write on stdout beside what it hands over here (a response's head,
+   * an HTML page): not for one account of many, whose stdout every account's answer shares.
+   */
+  readonly ownStdout: boolean;
 }
 
-/** The Output of one account of many: the fan-out's, which names the account. */
-export type AccountRunOutput = Output & { account: NonNullable<Output['account']> };
+/** How a verb draws an answer it hands to Output.answer: alone, or with the other accounts'. */
+export interface AnswerView<T> {
+  /** The answer alone, on the context that made it; returns the exit code it carries. */
+  alone(value: T): Promise<number | void>;
+  /**
+   * Every account's, once all have finished, on the command's own context `ctx` (each account's
+   * value as handed over, or its error); returns the command's exit code, or undefined to let
+   * the failed accounts decide it.
+   */
+  together(outcomes: readonly AccountOutcome<T>[], ctx: Context): Promise<number | void>;
+}
 
-/** How one account's run ended, for a verb that shows the accounts together (VerbSpec.acrossAccounts). */
-export interface AccountOutcome {
+/** How one account's run ended, for a verb that shows the accounts together (AnswerView.together). */
+export interface AccountOutcome<T = unknown> {
   profile: string;
-  /** What the run handed to Output.account.hold. */
-  held?: unknown;
+  /** What the run handed to Output.answer. */
+  held?: T;
   /** Why the run failed (its line is already on stderr). */
   error?: unknown;
 }
@@ -118,6 +132,8 @@ export interface Context {
    */
   letFinish(): { inFlight: AbortSignal; release(): void };
   globals: GlobalOptions;
+  /** --dry-run, decided once: what is sent or changed asks it first (src/dry-run.ts). */
+  dryRun: DryRun;
   /** Where the answer goes: rendered in the user's format, or across accounts merged with the others'. */
   output: Output;
   /** The command line as given, without `mon` (what `mon changes list` shows). */

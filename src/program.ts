@@ -21,13 +21,40 @@ export interface ProgramOutput {
  * whole tree (completions).
  */
 export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: readonly string[]): Command {
-  const program = new Command('mon')
-    .description('Administer the Endpoint Monitoring Service (API v2.5) from the command line.')
-    .version(VERSION, '-V, --version', 'print the version (also: mon version)')
-    .helpOption('-h, --help', 'show help')
-    // Ours, not commander's: commander's help command reads one word (`mon help computers list`
-    // would show the help of computers).
-    .helpCommand(false)
+  const program = globalOptions(
+    new Command('mon')
+      .description('Administer the Endpoint Monitoring Service (API v2.5) from the command line.')
+      .version(VERSION, '-V, --version', 'print the version (also: mon version)')
+      .helpOption('-h, --help', 'show help')
+      // Ours, not commander's: commander's help command reads one word (`mon help computers list`
+      // would show the help of computers).
+      .helpCommand(false),
+  )
+    // Our own hint says what was meant (usage.ts); commander's would compare every option with
+    // the word however long it is, seconds for a word of 100,000 characters, and is not shown.
+    .showSuggestionAfterError(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => output.writeOut(text),
+      writeErr: (text) => output.writeErr(text),
+      // main() prints commander's errors as one line of its own.
+      outputError: () => undefined,
+      // One width on a terminal and in a pipe, as git's help has: the same text everywhere, so
+      // bin/mon can print the root help the build saved (dist/help.txt) without the bundle.
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
+    });
+  globalOptionsOnce(program);
+  rootHelpFirst(program);
+  defineCommands(program, argv ? commandsFor(argv) : COMMANDS, runVerb);
+  addHelpCommand(program, output);
+  inheritBehaviour(program);
+  return program;
+}
+
+/** The global options of docs/design/cli-contract.md, on the root command. */
+function globalOptions(root: Command): Command {
+  return root
     .option('-p, --profile <name>', 'saved profile to use (env MON_PROFILE; default: the one set with `profile use`)')
     .option('--profiles <names>', 'run a read across these saved profiles, side by side (env MON_PROFILES)')
     .option('--all-profiles', 'run a read across every saved profile, in the order `profile list` shows')
@@ -60,26 +87,11 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     .option('-y, --yes', 'confirm deletes and bulk mutes; without a terminal they are refused without it')
     .option('-q, --quiet', 'only data on stdout, no notices on stderr')
     .option('-v, --verbose', 'each request and its status on stderr (key redacted)')
-    .option('--no-color', 'no colour (also NO_COLOR or TERM=dumb; colour is only ever used on a terminal)')
-    // Our own hint says what was meant (usage.ts); commander's would compare every option with
-    // the word however long it is, seconds for a word of 100,000 characters, and is not shown.
-    .showSuggestionAfterError(false)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => output.writeOut(text),
-      writeErr: (text) => output.writeErr(text),
-      // main() prints commander's errors as one line of its own.
-      outputError: () => undefined,
-      // One width on a terminal and in a pipe, as git's help has: the same text everywhere, so
-      // bin/mon can print the root help the build saved (dist/help.txt) without the bundle.
-      getOutHelpWidth: () => HELP_WIDTH,
-      getErrHelpWidth: () => HELP_WIDTH,
-    })
-    // The longest name (expiration-manufacturers|manufacturers) leaves 40 columns for the text
-    // beside it: commander's default (40) would stop wrapping there and run past 80.
-    .configureHelp({ sortSubcommands: false, minWidthToWrap: 30 });
+    .option('--no-color', 'no colour (also NO_COLOR or TERM=dumb; colour is only ever used on a terminal)');
+}
 
-  // A global option given twice is refused as a verb option is; --expand combines its keys.
+/** A global option given twice is refused as a verb option is; --expand combines its keys. */
+function globalOptionsOnce(program: Command): void {
   const lists: Record<string, string> = {
     '--fields': 'give one comma-separated list: --fields uid,name',
     '--profiles': 'give one comma-separated list: --profiles acme,northwind',
@@ -90,9 +102,14 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     if (option.long === '--expand' || option === json) continue;
     onceOnly(program, option.long === '--output' ? [option, json] : [option], lists[option.long ?? '']);
   }
+}
 
-  // The root's own help: the commands first, on one screen (src/help.ts); every other
-  // command's help is commander's.
+/**
+ * The root's own help: the commands first, on one screen (src/help.ts); every other command's
+ * help is commander's. The longest name (expiration-manufacturers|manufacturers) leaves 40
+ * columns for the text beside it: commander's default (40) would stop wrapping there and run past 80.
+ */
+function rootHelpFirst(program: Command): void {
   const formatHelp = program.createHelp().formatHelp;
   program.configureHelp({
     sortSubcommands: false,
@@ -100,8 +117,10 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
     formatHelp: (command, helper) =>
       command === program ? rootHelp(program, helper) : formatHelp.call(helper, command, helper),
   });
+}
 
-  defineCommands(program, argv ? commandsFor(argv) : COMMANDS, runVerb);
+/** `mon help [topic | command…]`: a topic by its one word, else the command's help. */
+function addHelpCommand(program: Command, output: ProgramOutput): void {
   program
     .command('help')
     .argument('[command...]', 'a topic (`mon help exit-codes`), or a command and its verb (`mon help computers list`)')
@@ -112,9 +131,14 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
       if (topic) output.writeOut('blocks' in topic ? topicText(topic) : optionsText(program));
       else helpTarget(program, words).outputHelp();
     });
-  // Every subcommand inherits the same behaviour: no process exit, errors through main(). Its
-  // help shows its own options and verbs, and the global options as one short block at the end
-  // (as gh's "INHERITED FLAGS"): `mon help options` describes them.
+}
+
+/**
+ * Every subcommand inherits the same behaviour: no process exit, errors through main(). Its
+ * help shows its own options and verbs, and the global options as one short block at the end
+ * (as gh's "INHERITED FLAGS"): `mon help options` describes them.
+ */
+function inheritBehaviour(program: Command): void {
   const configure = (command: Command) => {
     for (const sub of command.commands) {
       sub.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError(false);
@@ -124,7 +148,6 @@ export function buildProgram(output: ProgramOutput, runVerb: VerbRunner, argv?: 
   };
   configure(program);
   program.addHelpText('afterAll', ({ command }) => (command === program ? '' : globalOptionsBlock(program)));
-  return program;
 }
 
 /**

@@ -1,15 +1,21 @@
 import { configDir, sandboxCaCert } from './config/paths.js';
-import { forgetTrustedFolders } from './config/trust.js';
+import { ensureConfigDir, forgetTrustedFolders } from './config/trust.js';
+import { readProfiles, type ProfileReader } from './config/profiles.js';
+import { RATE_LIMIT, sharedBudget } from './api/budget.js';
+import { flushed } from './output/drain.js';
+import { createWaitNotice } from './output/progress.js';
+import { printRaw } from './output/raw.js';
+import { startInProcessSandbox } from './sandbox-start.js';
 import type { Command } from 'commander';
 import { longRunsCut, terminalSafe } from './text/escape.js';
 import { knownSecrets, scrub } from './api/secrets.js';
 import type { ApiClient } from './api/client.js';
 import type { HeldBy } from './time/deadline.js';
 import type { Clock } from './clock.js';
-import type { ProfileReader } from './config/profiles.js';
 import type { ProfileStore } from './config/store.js';
 import type { JqEngine } from './output/jq-engine.js';
-import type { AccountRunOutput, Context, GlobalOptions, Io, Output, Target } from './context.js';
+import type { Context, GlobalOptions, Io, Output, Target } from './context.js';
+import { DryRun } from './dry-run.js';
 import { COMMAND_LINE, targetOf, type TargetChoice } from './target.js';
 import { VERSION } from './version.js';
 
@@ -46,9 +52,9 @@ export interface MainDeps {
    * state, not on which timer ran first. `source` says whether MON_DEADLINE was set or is the default.
    */
   endAtDeadline?: (deadlineMs: number, line: (heldBy?: HeldBy) => string, source: 'set' | 'default') => void;
-  /** Context.delivered when stdout is --jq's filter (main.ts): the filter's end, then stdout's flush. */
+  /** Context.delivered when stdout is --jq's filter (src/pipeline.ts): the filter's end, then stdout's flush. */
   delivered?: () => Promise<void>;
-  /** Context.answerWhole: main.ts hears that --output-file may install the answer whatever the exit code. */
+  /** Context.answerWhole: the verb pipeline (src/pipeline.ts) hears that --output-file may install the answer whatever the exit code. */
   answerWhole?: () => void;
   /** bin/mon's SIGHUP: `listener` runs on each one until the function returned is called. */
   onHangup?: (listener: () => void) => () => void;
@@ -65,7 +71,9 @@ export function beginRun(): void {
 
 /** One account of a read that spans many: where its output and its footnotes go. */
 export interface AccountRun {
-  output: AccountRunOutput;
+  /** The profile this run reads. */
+  profile: string;
+  output: Output;
   /** The whole command's footnotes (printed once every account has finished). */
   footnote(message: string): void;
   /** When the command started (epoch ms): MON_DEADLINE counts from then for every account. */
@@ -92,9 +100,11 @@ const IN_USER_FORMAT: Output = {
   count: async (total, opts) => {
     opts.out.write(`${total}\n`);
   },
-  raw: async (data, opts) => (await import('./output/raw.js')).printRaw(data, opts),
+  raw: async (data, opts) => printRaw(data, opts),
+  answer: (value, view) => view.alone(value),
   addedKeys: [],
   progress: true,
+  ownStdout: true,
 };
 
 /**
@@ -106,15 +116,18 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
   const { io, env } = deps;
   const { globals, cleanups, program, argv = [], choice = COMMAND_LINE, account } = parts;
   // Notices, footnotes and --verbose lines of one account of many name it.
-  const named = (message: string) => (account ? `${account.output.account.profile}: ${message}` : message);
+  const named = (message: string) => (account ? `${account.profile}: ${message}` : message);
   const dir = configDir(env);
   const footnotes: string[] = [];
   const profiles = savedProfiles(dir, () => ctx.notice);
   let client: Promise<ApiClient> | undefined;
   let target: Promise<Target> | undefined;
+  // --dry-run's one decision, showing through this context's client and notices.
+  const dryRun = new DryRun(globals, { io, client: () => ctx.client(), notice: (message) => ctx.notice(message) });
 
   const ctx: Context = {
     io,
+    dryRun,
     env,
     now: deps.now ?? Date.now,
     signal: deps.signal ?? new AbortController().signal,
@@ -133,7 +146,6 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
     },
     delivered: async () => {
       if (deps.delivered) return deps.delivered();
-      const { flushed } = await import('./output/drain.js');
       return flushed(io.stdout);
     },
     printFootnotes: () => {
@@ -206,13 +218,11 @@ function savedProfiles(
   let reader: Promise<ProfileReader> | undefined;
   return {
     reader: () => {
-      reader ??= (store ?? import('./config/profiles.js').then(({ readProfiles }) => readProfiles(dir, notice()))).then(
-        (profiles) => {
-          for (const profile of Object.values(profiles.list()))
-            if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
-          return profiles;
-        },
-      );
+      reader ??= (store ?? Promise.resolve().then(() => readProfiles(dir, notice()))).then((profiles) => {
+        for (const profile of Object.values(profiles.list()))
+          if (typeof profile.apiKey === 'string') knownSecrets.add(profile.apiKey);
+        return profiles;
+      });
       return reader;
     },
     store: () => {
@@ -246,19 +256,11 @@ async function openClient(
   const { env } = deps;
   const { globals, configDir: dir } = ctx;
   const { endpoint } = await ctx.target();
-  const reached =
-    endpoint === 'sandbox' ? await (await import('./sandbox-start.js')).startInProcessSandbox(ctx) : endpoint;
+  const reached = endpoint === 'sandbox' ? await startInProcessSandbox(ctx) : endpoint;
   knownSecrets.add(reached.apiKey);
-  const [
-    { ApiClient, deadlineFromEnv, maxResponseFromEnv },
-    { sharedBudget },
-    { ensureConfigDir },
-    { createWaitNotice },
-  ] = await Promise.all([
+  // The client's module holds undici: loaded with the first request, never at start-up.
+  const [{ ApiClient, deadlineFromEnv, maxResponseFromEnv }] = await Promise.all([
     import('./api/client.js'),
-    import('./api/budget.js'),
-    import('./config/trust.js'),
-    import('./output/progress.js'),
     deps.beforeSending,
   ]);
   // The rate ledger is written there: a folder others control is refused (trust.ts).
@@ -301,7 +303,6 @@ async function warnOfWeakSettings(ctx: Context, made: ApiClient): Promise<void> 
     );
   }
   // A budget raised past the API's own (benchmarks, a sandbox) sent to the service itself.
-  const { RATE_LIMIT } = await import('./api/budget.js');
   const limit = made.rateLimit;
   if (limit && limit.requests / limit.windowMs > RATE_LIMIT.requests / RATE_LIMIT.windowMs && !made.loopback) {
     ctx.notice(

@@ -8,6 +8,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_NAMES.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** Whether requests to a base URL stay on this machine: a loopback host (the sandbox). */
+export function isLoopbackUrl(url: URL): boolean {
+  return isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ''));
+}
+
 /**
  * Checks a base URL before any connection is made: HTTPS only, except loopback
  * (docs/design/cli-contract.md, Behaviour). `source` names where the URL came from, for the message.

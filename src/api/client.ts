@@ -1,18 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
+import { openConnection } from './connection.js';
+import type { Dispatcher } from './undici.js';
 import { NetworkError, type MonError } from '../errors.js';
 import {
   attempt,
   AttemptFailed,
   describe,
   interrupted,
-  settle,
   type ApiResponse,
   type AttemptSettings,
   type PreparedRequest,
 } from './attempt.js';
-import { isLoopbackHost, parseBaseUrl } from './base-url.js';
-import { endpointOf, proxiesFrom, quietSocksWarnings } from './proxy.js';
+import { settle } from './settle.js';
+import { isLoopbackUrl, parseBaseUrl } from './base-url.js';
 import { deadlineError, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
 import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
@@ -110,7 +109,8 @@ export interface RequestInput {
 /**
  * The thin client: base URL + /v2.5 routes, api_key placement, form bodies and expand, with the
  * rate budget and the command's deadline around each request. One attempt is attempt.ts's,
- * whether to try again retry.ts's, the walk over pages paginate.ts's.
+ * whether to try again retry.ts's, the walk over pages paginate.ts's, the connection pool
+ * connection.ts's.
  */
 export class ApiClient {
   private readonly base: URL;
@@ -137,35 +137,9 @@ export class ApiClient {
       backoffMs: config.backoffMs ?? DEFAULT_BACKOFF_MS,
       maxRetryAfterMs: config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     };
-    const { env } = config;
-    // A proxy undici cannot use is exit 2 here, before anything is sent (src/api/proxy.ts). undici
-    // is handed these, so that it never reads the variables itself ('' for none).
-    const proxies = proxiesFrom(env);
-    // Plain http is let through only to a loopback host (base-url.ts), because the key then never
-    // leaves the machine: a proxy on another host would carry it there in clear (and reach its
-    // own loopback, not this one's), so such a proxy is passed by, as Go's clients pass by one
-    // for localhost. A proxy on this machine is still used.
-    const httpProxy = proxies['http:'];
-    if (this.base.protocol === 'http:' && httpProxy && !isLoopbackHost(httpProxy.hostname)) delete proxies['http:'];
-    const proxy = proxies[this.base.protocol as 'http:' | 'https:'];
-    this.proxy = proxy && { proxy, target: endpointOf(this.base) };
-    const socks = proxies['http:']?.socks === true || proxies['https:']?.socks === true;
-    if (socks) quietSocksWarnings();
-    this.dispatcher = new EnvHttpProxyAgent({
-      httpProxy: proxies['http:']?.url ?? '',
-      httpsProxy: proxies['https:']?.url ?? '',
-      noProxy: env.NO_PROXY ?? env.no_proxy,
-      // Certificates are verified whatever NODE_TLS_REJECT_UNAUTHORIZED says (README, Security):
-      // Node's default follows that variable; an explicit option does not.
-      connect: { timeout: config.timeoutMs, rejectUnauthorized: true, ...this.loopbackTrust(config) },
-      requestTls: { rejectUnauthorized: true },
-      // Not beside a SOCKS5 proxy: undici's SOCKS5 agent speaks TLS to the proxy whenever proxyTls
-      // is given, which no SOCKS5 proxy answers. An https:// proxy beside it is still verified:
-      // bin/mon has taken NODE_TLS_REJECT_UNAUTHORIZED out of the environment Node reads.
-      ...(socks ? {} : { proxyTls: { rejectUnauthorized: true } }),
-      headersTimeout: config.timeoutMs,
-      bodyTimeout: config.timeoutMs,
-    });
+    const connection = openConnection(this.base, config);
+    this.dispatcher = connection.dispatcher;
+    this.proxy = connection.proxy;
   }
 
   /** The rate budget's limit (MON_RATE_LIMIT, else the API's 400 a minute), for estimates of time left. */
@@ -173,24 +147,9 @@ export class ApiClient {
     return this.config.budget?.limit;
   }
 
-  /** `ca` for the connection: the system's and NODE_EXTRA_CA_CERTS' certificates and the loopback CA, for a loopback https base only. */
-  private loopbackTrust(config: ClientConfig): { ca?: string[] } {
-    if (config.loopbackCa === undefined || this.base.protocol !== 'https:' || !this.loopback) return {};
-    const extra = config.env.NODE_EXTRA_CA_CERTS;
-    let extraPem: string[] = [];
-    try {
-      if (extra) extraPem = [readFileSync(extra, 'utf8')];
-    } catch {
-      // Node itself warns of an unreadable NODE_EXTRA_CA_CERTS and goes on without it
-    }
-    // node:tls is loaded here only: a plain http request never needs it (test/perf/startup.test.ts).
-    const { rootCertificates } = process.getBuiltinModule('node:tls');
-    return { ca: [...rootCertificates, ...extraPem, config.loopbackCa] };
-  }
-
   /** Whether requests stay on this machine: a loopback base URL (the sandbox). */
   get loopback(): boolean {
-    return isLoopbackHost(this.base.hostname.replace(/^\[|\]$/g, ''));
+    return isLoopbackUrl(this.base);
   }
 
   /** The base URL requests go to (never carries the key). */

@@ -33,9 +33,11 @@
  * Pages are yielded as they come and the next ones are asked for only as the reader takes
  * them (at most PAGE_CONCURRENCY ahead), so a slow reader holds a few pages, not the list.
  */
-import { ServerError } from '../errors.js';
-import { toJson } from '../text/json.js';
-import { quoted } from '../text/escape.js';
+import { hasNext, pageSize, recordCount, serverPerPage, type Page } from './page-headers.js';
+import { MovedWhileRead, promiseOf, Walk } from './page-walk.js';
+
+export type { Page } from './page-headers.js';
+export { MovedWhileRead } from './page-walk.js';
 
 export interface Paging {
   /** First page to ask for (1 unless given). */
@@ -55,21 +57,6 @@ export interface Paging {
   anyOrder?: boolean;
   /** Told of each page as it is read, also when a sorted full read yields them only at its end (progress). */
   onPage?: (page: Page) => void;
-}
-
-/** Rule 5: a full read that missed a record that moved between pages (exit 7, a partial read). */
-export class MovedWhileRead extends ServerError {}
-
-/** One page of a list: its items and what the pagination headers said. */
-export interface Page {
-  /** The page number asked for (with an offset, counted from the first page fetched). */
-  number: number;
-  items: Record<string, unknown>[];
-  /** x-total, when sent. */
-  total?: number;
-  headers: Record<string, string>;
-  /** The answer as parsed; not an array when the path is not a list. */
-  data: unknown;
 }
 
 /** What one page request adds to the query. */
@@ -132,9 +119,7 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
   const promise = promiseOf(first, size, firstPage, before, paging.offset !== undefined);
   const whole = paging.all === true && paging.limit === undefined;
   const walk = new Walk(promise, size, before, paging.offset !== undefined, name, whole);
-  walk.check(first);
-  const more = walk.goesOn(first);
-  if (!more) walk.complete(first);
+  const more = walk.accept(first);
   yield take(first);
   if ((paging.all !== true && paging.limit === undefined) || remaining <= 0 || !more) return;
 
@@ -145,23 +130,7 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
       : Math.min(promise.lastPage, firstPage - 1 + Math.ceil(paging.limit / size));
   let last = first;
   if (end !== undefined && end > firstPage) {
-    // Rule 2: the pages up to the promised end, a few at a time, in order.
-    const inFlight: Promise<Page>[] = [];
-    let next = firstPage + 1;
-    const refill = () => {
-      while (inFlight.length < PAGE_CONCURRENCY && next <= end) {
-        const page = get(next++);
-        page.catch(() => undefined); // awaited in order below; this keeps an early failure from going unhandled
-        inFlight.push(page);
-      }
-    };
-    refill();
-    while (inFlight.length > 0) {
-      const page = await inFlight.shift()!;
-      walk.check(page);
-      const goesOn = walk.goesOn(page);
-      if (!goesOn) walk.complete(page);
-      refill();
+    for await (const { page, goesOn } of fetchedAhead(get, firstPage + 1, end, (page) => walk.accept(page))) {
       yield take(page);
       if (remaining <= 0 || !goesOn) return;
       last = page;
@@ -171,211 +140,38 @@ export async function* paginate(fetch: FetchPage, paging: Paging, name = 'the li
   // an offset, from the records read so far (a server's size may be unknown without totals).
   while (remaining > 0 && walk.goesOn(last)) {
     const page = await get(last.number + 1, walk.read);
-    walk.check(page);
-    if (!walk.goesOn(page)) walk.complete(page);
+    walk.accept(page);
     yield take(page);
     last = page;
   }
 }
 
-/** What the first page promised: the records from the first one asked for, or the last page. */
-interface Promised {
-  /** x-total less the records before the first page. */
-  records?: number;
-  /** The page that holds the last promised record, or x-total-pages without x-total. */
-  lastPage?: number;
-}
-
-/** Rule 2: the promise of the first page (with an offset, x-total-pages alone promises nothing). */
-function promiseOf(first: Page, size: number, firstPage: number, before: number, byOffset: boolean): Promised {
-  if (first.total !== undefined) {
-    const records = Math.max(0, first.total - before);
-    return { records, lastPage: firstPage - 1 + Math.max(1, Math.ceil(records / size)) };
-  }
-  const totalPages = numberHeader(first.headers['x-total-pages']);
-  return !byOffset && totalPages !== undefined ? { lastPage: totalPages } : {};
-}
-
-/** The walk's account of what was read against the promise: rules 2 to 4. */
-class Walk {
-  /** Items read so far. */
-  read = 0;
-  /** The pages read, by what they hold (see fingerprint): a page served again is a loop. */
-  private readonly seen = new Map<string, number>();
-  /** Rule 5: the records read, by uid (or id), on a full read; undefined once one has neither. */
-  private distinct: Set<string> | undefined;
-
-  constructor(
-    private readonly promise: Promised,
-    private readonly size: number,
-    /** Records ahead of the first page read (its offset), which x-total counts too. */
-    private readonly before: number,
-    private readonly byOffset: boolean,
-    /** The list, as errors name it (its path). */
-    private readonly name: string,
-    /** A full read: its distinct records are counted (rule 5). */
-    whole: boolean,
-  ) {
-    if (whole) this.distinct = new Set();
-  }
-
-  /** Rule 5, at the end of a full read (`last` is its last page): as many distinct records as promised. */
-  complete(last: Page): void {
-    if (this.distinct === undefined || this.promise.records === undefined) return;
-    const promised = Math.min(
-      this.promise.records,
-      last.total === undefined ? Number.POSITIVE_INFINITY : Math.max(0, last.total - this.before),
-    );
-    const missed = promised - this.distinct.size;
-    if (missed <= 0) return;
-    const twice = this.read - this.distinct.size;
-    throw new MovedWhileRead(
-      `${this.name}: ${this.distinct.size.toLocaleString('en')} distinct records read of the ${promised.toLocaleString('en')} x-total announced` +
-        `${twice > 0 ? ` (${twice.toLocaleString('en')} read twice)` : ''}: records moved between pages while the list was read, and ${missed.toLocaleString('en')} ${missed === 1 ? 'was' : 'were'} never read: the list was not read whole`,
-      'the list changed while it was read; try again',
-    );
-  }
-
-  /** Whether the promise holds more than was read when `page` was the last one read. */
-  private owed(page: Page): boolean {
-    if (this.promise.records !== undefined) return this.read < this.promise.records;
-    return this.promise.lastPage !== undefined && page.number < this.promise.lastPage;
-  }
-
-  /** Counts `page` in, or fails when it breaks the promise (rule 4). */
-  check(page: Page): void {
-    const isList = Array.isArray(page.data);
-    const key = fingerprint(page.items);
-    const again = key === undefined ? undefined : this.seen.get(key);
-    if (again !== undefined)
-      throw this.broken(page, `holds the same items as page ${again} (the server does not serve the page asked for)`);
-    if (key !== undefined) this.seen.set(key, page.number);
-    this.read += page.items.length;
-    if (this.distinct !== undefined) {
-      for (const item of page.items) {
-        const id =
-          typeof item.uid === 'string'
-            ? item.uid
-            : typeof item.id === 'string' || typeof item.id === 'number'
-              ? `id ${item.id}`
-              : undefined;
-        if (id === undefined) {
-          // Records with neither uid nor id cannot be told apart: rule 5 cannot be checked.
-          this.distinct = undefined;
-          break;
-        }
-        this.distinct.add(id);
-      }
-    }
-    // More records than the page's own x-total counts, and yet more to come: the count is wrong,
-    // and ending at it would pass a partial read for the whole list. (More records on a last
-    // page is a list that moved while it was read: a record read twice, nothing left out.)
-    if (
-      page.total !== undefined &&
-      page.items.length > 0 &&
-      this.before + this.read > page.total &&
-      hasNext(page, this.size)
-    ) {
-      throw this.broken(
-        page,
-        `brings the records read to ${(this.before + this.read).toLocaleString('en')}, more than the ${page.total.toLocaleString('en')} its x-total counts, and more follow`,
-      );
-    }
-    // Without totals x-next-page is the one guide (rule 3): one that names this page or an earlier
-    // one would walk back into pages already read, with fresh items for ever.
-    const next = numberHeader(page.headers['x-next-page']);
-    const here = this.byOffset ? numberHeader(page.headers['x-page']) : page.number;
-    if (
-      this.promise.records === undefined &&
-      this.promise.lastPage === undefined &&
-      next !== undefined &&
-      here !== undefined &&
-      next <= here
-    ) {
-      throw this.broken(page, `names page ${next} as the next one (x-next-page)`);
-    }
-    if (!this.owed(page)) return;
-    if (!isList) throw this.broken(page, `is not a list, ${this.promised()}`);
-    if (page.items.length === 0) throw this.broken(page, `came back empty, ${this.promised()}`);
-    if (page.items.length < this.size)
-      throw this.broken(page, `holds ${page.items.length} of ${this.size} items, ${this.promised()}`);
-  }
-
-  /** Whether another page follows `page` (already checked). */
-  goesOn(page: Page): boolean {
-    if (!Array.isArray(page.data) || page.items.length === 0) return false;
-    if (this.owed(page)) return true;
-    // Rule 2: every record the page's own x-total counts is read (a list that grew says so here).
-    if (page.total !== undefined && this.before + this.read >= page.total) return false;
-    const next = page.headers['x-next-page']?.trim();
-    if (this.promise.records !== undefined || this.promise.lastPage !== undefined) {
-      // The promise is kept: only a later page that x-next-page names is read on.
-      const here = this.byOffset ? numberHeader(page.headers['x-page']) : page.number;
-      const named = numberHeader(next);
-      return here !== undefined && named !== undefined && named > here;
-    }
-    return hasNext(page, this.size);
-  }
-
-  private promised(): string {
-    const { records, lastPage } = this.promise;
-    return records !== undefined
-      ? `with ${this.read} of the ${records} records x-total announced read`
-      : `before page ${lastPage}, the last x-total-pages announced`;
-  }
-
-  /** A partial read (exit 7): the page that broke the promise or looped. */
-  private broken(page: Page, what: string): ServerError {
-    return new ServerError(
-      `${this.name}: page ${page.number} ${what}: the list was not read whole`,
-      'the list changed while it was read, or the server pages it wrongly; try again',
-    );
-  }
-}
-
 /**
- * What a page holds, for telling a page served twice: a 53-bit hash (cyrb53) of its items' uids
- * (or ids, or the items themselves) and their count, so that the walk keeps a number per page,
- * not the list. Undefined for an empty page.
+ * Rule 2: pages `from` to `end`, PAGE_CONCURRENCY of them asked for at once, each handed to
+ * `accept` (which says whether another follows) in order before the next ones are asked for.
  */
-function fingerprint(items: readonly Record<string, unknown>[]): string | undefined {
-  if (items.length === 0) return undefined;
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (const item of items) {
-    const key =
-      typeof item.uid === 'string'
-        ? item.uid
-        : typeof item.id === 'string' || typeof item.id === 'number'
-          ? String(item.id)
-          : toJson(item);
-    for (let i = 0; i <= key.length; i++) {
-      // The end of each key counts too (as 0): ['ab', 'c'] and ['a', 'bc'] differ.
-      const code = i < key.length ? key.charCodeAt(i) : 0;
-      h1 = Math.imul(h1 ^ code, 2654435761);
-      h2 = Math.imul(h2 ^ code, 1597334677);
+async function* fetchedAhead(
+  get: (n: number) => Promise<Page>,
+  from: number,
+  end: number,
+  accept: (page: Page) => boolean,
+): AsyncGenerator<{ page: Page; goesOn: boolean }> {
+  const inFlight: Promise<Page>[] = [];
+  let next = from;
+  const refill = () => {
+    while (inFlight.length < PAGE_CONCURRENCY && next <= end) {
+      const page = get(next++);
+      page.catch(() => undefined); // awaited in order below; this keeps an early failure from going unhandled
+      inFlight.push(page);
     }
+  };
+  refill();
+  while (inFlight.length > 0) {
+    const page = await inFlight.shift()!;
+    const goesOn = accept(page);
+    refill();
+    yield { page, goesOn };
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${items.length}:${4294967296 * (2097151 & h2) + (h1 >>> 0)}`;
-}
-
-/**
- * Rule 1: the server's page size. x-per-page when sent; else a first page that holds fewer
- * items than asked while the totals say more follow shows the server's size; else the size asked.
- */
-function pageSize(first: Page, asked: number, before: number, byPage: boolean): number {
-  const length = first.items.length;
-  const perPage = serverPerPage(first);
-  // A page longer than x-per-page says shows the real size.
-  if (perPage !== undefined) return Math.max(perPage, length);
-  const totalPages = numberHeader(first.headers['x-total-pages']);
-  const more =
-    first.total !== undefined
-      ? before + length < first.total
-      : byPage && totalPages !== undefined && first.number < totalPages;
-  return length > 0 && length < asked && more ? length : Math.max(asked, length);
 }
 
 /**
@@ -411,45 +207,4 @@ export async function readWhole(read: () => AsyncIterable<Page>): Promise<Page[]
 /** The items of the pages, one by one. */
 export async function* itemsOf(pages: AsyncIterable<Page>): AsyncGenerator<Record<string, unknown>> {
   for await (const page of pages) yield* page.items;
-}
-
-/** Rule 3: x-next-page says whether another page follows; without it, a full page may have one. */
-function hasNext(page: Page, perPage: number): boolean {
-  const next = page.headers['x-next-page'];
-  if (next !== undefined) return next.trim() !== '';
-  return page.items.length >= perPage;
-}
-
-/** x-per-page, when it is a page size. */
-function serverPerPage(page: Page): number | undefined {
-  const perPage = numberHeader(page.headers['x-per-page']);
-  return perPage !== undefined && Number.isInteger(perPage) && perPage > 0 ? perPage : undefined;
-}
-
-/**
- * A number a pagination header holds. A header sent twice arrives joined ("500, 500"): the same
- * number each time is that number.
- */
-function numberHeader(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const numbers = new Set(value.split(',').map((part) => Number(part)));
-  const [n] = numbers;
-  return numbers.size === 1 && Number.isFinite(n) ? n : undefined;
-}
-
-/**
- * x-total: the promise the whole walk is held to (rule 2). Sent but not a count of records
- * (`-1`, `500 records`, two different numbers) it promises nothing that can be checked, and read
- * as absent it would let a short read pass for the whole list: a ServerError (exit 7).
- */
-function recordCount(value: string | undefined, name: string, page: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const n = numberHeader(value);
-  if (n === undefined || !Number.isInteger(n) || n < 0) {
-    throw new ServerError(
-      `${name}: page ${page} says x-total ${quoted(value)}, which is not a count of records: the list cannot be known whole`,
-      'the server pages the list wrongly; try again',
-    );
-  }
-  return n;
 }

@@ -1,5 +1,6 @@
 import type { MonError } from '../errors.js';
-import { AttemptFailed, retryAfter, type ApiResponse } from './attempt.js';
+import { AttemptFailed, type ApiResponse } from './attempt.js';
+import { retryAfter } from './settle.js';
 import { IDEMPOTENT_POSTS, type HttpMethod, type RouteName } from './endpoints.js';
 
 /**

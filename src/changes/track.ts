@@ -9,7 +9,7 @@
  * reports every change since the last good one. The NAME's lock is held throughout: a second
  * run with it waits for the first.
  */
-import { deadlineFromEnv } from '../api/client.js';
+import { deadlineFromEnv } from '../time/deadline.js';
 import type { Context } from '../context.js';
 import { InterruptedError, ServerError, StateFileError, UsageError } from '../errors.js';
 import type { ChangesRequest } from './request.js';

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { drained } from '../output/drain.js';
 import { parseChoice } from '../validate/choice.js';
 import { MAX_INT32 } from '../validate/when.js';
-import { confirmDeletion, showDryRun } from './actions.js';
+import { confirmDeletion } from '../io/confirm.js';
 import { verb } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
 
@@ -69,6 +69,7 @@ function printBody(ctx: Context, data: unknown): Promise<void> {
  * gh api -i print them (undici speaks HTTP/1.1 to the API).
  */
 async function printHead(ctx: Context, status: number, headers: Record<string, string>): Promise<void> {
+  // node:http for its table of reasons alone: a plain request never loads it (test/perf/startup.test.ts).
   const { STATUS_CODES } = await import('node:http');
   const lines = [
     `HTTP/1.1 ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`,
@@ -177,7 +178,7 @@ export const api = verb({
         '--include: prints headers, which are not JSON, so it does not go with --jq',
         'drop one of them',
       );
-    if (opts.include === true && ctx.output.account)
+    if (opts.include === true && !ctx.output.ownStdout)
       throw new UsageError(
         '--include: prints the headers of one answer, not of one per account',
         'drop --include, or run it with -p NAME',
@@ -189,7 +190,7 @@ export const api = verb({
       if (method === 'GET') prepared.url.searchParams.append(key, value);
       else prepared.form.push([key, value]);
     }
-    if (await showDryRun(ctx, prepared)) return;
+    if (await ctx.dryRun.shows(prepared)) return;
     if (method === 'DELETE') await confirmDeletion(ctx, async () => `the item at ${prepared.url.pathname}`);
     if (opts.paginate === true) {
       await paginate(ctx, client, prepared);

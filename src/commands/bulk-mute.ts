@@ -1,31 +1,16 @@
 /**
  * `plugin mute|unmute` with selectors: many plugin results at once, on the selection of
- * `mon alerts`. This wires the options, the terminal and the output to the work in
- * src/fleet/mute.ts: read the selection, show the plan, confirm, send with progress on a
- * terminal, then one row per result. Loaded only when such a command runs.
+ * `mon alerts`. This declares the views of the plan and of the outcomes and how the plan is
+ * shown before the question; the work, in order, is the fleet's one entry (src/fleet/bulk-mute.ts).
  */
 import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
+import { bulkMute } from '../fleet/bulk-mute.js';
+import type { MuteAction, PlanRow } from '../fleet/mute.js';
 import { GROUP_COLUMN } from '../output/columns.js';
-import { shortened } from '../text/escape.js';
-import {
-  attributesOf,
-  checkMax,
-  muteConfirmation,
-  nothingToDo,
-  planLine,
-  planMute,
-  planRows,
-  sendMutes,
-  stateSet,
-  tallyMutes,
-  type MuteAction,
-  type PlanRow,
-  type SentOutcome,
-} from '../fleet/mute.js';
-import type { FromLines } from '../validate/uid-list.js';
-import { colourWanted, confirmAction, renderOptions, type View } from './actions.js';
-import { openSelection, selectionOf, type SelectorValues } from './selectors.js';
+import { confirmAction } from '../io/confirm.js';
+import { colourWanted, renderOptions, type View } from './view.js';
+import { selectionOf, type SelectorValues } from './selectors.js';
 
 const computerColumn = {
   key: 'computer',
@@ -84,117 +69,22 @@ export interface BulkMute {
   includeUntimed?: boolean;
 }
 
-/** The uids of --from (and the rows of a mute, when it holds those), read and checked before anything is sent. */
-async function readFrom(ctx: Context, from: string): Promise<FromLines & { name: string }> {
-  const [{ FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseFromLines }, { inputName, readUserInput }] =
-    await Promise.all([import('../validate/uid-list.js'), import('../io/user-input.js')]);
-  const text = await readUserInput(ctx, {
-    option: '--from',
-    path: from,
-    maxBytes: FROM_MAX_BYTES,
-    maxLineBytes: FROM_MAX_LINE_BYTES,
-    tooLarge: 'the most a list of uids may be',
-    hint: FROM_HINT,
-  });
-  return { ...parseFromLines(text, inputName(from)), name: inputName(from) };
-}
-
+/** Runs a bulk mute or unmute: the options read here, the work done by the fleet's one entry. */
 export async function runBulkMute(ctx: Context, bulk: BulkMute): Promise<void> {
-  const { action } = bulk;
+  const { selectors, ...request } = bulk;
   // --dry-run prints the plan, a real run what became of each result: --fields is checked against what is printed.
-  const render = renderOptions(ctx, ctx.globals.dryRun ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
-  const from = bulk.from === undefined ? undefined : await readFrom(ctx, bulk.from);
-  // The rows of a mute, given to an unmute: only what that mute muted is taken back.
-  const rows = action === 'unmute' ? from?.rows : undefined;
-  const uids = rows ? from!.uids.filter((uid) => rows.get(uid)!.outcome === 'muted') : from?.uids;
-  const renderer = await ctx.output.list(render);
-  if (uids?.length === 0) {
-    renderer.end();
-    ctx.notice(
-      `nothing to ${action}: --from ${shortened(bulk.from!)} names no plugin result${rows ? ' that its mute muted' : ''}`,
-    );
-    return;
-  }
-
+  const rows = renderOptions(ctx, ctx.dryRun.on ? MUTE_PLAN_VIEW : MUTE_OUTCOME_VIEW);
   // Every status unless --status narrows it (README, plugin mute with selectors); muted and
   // unmuted alike are read, so that the plan can say how many need nothing.
-  const { scope, filter } = selectionOf(bulk.selectors, { statuses: [], muted: 'any', uids }, (line) =>
-    ctx.notice(line),
-  );
-  const client = await ctx.client();
-  const selection = await openSelection(ctx, client, scope, filter);
-  const nowSec = Math.floor(ctx.now() / 1000);
-  const plan = await planMute(action, selection.results(nowSec), nowSec, {
-    includeUntimed: bulk.includeUntimed,
-    rows,
-    undoOf: rows ? from!.name : undefined,
-  });
-  selection.checkNamed();
-  const nothing = nothingToDo(plan);
-  if (nothing) {
-    renderer.end();
-    ctx.notice(nothing);
-    return;
-  }
-  checkMax(plan, bulk.max);
-
-  ctx.notice(planLine(plan, bulk.how));
-  const requests = plan.targets.map((target) =>
-    client.prepare('pluginResults.update', {
-      path: { uid: target.uid },
-      body: { plugin_result: target.restore === undefined ? bulk.attributes : attributesOf(target.restore) },
-    }),
-  );
-  if (ctx.globals.dryRun) {
-    // The plan as rows on stdout; the requests themselves, key redacted, with --verbose.
-    renderer.push(planRows(plan, bulk.how) as unknown as Record<string, unknown>[]);
-    renderer.end();
-    for (const request of requests) {
-      const { method, url, form } = client.describe(request);
-      for (const line of [`${method} ${url}`, ...form.map(([key, value]) => `  ${key}=${value}`)]) ctx.debug(line);
-    }
-    ctx.notice(
-      `dry run: no ${action} was sent (the selection was read to find them${ctx.globals.verbose ? '' : '; --verbose shows each request'})`,
-    );
-    return;
-  }
-  const confirmation = muteConfirmation(plan, bulk.from === '-');
-  if (confirmation)
-    await confirmAction(ctx, { ...confirmation, preface: () => showPlan(ctx, planRows(plan, bulk.how)) });
-
-  const { createMeter } = await import('../output/progress.js');
-  const limit = client.rateLimit;
-  const meter = createMeter(
-    ctx.io.stderr,
-    ctx.now,
-    ctx.globals.quiet,
+  const { scope, filter } = selectionOf(selectors, { statuses: [], muted: 'any' }, (line) => ctx.notice(line));
+  await bulkMute(
+    ctx,
+    { ...request, scope, filter },
     {
-      label: action === 'mute' ? 'muting' : 'unmuting',
-      total: plan.targets.length,
-      budgetRate: limit && limit.requests / (limit.windowMs / 1000),
-      budgetRequests: limit?.requests,
+      rows,
+      confirm: (confirmation, plan) => confirmAction(ctx, { ...confirmation, preface: () => showPlan(ctx, plan) }),
     },
-    ctx.rateWait,
   );
-  // Ctrl-C lets the PUTs on their way finish, so that the count is what the server confirmed.
-  const finishing = ctx.letFinish();
-  let outcomes: SentOutcome[];
-  try {
-    outcomes = await sendMutes(client, plan, requests, {
-      signal: ctx.signal,
-      inFlight: finishing.inFlight,
-      onEnded: () => meter.tick(),
-      sets: stateSet(bulk.attributes),
-    });
-  } finally {
-    finishing.release();
-    meter.done();
-  }
-  renderer.push(outcomes.map(({ exitCode: _, ...row }) => row as unknown as Record<string, unknown>));
-  renderer.end();
-  const { notice, failure } = tallyMutes(plan, outcomes, ctx.signal);
-  if (notice) ctx.notice(notice);
-  if (failure) throw failure;
 }
 
 /** The plan on the terminal, before the question: its first rows as a table, the rest counted. */

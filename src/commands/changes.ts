@@ -1,8 +1,9 @@
 import { NotFoundError } from '../errors.js';
 import { changesWanted } from '../changes/request.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { dryRunLocally, renderOptions, type View } from './actions.js';
+import { renderOptions, type View } from './view.js';
 import { quoted } from '../text/escape.js';
+import { ChangeStates, listStates } from '../changes/state.js';
 
 const CHANGES_VIEW: View = {
   columns: [
@@ -32,7 +33,6 @@ export const changes: ResourceSpec = {
       options: WHOLE_LIST_OPTIONS,
       examples: ['mon changes list', 'mon changes list --json'],
       async run({ opts }, ctx) {
-        const { listStates } = await import('../changes/state.js');
         const rows = listStates(ctx.configDir).map((state) => ({
           profile: state.account,
           name: state.name,
@@ -64,9 +64,8 @@ export const changes: ResourceSpec = {
       examples: ['mon changes forget missing', 'mon -p acme changes forget morning'],
       async run({ args }, ctx) {
         const { name } = changesWanted({ changes: args.name! })!;
-        const { ChangeStates } = await import('../changes/state.js');
         const states = new ChangeStates(ctx.configDir, (await ctx.target()).account);
-        if (dryRunLocally(ctx, `forget the state saved under ${quoted(name)}`)) return;
+        if (ctx.dryRun.changesNothing(`forget the state saved under ${quoted(name)}`)) return;
         const lock = await states.lock(name, ctx.signal, FORGET_WAIT_MS);
         try {
           if (!states.forget(name)) {

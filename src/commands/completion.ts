@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { PROFILE_NAME } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { ResourceSpec, VerbSpec } from '../spec/spec.js';
+import { readFile } from 'node:fs/promises';
+import { checkConfigFile } from '../config/trust.js';
 
 /** Where each shell looks for completions: `mon completion <shell> --help` and docs/commands.md (generated) show them. */
 const INSTALL = {
@@ -94,11 +96,6 @@ export const completeHelper: VerbSpec = {
 /** The profile names in `<configDir>/config.json` ({ defaultProfile, profiles: { name: {...} } }), sorted; [] when unreadable. */
 export async function savedProfileNames(configDir: string): Promise<string[]> {
   try {
-    // node:fs/promises is loaded here, not at the top: every command line loads this file.
-    const [{ readFile }, { checkConfigFile }] = await Promise.all([
-      import('node:fs/promises'),
-      import('../config/trust.js'),
-    ]);
     // Only a regular file of this user's, of a sane size: a FIFO there would hang every Tab.
     if (!checkConfigFile(join(configDir, 'config.json'))) return [];
     const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as { profiles?: unknown };

@@ -3,7 +3,8 @@ import { GROUP_COLUMN } from '../output/columns.js';
 import { parseTime } from '../time/parse.js';
 import { readField } from '../output/forms.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { listCommand, objectCommand, type View } from './actions.js';
+import { listCommand, objectCommand } from './actions.js';
+import type { View } from './view.js';
 import { COMPUTER_FIELDS } from './fields.js';
 import { COMPUTER_FILTERS } from './selectors.js';
 

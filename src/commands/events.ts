@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { knownSecrets } from '../api/secrets.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { colourWanted, dryRunLocally } from './actions.js';
+import { colourWanted } from './view.js';
 
 /** The secret a sender off loopback presents: from the environment, never a flag (shell history, ps). */
 export const EVENTS_SECRET_ENV = 'MON_EVENTS_SECRET';
@@ -122,7 +122,7 @@ export const events: ResourceSpec = {
         if (!path.startsWith('/') || /[\s?#]/.test(path))
           throw new UsageError(`--path ${JSON.stringify(path)}: must start with / and hold no spaces, ? or #`);
         const listen = opts.listen ?? '127.0.0.1:8787';
-        if (dryRunLocally(ctx, `listen on ${listen}${path} for the service's webhooks`)) return;
+        if (ctx.dryRun.changesNothing(`listen on ${listen}${path} for the service's webhooks`)) return;
         const human = format === 'table' && ctx.globals.jq === undefined && ctx.io.stdout.isTTY === true;
         return listenForEvents(ctx, {
           listen,

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { verb, type OptionSpec, type ResourceSpec } from '../spec/spec.js';
-import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
+import { deleteCommand, listCommand, objectCommand } from './actions.js';
+import type { View } from './view.js';
 import { owner, refName } from './computers.js';
 import { EXPIRATION_FIELDS } from './fields.js';
 

@@ -1,5 +1,6 @@
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { objectCommand, listCommand, type View } from './actions.js';
+import { objectCommand, listCommand } from './actions.js';
+import type { View } from './view.js';
 import { GROUP_FIELDS } from './fields.js';
 
 export const GROUP_VIEW: View = {
@@ -149,7 +150,7 @@ export const groups: ResourceSpec = {
         const uid = args.group!;
         let name = opts.name;
         if (name === undefined) {
-          if (ctx.globals.dryRun) name = '<current name, read when sent>';
+          if (ctx.dryRun.on) name = '<current name, read when sent>';
           else {
             const { data } = await (await ctx.client()).call('groups.get', { path: { uid } });
             name = String((data as { name?: unknown }).name ?? '');

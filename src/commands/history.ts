@@ -7,7 +7,8 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { quoted } from '../text/escape.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
-import { confirmAction, dryRunLocally, renderOptions, type View } from './actions.js';
+import { confirmAction } from '../io/confirm.js';
+import { renderOptions, type View } from './view.js';
 
 const LIST_VIEW: View = {
   columns: [{ key: 'profile' }, { key: 'days' }, { key: 'first' }, { key: 'last' }, { key: 'bytes' }],
@@ -72,6 +73,8 @@ async function historyAccount(ctx: Context, name: string | undefined): Promise<{
     const { account } = await ctx.target();
     return { key: account.key, who: account.key.startsWith('@') ? account.label : `profile ${account.label}` };
   }
+  // history/store.ts reads fleet/selection.ts, which reads the client's module (undici): loaded
+  // by the history commands, not at start-up.
   const { listAccounts } = await import('../history/store.js');
   const kept = listAccounts(ctx.configDir).map(({ account }) => account);
   if (!kept.includes(name)) {
@@ -184,7 +187,7 @@ export const history: ResourceSpec = {
             'see `mon history list`',
           );
         const what = `${days.length} day${days.length === 1 ? '' : 's'} of history of ${who} (${span(days)})`;
-        if (dryRunLocally(ctx, `forget ${what}`)) return;
+        if (ctx.dryRun.changesNothing(`forget ${what}`)) return;
         await confirmAction(ctx, {
           question: async () => `Forget ${what}? This cannot be undone. [y/N] `,
           refusal: [

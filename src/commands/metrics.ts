@@ -1,12 +1,6 @@
-import { UsageError } from '../errors.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { dryRunLocally } from './actions.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9860';
-const DEFAULT_REFRESH_SEC = 300;
-const MAX_REFRESH_SEC = 86_400;
-/** A bearer token file: a line, not a document. */
-const MAX_TOKEN_BYTES = 4096;
 
 /** `mon metrics serve`: a Prometheus exporter that reads on its own schedule and serves from what it read. */
 export const metrics: ResourceSpec = {
@@ -57,217 +51,19 @@ export const metrics: ResourceSpec = {
         'mon --all-profiles metrics serve --listen 0.0.0.0:9860 --auth-token-file /etc/mon/token --tls-cert /etc/mon/cert.pem --tls-key /etc/mon/key.pem',
       ],
       async run({ opts }, ctx) {
-        const [
-          { parseListen, checkExposure, readTls, listen, serveUntil, sameSecret },
-          { Exporter, readAccount, MIN_REFRESH_SEC },
-          { historyRecorder, lastRecordedRead },
-        ] = await Promise.all([
-          import('../server/index.js'),
-          import('../fleet/exporter.js'),
-          import('../history/record.js'),
-        ]);
-        const address = parseListen(opts.listen ?? DEFAULT_LISTEN);
-        const refreshSec = opts.refresh ?? DEFAULT_REFRESH_SEC;
-        if (refreshSec < MIN_REFRESH_SEC || refreshSec > MAX_REFRESH_SEC) {
-          throw new UsageError(
-            `--refresh: must be from 1m to 24h (got ${refreshSec} s)`,
-            'each account is read once a refresh: 5m, the default, suits most',
-          );
-        }
-        if (opts.authTokenFile !== undefined && opts.basicAuthFile !== undefined)
-          throw new UsageError(
-            '--auth-token-file and --basic-auth-file: give one of them',
-            'Prometheus sends either a bearer token (authorization) or basic_auth',
-          );
-        const token =
-          opts.authTokenFile === undefined ? undefined : await readToken('--auth-token-file', opts.authTokenFile);
-        const basic =
-          opts.basicAuthFile === undefined ? undefined : await readToken('--basic-auth-file', opts.basicAuthFile);
-        if (basic !== undefined && !/^[^:]+:.+$/.test(basic))
-          throw new UsageError(
-            `--basic-auth-file: ${opts.basicAuthFile} must hold user:password on one line`,
-            'e.g. printf "prometheus:%s" "$(openssl rand -hex 16)" > basic-auth',
-          );
-        checkExposure({
-          address,
-          credential: token !== undefined || basic !== undefined,
-          credentialOptions: '--auth-token-file or --basic-auth-file',
-          tls: opts.tlsCert !== undefined || opts.tlsKey !== undefined,
-          insecure: opts.insecure === true,
-        });
-        const tls = await readTls(opts.tlsCert, opts.tlsKey);
-        const { accountNames } = await import('../fleet/accounts.js');
-        const { accountName } = await import('../target.js');
-        const spans = ctx.globals.accounts !== undefined;
-        // Each account by its profile; one account by its name as `status -o openmetrics` labels it.
-        const names = spans ? await accountNames(ctx) : [await accountName(ctx)];
+        // The server (node:http) and the exporter (the client's module, undici, through fleet/):
+        // loaded by this command alone.
+        const { planMetrics, serveMetrics } = await import('../metrics/serve.js');
+        const plan = await planMetrics(ctx, { ...opts, listen: opts.listen ?? DEFAULT_LISTEN });
+        const { address, names, refreshSec } = plan;
         if (
-          dryRunLocally(
-            ctx,
+          ctx.dryRun.changesNothing(
             `read ${names.join(', ')} every ${refreshSec} s and serve their metrics on ${address.host}:${address.port}`,
           )
         )
           return;
-
-        const log = (line: string) => ctx.notice(`metrics serve: ${line}`);
-        const exporter = new Exporter({
-          refreshMs: refreshSec * 1000,
-          now: ctx.now,
-          log,
-          // Each read of an account records its day, as `status` does (the last read of the day wins).
-          read: (name) => readAccount(ctx, spans ? name : undefined, historyRecorder),
-          // Started while an account is down: its figures' age is that of its last recorded read.
-          lastRecorded: async (name) => {
-            const { ctx: accountCtx, close } = ctx.forAccount(spans ? name : undefined);
-            try {
-              return await lastRecordedRead(accountCtx, {});
-            } finally {
-              await close();
-            }
-          },
-        });
-        const server = await listen({
-          address,
-          tls,
-          methods: ['GET', 'HEAD'],
-          maxBodyBytes: 0,
-          log: (line) => ctx.debug(line),
-          announce: { stderr: ctx.io.stderr, shownPath: '/metrics' },
-          handle: (request) => {
-            if (token !== undefined && !sameSecret(credential(request.headers.authorization, 'Bearer'), token)) {
-              return {
-                status: 401,
-                headers: { 'www-authenticate': 'Bearer realm="mon"', 'content-type': 'text/plain; charset=utf-8' },
-                body: 'a bearer token is needed\n',
-              };
-            }
-            if (
-              basic !== undefined &&
-              !sameSecret(decoded(credential(request.headers.authorization, 'Basic')), basic)
-            ) {
-              return {
-                status: 401,
-                headers: {
-                  'www-authenticate': 'Basic realm="mon", charset="UTF-8"',
-                  'content-type': 'text/plain; charset=utf-8',
-                },
-                body: 'a user and password are needed\n',
-              };
-            }
-            const url = new URL(request.path, 'http://exporter');
-            const plain = { 'content-type': 'text/plain; charset=utf-8' };
-            switch (url.pathname) {
-              case '/metrics':
-                return exposition(request.headers.accept, exporter, undefined);
-              case '/probe': {
-                const profile = url.searchParams.get('profile');
-                if (!profile) return { status: 400, headers: plain, body: 'give ?profile=NAME\n' };
-                if (!exporter.has(profile))
-                  return {
-                    status: 404,
-                    headers: plain,
-                    body: `no account of that name is served; served: ${exporter.names().join(', ')}\n`,
-                  };
-                return exposition(request.headers.accept, exporter, profile);
-              }
-              case '/-/healthy':
-                return { status: 200, headers: plain, body: 'OK\n' };
-              case '/-/ready':
-                return exporter.ready()
-                  ? { status: 200, headers: plain, body: 'ready\n' }
-                  : { status: 503, headers: plain, body: 'not every account was read yet\n' };
-              default:
-                return {
-                  status: 404,
-                  headers: plain,
-                  body: 'not found: /metrics, /probe?profile=NAME, /-/healthy, /-/ready\n',
-                };
-            }
-          },
-        });
-        exporter.setAccounts(names);
-        // SIGHUP: the profiles again (a profile added to --all-profiles, one removed).
-        const unhook = ctx.onHangup(() => {
-          if (!spans) return;
-          const fresh = ctx.forAccount(undefined);
-          accountNames(fresh.ctx)
-            .then((again) => {
-              exporter.setAccounts(again);
-              log(`profiles read again: ${again.join(', ')}`);
-            })
-            .catch(() => log('profiles read again: they could not be read; serving the accounts as before'))
-            .finally(() => void fresh.close());
-        });
-        try {
-          await serveUntil(server, { signal: ctx.signal, summary: () => 'metrics serve stopped' });
-        } finally {
-          unhook();
-          await exporter.stop();
-        }
+        await serveMetrics(ctx, plan);
       },
     }),
   ],
 };
-
-/** The credential of `authorization: <scheme> <credential>`. */
-function credential(header: string | undefined, scheme: 'Bearer' | 'Basic'): string | undefined {
-  const match = new RegExp(`^${scheme}\\s+(\\S+)\\s*$`, 'i').exec(header ?? '');
-  return match?.[1];
-}
-
-/** user:password of a basic credential. */
-function decoded(base64: string | undefined): string | undefined {
-  return base64 === undefined ? undefined : Buffer.from(base64, 'base64').toString('utf8');
-}
-
-/** The exposition the scraper asked for: OpenMetrics when its Accept names it, else the Prometheus text format. */
-function exposition(
-  accept: string | undefined,
-  exporter: import('../fleet/exporter.js').Exporter,
-  only: string | undefined,
-) {
-  const openMetrics = /application\/openmetrics-text/i.test(accept ?? '');
-  return {
-    status: 200,
-    headers: {
-      'content-type': openMetrics
-        ? 'application/openmetrics-text; version=1.0.0; charset=utf-8'
-        : 'text/plain; version=0.0.4; charset=utf-8',
-    },
-    body: exporter.exposition(openMetrics ? 'openmetrics' : 'text', only),
-  };
-}
-
-/** --auth-token-file, --basic-auth-file: one line, the secret; never quoted back. */
-async function readToken(option: string, path: string): Promise<string> {
-  const { open } = await import('node:fs/promises');
-  let text: string;
-  try {
-    const file = await open(path, 'r');
-    try {
-      const buffer = Buffer.alloc(MAX_TOKEN_BYTES + 1);
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MAX_TOKEN_BYTES)
-        throw new UsageError(
-          `${option}: ${path} is longer than 4 KiB, the most it may be`,
-          'put the secret alone in the file',
-        );
-      text = buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await file.close();
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      `${option}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      'give a file that holds the secret alone',
-    );
-  }
-  const token = text.trim();
-  if (token === '' || /\s/.test(token))
-    throw new UsageError(
-      `${option}: ${path} must hold one line without spaces (it is ${token === '' ? 'empty' : 'more than one word'})`,
-      'e.g. openssl rand -hex 32 > token',
-    );
-  return token;
-}

@@ -3,9 +3,11 @@ import { UsageError } from '../errors.js';
 import { verb, type OptionSpec, type OptionValues, type ResourceSpec } from '../spec/spec.js';
 import { shortened } from '../text/escape.js';
 import { characters } from '../validate/text.js';
-import { deleteCommand, listCommand, objectCommand, type View } from './actions.js';
+import { deleteCommand, listCommand, objectCommand } from './actions.js';
+import type { View } from './view.js';
 import { owner } from './computers.js';
 import { NOTE_FIELDS } from './fields.js';
+import { inputName, readUserInput } from '../io/user-input.js';
 
 // note[body] text max 16777215 (api-v2.5, Notes and Limits); over it the API answers 500.
 const BODY_MAX = 16_777_215;
@@ -60,7 +62,6 @@ const BODY_OPTIONS = [
 async function readBody(ctx: Context, opts: OptionValues<typeof BODY_OPTIONS>): Promise<string | undefined> {
   if (opts.bodyFile === undefined) return opts.body;
   const path = opts.bodyFile;
-  const { inputName, readUserInput } = await import('../io/user-input.js');
   // A character is at most 4 bytes of UTF-8: more than 64 MiB is more than BODY_MAX characters.
   const body = await readUserInput(ctx, {
     option: '--body-file',

@@ -2,11 +2,13 @@ import type { Attributes } from '../api/encode.js';
 import type { DerivedField } from '../changes/compare.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { MuteAction } from '../fleet/mute.js';
+import { describeMute, roughDuration, type MuteAction } from '../fleet/mute.js';
 import { localMinute, toIsoUtc } from '../output/format.js';
 import type { Reading } from '../output/types.js';
 import { endsSooner, isMuted, matchesResult, muteEnd, muteState, PLUGIN_STATUSES } from '../model/plugin-result.js';
-import { changeSpecOf, confirmAction, objectCommand, renderOptions, showDryRun, type View } from './actions.js';
+import { confirmAction } from '../io/confirm.js';
+import { objectCommand } from './actions.js';
+import { changeSpecOf, renderOptions, type View } from './view.js';
 import { PLUGIN_RESULT_FIELDS } from './fields.js';
 import { anySelector, selectorOptions, type SelectorValues } from './selectors.js';
 import {
@@ -18,6 +20,7 @@ import {
   type ResourceSpec,
 } from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
+import { runBulkMute, DEFAULT_MAX } from './bulk-mute.js';
 
 /** The default length of `--timed` without WHEN (docs/design/cli-contract.md, plugin mute). */
 const DEFAULT_MUTE_SECONDS = 24 * 3600;
@@ -110,9 +113,9 @@ async function listPluginResults(
     path: { client_id: clientId },
     query: { expand: ['plugin_results'] },
   });
-  if (await showDryRun(ctx, prepared)) return;
-  const { data } = await client.send(prepared);
-  const all = ((data as { plugin_results?: unknown }).plugin_results ?? []) as Record<string, unknown>[];
+  const sent = await ctx.dryRun.send(prepared);
+  if (!sent) return;
+  const all = ((sent.data as { plugin_results?: unknown }).plugin_results ?? []) as Record<string, unknown>[];
   const match = {
     statuses: opts.status === undefined ? [] : [opts.status],
     muted: opts.muted === true ? 'muted' : opts.unmuted === true ? 'unmuted' : 'any',
@@ -122,6 +125,7 @@ async function listPluginResults(
   const wanted = all.filter((result) => matchesResult(result, match, nowSec));
   if (opts.count) return ctx.output.count(wanted.length, render);
   if (changes) {
+    // changes/track.ts reads the client's module (undici): loaded with the first request.
     const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(PLUGIN_RESULT_VIEW), render, async (sink) => sink.push(wanted));
     return;
@@ -182,7 +186,6 @@ async function bulkMute(
   attributes: Attributes,
   how: string,
 ): Promise<void> {
-  const { runBulkMute, DEFAULT_MAX } = await import('./bulk-mute.js');
   await runBulkMute(ctx, {
     action,
     attributes,
@@ -200,11 +203,8 @@ async function bulkMute(
  * it becomes; then asked on a terminal, and in a script it needs --yes (exit 2, nothing sent).
  */
 async function confirmShorterMute(ctx: Context, uid: string, until: number, nowSec: number): Promise<void> {
-  const [client, { findMutedResult }, { describeMute }] = await Promise.all([
-    ctx.client(),
-    import('../fleet/selection.js'),
-    import('../fleet/mute.js'),
-  ]);
+  // fleet/selection.ts reads the client's module (undici): loaded with the first request.
+  const [client, { findMutedResult }] = await Promise.all([ctx.client(), import('../fleet/selection.js')]);
   const found = await findMutedResult(client, uid);
   const state = found === undefined ? null : muteState(found, nowSec);
   if (state === null || !endsSooner(state, until)) return;
@@ -323,7 +323,6 @@ export const plugin: ResourceSpec = {
           ticket_url: params.ticket_url,
         };
         if (bulk) {
-          const { roughDuration } = await import('../fleet/mute.js');
           const how =
             until !== undefined
               ? ` for ${roughDuration(until - nowSec)} (until ${localMinute(until * 1000)})`
@@ -333,7 +332,7 @@ export const plugin: ResourceSpec = {
           return bulkMute(ctx, 'mute', opts, body, how);
         }
         const uid = args.uid!;
-        if (until !== undefined && !ctx.globals.dryRun) await confirmShorterMute(ctx, uid, until, nowSec);
+        if (until !== undefined && !ctx.dryRun.on) await confirmShorterMute(ctx, uid, until, nowSec);
         await objectCommand(
           ctx,
           'pluginResults.update',

@@ -4,9 +4,13 @@ import { PROFILE_NAME } from '../config/paths.js';
 import type { Profile } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { confirmDeletion, dryRunLocally, showDryRun, renderOptions, type View } from './actions.js';
+import { confirmDeletion } from '../io/confirm.js';
+import { renderOptions, type View } from './view.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { quoted } from '../text/escape.js';
+import { readUserInput } from '../io/user-input.js';
+import { askLine } from '../io/prompt.js';
+import { ChangeStates } from '../changes/state.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
 
@@ -60,7 +64,6 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   const { stdin } = ctx.io;
   let key: string;
   if (fromStdin) {
-    const { readUserInput } = await import('../io/user-input.js');
     const text = await readUserInput(ctx, {
       option: '--api-key-stdin',
       path: '-',
@@ -70,8 +73,6 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
     });
     key = text.trim();
   } else if (stdin.isTTY) {
-    // Loaded here, not at the top: every command line loads this file.
-    const { askLine } = await import('../io/prompt.js');
     key = (await askLine(ctx, 'API key (Settings > API in the dashboard; input hidden): ', { hidden: true })).trim();
   } else {
     throw new UsageError(
@@ -130,7 +131,8 @@ export const profile: ResourceSpec = {
         if (domain && !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain))
           throw new UsageError(`--domain: ${quoted(domain)} is not a domain name`);
         const baseUrl = parseBaseUrl(base ?? `https://${subdomain}.${domain}`, '--base-url').href.replace(/\/$/, '');
-        if (dryRunLocally(ctx, `save profile ${name} (${baseUrl})${opts.default ? ' as the default' : ''}`)) return;
+        if (ctx.dryRun.changesNothing(`save profile ${name} (${baseUrl})${opts.default ? ' as the default' : ''}`))
+          return;
         const apiKey = await readKey(ctx, opts.apiKeyStdin === true);
         const store = await ctx.profileStore();
         const existed = store.get(name) !== undefined;
@@ -187,7 +189,7 @@ export const profile: ResourceSpec = {
         const displayName = opts.displayName;
         if (displayName === undefined)
           throw new UsageError('profile set: nothing to change', 'give --display-name "…"');
-        if (dryRunLocally(ctx, `set the display name of profile ${name} to ${quoted(displayName)}`)) return;
+        if (ctx.dryRun.changesNothing(`set the display name of profile ${name} to ${quoted(displayName)}`)) return;
         await store.update(name, { displayName });
         ctx.notice(`Profile ${name}: reports name the customer ${quoted(displayName)}.`);
       },
@@ -202,7 +204,7 @@ export const profile: ResourceSpec = {
         const store = await ctx.profileStore();
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
-        if (dryRunLocally(ctx, `make ${name} the default profile`)) return;
+        if (ctx.dryRun.changesNothing(`make ${name} the default profile`)) return;
         await store.use(name);
         ctx.notice(`Default profile: ${name}.`);
       },
@@ -241,14 +243,16 @@ export const profile: ResourceSpec = {
         const store = await ctx.profileStore();
         const name = args.name!;
         if (!store.get(name)) throw new UsageError(`no profile named ${quoted(name)}`, 'see `mon profile list`');
-        if (dryRunLocally(ctx, `remove profile ${name} and its saved key`)) return;
+        if (ctx.dryRun.changesNothing(`remove profile ${name} and its saved key`)) return;
         await confirmDeletion(ctx, async () => `profile ${name} and its saved key`);
         const wasDefault = store.defaultName === name;
         await store.remove(name);
         // Its Tab names and --changes states too: a profile added again under this name may be
         // another account, whose names and lists are not these.
+        // completion/live.ts holds node:child_process: loaded by the few commands that need it.
         (await import('../completion/live.js')).forgetLiveNames(ctx.configDir, name);
-        const states = (await import('../changes/state.js')).ChangeStates.forgetProfile(ctx.configDir, name);
+        const states = ChangeStates.forgetProfile(ctx.configDir, name);
+        // history/store.ts reads the client's module (undici) through fleet/: loaded here, not at start-up.
         const days = (await import('../history/store.js')).forgetHistory(ctx.configDir, name);
         const forgot = `${states > 0 ? ` Its ${states} saved state${states === 1 ? '' : 's'} of --changes ${states === 1 ? 'is' : 'are'} forgotten too.` : ''}${days > 0 ? ` Its ${days} day${days === 1 ? '' : 's'} of history ${days === 1 ? 'is' : 'are'} forgotten too.` : ''}`;
         ctx.notice(
@@ -277,7 +281,7 @@ export const profile: ResourceSpec = {
         try {
           const client = await tested.client();
           const prepared = client.prepare('groups.list', { query: { per_page: 1 } });
-          if (await showDryRun(tested, prepared)) return;
+          if (await tested.dryRun.shows(prepared)) return;
           const started = ctx.now();
           const { headers } = await client.send(prepared);
           const groups = headers['x-total'] ? `, ${headers['x-total']} groups` : '';

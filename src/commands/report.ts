@@ -1,12 +1,25 @@
 /**
  * `mon report`: a customer report of one account, or one per account with --profiles and
- * --all-profiles, as one self-contained HTML file (src/report). Declared here; the work is
- * loaded only when it runs.
+ * --all-profiles, as one self-contained HTML file (src/report). Declared here; the report's
+ * own code (src/report) is loaded only when it runs.
  */
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Context } from '../context.js';
+import { writeFileAtomic } from '../config/files.js';
+import { readAtMost } from '../config/trust.js';
+import type { Account, Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { readingComputers, type Scope } from '../fleet/selection.js';
+import { plannedStatusRequests } from '../fleet/status.js';
+import { historyRecorder, isWholeAccount } from '../history/record.js';
+import { readHistory } from '../history/store.js';
+import { createProgress } from '../output/progress.js';
+import type { ReportData } from '../report/collect.js';
+import type { Period, Trends } from '../report/trends.js';
 import { verb } from '../spec/spec.js';
+import { accountName } from '../target.js';
+import { VERSION } from '../version.js';
 import { GROUP_OPTION } from './selectors.js';
 
 /** A logo larger than this would make a report too heavy to mail. */
@@ -76,100 +89,39 @@ export const report = verb({
     'mon --all-profiles report --output-dir reports/2026-11 --period 2026-11',
   ],
   async run({ opts }, ctx) {
-    if (ctx.output.account && opts.outputDir === undefined) {
-      throw new UsageError(
-        'report: one file per account across accounts: give --output-dir DIR',
-        'e.g. mon --all-profiles report --output-dir reports',
-      );
-    }
-    if (ctx.globals.output !== 'table')
-      throw new UsageError(
-        `-o ${ctx.globals.output}: \`mon report\` writes HTML`,
-        'drop -o; for figures use `mon status -o json` or -o openmetrics',
-      );
-    if (ctx.globals.fields !== undefined)
-      throw new UsageError(
-        '--fields: `mon report` writes its own HTML, whose sections are fixed',
-        'drop --fields; for chosen figures use `mon status -o json --fields …`',
-      );
-    // 20 KB of HTML on a screen helps nobody, as compressors refuse to write to a terminal.
-    if (opts.outputDir === undefined && ctx.io.stdout.isTTY && !ctx.globals.dryRun) {
-      throw new UsageError(
-        'report: standard output is a terminal, and the report is an HTML file',
-        'redirect it (mon report > report.html) or give --output-dir DIR',
-      );
-    }
+    refuseOutputs(ctx, opts.outputDir);
     const logo = opts.logo === undefined ? undefined : await logoData(opts.logo);
     // A folder that cannot take the report is exit 2 before the reads, not after them.
-    if (opts.outputDir !== undefined && !ctx.globals.dryRun) await outputDirReady(opts.outputDir);
+    if (opts.outputDir !== undefined && !ctx.dryRun.on) outputDirReady(opts.outputDir);
     const client = await ctx.client();
-    const { plannedStatusRequests } = await import('../fleet/status.js');
-    const { showDryRun } = await import('./actions.js');
     const scope = { groups: opts.group };
-    if (await showDryRun(ctx, plannedStatusRequests(client, scope))) return;
-    const { accountName } = await import('../target.js');
+    if (await ctx.dryRun.shows(plannedStatusRequests(client, scope))) return;
     const account = await accountName(ctx);
-    const [{ collectReport }, { renderReport }, { createProgress }, { VERSION }, { readingComputers }] =
-      await Promise.all([
-        import('../report/collect.js'),
-        import('../report/html.js'),
-        import('../output/progress.js'),
-        import('../version.js'),
-        import('../fleet/selection.js'),
-      ]);
+    // The report's own code (its HTML, its trends) is loaded only by this command.
+    const [{ collectReport }, { renderReport, readerZone }, { monthPeriod, sincePeriod }] = await Promise.all([
+      import('../report/collect.js'),
+      import('../report/html.js'),
+      import('../report/trends.js'),
+    ]);
     const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
     const nowMs = ctx.now();
-    const { monthPeriod, sincePeriod, trendsOf } = await import('../report/trends.js');
     const period =
       opts.period !== undefined
         ? monthPeriod(opts.period)
         : sincePeriod(opts.since !== undefined ? opts.since * 1000 : nowMs - 30 * 86_400_000, nowMs);
-    const { historyRecorder, isWholeAccount } = await import('../history/record.js');
     const history = historyRecorder(ctx, scope);
-    let data;
+    let data: ReportData;
     try {
-      data = await collectReport(
-        client,
-        account,
-        scope,
-        nowMs,
-        Date.parse(`${period.fromDay}T00:00:00Z`),
-        (read) => progress.update(readingComputers(read)),
-        history,
-      );
+      const since = Date.parse(`${period.fromDay}T00:00:00Z`);
+      const onPage = (read: { computers: number; total?: number }) => progress.update(readingComputers(read));
+      data = await collectReport(client, account, scope, nowMs, since, onPage, history);
     } finally {
       progress.done();
     }
     await history?.record();
-    // The trends: the days recorded in the period (today's just now, when the read was whole).
-    const { target, frame } = await (async () => {
-      const target = await ctx.target();
-      if (!isWholeAccount(scope))
-        return {
-          target,
-          frame: { noTrends: 'Trends are recorded for whole accounts: this report covers only part of one (--group).' },
-        };
-      const { readHistory } = await import('../history/store.js');
-      const { snapshots } = readHistory(ctx.configDir, target.account.key, {
-        fromDay: period.fromDay,
-        toDay: period.toDay,
-        alertingAtEndsOnly: true,
-      });
-      const trends = trendsOf(snapshots);
-      if (trends) return { target, frame: { trends } };
-      const first = snapshots[0]?.day;
-      const { dayLabel } = await import('../report/html.js');
-      return {
-        target,
-        frame: {
-          noTrends: first
-            ? `Trends start with the first recorded day, ${dayLabel(first)}: the next days recorded will draw them.`
-            : 'No day of this period was recorded: trends start with the first recorded day.',
-        },
-      };
-    })();
-    const customer = await displayNameOf(ctx, target.account);
-    const { readerZone } = await import('../report/html.js');
+    const { account: target } = await ctx.target();
+    const frame = await trendsFrame(ctx, target, scope, period);
+    const customer = await displayNameOf(ctx, target);
     const html = renderReport(
       data,
       {
@@ -184,9 +136,61 @@ export const report = verb({
       ctx.io.stdout.write(html);
       return;
     }
-    await writeReport(ctx, opts.outputDir, account, html);
+    writeReport(ctx, opts.outputDir, account, html);
   },
 });
+
+/** What the report cannot be: several on one stdout, another format, chosen fields, HTML on a terminal. */
+function refuseOutputs(ctx: Context, outputDir: string | undefined): void {
+  if (!ctx.output.ownStdout && outputDir === undefined) {
+    throw new UsageError(
+      'report: one file per account across accounts: give --output-dir DIR',
+      'e.g. mon --all-profiles report --output-dir reports',
+    );
+  }
+  if (ctx.globals.output !== 'table')
+    throw new UsageError(
+      `-o ${ctx.globals.output}: \`mon report\` writes HTML`,
+      'drop -o; for figures use `mon status -o json` or -o openmetrics',
+    );
+  if (ctx.globals.fields !== undefined)
+    throw new UsageError(
+      '--fields: `mon report` writes its own HTML, whose sections are fixed',
+      'drop --fields; for chosen figures use `mon status -o json --fields …`',
+    );
+  // 20 KB of HTML on a screen helps nobody, as compressors refuse to write to a terminal.
+  if (outputDir === undefined && ctx.io.stdout.isTTY && !ctx.dryRun.on) {
+    throw new UsageError(
+      'report: standard output is a terminal, and the report is an HTML file',
+      'redirect it (mon report > report.html) or give --output-dir DIR',
+    );
+  }
+}
+
+/** The trends: the days recorded in the period (today's just now, when the read was whole), or why there are none. */
+async function trendsFrame(
+  ctx: Context,
+  account: Account,
+  scope: Scope,
+  period: Period,
+): Promise<{ trends: Trends } | { noTrends: string }> {
+  if (!isWholeAccount(scope))
+    return { noTrends: 'Trends are recorded for whole accounts: this report covers only part of one (--group).' };
+  const [{ trendsOf }, { dayLabel }] = await Promise.all([import('../report/trends.js'), import('../report/html.js')]);
+  const { snapshots } = readHistory(ctx.configDir, account.key, {
+    fromDay: period.fromDay,
+    toDay: period.toDay,
+    alertingAtEndsOnly: true,
+  });
+  const trends = trendsOf(snapshots);
+  if (trends) return { trends };
+  const first = snapshots[0]?.day;
+  return {
+    noTrends: first
+      ? `Trends start with the first recorded day, ${dayLabel(first)}: the next days recorded will draw them.`
+      : 'No day of this period was recorded: trends start with the first recorded day.',
+  };
+}
 
 /**
  * The customer's name for the report: the display name saved with the profile in effect. None
@@ -205,8 +209,6 @@ async function displayNameOf(ctx: Context, account: { key: string; label: string
 
 /** The logo as a data: URL, checked to be an image of a known kind and not too large. */
 async function logoData(file: string): Promise<string> {
-  const { stat } = await import('node:fs/promises');
-  const { readAtMost } = await import('../config/trust.js');
   let bytes: Buffer;
   try {
     const about = await stat(file);
@@ -236,8 +238,7 @@ async function logoData(file: string): Promise<string> {
 }
 
 /** --output-dir made (with its parents) and writable, or a UsageError saying why not. */
-async function outputDirReady(dir: string): Promise<void> {
-  const { accessSync, constants, mkdirSync } = await import('node:fs');
+function outputDirReady(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
@@ -252,9 +253,7 @@ async function outputDirReady(dir: string): Promise<void> {
 }
 
 /** DIR/<account>.html, written whole or not at all. */
-async function writeReport(ctx: Context, dir: string, account: string, html: string): Promise<void> {
-  const { mkdirSync } = await import('node:fs');
-  const { writeFileAtomic } = await import('../config/files.js');
+function writeReport(ctx: Context, dir: string, account: string, html: string): void {
   const file = join(dir, `${account.replace(/[^\w.-]/g, '_')}.html`);
   try {
     mkdirSync(dir, { recursive: true });

@@ -4,7 +4,6 @@ import { DEMO_ACCOUNT_NAME, demoAccountKey } from '../config/sandbox-identity.js
 import { parseDuration } from '../validate/when.js';
 import { terminalSafe } from '../text/escape.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
-import { dryRunLocally } from './actions.js';
 
 /** Which demo data: the options `serve` and `reset` share. */
 const DATA_OPTIONS = [
@@ -178,8 +177,7 @@ export const sandbox: ResourceSpec = {
         const identity = { account: opts.account, computers: opts.computers, seed: opts.seed };
         const where = `${opts.host ?? '127.0.0.1'}:${opts.port ?? 'any free port'}`;
         if (
-          dryRunLocally(
-            ctx,
+          ctx.dryRun.changesNothing(
             `serve the sandbox's API on ${where} with the data of ${sandboxStateFile(ctx.configDir, identity)}`,
           )
         )
@@ -271,8 +269,7 @@ export const sandbox: ResourceSpec = {
             'start one with `mon sandbox serve` (in another terminal), or set MON_BASE_URL to the one to use',
           );
         if (
-          dryRunLocally(
-            ctx,
+          ctx.dryRun.changesNothing(
             `POST ${found.url}/_sandbox/${event === 'tick' ? 'tick' : 'trigger'} ${new URLSearchParams(params).toString()}`,
           )
         )
@@ -325,7 +322,7 @@ export const sandbox: ResourceSpec = {
               '--all resets every sandbox state: give it alone, or name one with --account, --computers and --seed',
             );
           }
-          if (dryRunLocally(ctx, 'remove every sandbox state')) return;
+          if (ctx.dryRun.changesNothing('remove every sandbox state')) return;
           const count = await resetEverySandbox(ctx.configDir);
           ctx.notice(
             count > 0
@@ -334,7 +331,7 @@ export const sandbox: ResourceSpec = {
           );
           return;
         }
-        if (dryRunLocally(ctx, "forget every change made in the sandbox's data")) return;
+        if (ctx.dryRun.changesNothing("forget every change made in the sandbox's data")) return;
         const existed = await resetSandbox(
           sandboxStateFile(ctx.configDir, { account: opts.account, computers: opts.computers, seed: opts.seed }),
         );

@@ -3,10 +3,8 @@
  * declared once, so help, validation and completions agree, and mapped to the one selection
  * (src/fleet/selection.ts) in one function. AND across kinds, OR within a kind.
  */
-import type { ApiClient } from '../api/client.js';
-import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { ResultFilter, Scope, Selection } from '../fleet/selection.js';
+import type { ResultFilter, Scope } from '../fleet/selection.js';
 import { PLUGIN_STATUSES } from '../model/plugin-result.js';
 import { apiParams } from '../spec/params.js';
 import { optionKey, type OptionSpec, type OptionValues } from '../spec/spec.js';
@@ -120,12 +118,12 @@ export function anySelector(opts: SelectorValues): boolean {
 }
 
 /**
- * The scope and filter the selectors stand for. `uids` (from `--from`) adds one more kind:
- * results named by uid, service plugins among them included, since they were named.
+ * The scope and filter the selectors stand for (a bulk mute's `--from` narrows the filter
+ * further: src/fleet/selection.ts, namedBy).
  */
 export function selectionOf(
   opts: SelectorValues,
-  defaults: { statuses: readonly string[]; muted: ResultFilter['muted']; uids?: readonly string[] },
+  defaults: { statuses: readonly string[]; muted: ResultFilter['muted'] },
   notice: (line: string) => void,
 ): { scope: Scope; filter: ResultFilter } {
   if (opts.since !== undefined && opts.ranSince !== undefined)
@@ -146,34 +144,9 @@ export function selectionOf(
     filter: {
       statuses: opts.status ?? defaults.statuses,
       muted: defaults.muted,
-      includeHidden: opts.includeHidden === true || defaults.uids !== undefined,
+      includeHidden: opts.includeHidden === true,
       plugins: opts.plugin,
       since: opts.ranSince ?? opts.since,
-      uids: defaults.uids,
     },
   };
-}
-
-/**
- * Opens the selection. A client id is looked up at once (one GET: unknown is exit 4 before
- * anything is read); a c_ uid can only be found by reading the computers, which the selection
- * does anyway.
- */
-export async function openSelection(
-  ctx: Context,
-  client: ApiClient,
-  scope: Scope,
-  filter: ResultFilter,
-): Promise<Selection> {
-  if (scope.computers?.length) {
-    const { Resolver } = await import('../resolve/index.js');
-    // Reached by --dry-run only in a bulk mute, whose dry run sends every read.
-    const resolver = new Resolver(ctx, { sendReads: true });
-    const uids = [];
-    for (const given of scope.computers)
-      uids.push(given.startsWith('c_') ? given : (await resolver.computerByClientId(given, '--computer')).uid);
-    scope = { ...scope, computers: uids };
-  }
-  const { Selection } = await import('../fleet/selection.js');
-  return Selection.open(client, scope, filter);
 }

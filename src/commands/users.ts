@@ -1,4 +1,5 @@
-import { listCommand, type View } from './actions.js';
+import { listCommand } from './actions.js';
+import type { View } from './view.js';
 import { USER_FIELDS } from './fields.js';
 import { verb, type ResourceSpec } from '../spec/spec.js';
 

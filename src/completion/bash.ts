@@ -8,84 +8,103 @@ import { flagsOf, pathKey, walk, type CommandNode, type OptionNode, type ValueSo
  */
 export function bashScript(tree: CommandNode): string {
   const nodes = walk(tree);
-  const out: string[] = [];
-  out.push(
+  const out: string[] = [
     '# bash completion for mon                                  -*- shell-script -*-',
     '# Generated from the command tree by `mon completion bash` (npm run generate): do not edit.',
     '# Install: mon completion bash > ~/.local/share/bash-completion/completions/mon',
     '',
-    '# The canonical path of the command that word $2 names below the command at path $1, in REPLY.',
-    '_mon_command() {',
-    '  case "$1|$2" in',
-  );
-  for (const node of nodes) {
-    for (const sub of node.commands) {
-      const patterns = [sub.name, ...sub.aliases].map((word) => quote(`${pathKey(node)}|${word}`));
-      out.push(`    ${patterns.join('|')}) REPLY=${quote(pathKey(sub))} ;;`);
-    }
-  }
-  out.push('    *) REPLY= ;;', '  esac', '}', '');
-
-  out.push(
-    '# What option $2 of the command at path $1 (not its ancestors) takes, in REPLY:',
-    '# "v" (a value) or "o" (an optional value), then what to offer for it; empty for a flag.',
-    '_mon_option() {',
-    '  case "$1|$2" in',
-  );
-  for (const node of nodes) {
-    for (const option of node.options) {
-      if (option.value === 'none') continue;
-      const patterns = flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`));
-      out.push(
-        `    ${patterns.join('|')}) REPLY=${quote(`${option.value === 'required' ? 'v' : 'o'}${offer(option.source)}`)} ;;`,
-      );
-    }
-  }
-  out.push('    *) REPLY= ;;', '  esac', '}', '');
-
-  out.push(
-    '# The options of the command at path $1 (not its ancestors), in REPLY.',
-    '_mon_flags() {',
-    '  case "$1" in',
-  );
-  for (const node of nodes) {
-    const flags = node.options.flatMap((option: OptionNode) => flagsOf(option));
-    if (flags.length) out.push(`    ${quote(pathKey(node))}) REPLY=${quote(flags.join(' '))} ;;`);
-  }
-  out.push('    *) REPLY= ;;', '  esac', '}', '');
-
-  out.push(
-    '# The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.',
-    '_mon_commands() {',
-    '  case "$1" in',
-  );
-  for (const node of nodes) {
-    if (!node.commands.length) continue;
-    const aliases = node.commands.flatMap((sub) => sub.aliases);
-    out.push(
-      `    ${quote(pathKey(node))}) REPLY=${quote(node.commands.map((sub) => sub.name).join(' '))}; _mon_aliases=${quote(aliases.join(' '))} ;;`,
-    );
-  }
-  out.push('    *) REPLY=; _mon_aliases= ;;', '  esac', '}', '');
-
-  out.push(
-    '# What to offer for argument number $2 of the command at path $1, in REPLY.',
-    '_mon_argument() {',
-    '  case "$1|$2" in',
-  );
-  for (const node of nodes) {
-    node.args.forEach((arg, index) => {
-      const what = offer(arg.source).trim();
-      if (!what) return;
-      out.push(
-        `    ${quote(`${pathKey(node)}|`)}${arg.variadic ? '*' : quote(String(index + 1))}) REPLY=${quote(what)} ;;`,
-      );
-    });
-  }
-  out.push('    *) REPLY= ;;', '  esac', '}', '');
-
-  out.push(BASH_DRIVER);
+    ...caseFunction(
+      ['# The canonical path of the command that word $2 names below the command at path $1, in REPLY.'],
+      '_mon_command',
+      '"$1|$2"',
+      nodes.flatMap(commandCases),
+    ),
+    ...caseFunction(
+      [
+        '# What option $2 of the command at path $1 (not its ancestors) takes, in REPLY:',
+        '# "v" (a value) or "o" (an optional value), then what to offer for it; empty for a flag.',
+      ],
+      '_mon_option',
+      '"$1|$2"',
+      nodes.flatMap(optionCases),
+    ),
+    ...caseFunction(
+      ['# The options of the command at path $1 (not its ancestors), in REPLY.'],
+      '_mon_flags',
+      '"$1"',
+      nodes.flatMap(flagsCases),
+    ),
+    ...caseFunction(
+      ['# The subcommands of the command at path $1, in REPLY; their aliases in _mon_aliases.'],
+      '_mon_commands',
+      '"$1"',
+      nodes.flatMap(subcommandsCases),
+      'REPLY=; _mon_aliases=',
+    ),
+    ...caseFunction(
+      ['# What to offer for argument number $2 of the command at path $1, in REPLY.'],
+      '_mon_argument',
+      '"$1|$2"',
+      nodes.flatMap(argumentCases),
+    ),
+    BASH_DRIVER,
+  ];
   return `${out.join('\n')}\n`;
+}
+
+/** A lookup table as a shell function: `case` over `subject`, `otherwise` when nothing matches. */
+function caseFunction(
+  comment: readonly string[],
+  name: string,
+  subject: string,
+  cases: readonly string[],
+  otherwise = 'REPLY=',
+): string[] {
+  return [...comment, `${name}() {`, `  case ${subject} in`, ...cases, `    *) ${otherwise} ;;`, '  esac', '}', ''];
+}
+
+/** _mon_command: each subcommand of `node`, by its name and its aliases. */
+function commandCases(node: CommandNode): string[] {
+  return node.commands.map((sub) => {
+    const patterns = [sub.name, ...sub.aliases].map((word) => quote(`${pathKey(node)}|${word}`));
+    return `    ${patterns.join('|')}) REPLY=${quote(pathKey(sub))} ;;`;
+  });
+}
+
+/** _mon_option: each option of `node` that takes a value. */
+function optionCases(node: CommandNode): string[] {
+  return node.options
+    .filter((option) => option.value !== 'none')
+    .map((option) => {
+      const patterns = flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`));
+      return `    ${patterns.join('|')}) REPLY=${quote(`${option.value === 'required' ? 'v' : 'o'}${offer(option.source)}`)} ;;`;
+    });
+}
+
+/** _mon_flags: the options of `node`. */
+function flagsCases(node: CommandNode): string[] {
+  const flags = node.options.flatMap((option: OptionNode) => flagsOf(option));
+  return flags.length ? [`    ${quote(pathKey(node))}) REPLY=${quote(flags.join(' '))} ;;`] : [];
+}
+
+/** _mon_commands: the subcommands of `node` and their aliases. */
+function subcommandsCases(node: CommandNode): string[] {
+  if (!node.commands.length) return [];
+  const aliases = node.commands.flatMap((sub) => sub.aliases);
+  return [
+    `    ${quote(pathKey(node))}) REPLY=${quote(node.commands.map((sub) => sub.name).join(' '))}; _mon_aliases=${quote(aliases.join(' '))} ;;`,
+  ];
+}
+
+/** _mon_argument: what to offer for each argument of `node` that has something to offer. */
+function argumentCases(node: CommandNode): string[] {
+  return node.args.flatMap((arg, index) => {
+    const what = offer(arg.source).trim();
+    if (!what) return [];
+    return [
+      `    ${quote(`${pathKey(node)}|`)}${arg.variadic ? '*' : quote(String(index + 1))}) REPLY=${quote(what)} ;;`,
+    ];
+  });
 }
 
 /** What the driver offers for a value: ' word word', ' @profiles', ' @profile-list', ' @files', ' @commands topic…' or ''. */

@@ -17,76 +17,95 @@ export function fishScript(tree: CommandNode): string {
     '# The canonical path of the command that word $argv[2] names below the command at path $argv[1].',
     'function __mon_command',
     '    switch "$argv[1]|$argv[2]"',
-  ];
-  for (const node of nodes) {
-    for (const sub of node.commands) {
-      out.push(
-        `        case ${[sub.name, ...sub.aliases].map((word) => quote(`${pathKey(node)}|${word}`)).join(' ')}`,
-        `            echo ${quote(pathKey(sub))}`,
-      );
-    }
-  }
-  out.push('    end', 'end', '');
-
-  out.push(
+    ...nodes.flatMap(commandCases),
+    '    end',
+    'end',
+    '',
     '# What option $argv[2] of the command at path $argv[1] (not its ancestors) takes: v (a value) or o (an optional value).',
     'function __mon_option',
     '    switch "$argv[1]|$argv[2]"',
-  );
-  for (const take of ['required', 'optional'] as const) {
+    ...optionCases(nodes),
+    '    end',
+    'end',
+    '',
+    FISH_DRIVER,
+    '',
+    'complete -c mon -f',
+    ...nodes.flatMap((node) => [...optionLines(node), ...subcommandLines(node), ...argumentLines(node, nodes)]),
+  ];
+  return `${out.join('\n')}\n`;
+}
+
+/** __mon_command: each subcommand of `node`, by its name and its aliases. */
+function commandCases(node: CommandNode): string[] {
+  return node.commands.flatMap((sub) => [
+    `        case ${[sub.name, ...sub.aliases].map((word) => quote(`${pathKey(node)}|${word}`)).join(' ')}`,
+    `            echo ${quote(pathKey(sub))}`,
+  ]);
+}
+
+/** __mon_option: every option that takes a value (v), then every one that may take one (o). */
+function optionCases(nodes: readonly CommandNode[]): string[] {
+  return (['required', 'optional'] as const).flatMap((take) => {
     const patterns = nodes.flatMap((node) =>
       node.options
         .filter((option) => option.value === take)
         .flatMap((option) => flagsOf(option).map((flag) => quote(`${pathKey(node)}|${flag}`))),
     );
-    if (patterns.length)
-      out.push(
-        `        case ${patterns.join(' \\\n            ')}`,
-        `            echo ${take === 'required' ? 'v' : 'o'}`,
-      );
-  }
-  out.push('    end', 'end', '');
-  out.push(FISH_DRIVER, '');
+    return patterns.length
+      ? [`        case ${patterns.join(' \\\n            ')}`, `            echo ${take === 'required' ? 'v' : 'o'}`]
+      : [];
+  });
+}
 
-  out.push('complete -c mon -f');
-  for (const node of nodes) {
-    const here = pathKey(node);
-    for (const option of node.options) {
-      const words = [
-        'complete -c mon',
-        ...(node.path.length ? ['-n', quote(`__mon_in ${dq(here)}`)] : []),
-        ...(option.short ? ['-s', quote(option.short.slice(1))] : []),
-        ...(option.long ? ['-l', quote(option.long.slice(2))] : []),
-      ];
-      if (option.value === 'required') words.push(...valueWords(option.source, []));
-      words.push('-d', quote(option.description));
-      out.push(words.join(' '));
-    }
-    const names = node.commands.map((sub) => sub.name);
-    for (const sub of node.commands) {
-      out.push(`complete -c mon -n ${quote(`__mon_at ${dq(here)}`)} -a ${quote(sub.name)} -d ${quote(sub.summary)}`);
-    }
-    for (const sub of node.commands) {
-      for (const alias of sub.aliases) {
-        out.push(
+/** A `complete` line for each option of `node`, offered once the command line is at it. */
+function optionLines(node: CommandNode): string[] {
+  const here = pathKey(node);
+  return node.options.map((option) => {
+    const words = [
+      'complete -c mon',
+      ...(node.path.length ? ['-n', quote(`__mon_in ${dq(here)}`)] : []),
+      ...(option.short ? ['-s', quote(option.short.slice(1))] : []),
+      ...(option.long ? ['-l', quote(option.long.slice(2))] : []),
+    ];
+    if (option.value === 'required') words.push(...valueWords(option.source, []));
+    words.push('-d', quote(option.description));
+    return words.join(' ');
+  });
+}
+
+/** `complete` lines for the subcommands of `node`, then for their aliases when no name fits. */
+function subcommandLines(node: CommandNode): string[] {
+  const here = pathKey(node);
+  const names = node.commands.map((sub) => sub.name);
+  return [
+    ...node.commands.map(
+      (sub) => `complete -c mon -n ${quote(`__mon_at ${dq(here)}`)} -a ${quote(sub.name)} -d ${quote(sub.summary)}`,
+    ),
+    ...node.commands.flatMap((sub) =>
+      sub.aliases.map(
+        (alias) =>
           `complete -c mon -n ${quote(`__mon_alias ${dq(here)} ${dq(names.join(' '))}`)} -a ${quote(alias)} -d ${quote(`alias of ${sub.name}`)}`,
-        );
-      }
-    }
-    node.args.forEach((arg, index) => {
-      const parentNames = node.path.length
-        ? (nodes
-            .find((candidate) => pathKey(candidate) === node.path.slice(0, -1).join(' '))
-            ?.commands.map((sub) => sub.name) ?? [])
-        : [];
-      const value = valueWords(arg.source, parentNames);
-      if (value.length === 1) return;
-      out.push(
-        `complete -c mon -n ${quote(`__mon_arg ${dq(here)} ${index + 1}${arg.variadic ? ' +' : ''}`)} ${value.slice(1).join(' ')}`,
-      );
-    });
-  }
-  return `${out.join('\n')}\n`;
+      ),
+    ),
+  ];
+}
+
+/** `complete` lines for the arguments of `node` that have values to offer. */
+function argumentLines(node: CommandNode, nodes: readonly CommandNode[]): string[] {
+  const here = pathKey(node);
+  return node.args.flatMap((arg, index) => {
+    const parentNames = node.path.length
+      ? (nodes
+          .find((candidate) => pathKey(candidate) === node.path.slice(0, -1).join(' '))
+          ?.commands.map((sub) => sub.name) ?? [])
+      : [];
+    const value = valueWords(arg.source, parentNames);
+    if (value.length === 1) return [];
+    return [
+      `complete -c mon -n ${quote(`__mon_arg ${dq(here)} ${index + 1}${arg.variadic ? ' +' : ''}`)} ${value.slice(1).join(' ')}`,
+    ];
+  });
 }
 
 /** `complete` words for a value: -x (a value, no files) or -r -F (a file), with -a candidates. */

@@ -9,107 +9,125 @@ import { walk, type ArgNode, type CommandNode, type OptionNode, type ValueSource
 export function zshScript(tree: CommandNode): string {
   const nodes = walk(tree);
   const out: string[] = [
-    '#compdef mon',
-    '# zsh completion for mon',
-    '# Generated from the command tree by `mon completion zsh` (npm run generate): do not edit.',
-    '# Install: mon completion zsh > "${fpath[1]}/_mon" (any directory on $fpath), then start a new shell.',
+    ...PRELUDE,
+    ...nodes.flatMap(commandsFunction),
+    ...nodes.flatMap((node) => helpWordsFunctions(tree, node)),
+    // The root's options are recognised at every level: one array, used by every function.
+    `typeset -ga _mon_globals`,
+    `_mon_globals=(\n  ${tree.options.flatMap(optionSpecs).join('\n  ')}\n)`,
     '',
-    '_mon_profiles() {',
-    '  local -a profiles',
-    '  profiles=(${(f)"$(_call_program profiles mon __complete profiles 2>/dev/null)"})',
-    "  _wanted profiles expl 'profile' compadd -a profiles",
-    '}',
-    '',
-    "# The account's names of one kind (groups, computers, plugins, notes, expirations), one a line, from the live cache.",
-    '# The kind comes last: _arguments puts its own compadd options before it.',
-    '# From the live cache of the account the line names (-p, --profile, --base-url, --sandbox),',
-    "# read from the words before the cursor as typed ($words holds only the subcommand's).",
-    '_mon_names() {',
-    '  local kind=${@[-1]} i',
-    '  local -a mon_names line acct',
-    '  line=(${(z)LBUFFER})',
-    '  local -i n=$#line',
-    '  [[ $LBUFFER == *[[:space:]] ]] || n=n-1',
-    '  for (( i = 2; i <= n; i++ )); do',
-    '    case $line[i] in',
-    '      (-p|--profile|--base-url) acct+=($line[i] ${(Q)line[i+1]}); (( i++ )) ;;',
-    '      (--profile=*|--base-url=*|--sandbox) acct+=(${(Q)line[i]}) ;;',
-    '      (--) break ;;',
-    '    esac',
-    '  done',
-    '  mon_names=(${(f)"$(_call_program $kind mon ${(q)acct} __complete $kind 2>/dev/null)"})',
-    '  _wanted $kind expl $kind compadd -a mon_names',
+    ...nodes.flatMap((node) => commandFunction(tree, node)),
+    // Autoloaded from $fpath the file is _mon's body: define, then run. Sourced, it registers.
+    'if [[ $funcstack[1] == _mon ]]; then',
+    '  _mon "$@"',
+    'else',
+    '  compdef _mon mon',
+    'fi',
+  ];
+  return `${out.join('\n')}\n`;
+}
+
+/** The script's head: what it is, and the two functions that ask mon for names as the user types. */
+const PRELUDE: readonly string[] = [
+  '#compdef mon',
+  '# zsh completion for mon',
+  '# Generated from the command tree by `mon completion zsh` (npm run generate): do not edit.',
+  '# Install: mon completion zsh > "${fpath[1]}/_mon" (any directory on $fpath), then start a new shell.',
+  '',
+  '_mon_profiles() {',
+  '  local -a profiles',
+  '  profiles=(${(f)"$(_call_program profiles mon __complete profiles 2>/dev/null)"})',
+  "  _wanted profiles expl 'profile' compadd -a profiles",
+  '}',
+  '',
+  "# The account's names of one kind (groups, computers, plugins, notes, expirations), one a line, from the live cache.",
+  '# The kind comes last: _arguments puts its own compadd options before it.',
+  '# From the live cache of the account the line names (-p, --profile, --base-url, --sandbox),',
+  "# read from the words before the cursor as typed ($words holds only the subcommand's).",
+  '_mon_names() {',
+  '  local kind=${@[-1]} i',
+  '  local -a mon_names line acct',
+  '  line=(${(z)LBUFFER})',
+  '  local -i n=$#line',
+  '  [[ $LBUFFER == *[[:space:]] ]] || n=n-1',
+  '  for (( i = 2; i <= n; i++ )); do',
+  '    case $line[i] in',
+  '      (-p|--profile|--base-url) acct+=($line[i] ${(Q)line[i+1]}); (( i++ )) ;;',
+  '      (--profile=*|--base-url=*|--sandbox) acct+=(${(Q)line[i]}) ;;',
+  '      (--) break ;;',
+  '    esac',
+  '  done',
+  '  mon_names=(${(f)"$(_call_program $kind mon ${(q)acct} __complete $kind 2>/dev/null)"})',
+  '  _wanted $kind expl $kind compadd -a mon_names',
+  '}',
+  '',
+];
+
+/** `_mon__computers_cmds`: the subcommands of a command that has some, and their aliases. */
+function commandsFunction(node: CommandNode): string[] {
+  if (!node.commands.length) return [];
+  const commands = node.commands.map((sub) => describeItem(sub.name, sub.summary));
+  const aliases = node.commands.flatMap((sub) =>
+    sub.aliases.map((alias) => describeItem(alias, `alias of ${sub.name}`)),
+  );
+  return [
+    `${fn(node)}_cmds() {`,
+    '  local -a commands aliases',
+    `  commands=(${commands.join(' ')})`,
+    `  aliases=(${aliases.join(' ')})`,
+    // Aliases only when no name fits what was typed, so that `ls` does not crowd out `list`.
+    `  _describe -t commands ${quote(`${['mon', ...node.path].join(' ')} command`)} commands || _describe -t aliases 'alias' aliases`,
     '}',
     '',
   ];
+}
 
-  for (const node of nodes) {
-    if (!node.commands.length) continue;
-    const commands = node.commands.map((sub) => describeItem(sub.name, sub.summary));
-    const aliases = node.commands.flatMap((sub) =>
-      sub.aliases.map((alias) => describeItem(alias, `alias of ${sub.name}`)),
-    );
-    out.push(
-      `${fn(node)}_cmds() {`,
-      '  local -a commands aliases',
-      `  commands=(${commands.join(' ')})`,
-      `  aliases=(${aliases.join(' ')})`,
-      // Aliases only when no name fits what was typed, so that `ls` does not crowd out `list`.
-      `  _describe -t commands ${quote(`${['mon', ...node.path].join(' ')} command`)} commands || _describe -t aliases 'alias' aliases`,
+/** `mon help <Tab>`: the commands a help argument names, and the help topics. */
+function helpWordsFunctions(tree: CommandNode, node: CommandNode): string[] {
+  return node.args.flatMap((arg) => {
+    if (arg.source.type !== 'commands' || !arg.source.topics.length) return [];
+    const parent = ancestorsOf(tree, node).at(-1) ?? tree;
+    return [
+      `${fn(node)}_words() {`,
+      `  ${fn(parent)}_cmds`,
+      `  local -a topics=(${arg.source.topics.map(quote).join(' ')})`,
+      "  _wanted topics expl 'help topic' compadd -a topics",
       '}',
       '',
-    );
-  }
-
-  // `mon help <Tab>`: the commands a help argument names, and the help topics.
-  for (const node of nodes) {
-    for (const arg of node.args) {
-      if (arg.source.type !== 'commands' || !arg.source.topics.length) continue;
-      const parent = ancestorsOf(tree, node).at(-1) ?? tree;
-      out.push(
-        `${fn(node)}_words() {`,
-        `  ${fn(parent)}_cmds`,
-        `  local -a topics=(${arg.source.topics.map(quote).join(' ')})`,
-        "  _wanted topics expl 'help topic' compadd -a topics",
-        '}',
-        '',
-      );
-    }
-  }
-
-  // The root's options are recognised at every level: one array, used by every function.
-  out.push(`typeset -ga _mon_globals`, `_mon_globals=(\n  ${tree.options.flatMap(optionSpecs).join('\n  ')}\n)`, '');
-
-  for (const node of nodes) {
-    const own = [
-      ...ancestorsOf(tree, node)
-        .slice(1)
-        .flatMap((ancestor) => ancestor.options),
-      ...(node === tree ? [] : node.options),
     ];
-    const lines = ['"${_mon_globals[@]}"', ...own.flatMap(optionSpecs)];
-    if (node.commands.length) {
-      lines.push(quote(`1: :${fn(node)}_cmds`), quote('*:: :->command'));
-    } else {
-      node.args.forEach((arg, index) => lines.push(quote(argSpec(arg, index, node, tree))));
-    }
-    out.push(`${fn(node)}() {`);
-    out.push('  local curcontext=$curcontext state state_descr line ret=1', '  typeset -A opt_args');
-    // -A: above a subcommand, the words after it are its own (global options among them).
-    out.push(`  _arguments -C -S${node.commands.length ? ` -A '-*'` : ''} \\\n    ${lines.join(' \\\n    ')} && ret=0`);
-    if (node.commands.length) {
-      out.push('  [[ $state == command ]] || return ret');
-      out.push(`  curcontext=\${curcontext%:*:*}:${['mon', ...node.path].join('-')}-$words[1]:`);
-      out.push('  case $words[1] in');
-      for (const sub of node.commands) out.push(`    (${[sub.name, ...sub.aliases].join('|')}) ${fn(sub)} && ret=0 ;;`);
-      out.push('  esac');
-    }
-    out.push('  return ret', '}', '');
-  }
+  });
+}
 
-  // Autoloaded from $fpath the file is _mon's body: define, then run. Sourced, it registers.
-  out.push('if [[ $funcstack[1] == _mon ]]; then', '  _mon "$@"', 'else', '  compdef _mon mon', 'fi');
-  return `${out.join('\n')}\n`;
+/** `_mon__computers__list`: one command's `_arguments`, and the dispatch to its subcommands. */
+function commandFunction(tree: CommandNode, node: CommandNode): string[] {
+  const own = [
+    ...ancestorsOf(tree, node)
+      .slice(1)
+      .flatMap((ancestor) => ancestor.options),
+    ...(node === tree ? [] : node.options),
+  ];
+  const lines = ['"${_mon_globals[@]}"', ...own.flatMap(optionSpecs)];
+  if (node.commands.length) {
+    lines.push(quote(`1: :${fn(node)}_cmds`), quote('*:: :->command'));
+  } else {
+    node.args.forEach((arg, index) => lines.push(quote(argSpec(arg, index, node, tree))));
+  }
+  const out = [
+    `${fn(node)}() {`,
+    '  local curcontext=$curcontext state state_descr line ret=1',
+    '  typeset -A opt_args',
+  ];
+  // -A: above a subcommand, the words after it are its own (global options among them).
+  out.push(`  _arguments -C -S${node.commands.length ? ` -A '-*'` : ''} \\\n    ${lines.join(' \\\n    ')} && ret=0`);
+  if (node.commands.length) {
+    out.push('  [[ $state == command ]] || return ret');
+    out.push(`  curcontext=\${curcontext%:*:*}:${['mon', ...node.path].join('-')}-$words[1]:`);
+    out.push('  case $words[1] in');
+    for (const sub of node.commands) out.push(`    (${[sub.name, ...sub.aliases].join('|')}) ${fn(sub)} && ret=0 ;;`);
+    out.push('  esac');
+  }
+  out.push('  return ret', '}', '');
+  return out;
 }
 
 /** `_mon`, `_mon__computers`, `_mon__computers__list`. */

@@ -8,7 +8,7 @@
  * items together and in the API's order: the first account streams live, the next ones are held
  * until their turn. An account that fails does not stop the others.
  */
-import type { AccountOutcome, AccountRunOutput, Context, Io } from '../context.js';
+import type { AccountList, AccountOutcome, AnswerView, Context, Io, Output } from '../context.js';
 import { AccountsFailedError, InterruptedError, UsageError, type MonError } from '../errors.js';
 import type { FirstKey, ListRenderer, RenderOptions } from '../output/types.js';
 import { createContext, type MainDeps } from '../runtime.js';
@@ -51,15 +51,7 @@ export async function runAccounts(
   run: AccountsRun,
 ): Promise<{ code: number; failure?: MonError; answered: boolean; allFailed?: true }> {
   const { verb, invocation, ctx, deps } = run;
-  const list = ctx.globals.accounts!;
-  if (!isRead(verb, invocation)) {
-    // A verb with an endpoint (or `api`) writes; the tools (profile, completion, sandbox) read no account.
-    const what = verb.route !== undefined || typeof verb.reads === 'function' ? 'changes things' : 'reads no account';
-    throw new UsageError(
-      `${list.source}: reads across accounts, and \`mon ${invocation.command}\` ${what}`,
-      'run it once per account with -p NAME',
-    );
-  }
+  refuseUnlessRead(verb, invocation, ctx.globals.accounts!);
   const profiles = await accountNames(ctx);
   const merged = new MergedOutput(profiles);
   const outcomes: AccountOutcome[] = profiles.map((profile) => ({ profile }));
@@ -75,7 +67,7 @@ export async function runAccounts(
   };
   const runOne = async (index: number): Promise<void> => {
     const profile = profiles[index]!;
-    const output = merged.account(index, profile, outcomes[index]!);
+    const output = merged.account(index, outcomes[index]!);
     const accountCtx = createContext(
       { ...deps, io },
       {
@@ -85,11 +77,11 @@ export async function runAccounts(
         argv: ctx.argv,
         // Each account is its saved profile alone (src/target.ts).
         choice: { savedProfile: profile },
-        account: { output, footnote: (message) => ctx.footnote(message), startedAt },
+        account: { profile, output, footnote: (message) => ctx.footnote(message), startedAt },
       },
     );
     try {
-      // A verb that spans accounts says its exit code once, in acrossAccounts.
+      // An answer drawn whole (Output.answer) says its exit code once, with the others'.
       await run.run(accountCtx);
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -101,7 +93,7 @@ export async function runAccounts(
     }
   };
   // --dry-run prints each account's requests: one account after another, in order.
-  await fanOut(profiles, ctx.globals.dryRun ? 1 : ctx.globals.parallel, ctx.signal, (_, index) => runOne(index));
+  await fanOut(profiles, ctx.dryRun.on ? 1 : ctx.globals.parallel, ctx.signal, (_, index) => runOne(index));
   if (ctx.signal.aborted) throw InterruptedError.of(ctx.signal);
   // When no account answered, nothing is printed: not even the `[]` of an empty list.
   const answered = outcomes.some((outcome) => outcome.error === undefined);
@@ -114,22 +106,45 @@ export async function runAccounts(
   )
     throw refused[0]!.error;
   refused.forEach((outcome) => (codes[outcomes.indexOf(outcome)] = run.report(outcome.error, outcome.profile)));
-  const answerCode = verb.acrossAccounts ? await verb.acrossAccounts(outcomes, invocation, ctx) : undefined;
+  // What the accounts handed to Output.answer, drawn together (`status`: a block per account and the total).
+  const answerCode = merged.view ? await merged.view.together(outcomes, ctx) : undefined;
   // The Nagios line names each failed account in its own state: its code is the command's.
   if (answerCode !== undefined) return { code: answerCode, answered };
+  return { ...endOf(outcomes, codes), answered };
+}
+
+/** A verb that changes things, or reads no account, is refused across accounts before any request. */
+function refuseUnlessRead(verb: VerbSpec, invocation: Invocation, list: AccountList): void {
+  if (isRead(verb, invocation)) return;
+  // A verb with an endpoint (or `api`) writes; the tools (profile, completion, sandbox) read no account.
+  const what = verb.route !== undefined || typeof verb.reads === 'function' ? 'changes things' : 'reads no account';
+  throw new UsageError(
+    `${list.source}: reads across accounts, and \`mon ${invocation.command}\` ${what}`,
+    'run it once per account with -p NAME',
+  );
+}
+
+/**
+ * How the command ends from its accounts' failures (`codes`: the exit code each failed one
+ * said): 0 when none failed; the code every account failed with alike; else exit 9, to report.
+ */
+function endOf(
+  outcomes: readonly AccountOutcome[],
+  codes: readonly number[],
+): { code: number; failure?: MonError; allFailed?: true } {
   const failed = outcomes.filter((outcome) => outcome.error !== undefined);
-  if (failed.length === 0) return { code: 0, answered };
+  if (failed.length === 0) return { code: 0 };
   const failedCodes = new Set(codes.filter((code) => code !== undefined));
   // Every account failed the same way: that is the command's failure (docs/design/cli-contract.md, Exit codes).
-  if (failed.length === profiles.length && failedCodes.size === 1)
-    return { code: [...failedCodes][0]!, answered, allFailed: true };
+  if (failed.length === outcomes.length && failedCodes.size === 1)
+    return { code: [...failedCodes][0]!, allFailed: true };
   const failure = new AccountsFailedError(
-    `${failed.length} of ${profiles.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,
-    failed.length === profiles.length
+    `${failed.length} of ${outcomes.length} accounts failed: ${failed.map((outcome) => outcome.profile).join(', ')}`,
+    failed.length === outcomes.length
       ? 'each said why above'
       : "each said why above; the others' data was printed whole",
   );
-  return { code: failure.exitCode, failure, answered };
+  return { code: failure.exitCode, failure };
 }
 
 /** Whether a verb may span accounts: it says so, or its route is a GET. */
@@ -190,8 +205,11 @@ class MergedOutput {
     }));
   }
 
+  /** How the answers handed to Output.answer are drawn together: the first account's (every account runs the same verb alike). */
+  view: AnswerView<unknown> | undefined;
+
   /** The Output of the account at `index`. */
-  account(index: number, profile: string, outcome: AccountOutcome): AccountRunOutput {
+  account(index: number, outcome: AccountOutcome): Output {
     const list = (opts: RenderOptions): ListRenderer => {
       if (!this.real) {
         this.real = this.open(opts);
@@ -219,8 +237,14 @@ class MergedOutput {
       // --count: the count is an object of one key, a row of the accounts' table.
       count: async (total, opts) =>
         list({ ...opts, columns: [{ key: 'count' }], fields: undefined }).push([{ count: total }]),
+      // Held until every account has finished: drawn together by the view.
+      answer: async (value, view) => {
+        outcome.held = value;
+        this.view ??= view as AnswerView<unknown>;
+      },
       addedKeys: [PROFILE_KEY],
       progress: false,
+      ownStdout: false,
       // Every item gains a `profile` key: one JSON array of every account's, or ndjson lines.
       raw: async (data, opts) => {
         const items = (Array.isArray(data) ? data : [data]).map((item) =>
@@ -239,12 +263,6 @@ class MergedOutput {
         });
         merged.push(items);
         merged.end();
-      },
-      account: {
-        profile,
-        hold: (value) => {
-          outcome.held = value;
-        },
       },
     };
   }

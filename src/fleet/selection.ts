@@ -16,10 +16,11 @@
  */
 import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
 import type { Attributes } from '../api/encode.js';
-import { MAX_PER_PAGE, readWhole } from '../api/client.js';
+import { MAX_PER_PAGE, readWhole } from '../api/paginate.js';
+import type { Context } from '../context.js';
 import { NotFoundError } from '../errors.js';
 import { matchesResult, type ResultMatch } from '../model/plugin-result.js';
-import { pick } from '../resolve/index.js';
+import { pick, Resolver } from '../resolve/index.js';
 import { quoted, shortened } from '../text/escape.js';
 
 type Item = Record<string, unknown>;
@@ -42,6 +43,37 @@ export interface ResultFilter extends ResultMatch {
   plugins?: readonly string[];
   /** Only these plugin result uids (`plugin mute --from`; each must occur in scope, or exit 4 at the end). */
   uids?: readonly string[];
+}
+
+/**
+ * The filter narrowed to the plugin results named by uid (`--from`): service plugins among them
+ * are included, since they were named.
+ */
+export function namedBy(filter: ResultFilter, uids: readonly string[] | undefined): ResultFilter {
+  if (uids === undefined) return filter;
+  return { ...filter, uids, includeHidden: true };
+}
+
+/**
+ * Opens the selection. A client id is looked up at once (one GET: unknown is exit 4 before
+ * anything is read); a c_ uid can only be found by reading the computers, which the selection
+ * does anyway.
+ */
+export async function openSelection(
+  ctx: Context,
+  client: ApiClient,
+  scope: Scope,
+  filter: ResultFilter,
+): Promise<Selection> {
+  if (scope.computers?.length) {
+    // Reached by --dry-run only in a bulk mute, whose dry run sends every read.
+    const resolver = new Resolver(ctx, { sendReads: true });
+    const uids = [];
+    for (const given of scope.computers)
+      uids.push(given.startsWith('c_') ? given : (await resolver.computerByClientId(given, '--computer')).uid);
+    scope = { ...scope, computers: uids };
+  }
+  return Selection.open(client, scope, filter);
 }
 
 /** A group as the fleet commands name it. */

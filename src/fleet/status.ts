@@ -4,7 +4,7 @@
  * counted and let go.
  */
 import type { ApiClient } from '../api/client.js';
-import { MAX_PER_PAGE, readWhole } from '../api/client.js';
+import { MAX_PER_PAGE, readWhole } from '../api/paginate.js';
 import { parseTime } from '../time/parse.js';
 import { isHidden, isMuted } from '../model/plugin-result.js';
 import { isMissing, plannedRequests, Selection, type Scope, type ScopedComputer } from './selection.js';
@@ -101,29 +101,7 @@ export async function collectStatus(
         typeof computer.platform === 'string' && computer.platform !== '' ? computer.platform : 'unknown';
       add(computers.platforms, platform);
       add(counts.platforms, platform);
-      for (const result of list) {
-        results.total++;
-        if (isHidden(result)) {
-          results.hidden++;
-          continue;
-        }
-        const status = typeof result.status === 'string' && result.status !== '' ? result.status : 'unknown';
-        if (isMuted(result, nowSec)) {
-          results.muted++;
-          add(counts.results.muted, status);
-          continue;
-        }
-        add(counts.results.unmuted, status);
-        if (result.status === 'Alert') {
-          results.alerts++;
-          counts.alerts++;
-          const name = String(result.name ?? result.slug ?? '');
-          byPlugin.set(name, (byPlugin.get(name) ?? 0) + 1);
-        } else if (result.status === 'Warning') {
-          results.warnings++;
-          counts.warnings++;
-        }
-      }
+      for (const result of list) countResult(result, nowSec, { results, group: counts, byPlugin });
     }
     onPage?.(selection.read);
   }
@@ -148,6 +126,36 @@ export async function collectStatus(
     groups,
     expirations: { ...expirations, within_days: Math.round((withinSec / 86_400) * 100) / 100 },
   };
+}
+
+/** Counts one plugin result: in the account's totals, its group's, and by plugin when it alerts unmuted. */
+function countResult(
+  result: Record<string, unknown>,
+  nowSec: number,
+  into: { results: StatusReport['plugin_results']; group: GroupCount; byPlugin: Map<string, number> },
+): void {
+  const { results, group: counts, byPlugin } = into;
+  results.total++;
+  if (isHidden(result)) {
+    results.hidden++;
+    return;
+  }
+  const status = typeof result.status === 'string' && result.status !== '' ? result.status : 'unknown';
+  if (isMuted(result, nowSec)) {
+    results.muted++;
+    add(counts.results.muted, status);
+    return;
+  }
+  add(counts.results.unmuted, status);
+  if (result.status === 'Alert') {
+    results.alerts++;
+    counts.alerts++;
+    const name = String(result.name ?? result.slug ?? '');
+    byPlugin.set(name, (byPlugin.get(name) ?? 0) + 1);
+  } else if (result.status === 'Warning') {
+    results.warnings++;
+    counts.warnings++;
+  }
 }
 
 /** Expired (before now), expiring (from now to now + within) and in each fixed window, of the scope. */

@@ -28,7 +28,7 @@ export const isWholeAccount = (scope: Scope): boolean =>
 
 /** A recorder for one whole read of the account in effect, or undefined when nothing is to be kept. */
 export function historyRecorder(ctx: Context, scope: Scope): HistoryRecorder | undefined {
-  if (!historyEnabled(ctx.env) || ctx.globals.dryRun || !isWholeAccount(scope)) return undefined;
+  if (!historyEnabled(ctx.env) || ctx.dryRun.on || !isWholeAccount(scope)) return undefined;
   const builder = new SnapshotBuilder(ctx.now());
   return {
     computer: (entry) => builder.computer(entry),

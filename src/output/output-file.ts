@@ -58,6 +58,39 @@ function refusedWrite(path: string, error: NodeJS.ErrnoException): unknown {
  * cannot be written is refused first (exit 2).
  */
 export function openOutputFile(path: string, append: boolean): OutputFile {
+  checkPath(path, append);
+  const { target, fd } = openTarget(path, append);
+  // A process ended at once (a second Ctrl-C, MON_DEADLINE's last word) leaves no temporary.
+  const atExit = () => {
+    try {
+      unlinkSync(target);
+    } catch {
+      // Already renamed or removed.
+    }
+  };
+  if (!append) process.once('exit', atExit);
+  const stream = createWriteStream(target, { fd, autoClose: false });
+  // A write that failed (a full disk) is said when the run settles, not as an uncaught error.
+  let writeError: NodeJS.ErrnoException | undefined;
+  stream.on('error', (error) => (writeError ??= error));
+  let settled: Promise<void> | undefined;
+  const finish = async (keep: boolean): Promise<void> => {
+    const failure = await closed(stream, fd, () => writeError, keep && !append, path);
+    if (append) {
+      if (failure) throw failure;
+      return;
+    }
+    process.removeListener('exit', atExit);
+    await kept(target, path, keep, failure);
+  };
+  return {
+    stream,
+    settle: (keep) => (settled ??= finish(keep)),
+  };
+}
+
+/** A path --output-file refuses before anything is sent: empty, a folder, a link it would replace, a device. */
+function checkPath(path: string, append: boolean): void {
   if (path.trim() === '')
     throw new UsageError(
       `${OPTION}: give a file name (got '')`,
@@ -77,6 +110,10 @@ export function openOutputFile(path: string, append: boolean): OutputFile {
       'give the path of a file, or redirect stdout (>) instead',
     );
   }
+}
+
+/** The temporary beside PATH (or PATH itself, to append to), opened: what cannot be written is refused here. */
+function openTarget(path: string, append: boolean): { target: string; fd: number } {
   const target = append
     ? path
     : join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -93,56 +130,52 @@ export function openOutputFile(path: string, append: boolean): OutputFile {
   } catch (error) {
     throw refused(path, error as NodeJS.ErrnoException);
   }
-  // A process ended at once (a second Ctrl-C, MON_DEADLINE's last word) leaves no temporary.
-  const atExit = () => {
-    try {
-      unlinkSync(target);
-    } catch {
-      // Already renamed or removed.
+  return { target, fd };
+}
+
+/**
+ * Ends the stream and closes the file, synced when it is to be kept; the failure to say (a
+ * full disk), if any.
+ */
+async function closed(
+  stream: WriteStream,
+  fd: number,
+  /** The stream's first error: read again once the stream has ended, as it may come then. */
+  writeError: () => NodeJS.ErrnoException | undefined,
+  sync: boolean,
+  path: string,
+): Promise<unknown> {
+  let failure: unknown;
+  try {
+    if (!writeError() && !stream.writableFinished) {
+      const ended = Promise.race([once(stream, 'finish'), once(stream, 'close')]);
+      if (!stream.writableEnded) stream.end();
+      await ended;
     }
-  };
-  if (!append) process.once('exit', atExit);
-  const stream = createWriteStream(target, { fd, autoClose: false });
-  // A write that failed (a full disk) is said when the run settles, not as an uncaught error.
-  let writeError: NodeJS.ErrnoException | undefined;
-  stream.on('error', (error) => (writeError ??= error));
-  let settled: Promise<void> | undefined;
-  const finish = async (keep: boolean): Promise<void> => {
-    let failure: unknown;
+    const error = writeError();
+    if (error) throw error;
+    if (sync) fsyncSync(fd);
+  } catch (error) {
+    failure = refusedWrite(path, error as NodeJS.ErrnoException);
+  }
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already.
+  }
+  return failure;
+}
+
+/** The temporary renamed onto PATH when the answer is whole, else removed; the failure thrown. */
+async function kept(target: string, path: string, keep: boolean, failure: unknown): Promise<void> {
+  if (keep && !failure) {
     try {
-      if (!writeError && !stream.writableFinished) {
-        const ended = Promise.race([once(stream, 'finish'), once(stream, 'close')]);
-        if (!stream.writableEnded) stream.end();
-        await ended;
-      }
-      if (writeError) throw writeError;
-      if (keep && !append) fsyncSync(fd);
+      await rename(target, path);
+      return;
     } catch (error) {
       failure = refusedWrite(path, error as NodeJS.ErrnoException);
     }
-    try {
-      closeSync(fd);
-    } catch {
-      // Closed already.
-    }
-    if (append) {
-      if (failure) throw failure;
-      return;
-    }
-    process.removeListener('exit', atExit);
-    if (keep && !failure) {
-      try {
-        await rename(target, path);
-        return;
-      } catch (error) {
-        failure = refusedWrite(path, error as NodeJS.ErrnoException);
-      }
-    }
-    await unlink(target).catch(() => undefined);
-    if (failure) throw failure;
-  };
-  return {
-    stream,
-    settle: (keep) => (settled ??= finish(keep)),
-  };
+  }
+  await unlink(target).catch(() => undefined);
+  if (failure) throw failure;
 }

@@ -6,48 +6,24 @@
  */
 import { MAX_PER_PAGE, readWhole, type ApiClient } from '../api/client.js';
 import { collectStatus, type StatusReport } from '../fleet/status.js';
-import { isMissing, type Scope, type ScopedComputer } from '../fleet/selection.js';
+import type { Scope } from '../fleet/selection.js';
 import { parseTime } from '../time/parse.js';
-import { isHidden, isMuted } from '../model/plugin-result.js';
-import { BOOT_BANDS, bootBand, bootPercent, computerName, numberOf, text } from '../history/snapshot.js';
+import { BOOT_BANDS, bootBand, text } from '../history/snapshot.js';
 import type { HistoryRecorder } from '../history/record.js';
+import {
+  attentionRows,
+  countSecurity,
+  inventoryRow,
+  securityTally,
+  type AttentionRow,
+  type InventoryRow,
+  type SecurityCheck,
+} from './computer-rows.js';
 import { endOfSupportOf, supportState, type EndOfSupport } from './end-of-support.js';
 
+export type { AttentionRow, InventoryRow, SecurityCheck } from './computer-rows.js';
+
 type Item = Record<string, unknown>;
-
-/** One computer of the inventory table. */
-export interface InventoryRow {
-  name: string;
-  url: string | undefined;
-  group: string;
-  platform: string;
-  os: string;
-  ram: string;
-  bootCapacityBytes: number | undefined;
-  bootUsedPercent: number | undefined;
-  lastReportMs: number | undefined;
-  /** When the service first saw it (registration_date, else created_at). */
-  registeredMs: number | undefined;
-  missing: boolean;
-  model: string;
-  serial: string;
-  /** The API's estimated manufacture date. */
-  manufacturedMs: number | undefined;
-  /** Only where the warranty-lookup integration gives it. */
-  warranty: string;
-  lastUser: string;
-}
-
-/** A plugin result that needs attention: an unmuted, visible Alert or Warning. */
-export interface AttentionRow {
-  computer: string;
-  url: string | undefined;
-  group: string;
-  plugin: string;
-  status: string;
-  details: string;
-  lastRunMs: number | undefined;
-}
 
 /** An expiration due within the window, or one that has ended. */
 export interface DueRow {
@@ -85,41 +61,8 @@ export interface ReportData {
   since?: { sinceMs: number; newComputers: InventoryRow[] };
 }
 
-/** One kind of security check, and the computers whose results of it are not OK. */
-export interface SecurityCheck {
-  kind: string;
-  /** Computers with a result of this kind. */
-  checked: number;
-  ok: number;
-  failing: {
-    computer: string;
-    url: string | undefined;
-    group: string;
-    plugin: string;
-    status: string;
-    details: string;
-    muted: boolean;
-  }[];
-}
-
-/** Which plugin results speak of security, by their name or slug. */
-const SECURITY_KINDS: readonly [string, RegExp][] = [
-  ['Disk encryption', /filevault|bitlocker|encrypt|luks/i],
-  [
-    'Antivirus and malware protection',
-    /defender|antivirus|anti-virus|malware|xprotect|endpoint protection|sophos|crowdstrike|sentinel/i,
-  ],
-  ['Pending updates', /updates?\b|patch/i],
-];
-
 const DUE_DAYS = 90;
 const FULL_PERCENT = 90;
-
-const linkOf = (computer: Item): string | undefined => {
-  const url = text(computer.computer_url);
-  // Only a web address becomes a link: a value the API sends is not trusted to be one.
-  return /^https?:\/\//i.test(url) ? url : undefined;
-};
 
 /** Reads the account once and keeps what the report shows. */
 export async function collectReport(
@@ -136,9 +79,7 @@ export async function collectReport(
   const attention: AttentionRow[] = [];
   const byUid = new Map<string, InventoryRow>();
   const expirations: Item[] = [];
-  const security = new Map<string, SecurityCheck>(
-    SECURITY_KINDS.map(([kind]) => [kind, { kind, checked: 0, ok: 0, failing: [] }]),
-  );
+  const security = securityTally();
   const status = await collectStatus(client, scope, nowMs, 30 * 86_400, {
     onPage,
     onComputer: (entry) => {
@@ -157,23 +98,8 @@ export async function collectReport(
   // One collator for every comparison: localeCompare with options makes one per call.
   const { compare } = new Intl.Collator('en', { sensitivity: 'base' });
   inventory.sort((a, b) => compare(a.group, b.group) || compare(a.name, b.name));
-  attention.sort(
-    (a, b) =>
-      (a.status === b.status ? 0 : a.status === 'Alert' ? -1 : 1) ||
-      compare(a.group, b.group) ||
-      compare(a.computer, b.computer) ||
-      compare(a.plugin, b.plugin),
-  );
-  const rowOf = (expiration: Item, at: number): DueRow => {
-    const computer = byUid.get(uidOf(expiration.computer) ?? '');
-    return {
-      what: dueWhat(expiration),
-      computer: computer?.name ?? '',
-      group: computer?.group ?? groupName(expiration.group, status),
-      expiresMs: at,
-    };
-  };
-  const { due, expired, months } = await expirationRows(client, expirations, rowOf, nowMs);
+  attention.sort(byAttention(compare));
+  const { due, expired, months } = await expirationRows(client, expirations, dueRowOf(byUid, status), nowMs);
   return {
     account,
     nowMs,
@@ -183,17 +109,9 @@ export async function collectReport(
     attention,
     due,
     expired,
-    fullVolumes: inventory
-      .filter((row) => row.bootUsedPercent !== undefined && row.bootUsedPercent >= FULL_PERCENT)
-      .sort((a, b) => b.bootUsedPercent! - a.bootUsedPercent! || compare(a.name, b.name)),
+    fullVolumes: fullVolumes(inventory, compare),
     endOfSupport: endOfSupportRows(inventory, nowMs),
-    // By computer, then check: the order the API lists computers in is not the reader's.
-    security: [...security.values()]
-      .filter((check) => check.checked > 0)
-      .map((check) => ({
-        ...check,
-        failing: check.failing.sort((a, b) => a.computer.localeCompare(b.computer) || a.plugin.localeCompare(b.plugin)),
-      })),
+    security: securityChecks(security),
     osVersions: osVersions(inventory),
     bootUse: bootUse(inventory),
     expiringByMonth: [...months],
@@ -206,82 +124,43 @@ export async function collectReport(
   };
 }
 
-/** One computer as the inventory shows it. */
-function inventoryRow({ computer, group }: ScopedComputer): InventoryRow {
-  return {
-    name: computerName(computer),
-    url: linkOf(computer),
-    group: group?.name ?? '',
-    platform: text(computer.platform) || 'unknown',
-    os: text(computer.os_version),
-    ram: text(computer.ram_installed),
-    bootCapacityBytes: numberOf(computer.boot_volume_capacity_in_bytes),
-    bootUsedPercent: bootPercent(computer),
-    lastReportMs: parseTime(computer.last_report),
-    registeredMs: parseTime(computer.registration_date) ?? parseTime(computer.created_at),
-    missing: isMissing(computer),
-    model: text(computer.model_name) || text(computer.product_description) || text(computer.model_identifier),
-    serial: text(computer.serial_number),
-    manufacturedMs: parseTime(computer.estimated_manufacture_date),
-    warranty: text(computer.warranty_status),
-    lastUser: text(computer.last_user),
+/** An expiration as a row, with its computer's name and group (else the expiration's group). */
+function dueRowOf(byUid: Map<string, InventoryRow>, status: StatusReport): (expiration: Item, at: number) => DueRow {
+  return (expiration, at) => {
+    const computer = byUid.get(uidOf(expiration.computer) ?? '');
+    return {
+      what: dueWhat(expiration),
+      computer: computer?.name ?? '',
+      group: computer?.group ?? groupName(expiration.group, status),
+      expiresMs: at,
+    };
   };
 }
 
-/** The first line of a result's details. */
-const firstLine = (result: Item): string =>
-  text(result.details)
-    .trim()
-    .split(/\r?\n|\r/)[0] ?? '';
-
-/** Counts a computer's security results: each kind checked once per computer, its OK results, its failing ones. */
-function countSecurity(
-  security: Map<string, SecurityCheck>,
-  row: InventoryRow,
-  results: readonly Item[],
-  nowSec: number,
-): void {
-  const seen = new Set<string>();
-  for (const result of results) {
-    if (isHidden(result)) continue;
-    const named = `${text(result.name)} ${text(result.slug)}`;
-    const kind = SECURITY_KINDS.find(([, pattern]) => pattern.test(named))?.[0];
-    if (kind === undefined) continue;
-    const check = security.get(kind)!;
-    if (!seen.has(kind)) {
-      seen.add(kind);
-      check.checked++;
-    }
-    if (result.status === 'OK') check.ok++;
-    else if (result.status === 'Alert' || result.status === 'Warning') {
-      check.failing.push({
-        computer: row.name,
-        url: row.url,
-        group: row.group,
-        plugin: text(result.name) || text(result.slug),
-        status: text(result.status),
-        details: firstLine(result),
-        muted: isMuted(result, nowSec),
-      });
-    }
-  }
+/** Alerts before warnings, then by group, computer and check. */
+function byAttention(compare: (a: string, b: string) => number): (a: AttentionRow, b: AttentionRow) => number {
+  return (a, b) =>
+    (a.status === b.status ? 0 : a.status === 'Alert' ? -1 : 1) ||
+    compare(a.group, b.group) ||
+    compare(a.computer, b.computer) ||
+    compare(a.plugin, b.plugin);
 }
 
-/** A computer's results that need attention: visible, not muted, Alert or Warning. */
-function attentionRows(row: InventoryRow, results: readonly Item[], nowSec: number): AttentionRow[] {
-  return results
-    .filter(
-      (result) =>
-        !isHidden(result) && !isMuted(result, nowSec) && (result.status === 'Alert' || result.status === 'Warning'),
-    )
-    .map((result) => ({
-      computer: row.name,
-      url: row.url,
-      group: row.group,
-      plugin: text(result.name) || text(result.slug),
-      status: text(result.status),
-      details: firstLine(result),
-      lastRunMs: parseTime(result.last_run),
+/** The computers whose boot volume is FULL_PERCENT full or more, fullest first. */
+function fullVolumes(inventory: readonly InventoryRow[], compare: (a: string, b: string) => number): InventoryRow[] {
+  return inventory
+    .filter((row) => row.bootUsedPercent !== undefined && row.bootUsedPercent >= FULL_PERCENT)
+    .sort((a, b) => b.bootUsedPercent! - a.bootUsedPercent! || compare(a.name, b.name));
+}
+
+/** The security checks some computer has, each with its failing results by computer, then check. */
+function securityChecks(security: Map<string, SecurityCheck>): SecurityCheck[] {
+  // The order the API lists computers in is not the reader's.
+  return [...security.values()]
+    .filter((check) => check.checked > 0)
+    .map((check) => ({
+      ...check,
+      failing: check.failing.sort((a, b) => a.computer.localeCompare(b.computer) || a.plugin.localeCompare(b.plugin)),
     }));
 }
 

@@ -1,4 +1,4 @@
-import type { ApiClient, PreparedRequest, RequestInput } from '../api/client.js';
+import type { PreparedRequest, RequestInput } from '../api/client.js';
 import { readWhole } from '../api/paginate.js';
 import type { RouteName } from '../api/endpoints.js';
 import { KIND_PREFIX, optionKey, optionLabel, type ResolveKind, type VerbSpec } from '../spec/spec.js';
@@ -10,7 +10,7 @@ import { quoted, shortened } from '../text/escape.js';
  * One place that turns what a person types for a computer, group, expiration manufacturer
  * or expiration product into what the API wants (docs/design/cli-contract.md: "Wherever a command
  * names a computer…"). Lookups go through the normal client (rate budget, retries, --verbose);
- * with --dry-run, resolveInput returns the first lookup that would be sent instead.
+ * with --dry-run, resolveInput returns the first lookup that would be sent instead (firstLookup).
  * (Plugins are matched by name or slug in src/fleet/selection.ts, as the results stream in:
  * the API lists them nowhere but on their computers.)
  *
@@ -71,12 +71,13 @@ export function uidPrefix(kind: ResolveKind): string {
 /** Looks things up through one client; `label` names the option in messages (`--group`). */
 export class Resolver {
   /**
-   * `sendReads`: with --dry-run the lookups are sent too (a bulk mute's dry run reads its whole
-   * selection, the lookup of a computer's client id included); otherwise the first is shown.
+   * A Resolver sends its lookups, with --dry-run too (a bulk mute's dry run reads its whole
+   * selection, the lookup of a computer's client id included): resolveInput shows the first
+   * lookup instead (firstLookup). `_options.sendReads` is what every Resolver now does.
    */
   constructor(
     private readonly ctx: Context,
-    private readonly options: { sendReads?: boolean } = {},
+    _options: { sendReads?: boolean } = {},
   ) {}
 
   /** The value the request needs for `text`, as `kind` says. */
@@ -90,7 +91,7 @@ export class Resolver {
 
   /** A computer by client id (or svc_id): one GET. */
   async computerByClientId(clientId: string, label: string): Promise<Ref> {
-    const found = await this.get('computers.get', { path: { client_id: clientId } }, `${label} ${quoted(clientId)}`);
+    const found = await this.get('computers.get', { path: { client_id: clientId } });
     if (!found) throw new NotFoundError(`${label}: no computer with client id ${quoted(clientId)}`, COMPUTER_HINT);
     return computerRef(found);
   }
@@ -100,7 +101,7 @@ export class Resolver {
    * (100 a page) until the uid turns up.
    */
   async computerByUid(uid: string, label: string): Promise<Ref> {
-    const client = await this.client(`${label} ${quoted(uid)}`, 'computers.list');
+    const client = await this.ctx.client();
     for await (const page of client.pages('computers.list', {}, { all: true, anyOrder: true })) {
       const found = page.items.find((item) => item.uid === uid);
       if (found) return computerRef(found);
@@ -115,10 +116,8 @@ export class Resolver {
    */
   async find(kind: 'group' | 'manufacturer' | 'product', text: string, label: string): Promise<Ref> {
     const catalogue = CATALOGUES[kind];
-    const what = `${label} ${quoted(text)}`;
-    const direct = text.startsWith(catalogue.prefix) || (kind === 'group' && /^[\w-]+$/.test(text));
-    if (direct) {
-      const found = await this.get(catalogue.get, { path: { uid: text } }, what);
+    if (directly(kind, text)) {
+      const found = await this.get(catalogue.get, { path: { uid: text } });
       if (found) return ref(found);
       if (text.startsWith(catalogue.prefix)) {
         throw new NotFoundError(
@@ -128,27 +127,37 @@ export class Resolver {
       }
     }
     const items: Record<string, unknown>[] = [];
-    const client = await this.client(what, catalogue.list);
+    const client = await this.ctx.client();
     for (const page of await readWhole(() => client.pages(catalogue.list, {}, { all: true })))
       items.push(...page.items);
     return pick(kind, text, items, label);
   }
 
-  /** The client; with --dry-run (unless reads are sent) the lookup stops at its first request. */
-  private async client(
-    what: string,
-    route?: RouteName,
-    input: RequestInput = { query: { page: 1, per_page: 100 } },
-  ): Promise<ApiClient> {
+  /**
+   * The first request a lookup of `text` as `kind` sends (what --dry-run shows in its stead: what
+   * follows depends on its answer). The same order as `resolve`: a computer by client id is one
+   * GET, by uid the list; a group, manufacturer or product is read directly when the value could
+   * be its uid or slug, else listed.
+   */
+  async firstLookup(kind: ResolveKind, text: string, label: string): Promise<LookupToShow> {
+    const value = text.trim();
+    const what = `${label} ${quoted(value)}`;
     const client = await this.ctx.client();
-    if (this.ctx.globals.dryRun && route && !this.options.sendReads)
-      throw new LookupStopped({ prepared: client.prepare(route, input), what });
-    return client;
+    const list: RequestInput = { query: { page: 1, per_page: 100 } };
+    if (kind === 'computer') return { prepared: client.prepare('computers.get', { path: { client_id: value } }), what };
+    if (kind === 'client-id') return { prepared: client.prepare('computers.list', list), what };
+    const catalogue = CATALOGUES[kind];
+    return {
+      prepared: directly(kind, value)
+        ? client.prepare(catalogue.get, { path: { uid: value } })
+        : client.prepare(catalogue.list, list),
+      what,
+    };
   }
 
   /** One GET; undefined on 404. */
-  private async get(route: RouteName, input: RequestInput, what: string): Promise<Record<string, unknown> | undefined> {
-    const client = await this.client(what, route, input);
+  private async get(route: RouteName, input: RequestInput): Promise<Record<string, unknown> | undefined> {
+    const client = await this.ctx.client();
     try {
       return (await client.call(route, input)).data as Record<string, unknown>;
     } catch (error) {
@@ -220,11 +229,9 @@ export interface LookupToShow {
   what: string;
 }
 
-/** Ends a dry run's lookup at its first request; never leaves this module (resolveInput returns it). */
-class LookupStopped extends Error {
-  constructor(readonly lookup: LookupToShow) {
-    super(`dry run: ${lookup.what} would be looked up first`);
-  }
+/** Whether a group, manufacturer or product named `text` is first read directly: it could be its uid (or a group's slug). */
+function directly(kind: 'group' | 'manufacturer' | 'product', text: string): boolean {
+  return text.startsWith(CATALOGUES[kind].prefix) || (kind === 'group' && /^[\w-]+$/.test(text));
 }
 
 /**
@@ -266,17 +273,15 @@ export async function resolveInput<
     }
   }
   const resolver = new Resolver(ctx);
-  try {
-    for (const { kind, value, label, set, filter } of wanted) {
-      const ready =
-        kind === 'client-id'
-          ? !value.startsWith('c_')
-          : value.startsWith(uidPrefix(kind)) && (kind === 'computer' || !filter);
-      if (!ready) set(await resolver.resolve(kind, value, label));
-    }
-  } catch (error) {
-    if (error instanceof LookupStopped) return { wouldLookUp: error.lookup };
-    throw error;
+  for (const { kind, value, label, set, filter } of wanted) {
+    const ready =
+      kind === 'client-id'
+        ? !value.startsWith('c_')
+        : value.startsWith(uidPrefix(kind)) && (kind === 'computer' || !filter);
+    if (ready) continue;
+    // With --dry-run the first lookup is shown, not sent: what follows depends on its answer.
+    if (ctx.dryRun.on) return { wouldLookUp: await resolver.firstLookup(kind, value, label) };
+    set(await resolver.resolve(kind, value, label));
   }
   return { input: { ...input, args, opts } };
 }

@@ -7,22 +7,19 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { demoAccountKey, seedOf, STATE_FILE_NAME, type SandboxIdentity } from '../config/sandbox-identity.js';
 import { writeFileAtomic } from '../config/files.js';
+import type { RunningSandbox } from './options.js';
 import { CONTROL_PREFIX, startSandbox } from './server.js';
-import { ensureLocalCa, serverCertificate } from './tls.js';
-import { isTempFileOf, journalOf, withStateLock } from './store.js';
+import { ensureLocalCa, type LocalCa, serverCertificate } from './tls.js';
+import { journalOf } from './journal.js';
+import { isTempFileOf, withStateLock } from './state-file.js';
 
 export interface SandboxCliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
-/**
- * Foreground server: prints the base URL, the key and the export lines on stdout, serves until
- * `signal` aborts, then closes. Lines that are not `export` start with `#`, so the output can be
- * pasted into a shell as is. Port default 0 (any free port). Each set of demo data (account,
- * size, seed) has its own state file, so sandboxes serving other data are left alone.
- */
-export async function serveForeground(opts: {
+/** What `mon sandbox` serves with: the state file and identity of its data, and how it serves. */
+export interface ForegroundOptions {
   stateFile: string;
   identity: SandboxIdentity;
   port?: number;
@@ -35,7 +32,15 @@ export async function serveForeground(opts: {
   webhooks?: readonly string[] | undefined;
   io: SandboxCliIo;
   signal: AbortSignal;
-}): Promise<void> {
+}
+
+/**
+ * Foreground server: prints the base URL, the key and the export lines on stdout, serves until
+ * `signal` aborts, then closes. Lines that are not `export` start with `#`, so the output can be
+ * pasted into a shell as is. Port default 0 (any free port). Each set of demo data (account,
+ * size, seed) has its own state file, so sandboxes serving other data are left alone.
+ */
+export async function serveForeground(opts: ForegroundOptions): Promise<void> {
   const { identity } = opts;
   const ca = opts.tls ? ensureLocalCa(opts.tls.configDir) : undefined;
   const sandbox = await startSandbox({
@@ -56,35 +61,42 @@ export async function serveForeground(opts: {
   // `mon sandbox trigger` finds this sandbox through a file beside its state (removed when it stops)
   const serving = servingFileOf(opts.stateFile);
   writeFileAtomic(serving, `${JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey, pid: process.pid })}\n`);
-  const live = opts.live;
-  opts.io.stdout.write(
-    [
-      `# mon sandbox: the v2.5 API with demo data${identity.account ? ` of the demo account '${identity.account}'` : ''}; base URL ${sandbox.url} (mon adds /v2.5 to every path)`,
-      `# API key: ${sandbox.apiKey}`,
-      live === undefined
-        ? `# state: ${opts.stateFile} (forget changes with \`mon sandbox reset${resetOptions(identity)}\`); stop with Ctrl-C`
-        : `# living fleet: simulated time runs ${live.speed}× (${speedText(live.speed)}) from now, seed ${seedOf(identity)}; kept in memory, each start begins again from the demo data; \`mon sandbox trigger tick 1d\` jumps ahead; stop with Ctrl-C`,
-      ...(opts.webhooks ?? []).map((url) => `# webhook: each plugin result's change of state is POSTed to ${url}`),
-      ...(ca === undefined
-        ? []
-        : [
-            `# HTTPS: the certificate is signed by the local CA ${ca.certPath} (mon trusts it by itself); for other clients:`,
-            `#   curl --cacert ${ca.certPath} ${sandbox.url}/v2.5/groups?api_key=…`,
-            `#   export SSL_CERT_FILE=${ca.certPath}          # OpenSSL-based clients (this CA only, in that shell)`,
-            `#   export REQUESTS_CA_BUNDLE=${ca.certPath}     # Python requests`,
-            `#   export NODE_EXTRA_CA_CERTS=${ca.certPath}    # Node, besides its own CAs`,
-          ]),
-      `export MON_BASE_URL=${sandbox.url}`,
-      `export MON_API_KEY=${sandbox.apiKey}`,
-      '',
-    ].join('\n'),
-  );
+  opts.io.stdout.write(banner(opts, sandbox, ca));
   await new Promise<void>((resolve) => {
     if (opts.signal.aborted) resolve();
     else opts.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   rmSync(serving, { force: true });
   await sandbox.close();
+}
+
+/** What `mon sandbox` prints once it serves: comments for people, and the export lines a shell takes. */
+function banner(
+  opts: Pick<ForegroundOptions, 'identity' | 'live' | 'stateFile' | 'webhooks'>,
+  sandbox: RunningSandbox,
+  ca: LocalCa | undefined,
+): string {
+  const { identity, live } = opts;
+  return [
+    `# mon sandbox: the v2.5 API with demo data${identity.account ? ` of the demo account '${identity.account}'` : ''}; base URL ${sandbox.url} (mon adds /v2.5 to every path)`,
+    `# API key: ${sandbox.apiKey}`,
+    live === undefined
+      ? `# state: ${opts.stateFile} (forget changes with \`mon sandbox reset${resetOptions(identity)}\`); stop with Ctrl-C`
+      : `# living fleet: simulated time runs ${live.speed}× (${speedText(live.speed)}) from now, seed ${seedOf(identity)}; kept in memory, each start begins again from the demo data; \`mon sandbox trigger tick 1d\` jumps ahead; stop with Ctrl-C`,
+    ...(opts.webhooks ?? []).map((url) => `# webhook: each plugin result's change of state is POSTed to ${url}`),
+    ...(ca === undefined
+      ? []
+      : [
+          `# HTTPS: the certificate is signed by the local CA ${ca.certPath} (mon trusts it by itself); for other clients:`,
+          `#   curl --cacert ${ca.certPath} ${sandbox.url}/v2.5/groups?api_key=…`,
+          `#   export SSL_CERT_FILE=${ca.certPath}          # OpenSSL-based clients (this CA only, in that shell)`,
+          `#   export REQUESTS_CA_BUNDLE=${ca.certPath}     # Python requests`,
+          `#   export NODE_EXTRA_CA_CERTS=${ca.certPath}    # Node, besides its own CAs`,
+        ]),
+    `export MON_BASE_URL=${sandbox.url}`,
+    `export MON_API_KEY=${sandbox.apiKey}`,
+    '',
+  ].join('\n');
 }
 
 /** `--speed 60` reads as "an hour a minute". */

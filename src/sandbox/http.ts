@@ -1,6 +1,6 @@
 /**
- * HTTP plumbing of the sandbox: parameter parsing, the JSON error shape, value readers and
- * pagination. Nothing here knows about resources.
+ * HTTP plumbing of the sandbox: parameters and bodies parsed, the JSON error shape, value
+ * readers and pagination. Nothing here knows about resources.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -146,6 +146,24 @@ export async function parseMultipartParams(raw: Buffer, contentType: string): Pr
     addParam(out, key, typeof entry === 'string' ? entry : await entry.text());
   }
   return out;
+}
+
+/**
+ * Parameters of a request body: form-encoded (api-v2.5 conventions 7) or JSON with the same
+ * keys nested as objects, as the service accepts; any other type is 400.
+ */
+export async function parseBodyParams(req: IncomingMessage, raw: Buffer): Promise<Params> {
+  if (raw.length === 0) return {};
+  const contentType = req.headers['content-type'] ?? '';
+  const type = contentType.split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return parseParams(raw.toString('utf8'));
+  if (type === 'application/json') return parseJsonParams(raw.toString('utf8'));
+  if (type === 'multipart/form-data') return parseMultipartParams(raw, contentType);
+  throw new ApiError(
+    400,
+    ':bad_request',
+    `request bodies must be application/x-www-form-urlencoded, multipart/form-data or application/json, not ${type || 'untyped'} (api-v2.5 conventions 7)`,
+  );
 }
 
 /** Reads the whole body; over `maxBytes` is a 413 (the largest legal value, a note body, is 16 MiB). */

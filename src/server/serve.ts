@@ -86,115 +86,154 @@ export interface Server {
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
 
-/** Binds and resolves once listening; an address that cannot be bound is a UsageError naming --listen. */
-export async function listen(options: ServeOptions): Promise<Server> {
-  const methods = (options.methods ?? ['POST']).map((m) => m.toUpperCase());
-  const maxBody = options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
+/** The limits of the options, as node:http takes them. */
+function serverLimits(options: ServeOptions) {
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_LIMITS.headersTimeoutMs, requestTimeout);
-  const serverOptions = {
+  return {
     requestTimeout,
     headersTimeout,
     keepAliveTimeout: options.idleTimeoutMs ?? DEFAULT_LIMITS.idleTimeoutMs,
     // Node checks the two timeouts above every this often (30 s by default): a tenth of the shorter.
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 10))),
   };
-  const refused: Record<number, number> = {};
-  let active = 0;
-  let closing = false;
-  let hold: { inFlight: AbortSignal; release(): void } | undefined;
-  const drained: (() => void)[] = [];
+}
 
-  const begin = (): void => {
-    if (active++ === 0 && options.letFinish) hold = options.letFinish();
-  };
-  const end = (): void => {
-    if (--active > 0) return;
-    hold?.release();
-    hold = undefined;
-    for (const resolve of drained.splice(0)) resolve();
-  };
+/**
+ * The requests in flight and the ones refused: held (Context.letFinish) while any is in
+ * flight, drained on close; every answer goes through here so a closing server says so.
+ */
+class Requests {
+  readonly refused: Record<number, number> = {};
+  active = 0;
+  closing = false;
+  private hold: { inFlight: AbortSignal; release(): void } | undefined;
+  private readonly drained: (() => void)[] = [];
 
-  const answer = (res: ServerResponse, reply: Reply): void => {
+  constructor(private readonly letFinish: ServeOptions['letFinish']) {}
+
+  begin(): void {
+    if (this.active++ === 0 && this.letFinish) this.hold = this.letFinish();
+  }
+
+  end(): void {
+    if (--this.active > 0) return;
+    this.hold?.release();
+    this.hold = undefined;
+    for (const resolve of this.drained.splice(0)) resolve();
+  }
+
+  /** Resolves when no request is in flight, or when a second interrupt cuts them off. */
+  drain(): Promise<void> {
+    if (this.active === 0) return Promise.resolve();
+    const forced = this.hold?.inFlight;
+    return new Promise<void>((resolve) => {
+      this.drained.push(resolve);
+      forced?.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  count(status: number): void {
+    this.refused[status] = (this.refused[status] ?? 0) + 1;
+  }
+
+  answer(res: ServerResponse, reply: Reply): void {
     if (res.headersSent || res.destroyed) return;
     const headers: Record<string, string> = { ...reply.headers };
-    if (closing) headers.connection = 'close';
+    if (this.closing) headers.connection = 'close';
     res.writeHead(reply.status, headers);
     res.end(reply.body);
-  };
-  const refuse = (res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void => {
-    refused[status] = (refused[status] ?? 0) + 1;
-    answer(res, { status, headers: { ...TEXT, ...headers }, body: `${text}\n` });
-  };
+  }
 
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    begin();
+  refuse(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+    this.count(status);
+    this.answer(res, { status, headers: { ...TEXT, ...headers }, body: `${text}\n` });
+  }
+}
+
+/** Reads the body whole and hands it to `whole`; over `maxBody` (declared or sent) it is refused with 413. */
+function readWhole(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBody: number,
+  requests: Requests,
+  whole: (body: Buffer) => void,
+): void {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > maxBody) {
+    requests.refuse(res, 413, `body over ${maxBody} bytes`, { connection: 'close' });
+    req.resume();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on('data', (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > maxBody) {
+      over = true;
+      chunks.length = 0;
+      requests.refuse(res, 413, `body over ${maxBody} bytes`, { connection: 'close' });
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('error', () => res.destroy());
+  req.on('end', () => {
+    if (over || res.writableEnded || res.destroyed) return;
+    whole(Buffer.concat(chunks, size));
+  });
+}
+
+/** The listener of each request: counted in flight, logged once answered, checked, read whole, handled. */
+function requestListener(options: ServeOptions, requests: Requests) {
+  const methods = (options.methods ?? ['POST']).map((m) => m.toUpperCase());
+  const maxBody = options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    requests.begin();
     const started = performance.now();
     let ended = false;
-    const finish = (): void => {
+    res.once('close', () => {
       if (ended) return;
       ended = true;
-      end();
+      requests.end();
       options.log?.(
         `${req.method ?? '?'} ${req.url ?? ''} ${res.statusCode} ${Math.round(performance.now() - started)}ms`,
       );
-    };
-    res.once('close', finish);
+    });
     const method = (req.method ?? '').toUpperCase();
     if (!methods.includes(method)) {
       req.resume();
-      refuse(res, 405, `method not allowed: use ${methods.join(', ')}`, { allow: methods.join(', ') });
+      requests.refuse(res, 405, `method not allowed: use ${methods.join(', ')}`, { allow: methods.join(', ') });
       return;
     }
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxBody) {
-      refuse(res, 413, `body over ${maxBody} bytes`, { connection: 'close' });
-      req.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > maxBody) {
-        over = true;
-        chunks.length = 0;
-        refuse(res, 413, `body over ${maxBody} bytes`, { connection: 'close' });
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (over || res.writableEnded || res.destroyed) return;
+    readWhole(req, res, maxBody, requests, (body) => {
       const request: ServerRequest = {
         method,
         path: req.url ?? '/',
         headers: req.headers,
-        body: Buffer.concat(chunks, size),
+        body,
         remote: req.socket.remoteAddress ?? '',
       };
       Promise.resolve()
         .then(() => options.handle(request))
         .then(
-          (reply) => answer(res, reply),
+          (reply) => requests.answer(res, reply),
           (error: unknown) => {
             options.onError?.(error);
-            answer(res, { status: 500, headers: TEXT, body: 'internal error\n' });
+            requests.answer(res, { status: 500, headers: TEXT, body: 'internal error\n' });
           },
         );
     });
   };
+}
 
-  const server: NodeServer = options.tls
-    ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, onRequest)
-    : createHttpServer(serverOptions, onRequest);
-  // A request Node cannot parse or that timed out: answer it when the socket still can, and go on.
+/** A request Node cannot parse or that timed out: answered when the socket still can, and the server goes on. */
+function answerClientErrors(server: NodeServer, options: ServeOptions, requests: Requests): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    refused[status] = (refused[status] ?? 0) + 1;
+    requests.count(status);
     options.log?.(`- - ${status} (${error.code ?? 'client error'})`);
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -206,9 +245,11 @@ export async function listen(options: ServeOptions): Promise<Server> {
   });
   // A TLS handshake that fails is the sender's problem, not the server's.
   server.on('tlsClientError', (error: Error) => options.log?.(`- - TLS (${error.message.split('\n')[0]})`));
+}
 
-  const { host, port } = options.address;
-  await new Promise<void>((resolve, reject) => {
+/** Listens on the address; one that cannot be bound is a UsageError naming --listen and why. */
+function bind(server: NodeServer, { host, port }: ListenAddress): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
       const why =
         error.code === 'EADDRINUSE'
@@ -228,6 +269,19 @@ export async function listen(options: ServeOptions): Promise<Server> {
       resolve();
     });
   });
+}
+
+/** Binds and resolves once listening; an address that cannot be bound is a UsageError naming --listen. */
+export async function listen(options: ServeOptions): Promise<Server> {
+  const requests = new Requests(options.letFinish);
+  const limits = serverLimits(options);
+  const onRequest = requestListener(options, requests);
+  const server: NodeServer = options.tls
+    ? createHttpsServer({ ...limits, cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : createHttpServer(limits, onRequest);
+  answerClientErrors(server, options, requests);
+  await bind(server, options.address);
+  const { host, port } = options.address;
   const bound = server.address();
   const boundPort = typeof bound === 'object' && bound !== null ? bound.port : port;
   const url = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
@@ -237,20 +291,14 @@ export async function listen(options: ServeOptions): Promise<Server> {
   return {
     url,
     port: boundPort,
-    inFlight: () => active,
-    refused,
+    inFlight: () => requests.active,
+    refused: requests.refused,
     close() {
       closed ??= (async () => {
-        closing = true;
+        requests.closing = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        if (active > 0) {
-          const forced = hold?.inFlight;
-          await new Promise<void>((resolve) => {
-            drained.push(resolve);
-            forced?.addEventListener('abort', () => resolve(), { once: true });
-          });
-        }
+        if (requests.active > 0) await requests.drain();
         server.closeAllConnections();
         await stopped;
       })();

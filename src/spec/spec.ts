@@ -1,6 +1,6 @@
 import type { Attributes } from '../api/encode.js';
 import type { RouteName } from '../api/endpoints.js';
-import type { AccountOutcome, Context } from '../context.js';
+import type { Context } from '../context.js';
 
 /**
  * Commands are declared as data (house-style, "Declare, then generate"): each resource lists
@@ -162,11 +162,6 @@ export interface VerbSpec {
    * by default, when its route is a GET; a verb without a route says so itself.
    */
   reads?: boolean | ((input: ParsedInput) => boolean);
-  /**
-   * Across accounts, shows what each account's run held (Output.account.hold) once all have
-   * finished: `status` prints a block per account and a total. Other verbs stream their items.
-   */
-  acrossAccounts?(outcomes: readonly AccountOutcome[], input: Invocation, ctx: Context): Promise<VerbOutcome>;
   /** Left out of help and completions (`mon __complete`, which completion scripts run). */
   hidden?: boolean;
   /** Runs until it is stopped (`sandbox serve`, a server in the foreground): MON_DEADLINE does not end it. */

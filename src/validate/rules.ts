@@ -36,115 +36,119 @@ export function article(noun: string): string {
  * API, and fails with a message that states the rule (the caller prefixes the option's name).
  */
 export function schemaFor(rule: Rule, nowMs: number): z.ZodMiniType<unknown, string> {
-  switch (rule.type) {
-    case 'text':
-      return z.string().check(
-        z.refine((v) => characters(v) <= rule.max, {
-          error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})`,
-        }),
-        z.refine((v) => !rule.nonEmpty || v.trim().length > 0, { error: 'must not be empty' }),
-      );
-    case 'email':
-      return z.string().check(
-        z.refine((v) => characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
-        z.refine((v) => z.email().safeParse(v).success, {
-          error: (issue) => `${quoted(String(issue.input))} is not an e-mail address`,
-        }),
-      );
-    case 'date': {
-      const date = z
-        .string()
-        .check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => dateProblem(String(issue.input)) }));
-      if (!rule.epoch) return date;
-      // The reference types these times as integer epoch seconds (api-v2.5, Expirations; one
-      // sample sends a date string): the documented integer is sent.
-      const endOfDay = rule.epoch === 'end';
-      return z.pipe(
-        date,
-        parsedBy(
-          (v) => dayToEpoch(parseDate(v)!, endOfDay),
-          () => 'must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)',
-        ),
-      );
-    }
-    case 'uid': {
-      const kind = UID_KINDS[rule.prefix] ?? 'item';
-      return z.string().check(
-        z.refine((v) => v.startsWith(rule.prefix) && v.length > rule.prefix.length && !/[\s/?#]/.test(v), {
-          error: (issue) =>
-            `${quoted(String(issue.input))} is not ${article(kind)} ${kind} uid (they start with ${rule.prefix})`,
-        }),
-        // ids sent in a body have a limit (191 in expirations and notes, api-v2.5 Limits); over it the API answers 500
-        z.refine((v) => rule.max === undefined || characters(v) <= rule.max, {
-          error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})`,
-        }),
-      );
-    }
-    case 'int': {
-      const range = rule.max === undefined ? `${rule.min} or more` : `from ${rule.min} to ${rule.max}`;
-      return z
-        .pipe(
-          z.string().check(
-            z.refine((v) => /^\d+$/.test(v.trim()), {
-              error: (issue) => `must be a whole number ${range} (got ${quoted(String(issue.input))})`,
-            }),
-            z.refine((v) => rule.max !== undefined || Number(v.trim()) <= MAX_INT32, {
-              error: (issue) =>
-                `must be at most ${MAX_INT32}, the largest whole number the API takes (got ${quoted(String(issue.input))})`,
-            }),
-          ),
-          z.transform((v: string) => Number(v)),
-        )
-        .check(
-          z.refine((n: number) => n >= rule.min && (rule.max === undefined || n <= rule.max), {
-            error: (issue) => `must be a whole number ${range} (got ${String(issue.input)})`,
-          }),
-        );
-    }
-    case 'url':
-      return z.string().check(
-        z.refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), {
-          error: (issue) => `${quoted(String(issue.input))} is not an http(s) URL`,
-        }),
-        z.refine((v) => rule.max === undefined || characters(v) <= rule.max, {
-          error: `at most ${rule.max} characters`,
-        }),
-      );
-    case 'when':
-      return parsedBy(
-        (v) => parseWhen(v, nowMs),
-        (v) => whenProblem(v, 'is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds'),
-      ).check(
-        z.refine((s: number) => s > nowMs / 1000, {
-          error: (issue) =>
-            `must lie in the future: read as ${isoSeconds(issue.input as number)}, and now is ${isoSeconds(Math.floor(nowMs / 1000))} — give a duration such as 2h, or a later time`,
-        }),
-        z.refine((s: number) => s <= MAX_EPOCH_SECONDS, {
-          error: 'must be before 2038-01-19 (the API keeps times in 32 bits)',
-        }),
-      );
-    case 'since':
-      return parsedBy(
-        (v) => parseWhen(v, nowMs, -1),
-        (v) => whenProblem(v, 'is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds'),
-      );
-    case 'duration':
-      return parsedBy((v) => parseDuration(v) || undefined, 'is not a duration such as 30d, 2w or 12h');
-    case 'range':
-      return parsedBy(
-        parseRange,
-        'is not a threshold range such as 5, 5:, ~:5, 1:5 or @1:5 (Nagios plugin guidelines)',
-      );
-    case 'name':
-      return z
-        .string()
-        .check(
-          z.refine((v) => rule.pattern.test(v), { error: (issue) => `'${String(issue.input)}' is not ${rule.says}` }),
-        );
-    case 'rate':
-      return parsedBy(parseRate, 'is not a rate such as 400/60 (requests per seconds, each from 1 to 1000000)');
-  }
+  return (SCHEMAS[rule.type] as SchemaOf<Rule['type']>)(rule as never, nowMs);
 }
+
+/** How a rule of one type becomes its schema. */
+type SchemaOf<K extends Rule['type']> = (
+  rule: Extract<Rule, { type: K }>,
+  nowMs: number,
+) => z.ZodMiniType<unknown, string>;
+
+/** Each type of rule and its schema: one entry a type. */
+const SCHEMAS: { [K in Rule['type']]: SchemaOf<K> } = {
+  text: (rule) =>
+    z.string().check(
+      z.refine((v) => characters(v) <= rule.max, {
+        error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})`,
+      }),
+      z.refine((v) => !rule.nonEmpty || v.trim().length > 0, { error: 'must not be empty' }),
+    ),
+  email: (rule) =>
+    z.string().check(
+      z.refine((v) => characters(v) <= rule.max, { error: `at most ${rule.max} characters` }),
+      z.refine((v) => z.email().safeParse(v).success, {
+        error: (issue) => `${quoted(String(issue.input))} is not an e-mail address`,
+      }),
+    ),
+  date: (rule) => {
+    const date = z
+      .string()
+      .check(z.refine((v) => parseDate(v) !== undefined, { error: (issue) => dateProblem(String(issue.input)) }));
+    if (!rule.epoch) return date;
+    // The reference types these times as integer epoch seconds (api-v2.5, Expirations; one
+    // sample sends a date string): the documented integer is sent.
+    const endOfDay = rule.epoch === 'end';
+    return z.pipe(
+      date,
+      parsedBy(
+        (v) => dayToEpoch(parseDate(v)!, endOfDay),
+        () => 'must lie between 1970-01-01 and 2038-01-19 (the API keeps times in 32 bits)',
+      ),
+    );
+  },
+  uid: (rule) => {
+    const kind = UID_KINDS[rule.prefix] ?? 'item';
+    return z.string().check(
+      z.refine((v) => v.startsWith(rule.prefix) && v.length > rule.prefix.length && !/[\s/?#]/.test(v), {
+        error: (issue) =>
+          `${quoted(String(issue.input))} is not ${article(kind)} ${kind} uid (they start with ${rule.prefix})`,
+      }),
+      // ids sent in a body have a limit (191 in expirations and notes, api-v2.5 Limits); over it the API answers 500
+      z.refine((v) => rule.max === undefined || characters(v) <= rule.max, {
+        error: (issue) => `at most ${rule.max} characters (got ${characters(issue.input as string)})`,
+      }),
+    );
+  },
+  int: (rule) => {
+    const range = rule.max === undefined ? `${rule.min} or more` : `from ${rule.min} to ${rule.max}`;
+    return z
+      .pipe(
+        z.string().check(
+          z.refine((v) => /^\d+$/.test(v.trim()), {
+            error: (issue) => `must be a whole number ${range} (got ${quoted(String(issue.input))})`,
+          }),
+          z.refine((v) => rule.max !== undefined || Number(v.trim()) <= MAX_INT32, {
+            error: (issue) =>
+              `must be at most ${MAX_INT32}, the largest whole number the API takes (got ${quoted(String(issue.input))})`,
+          }),
+        ),
+        z.transform((v: string) => Number(v)),
+      )
+      .check(
+        z.refine((n: number) => n >= rule.min && (rule.max === undefined || n <= rule.max), {
+          error: (issue) => `must be a whole number ${range} (got ${String(issue.input)})`,
+        }),
+      );
+  },
+  url: (rule) =>
+    z.string().check(
+      z.refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), {
+        error: (issue) => `${quoted(String(issue.input))} is not an http(s) URL`,
+      }),
+      z.refine((v) => rule.max === undefined || characters(v) <= rule.max, {
+        error: `at most ${rule.max} characters`,
+      }),
+    ),
+  when: (_rule, nowMs) =>
+    parsedBy(
+      (v) => parseWhen(v, nowMs),
+      (v) => whenProblem(v, 'is not a duration (90m, 2h, 7d), an ISO 8601 time or epoch seconds'),
+    ).check(
+      z.refine((s: number) => s > nowMs / 1000, {
+        error: (issue) =>
+          `must lie in the future: read as ${isoSeconds(issue.input as number)}, and now is ${isoSeconds(Math.floor(nowMs / 1000))} — give a duration such as 2h, or a later time`,
+      }),
+      z.refine((s: number) => s <= MAX_EPOCH_SECONDS, {
+        error: 'must be before 2038-01-19 (the API keeps times in 32 bits)',
+      }),
+    ),
+  since: (_rule, nowMs) =>
+    parsedBy(
+      (v) => parseWhen(v, nowMs, -1),
+      (v) => whenProblem(v, 'is not a duration back from now (90m, 2h, 7d), an ISO 8601 time or epoch seconds'),
+    ),
+  duration: () => parsedBy((v) => parseDuration(v) || undefined, 'is not a duration such as 30d, 2w or 12h'),
+  range: () =>
+    parsedBy(parseRange, 'is not a threshold range such as 5, 5:, ~:5, 1:5 or @1:5 (Nagios plugin guidelines)'),
+  name: (rule) =>
+    z
+      .string()
+      .check(
+        z.refine((v) => rule.pattern.test(v), { error: (issue) => `'${String(issue.input)}' is not ${rule.says}` }),
+      ),
+  rate: () => parsedBy(parseRate, 'is not a rate such as 400/60 (requests per seconds, each from 1 to 1000000)'),
+};
 
 /** A schema that parses the text with `parse`; undefined from it fails with `'<text>' <says>`, or with what `says` makes of the text. */
 function parsedBy<T>(parse: (value: string) => T | undefined, says: string | ((value: string) => string)) {

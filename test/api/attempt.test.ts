@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attempt, AttemptFailed, settle, type AttemptSettings, type PreparedRequest } from '../../src/api/attempt.js';
+import { attempt, AttemptFailed, type AttemptSettings, type PreparedRequest } from '../../src/api/attempt.js';
+import { settle } from '../../src/api/settle.js';
 import { systemClock } from '../../src/clock.js';
 import {
   AuthError,

@@ -54,7 +54,7 @@ describe("undici's layout, as mon relies on it", () => {
     // undici, connectTunnel can go.
     const proxyAgent = source('lib/dispatcher/proxy-agent.js');
     expect(proxyAgent).not.toContain('new ProxyConnectionError(');
-    // A tunnel refused with a status is told by this message (src/api/attempt.ts, networkError).
+    // A tunnel refused with a status is told by this message (src/api/network-error.ts, proxyFailure).
     expect(proxyAgent).toContain('`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`');
   });
 

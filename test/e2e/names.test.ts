@@ -96,6 +96,26 @@ describe('computers, groups, manufacturers and products by any of their names', 
     expect(sandbox.requests).toEqual([]);
   });
 
+  it('`--dry-run` shows the first lookup of a uid, a group name and a group slug: a list page, or one GET', async () => {
+    const dry = async (args: string[]) => {
+      const result = await runMain([...args, '--dry-run'], { env });
+      expect(result.code).toBe(0);
+      return { request: result.stdout.trimEnd(), notice: result.stderr.trimEnd() };
+    };
+    const uid = String(computer.uid);
+    expect(await dry(['computers', 'get', uid])).toEqual({
+      request: `GET ${sandbox.url}/v2.5/computers?page=1&per_page=100&api_key=[REDACTED]`,
+      notice: `dry run: nothing was sent (the request that would look up <client-id> '${uid}'; what follows depends on its answer)`,
+    });
+    expect((await dry(['computers', 'list', '--group', 'Acme Design'])).request).toBe(
+      `GET ${sandbox.url}/v2.5/groups?page=1&per_page=100&api_key=[REDACTED]`,
+    );
+    expect((await dry(['computers', 'list', '--group', 'acme-design'])).request).toBe(
+      `GET ${sandbox.url}/v2.5/groups/acme-design?api_key=[REDACTED]`,
+    );
+    expect(sandbox.requests).toEqual([]);
+  });
+
   it('`computers get <c_ uid>` and `plugin list <c_ uid>` find the client id; the table shows the uid', async () => {
     const uid = String(computer.uid);
     const got = await runMain(['computers', 'get', uid], { env });

@@ -5,7 +5,8 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetSandbox, serveForeground } from '../../src/sandbox/cli.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { journalOf, readState } from '../../src/sandbox/store.js';
+import { journalOf } from '../../src/sandbox/journal.js';
+import { readState } from '../../src/sandbox/store.js';
 import { Api, NOW, start } from './helpers.js';
 
 let dir: string;

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { fanOut } from '../../src/fleet/fan-out.js';
-import {
-  attributesOf,
-  failureOf,
-  planLine,
-  planMute,
-  roughDuration,
-  stateSet,
-  type MuteOutcome,
-} from '../../src/fleet/mute.js';
+import { attributesOf, planLine, planMute, roughDuration, type MuteOutcome } from '../../src/fleet/mute.js';
+import { failureOf, stateSet } from '../../src/fleet/mute-send.js';
 import type { SelectedResult } from '../../src/fleet/selection.js';
 import { meterLine } from '../../src/output/progress.js';
 import { parseFromLines, parseUidLines } from '../../src/validate/uid-list.js';

@@ -8,7 +8,8 @@ import type { CatalogRec } from '../model.js';
 import { uniqueSlug } from '../prng.js';
 import { renderCatalog } from '../render.js';
 import type { Reply, RequestContext, Router } from '../router.js';
-import type { Collection, Store } from '../store.js';
+import type { Collection } from '../collection.js';
+import type { Store } from '../store.js';
 import { byThenUid, deleteOwned, listReply, ownedOr404 } from './common.js';
 
 const NAME_MAX = 191;

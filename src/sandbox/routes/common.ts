@@ -2,7 +2,7 @@
 import { forbidden, invalidParameter, notFound, one, paginate, parseBoolean, parsePagination } from '../http.js';
 import type { AccountId } from '../model.js';
 import type { Reply, RequestContext } from '../router.js';
-import type { Collection } from '../store.js';
+import type { Collection } from '../collection.js';
 
 interface Owned {
   uid: string;

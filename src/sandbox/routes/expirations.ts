@@ -4,7 +4,7 @@ import { invalidParameter, missingParameter, one, parseEpochOrDate, unprocessabl
 import type { CatalogRec, ComputerRec, ExpirationRec, GroupRec } from '../model.js';
 import { renderExpiration } from '../render.js';
 import type { Reply, RequestContext, Router } from '../router.js';
-import type { Collection } from '../store.js';
+import type { Collection } from '../collection.js';
 import { byThenUid, deleteOwned, listReply, ownedOr404, queryFlag } from './common.js';
 
 const DAY = 86_400;
