@@ -3,10 +3,8 @@
  * `profile add`'s hidden key. While readline reads, the terminal is in raw mode, so Ctrl-C comes
  * as a key, not as the signal: it is taken for the interrupt it would have been (exit 130), and
  * Ctrl-D, the end of input, for an empty answer (a "no", or no key). SIGTERM and MON_DEADLINE
- * still end the wait through ctx.signal. A boundary of the build: commands import this module
- * when they ask, so only they load readline.
+ * still end the wait through ctx.signal.
  */
-import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
@@ -17,6 +15,9 @@ export async function askLine(
   question: string,
   { hidden = false }: { hidden?: boolean } = {},
 ): Promise<string> {
+  // A boundary of the build (test/unit/lazy-boundaries.test.ts): the commands import this module
+  // at the top, so readline is loaded here, only by a command that asks.
+  const { createInterface } = await import('node:readline/promises');
   const stderr = ctx.io.stderr as NodeJS.WritableStream;
   // Hidden: the typed characters go to a sink that drops them.
   const output = hidden ? new Writable({ write: (_chunk, _encoding, done) => done() }) : stderr;

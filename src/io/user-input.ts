@@ -10,7 +10,6 @@
  * Loaded only by the commands that read such input.
  */
 import { close, constants, fstat, open, read } from 'node:fs';
-import { Socket } from 'node:net';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -146,6 +145,8 @@ async function* fileChunks(path: string, signal: AbortSignal): AsyncGenerator<Bu
   try {
     const stat = await promisify(fstat)(fd);
     if (stat.isFIFO() || stat.isSocket()) {
+      // node:net where a socket is started: a boundary of the build (test/unit/lazy-boundaries.test.ts).
+      const { Socket } = await import('node:net');
       // The socket closes the descriptor when it ends or is destroyed.
       owned = false;
       const socket = new Socket({ fd, readable: true, writable: false });
