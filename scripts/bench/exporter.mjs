@@ -8,6 +8,7 @@
 //   node scripts/bench/exporter.mjs [--computers 10000] [--scrapes 10000] [--concurrency 50]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,22 @@ const MON = fileURLToPath(new URL('../../bin/mon', import.meta.url));
 function rssMb(pid) {
   const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
   return kb / 1024;
+}
+
+/**
+ * One GET of `url` through `agent`, its body read whole: the status. node:http with a keep-alive
+ * agent, not fetch: fetch in this process cost each scrape more than the exporter took to answer
+ * it, so the figure was the client's. 10,000 scrapes, 50 at once, 2 CPUs at load 1: p50 14-15 ms
+ * and p99 48-51 ms with fetch; 7 ms and 30-33 ms with this.
+ */
+function scrape(agent, url) {
+  return new Promise((resolve, reject) => {
+    get(url, { agent }, (response) => {
+      response.on('data', () => {});
+      response.on('end', () => resolve(response.statusCode));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
 }
 
 function percentile(sorted, p) {
@@ -72,18 +89,20 @@ export async function measureExporter({ computers, scrapes, concurrency }) {
     let next = 0;
     let memoryFrom;
     const warm = Math.floor(scrapes / 10);
+    // One connection per worker, kept open, as a Prometheus server keeps its own.
+    const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
     const worker = async () => {
       while (next < scrapes) {
         const index = next++;
         if (index === warm) memoryFrom = rssMb(child.pid);
         const started = performance.now();
-        const response = await fetch(`${url}/metrics`);
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`scrape ${index}: ${response.status}`);
+        const status = await scrape(agent, `${url}/metrics`);
+        if (status !== 200) throw new Error(`scrape ${index}: ${status}`);
         times.push(performance.now() - started);
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
+    agent.destroy();
     const memoryTo = rssMb(child.pid);
     times.sort((a, b) => a - b);
     return {

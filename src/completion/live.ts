@@ -7,7 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { readConfigFile } from '../config/trust.js';
+import { acquireLock, LONG_LOCK, writeFileAtomic } from '../config/files.js';
+import { checkPrivateFolder, ensureConfigDir, readConfigFile } from '../config/trust.js';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 
@@ -128,10 +129,6 @@ export async function refreshLiveNames(ctx: Context): Promise<void> {
   const key = await accountKey(ctx);
   if (key === undefined) return;
   const file = cacheFile(ctx.configDir, key);
-  const [{ acquireLock, LONG_LOCK, writeFileAtomic }, { checkPrivateFolder, ensureConfigDir }] = await Promise.all([
-    import('../config/files.js'),
-    import('../config/trust.js'),
-  ]);
   ensureConfigDir(ctx.configDir);
   checkPrivateFolder(join(ctx.configDir, 'completion'), 'completion cache folder', { create: true });
   let lock;

@@ -5,6 +5,7 @@
  * Ctrl-D, the end of input, for an empty answer (a "no", or no key). SIGTERM and MON_DEADLINE
  * still end the wait through ctx.signal.
  */
+import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 
@@ -14,11 +15,9 @@ export async function askLine(
   question: string,
   { hidden = false }: { hidden?: boolean } = {},
 ): Promise<string> {
-  // Loaded here, not at the top: only a command that asks loads readline.
-  const [{ createInterface }, { Writable }] = await Promise.all([
-    import('node:readline/promises'),
-    import('node:stream'),
-  ]);
+  // A boundary of the build (test/unit/lazy-boundaries.test.ts): the commands import this module
+  // at the top, so readline is loaded here, only by a command that asks.
+  const { createInterface } = await import('node:readline/promises');
   const stderr = ctx.io.stderr as NodeJS.WritableStream;
   // Hidden: the typed characters go to a sink that drops them.
   const output = hidden ? new Writable({ write: (_chunk, _encoding, done) => done() }) : stderr;

@@ -9,10 +9,14 @@
  *   has read much more than that (`--from /dev/zero` stops after 1 MiB).
  * Loaded only by the commands that read such input.
  */
+import { close, constants, fstat, open, read } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import type { Context } from '../context.js';
 import { InterruptedError, MonError, UsageError } from '../errors.js';
 import { quoted } from '../text/escape.js';
+import { deadlineError, deadlineFromEnv } from '../time/deadline.js';
 
 export interface UserInput {
   /** The option that names the input, as messages say it: `--from`, `--body-file`, `--api-key-stdin`. */
@@ -116,7 +120,6 @@ export async function readUserInput(ctx: Context, input: UserInput): Promise<str
  */
 async function deadlineOf(ctx: Context): Promise<{ signal: AbortSignal; error: () => MonError } | undefined> {
   if (!ctx.env.MON_DEADLINE) return undefined;
-  const { deadlineFromEnv, deadlineError } = await import('../time/deadline.js');
   const ms = deadlineFromEnv(ctx.env);
   return { signal: AbortSignal.timeout(ms), error: () => deadlineError(ms) };
 }
@@ -137,13 +140,12 @@ function streamChunks(stream: NodeJS.ReadableStream, signal: AbortSignal): Async
  * /dev/zero) is read a chunk at a time, the signal looked at between chunks.
  */
 async function* fileChunks(path: string, signal: AbortSignal): AsyncGenerator<Buffer> {
-  const fs = await import('node:fs');
-  const { promisify } = await import('node:util');
-  const fd = await promisify(fs.open)(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const fd = await promisify(open)(path, constants.O_RDONLY | constants.O_NONBLOCK);
   let owned = true;
   try {
-    const stat = await promisify(fs.fstat)(fd);
+    const stat = await promisify(fstat)(fd);
     if (stat.isFIFO() || stat.isSocket()) {
+      // node:net where a socket is started: a boundary of the build (test/unit/lazy-boundaries.test.ts).
       const { Socket } = await import('node:net');
       // The socket closes the descriptor when it ends or is destroyed.
       owned = false;
@@ -151,16 +153,15 @@ async function* fileChunks(path: string, signal: AbortSignal): AsyncGenerator<Bu
       yield* streamChunks(socket, signal);
       return;
     }
-    const read = promisify(fs.read);
+    const readChunk = promisify(read);
     for (;;) {
       signal.throwIfAborted();
       let bytes: number;
       const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
       try {
-        ({ bytesRead: bytes } = await read(fd, buffer, 0, CHUNK_BYTES, null));
+        ({ bytesRead: bytes } = await readChunk(fd, buffer, 0, CHUNK_BYTES, null));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        const { setTimeout: sleep } = await import('node:timers/promises');
         await sleep(RETRY_MS, undefined, { signal });
         continue;
       }
@@ -168,6 +169,6 @@ async function* fileChunks(path: string, signal: AbortSignal): AsyncGenerator<Bu
       yield buffer.subarray(0, bytes);
     }
   } finally {
-    if (owned) fs.close(fd, () => {});
+    if (owned) close(fd, () => {});
   }
 }
