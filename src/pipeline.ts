@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
 import { DryRun } from './dry-run.js';
 import { UsageError } from './errors.js';
+import { runAccounts } from './fleet/accounts.js';
 import { resolveGlobals } from './globals.js';
 import { flushed } from './output/drain.js';
 import type { JqSink } from './output/jq.js';
@@ -97,9 +98,6 @@ export class VerbPipeline {
 
   /** --profiles, --all-profiles, MON_PROFILES: the same steps once per account (src/fleet/accounts.ts). */
   private async acrossAccounts(verb: VerbSpec, checked: ParsedInput, ctx: Context, deps: MainDeps): Promise<void> {
-    // The fan-out is read only by a command across accounts: a plain command never evaluates it
-    // (test/perf/startup.test.ts, #17).
-    const { runAccounts } = await import('./fleet/accounts.js');
     const { failure, code, answered, allFailed } = await runAccounts({
       verb,
       invocation: { ...checked, params: apiParams(optionsOf(verb), checked.opts) },

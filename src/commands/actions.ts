@@ -9,6 +9,7 @@ import type { RenderOptions } from '../output/types.js';
 import { changesWanted } from '../changes/request.js';
 import { confirmDeletion } from '../io/confirm.js';
 import { changeSpecOf, renderOptions, withViewExpand, type View } from './view.js';
+import { listChanges } from '../changes/track.js';
 
 /**
  * The verbs most resources share: a list, one object (get, create, update), a delete. Each
@@ -65,8 +66,6 @@ async function changesOf(
     query: { ...read.query, page: 1, per_page: opts.perPage ?? MAX_PER_PAGE },
   });
   if (await ctx.dryRun.shows(first)) return;
-  // changes/track.ts reads the client's module (undici): loaded with the first request, not at start-up.
-  const { listChanges } = await import('../changes/track.js');
   await listChanges(ctx, changes, changeSpecOf(view), render, async (sink) => {
     for await (const page of client.pages(route, request, paging)) sink.push(page.items);
   });

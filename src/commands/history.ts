@@ -9,6 +9,7 @@ import { quoted } from '../text/escape.js';
 import { verb, WHOLE_LIST_OPTIONS, type ResourceSpec } from '../spec/spec.js';
 import { confirmAction } from '../io/confirm.js';
 import { renderOptions, type View } from './view.js';
+import { daysKept, forgetHistory, historyEnabled, listAccounts, readHistory } from '../history/store.js';
 
 const LIST_VIEW: View = {
   columns: [{ key: 'profile' }, { key: 'days' }, { key: 'first' }, { key: 'last' }, { key: 'bytes' }],
@@ -73,9 +74,6 @@ async function historyAccount(ctx: Context, name: string | undefined): Promise<{
     const { account } = await ctx.target();
     return { key: account.key, who: account.key.startsWith('@') ? account.label : `profile ${account.label}` };
   }
-  // history/store.ts reads fleet/selection.ts, which reads the client's module (undici): loaded
-  // by the history commands, not at start-up.
-  const { listAccounts } = await import('../history/store.js');
   const kept = listAccounts(ctx.configDir).map(({ account }) => account);
   if (!kept.includes(name)) {
     const shown = kept.length > 6 ? `${kept.slice(0, 6).join(', ')}, …` : kept.join(', ');
@@ -103,7 +101,6 @@ export const history: ResourceSpec = {
       options: WHOLE_LIST_OPTIONS,
       examples: ['mon history list', 'mon history list --json'],
       async run({ opts }, ctx) {
-        const { historyEnabled, listAccounts } = await import('../history/store.js');
         const rows = listAccounts(ctx.configDir).map(({ account, ...rest }) => ({ profile: account, ...rest }));
         const render = renderOptions(ctx, LIST_VIEW);
         if (opts.count) return ctx.output.count(rows.length, render);
@@ -126,7 +123,6 @@ export const history: ResourceSpec = {
         'mon history export --account @mon.example.net -o csv',
       ],
       async run({ opts }, ctx) {
-        const { historyEnabled, readHistory } = await import('../history/store.js');
         const account = await historyAccount(ctx, opts.account as string | undefined);
         const fromDay = opts.since === undefined ? undefined : new Date(opts.since * 1000).toISOString().slice(0, 10);
         const { snapshots, damaged } = readHistory(ctx.configDir, account.key, { ...(fromDay && { fromDay }) });
@@ -177,7 +173,6 @@ export const history: ResourceSpec = {
         'mon history forget --account @127.0.0.1_8025 --yes',
       ],
       async run({ opts }, ctx) {
-        const { daysKept, forgetHistory } = await import('../history/store.js');
         const { key, who } = await historyAccount(ctx, opts.account as string | undefined);
         const before = opts.before as string | undefined;
         const days = daysKept(ctx.configDir, key).filter((day) => before === undefined || day < before);

@@ -21,6 +21,8 @@ import {
 } from '../spec/spec.js';
 import { changesWanted } from '../changes/request.js';
 import { runBulkMute, DEFAULT_MAX } from './bulk-mute.js';
+import { listChanges } from '../changes/track.js';
+import { findMutedResult } from '../fleet/selection.js';
 
 /** The default length of `--timed` without WHEN (docs/design/cli-contract.md, plugin mute). */
 const DEFAULT_MUTE_SECONDS = 24 * 3600;
@@ -125,8 +127,6 @@ async function listPluginResults(
   const wanted = all.filter((result) => matchesResult(result, match, nowSec));
   if (opts.count) return ctx.output.count(wanted.length, render);
   if (changes) {
-    // changes/track.ts reads the client's module (undici): loaded with the first request.
-    const { listChanges } = await import('../changes/track.js');
     await listChanges(ctx, changes, changeSpecOf(PLUGIN_RESULT_VIEW), render, async (sink) => sink.push(wanted));
     return;
   }
@@ -203,8 +203,7 @@ async function bulkMute(
  * it becomes; then asked on a terminal, and in a script it needs --yes (exit 2, nothing sent).
  */
 async function confirmShorterMute(ctx: Context, uid: string, until: number, nowSec: number): Promise<void> {
-  // fleet/selection.ts reads the client's module (undici): loaded with the first request.
-  const [client, { findMutedResult }] = await Promise.all([ctx.client(), import('../fleet/selection.js')]);
+  const client = await ctx.client();
   const found = await findMutedResult(client, uid);
   const state = found === undefined ? null : muteState(found, nowSec);
   if (state === null || !endsSooner(state, until)) return;

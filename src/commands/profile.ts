@@ -11,6 +11,7 @@ import { quoted } from '../text/escape.js';
 import { readUserInput } from '../io/user-input.js';
 import { askLine } from '../io/prompt.js';
 import { ChangeStates } from '../changes/state.js';
+import { forgetHistory } from '../history/store.js';
 
 const NAME_RULE = { type: 'text', max: 64, nonEmpty: true } as const;
 
@@ -252,8 +253,7 @@ export const profile: ResourceSpec = {
         // completion/live.ts holds node:child_process: loaded by the few commands that need it.
         (await import('../completion/live.js')).forgetLiveNames(ctx.configDir, name);
         const states = ChangeStates.forgetProfile(ctx.configDir, name);
-        // history/store.ts reads the client's module (undici) through fleet/: loaded here, not at start-up.
-        const days = (await import('../history/store.js')).forgetHistory(ctx.configDir, name);
+        const days = forgetHistory(ctx.configDir, name);
         const forgot = `${states > 0 ? ` Its ${states} saved state${states === 1 ? '' : 's'} of --changes ${states === 1 ? 'is' : 'are'} forgotten too.` : ''}${days > 0 ? ` Its ${days} day${days === 1 ? '' : 's'} of history ${days === 1 ? 'is' : 'are'} forgotten too.` : ''}`;
         ctx.notice(
           `Removed profile ${name}.${forgot}${wasDefault ? ' It was the default: there is none now (commands without -p stop at "no profile"); choose one with `mon profile use <name>`.' : ''}`,

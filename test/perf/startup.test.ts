@@ -46,7 +46,6 @@ const LAZY_SOURCES = [
   'src/completion/fish.ts',
   'src/sandbox/server.ts',
   'src/config/store.ts',
-  'src/fleet/accounts.ts',
 ];
 
 /** The packages whose evaluation the tests watch: those bundled lazily, and conf (a file of its own). */

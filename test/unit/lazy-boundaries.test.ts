@@ -78,6 +78,10 @@ const BOUNDARIES: readonly Boundary[] = [
   { target: 'metrics/serve.ts', from: ['commands/metrics.ts'], figure: SERVER },
   { target: 'events/run.ts', from: ['commands/events.ts'], figure: SERVER },
   { target: 'node:net', from: ['io/user-input.ts'], figure: '`--help`: +0.4 M; a request loads it anyway (undici)' },
+  // --output-file's file, whose temporary is named with node:crypto.
+  { target: 'output/output-file.ts', from: ['pipeline.ts'], figure: '+43 M (node:crypto)' },
+  // `mon api --include`'s reason phrases, node:http's STATUS_CODES.
+  { target: 'node:http', from: ['commands/api.ts'], figure: '+20 M' },
   // A compressed answer's decoder, node:zlib, only for a body that has a Content-Encoding.
   { target: 'node:zlib', from: ['api/response-cap.ts'], figure: '+3.2 M, 1% of a request that is not compressed' },
 ];
