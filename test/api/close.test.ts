@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { testClient } from '../helpers/api-client.js';
 import { startFakeApi } from '../helpers/fake-api.js';
 
 it('closing the pool under a request in flight formats no stack trace: the request ends as a network error', async () => {
@@ -7,17 +7,7 @@ it('closing the pool under a request in flight formats no stack trace: the reque
   const reached = new Promise<void>((resolve) => (arrived = resolve));
   // Takes the request and never answers.
   const api = await startFakeApi(() => arrived());
-  const client = new ApiClient({
-    baseUrl: api.url,
-    baseUrlSource: 'test',
-    apiKey: 'k',
-    timeoutMs: 5_000,
-    retries: 0,
-    expand: [],
-    signal: new AbortController().signal,
-    userAgent: 'mon/test',
-    env: {},
-  });
+  const client = testClient(api.url);
   try {
     const pending = client.call('groups.list', {}).catch((error: unknown) => error);
     await reached;

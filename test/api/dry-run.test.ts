@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/client.js';
 import { DryRun } from '../../src/dry-run.js';
 import type { OutputFormat } from '../../src/output/types.js';
+import { testClient } from '../helpers/api-client.js';
 import { json, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 
 /**
@@ -13,17 +14,7 @@ describe('DryRun', () => {
   let client: ApiClient;
   beforeAll(async () => {
     api = await startFakeApi((_req, res) => json(res, 200, { uid: 'g_1', name: 'Acme' }));
-    client = new ApiClient({
-      baseUrl: api.url,
-      baseUrlSource: 'test',
-      apiKey: 'k_dry_run_unit_0001',
-      timeoutMs: 5_000,
-      retries: 0,
-      expand: [],
-      signal: new AbortController().signal,
-      userAgent: 'mon/test',
-      env: {},
-    });
+    client = testClient(api.url, { apiKey: 'k_dry_run_unit_0001' });
   });
   afterAll(async () => {
     await client.close();

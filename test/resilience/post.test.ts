@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { testClient } from '../helpers/api-client.js';
 import {
   apiError,
   hang,
@@ -86,18 +86,7 @@ describe('a creating POST under faults', () => {
 describe('the client itself (in-process, real sockets)', () => {
   it('sends a creating POST once after a reset, a find-or-create again', async () => {
     const api = await startFakeApi(reset);
-    const client = new ApiClient({
-      baseUrl: api.url,
-      baseUrlSource: 'test',
-      apiKey: KEY,
-      timeoutMs: 2_000,
-      retries: 3,
-      expand: [],
-      signal: new AbortController().signal,
-      userAgent: 'mon/test',
-      env: {},
-      backoffMs: 10,
-    });
+    const client = testClient(api.url, { apiKey: KEY, timeoutMs: 2_000, retries: 3, backoffMs: 10 });
     try {
       await expect(
         client.call('notes.create', { body: { note: { body: 'x', computer_id: 'c_1' } } }),

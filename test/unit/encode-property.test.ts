@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { testClient } from '../helpers/api-client.js';
 import { encodeForm, flattenParams, type ParamValue, type Params, type Scalar } from '../../src/api/encode.js';
 import { fillPath } from '../../src/api/endpoints.js';
 import { UsageError } from '../../src/errors.js';
@@ -40,17 +40,7 @@ function expected(input: Params): [string, string][] {
   });
 }
 
-const client = new ApiClient({
-  baseUrl: 'https://acme.example.com',
-  baseUrlSource: 'test',
-  apiKey: 'k_never_shown_0123',
-  timeoutMs: 1_000,
-  retries: 0,
-  expand: [],
-  signal: new AbortController().signal,
-  userAgent: 'mon/test',
-  env: {},
-});
+const client = testClient('https://acme.example.com', { apiKey: 'k_never_shown_0123', timeoutMs: 1_000 });
 
 describe('the form encoder (property)', () => {
   it('flattens resource[attribute], name[] and scalars in order, leaving undefined out, booleans as true/false', () => {
