@@ -99,11 +99,8 @@ export const report = verb({
     if (await ctx.dryRun.shows(plannedStatusRequests(client, scope))) return;
     const account = await accountName(ctx);
     // The report's own code (its HTML, its trends) is loaded only by this command.
-    const [{ collectReport }, { renderReport, readerZone }, { monthPeriod, sincePeriod }] = await Promise.all([
-      import('../report/collect.js'),
-      import('../report/html.js'),
-      import('../report/trends.js'),
-    ]);
+    const report = await import('../report/index.js');
+    const { collectReport, renderReport, readerZone, monthPeriod, sincePeriod } = report;
     const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
     const nowMs = ctx.now();
     const period =
@@ -121,7 +118,7 @@ export const report = verb({
     }
     await history?.record();
     const { account: target } = await ctx.target();
-    const frame = await trendsFrame(ctx, target, scope, period);
+    const frame = trendsFrame(ctx, target, scope, period, report);
     const customer = await displayNameOf(ctx, target);
     const html = renderReport(
       data,
@@ -169,15 +166,15 @@ function refuseOutputs(ctx: Context, outputDir: string | undefined): void {
 }
 
 /** The trends: the days recorded in the period (today's just now, when the read was whole), or why there are none. */
-async function trendsFrame(
+function trendsFrame(
   ctx: Context,
   account: Account,
   scope: Scope,
   period: Period,
-): Promise<{ trends: Trends } | { noTrends: string }> {
+  { trendsOf, dayLabel }: typeof import('../report/index.js'),
+): { trends: Trends } | { noTrends: string } {
   if (!isWholeAccount(scope))
     return { noTrends: 'Trends are recorded for whole accounts: this report covers only part of one (--group).' };
-  const [{ trendsOf }, { dayLabel }] = await Promise.all([import('../report/trends.js'), import('../report/html.js')]);
   const { snapshots } = readHistory(ctx.configDir, account.key, {
     fromDay: period.fromDay,
     toDay: period.toDay,
