@@ -157,6 +157,3 @@ export const alerts = verb({
     await runAlerts(ctx, scope, filter, changesWanted(opts), opts.count === true);
   },
 });
-
-/** `mon status`, the other fleet read, has a file of its own. */
-export { status } from './status.js';
