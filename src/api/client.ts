@@ -16,8 +16,8 @@ import { deadlineError, DEFAULT_DEADLINE_MS } from '../time/deadline.js';
 import { systemClock, type Clock } from '../clock.js';
 import { flattenParams, withExpand, type Params } from './encode.js';
 import { fillPath, routeOf, STABLE_ORDERS, type HttpMethod, type RouteName } from './endpoints.js';
-import { paginate, readWhole, type Page, type Paging } from './paginate.js';
-import { parseTime } from '../time/parse.js';
+import { onceMoreIfMoved, paginate, type Page, type Paging } from './paginate.js';
+import { SortedRead } from './sorted-read.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_MAX_RETRY_AFTER_MS, retrying, withAttempts, type RetryPolicy } from './retry.js';
 
 export type { ApiResponse, PreparedRequest } from './attempt.js';
@@ -251,19 +251,23 @@ export class ApiClient {
 
   /**
    * Every page of a full read, then its records sorted newest first by `field` (ties by uid),
-   * handed out again in pages of the sizes read. The list is held whole to be sorted.
+   * handed out again in pages of the sizes read (sorted-read.ts holds them, mostly on disk).
    */
   private async *sortedPages(prepared: PreparedRequest, paging: Paging, field: string): AsyncGenerator<Page> {
-    const pages = await readWhole(() => this.pagesOf(prepared, paging));
-    const when = (item: Record<string, unknown>) => parseTime(item[field]) ?? Number.NEGATIVE_INFINITY;
-    const uid = (item: Record<string, unknown>) => (typeof item.uid === 'string' ? item.uid : '');
-    const items = pages
-      .flatMap((page) => page.items)
-      .sort((a, b) => when(b) - when(a) || (uid(a) < uid(b) ? -1 : uid(a) > uid(b) ? 1 : 0));
-    let at = 0;
-    for (const page of pages) {
-      const sorted = items.slice(at, (at += page.items.length));
-      yield { ...page, items: sorted, data: sorted };
+    const read = await onceMoreIfMoved(async () => {
+      const held = new SortedRead(field, this.config.log);
+      try {
+        for await (const page of this.pagesOf(prepared, paging)) held.add(page);
+        return held;
+      } catch (error) {
+        held.discard();
+        throw error;
+      }
+    });
+    try {
+      yield* read.pages();
+    } finally {
+      read.discard();
     }
   }
 

@@ -193,11 +193,18 @@ export function leftAfter(page: Page, paging: Paging): { before: number; total?:
  * read is the failure (exit 7).
  */
 export async function readWhole(read: () => AsyncIterable<Page>): Promise<Page[]> {
+  return onceMoreIfMoved(async () => {
+    const pages: Page[] = [];
+    for await (const page of read()) pages.push(page);
+    return pages;
+  });
+}
+
+/** Runs a whole read, and once more when records moved while it was read (rule 5). */
+export async function onceMoreIfMoved<T>(read: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const pages: Page[] = [];
-      for await (const page of read()) pages.push(page);
-      return pages;
+      return await read();
     } catch (error) {
       if (!(error instanceof MovedWhileRead) || attempt === 2) throw error;
     }

@@ -102,6 +102,11 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
       "folder of mon's start-up code cache (default: mon-code-cache-<uid> in the temporary folder, 0700); Node 22 and later keep their own compile cache there too",
   },
   { name: 'NODE_DISABLE_COMPILE_CACHE', meaning: '1: no start-up code cache; every run compiles the bundle' },
+  {
+    name: 'TMPDIR',
+    meaning:
+      'the temporary folder (default /tmp): a sorted --all read of more than 1,000 computers keeps their text there in a file only its owner can read, removed from the folder as soon as it is open, so memory stays flat; where no file can be made the read holds them in memory (--verbose says so)',
+  },
 ];
 
 const environment: Topic = {
