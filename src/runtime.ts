@@ -268,7 +268,12 @@ async function openClient(
   const { log } = run;
   // The budget's clock: its waits are dated by it (a test's moves only when it sleeps).
   const clock = deps.clock;
-  ctx.rateWait = createWaitNotice(deps.io.stderr, clock ? () => clock.now() : Date.now, globals.quiet, log);
+  ctx.rateWait = createWaitNotice(
+    deps.io.stderr,
+    clock ? () => clock.now() : Date.now,
+    { quiet: globals.quiet, term: deps.env.TERM },
+    log,
+  );
   // The sandbox's local CA, trusted for a loopback https:// base only (client.ts): `--tls` needs nothing set.
   const loopbackCa = reached.baseUrl.startsWith('https://') ? sandboxCaCert(dir) : undefined;
   const made = new ApiClient({

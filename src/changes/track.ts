@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { InterruptedError, ServerError, StateFileError, UsageError } from '../errors.js';
 import type { ChangesRequest } from './request.js';
 import { localMinute } from '../output/format.js';
-import { createProgress } from '../output/progress.js';
+import { createProgress, lineOptions } from '../output/progress.js';
 import type { ListRenderer } from '../output/types.js';
 import type { RenderOptions } from '../output/types.js';
 import {
@@ -72,7 +72,7 @@ export async function listChanges(
     const comparison = new Comparison(compare, render.columns, Math.floor(ctx.now() / 1000));
     const collector = new ChangeCollector(comparison, before?.items, before?.rows);
     // Nothing is printed before the whole list is read: a person at a terminal sees it being read.
-    const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait);
+    const progress = createProgress(ctx.io.stderr, ctx.now, lineOptions(ctx), ctx.rateWait);
     try {
       await list({
         push(items) {

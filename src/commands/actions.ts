@@ -3,7 +3,7 @@ import type { RouteName } from '../api/endpoints.js';
 import { leftAfter, MAX_PER_PAGE, type Page } from '../api/paginate.js';
 import type { Context } from '../context.js';
 import { drained } from '../output/drain.js';
-import { createProgress } from '../output/progress.js';
+import { createProgress, lineOptions } from '../output/progress.js';
 import type { PagingValues } from '../spec/spec.js';
 import type { RenderOptions } from '../output/types.js';
 import { changesWanted } from '../changes/request.js';
@@ -118,7 +118,7 @@ async function pagedList({ ctx, client, route, request, render, opts }: ListRead
   // The other formats print each page as it comes, and an account of many is one of several.
   const progress =
     render.format === 'table' && ctx.output.progress
-      ? createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet, ctx.rateWait)
+      ? createProgress(ctx.io.stderr, ctx.now, lineOptions(ctx), ctx.rateWait)
       : undefined;
   const noun = route.slice(0, route.indexOf('.')).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`); // pluginResults: plugin results
   let shown = 0;

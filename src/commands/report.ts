@@ -15,7 +15,7 @@ import { readingComputers, type Scope } from '../fleet/selection.js';
 import { plannedStatusRequests } from '../fleet/status.js';
 import { historyRecorder, isWholeAccount } from '../history/record.js';
 import { readHistory } from '../history/store.js';
-import { createProgress } from '../output/progress.js';
+import { createProgress, lineOptions } from '../output/progress.js';
 import type { ReportData } from '../report/collect.js';
 import type { Period, Trends } from '../report/trends.js';
 import { verb } from '../spec/spec.js';
@@ -101,7 +101,7 @@ export const report = verb({
     // The report's own code (its HTML, its trends) is loaded only by this command.
     const report = await import('../report/index.js');
     const { collectReport, renderReport, readerZone, monthPeriod, sincePeriod } = report;
-    const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet);
+    const progress = createProgress(ctx.io.stderr, ctx.now, lineOptions(ctx));
     const nowMs = ctx.now();
     const period =
       opts.period !== undefined

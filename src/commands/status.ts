@@ -11,7 +11,7 @@ import { collectStatus, plannedStatusRequests, totalReport, type StatusReport } 
 import { evaluate, evaluateAccounts, thresholdsFrom } from '../fleet/check.js';
 import { historyRecorder, lastRecordedRead } from '../history/record.js';
 import { renderOpenMetrics } from '../output/openmetrics.js';
-import { createProgress } from '../output/progress.js';
+import { createProgress, lineOptions } from '../output/progress.js';
 import { renderStatus } from '../output/status.js';
 import { verb } from '../spec/spec.js';
 import { accountName } from '../target.js';
@@ -74,7 +74,12 @@ async function readStatus(ctx: Context, options: StatusOptions): Promise<StatusF
   const client = await ctx.client();
   if (await ctx.dryRun.shows(plannedStatusRequests(client, options.scope))) return undefined;
   // Progress only where a person watches (a terminal), never under --check (a monitor reads it).
-  const progress = createProgress(ctx.io.stderr, ctx.now, ctx.globals.quiet || options.check, ctx.rateWait);
+  const progress = createProgress(
+    ctx.io.stderr,
+    ctx.now,
+    { ...lineOptions(ctx), quiet: ctx.globals.quiet || options.check },
+    ctx.rateWait,
+  );
   let report: StatusReport;
   const started = ctx.now();
   const history = historyRecorder(ctx, options.scope);

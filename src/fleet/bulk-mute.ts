@@ -8,7 +8,7 @@ import type { ApiClient, PreparedRequest } from '../api/client.js';
 import type { Attributes } from '../api/encode.js';
 import type { Context } from '../context.js';
 import { inputName, readUserInput } from '../io/user-input.js';
-import { createMeter } from '../output/progress.js';
+import { createMeter, lineOptions } from '../output/progress.js';
 import type { ListRenderer, RenderOptions } from '../output/types.js';
 import { shortened } from '../text/escape.js';
 import { FROM_HINT, FROM_MAX_BYTES, FROM_MAX_LINE_BYTES, parseFromLines, type MuteRow } from '../validate/uid-list.js';
@@ -166,7 +166,7 @@ async function send(
   const meter = createMeter(
     ctx.io.stderr,
     ctx.now,
-    ctx.globals.quiet,
+    lineOptions(ctx),
     {
       label: plan.action === 'mute' ? 'muting' : 'unmuting',
       total: plan.targets.length,

@@ -32,6 +32,42 @@ export interface WaitNotice {
   bind(redraw: (() => void) | undefined): void;
 }
 
+/**
+ * Where a progress line is drawn: `quiet` (--quiet) draws none; `term` is TERM, as a terminal
+ * that draws no escapes (dumb: Emacs' shell, a serial console) has the line covered with spaces
+ * instead of cleared with `ESC [ K`.
+ */
+export interface LineOptions {
+  quiet: boolean;
+  term?: string;
+}
+
+/** The options of a run's progress lines: --quiet and TERM. */
+export function lineOptions(ctx: {
+  globals: { quiet: boolean };
+  env: Record<string, string | undefined>;
+}): LineOptions {
+  return { quiet: ctx.globals.quiet, term: ctx.env.TERM };
+}
+
+/** One line of stderr, rewritten in place (`draw`) and cleared (`clear`). */
+function rewritable(stderr: Sink, term: string | undefined): { draw(text: string): void; clear(): void } {
+  if (term !== 'dumb') {
+    return { draw: (text) => stderr.write(`\r${text}\x1b[K`), clear: () => stderr.write('\r\x1b[K') };
+  }
+  let width = 0;
+  return {
+    draw(text) {
+      stderr.write(`\r${text}${' '.repeat(Math.max(0, width - text.length))}`);
+      width = text.length;
+    },
+    clear() {
+      stderr.write(`\r${' '.repeat(width)}\r`);
+      width = 0;
+    },
+  };
+}
+
 /** A wait shorter than this is not worth a word. */
 const SAID_FROM_MS = 1_000;
 
@@ -45,10 +81,11 @@ function limitText({ requests, windowMs }: RateHold): string {
 export function createWaitNotice(
   stderr: Sink & { isTTY?: boolean },
   now: () => number,
-  quiet: boolean,
+  options: LineOptions,
   debug?: (line: string) => void,
 ): WaitNotice {
-  const live = stderr.isTTY === true && !quiet;
+  const live = stderr.isTTY === true && !options.quiet;
+  const line = rewritable(stderr, options.term);
   let current: RateHold | undefined;
   let redraw: (() => void) | undefined;
   let ownLine = false;
@@ -60,10 +97,10 @@ export function createWaitNotice(
   const show = (): void => {
     if (redraw) redraw();
     else if (current) {
-      stderr.write(`\r${note()}\x1b[K`);
+      line.draw(note()!);
       ownLine = true;
     } else if (ownLine) {
-      stderr.write('\r\x1b[K');
+      line.clear();
       ownLine = false;
     }
   };
@@ -88,7 +125,7 @@ export function createWaitNotice(
     note,
     bind(next) {
       if (next && ownLine) {
-        stderr.write('\r\x1b[K');
+        line.clear();
         ownLine = false;
       }
       redraw = next;
@@ -104,22 +141,23 @@ export function createWaitNotice(
 export function createProgress(
   stderr: Sink & { isTTY?: boolean },
   now: () => number,
-  quiet: boolean,
+  options: LineOptions,
   wait?: WaitNotice,
 ): Progress {
   const started = now();
-  const enabled = stderr.isTTY === true && !quiet;
+  const enabled = stderr.isTTY === true && !options.quiet;
+  const line = rewritable(stderr, options.term);
   let shown = false;
   let text: string | undefined;
   const draw = (): void => {
     const waiting = wait?.note();
     if (!enabled || (now() - started < DELAY_MS && !waiting)) return;
     if (text === undefined && waiting === undefined) {
-      if (shown) stderr.write('\r\x1b[K');
+      if (shown) line.clear();
       shown = false;
       return;
     }
-    stderr.write(`\r${[text, waiting].filter(Boolean).join('  ')}\x1b[K`);
+    line.draw([text, waiting].filter(Boolean).join('  '));
     shown = true;
   };
   wait?.bind(draw);
@@ -130,7 +168,7 @@ export function createProgress(
     },
     done() {
       wait?.bind(undefined);
-      if (shown) stderr.write('\r\x1b[K');
+      if (shown) line.clear();
       shown = false;
     },
   };
@@ -194,11 +232,11 @@ const RATE_WINDOW_MS = 10_000;
 export function createMeter(
   stderr: Sink & { isTTY?: boolean },
   now: () => number,
-  quiet: boolean,
+  line: LineOptions,
   options: Pick<MeterState, 'label' | 'total' | 'budgetRate' | 'budgetRequests'>,
   wait?: WaitNotice,
 ): Meter {
-  const progress = createProgress(stderr, now, quiet, wait);
+  const progress = createProgress(stderr, now, line, wait);
   const started = now();
   const finished: number[] = [];
   let count = 0;

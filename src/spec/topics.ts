@@ -94,7 +94,8 @@ export const ENVIRONMENT: readonly { name: string; meaning: string }[] = [
   },
   {
     name: 'NO_COLOR, FORCE_COLOR, TERM',
-    meaning: 'colour (by default only ever on a terminal, and not when TERM is dumb; FORCE_COLOR turns it on anyway)',
+    meaning:
+      'colour (by default only ever on a terminal, and not when TERM is dumb; FORCE_COLOR turns it on anyway); with TERM=dumb a progress line is rewritten over spaces, never with an escape',
   },
   {
     name: 'NODE_COMPILE_CACHE',

@@ -31,7 +31,7 @@ describe('the wait notice', () => {
   it('a wait of more than a second shows on a line of its own, counted down, and is cleared when it ends', () => {
     let now = 0;
     const err = screen();
-    const notice = createWaitNotice(err, () => now, false);
+    const notice = createWaitNotice(err, () => now, { quiet: false });
     notice.hold(hold(42_000));
     expect(err.line()).toBe(
       'waiting 0:42 for the rate budget (400 requests a minute, shared by every mon using this key)',
@@ -50,7 +50,7 @@ describe('the wait notice', () => {
     const notice = createWaitNotice(
       err,
       () => 0,
-      false,
+      { quiet: false },
       (line) => lines.push(line),
     );
     notice.hold(hold(1_000));
@@ -66,7 +66,7 @@ describe('the wait notice', () => {
     const notice = createWaitNotice(
       err,
       () => 0,
-      false,
+      { quiet: false },
       (line) => lines.push(line),
     );
     notice.hold(hold(5_000));
@@ -80,15 +80,15 @@ describe('the wait notice', () => {
 
   it('--quiet keeps the terminal quiet', () => {
     const err = screen();
-    createWaitNotice(err, () => 0, true).hold(hold(42_000));
+    createWaitNotice(err, () => 0, { quiet: true }).hold(hold(42_000));
     expect(err.text()).toBe('');
   });
 
   it('joins the progress line while it lasts, shown at once (before progress would show)', () => {
     let now = 0;
     const err = screen();
-    const notice = createWaitNotice(err, () => now, false);
-    const progress = createProgress(err, () => now, false, notice);
+    const notice = createWaitNotice(err, () => now, { quiet: false });
+    const progress = createProgress(err, () => now, { quiet: false }, notice);
     progress.update('reading computers 100/10000');
     expect(err.text()).toBe('');
     notice.hold(hold(55_000));
@@ -105,8 +105,8 @@ describe('the wait notice', () => {
   it('joins the bulk mute meter', () => {
     let now = 0;
     const err = screen();
-    const notice = createWaitNotice(err, () => now, false);
-    const meter = createMeter(err, () => now, false, { label: 'muting', total: 4 }, notice);
+    const notice = createWaitNotice(err, () => now, { quiet: false });
+    const meter = createMeter(err, () => now, { quiet: false }, { label: 'muting', total: 4 }, notice);
     now = 2_000;
     meter.tick();
     notice.hold(hold(now + 61_000));
@@ -141,7 +141,11 @@ describe('a command held by the budget', () => {
   });
   afterAll(() => api.close());
 
-  async function run(args: string[], tty: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+  async function run(
+    args: string[],
+    tty: boolean,
+    extraEnv: Record<string, string> = {},
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
     let stdout = '';
     let stderr = '';
     const io = {
@@ -155,6 +159,7 @@ describe('a command held by the budget', () => {
       MON_BASE_URL: api.url,
       MON_API_KEY: KEY,
       MON_RATE_LIMIT: '1/5',
+      ...extraEnv,
     };
     const code = await main(['computers', 'list', '--all', '--per-page', '1', ...args], {
       io,
@@ -173,6 +178,16 @@ describe('a command held by the budget', () => {
     );
     // the line is cleared before the table
     expect(result.stderr.endsWith('\r\x1b[K')).toBe(true);
+  });
+
+  it('on a terminal that draws no escapes (TERM=dumb): the same line, rewritten over spaces', async () => {
+    const result = await run([], true, { TERM: 'dumb' });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(4);
+    expect(result.stderr).toMatch(/\rreading computers 1\/3 {2}waiting 0:0[56] for the rate budget/);
+    expect(result.stderr).not.toContain('\x1b');
+    // cleared before the table: spaces, then back to the line's start
+    expect(result.stderr).toMatch(/\r {20,}\r$/);
   });
 
   it('in a pipe: --verbose says it once; without it, nothing', async () => {

@@ -106,7 +106,7 @@ describe('progress', () => {
   it('shows on a terminal only after a second, then clears its line', () => {
     let now = 0;
     const err = sink(true);
-    const progress = createProgress(err, () => now, false);
+    const progress = createProgress(err, () => now, { quiet: false });
     progress.update('reading 100');
     expect(err.text).toBe('');
     now = 1_000;
@@ -116,13 +116,25 @@ describe('progress', () => {
     expect(err.text).toBe('\rreading 200\x1b[K\r\x1b[K');
   });
 
+  it('on a terminal that draws no escapes (TERM=dumb) covers the line with spaces instead', () => {
+    let now = 1_000;
+    const err = sink(true);
+    const progress = createProgress(err, () => now, { quiet: false, term: 'dumb' });
+    now = 2_000;
+    progress.update('reading 1000/2000');
+    progress.update('reading 2000');
+    progress.done();
+    expect(err.text).toBe(`\rreading 1000/2000\rreading 2000     \r${' '.repeat(12)}\r`);
+    expect(err.text).not.toContain('\x1b');
+  });
+
   it.each([
     ['in a pipe', false, false],
     ['with --quiet', true, true],
   ])('says nothing %s', (_case, tty, quiet) => {
     let now = 0;
     const err = sink(tty);
-    const progress = createProgress(err, () => now, quiet);
+    const progress = createProgress(err, () => now, { quiet });
     now = 5_000;
     progress.update('reading');
     progress.done();
