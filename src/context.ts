@@ -117,13 +117,8 @@ export interface Target {
   endpoint: 'sandbox' | { baseUrl: string; baseUrlSource: string; apiKey: string };
 }
 
-/** Everything a handler may reach: no handler touches process.*, console.* or conf directly. */
-export interface Context {
-  io: Io;
-  env: Record<string, string | undefined>;
-  now: () => number;
-  /** Aborted on Ctrl-C or SIGTERM; every request listens to it. */
-  signal: AbortSignal;
+/** The run's life around a command: what a signal lets finish, what runs at the end, SIGHUP. */
+export interface RunLife {
   /**
    * For writes that must be let finish after Ctrl-C or SIGTERM (a bulk mute's PUTs in flight):
    * until `release`, the first signal aborts `signal` only, and bin/mon waits instead of ending
@@ -131,11 +126,52 @@ export interface Context {
    * `inFlight`, a request is bounded by it, its --timeout and MON_DEADLINE.
    */
   letFinish(): { inFlight: AbortSignal; release(): void };
+  /** Work to finish before main() returns (closing an in-process sandbox, sockets). */
+  onExit(cleanup: () => Promise<void> | void): void;
+  /** Runs `listener` on each SIGHUP (a server re-reading its configuration) until the function returned is called. */
+  onHangup(listener: () => void): () => void;
+}
+
+/** How the command's answer reaches its reader, beyond the output itself. */
+export interface Delivery {
+  /**
+   * Resolves once what the command printed has reached its reader: --jq's filter run to its end,
+   * stdout flushed; rejects with why not (the filter's error, a full disk). What a command saves
+   * after printing (the state of --changes) waits for it, so that a run whose output was lost
+   * saves nothing.
+   */
+  delivered(): Promise<void>;
+  /**
+   * A notice about the output as a whole ("showing 50 of 312"), printed once the output is
+   * complete (after --jq's) and only when the command succeeds; silent with --quiet.
+   */
+  footnote(message: string): void;
+  /** Prints the footnotes; the pipeline calls it once the command's output has ended. */
+  printFootnotes(): void;
+  /**
+   * Says that what the command printed is its whole answer even though it then fails
+   * (`status -o openmetrics`: an account that failed is in it as mon_up 0), so --output-file
+   * installs it whatever the exit code.
+   */
+  answerWhole(): void;
+}
+
+/** Everything a handler may reach: no handler touches process.*, console.* or conf directly. */
+export interface Context {
+  io: Io;
+  env: Record<string, string | undefined>;
+  now: () => number;
+  /** Aborted on Ctrl-C or SIGTERM; every request listens to it. */
+  signal: AbortSignal;
+  /** Let finish, clean up at the end, SIGHUP. */
+  life: RunLife;
   globals: GlobalOptions;
   /** --dry-run, decided once: what is sent or changed asks it first (src/dry-run.ts). */
   dryRun: DryRun;
   /** Where the answer goes: rendered in the user's format, or across accounts merged with the others'. */
   output: Output;
+  /** Its delivery, footnotes and wholeness. */
+  delivery: Delivery;
   /** The command line as given, without `mon` (what `mon changes list` shows). */
   argv: readonly string[];
   configDir: string;
@@ -153,32 +189,8 @@ export interface Context {
   profileStore(): Promise<ProfileStore>;
   /** A message for people on stderr; silent with --quiet. */
   notice(message: string): void;
-  /**
-   * Resolves once what the command printed has reached its reader: --jq's filter run to its end,
-   * stdout flushed; rejects with why not (the filter's error, a full disk). What a command saves
-   * after printing (the state of --changes) waits for it, so that a run whose output was lost
-   * saves nothing.
-   */
-  delivered(): Promise<void>;
-  /**
-   * A notice about the output as a whole ("showing 50 of 312"), printed once the output is
-   * complete (after --jq's) and only when the command succeeds; silent with --quiet.
-   */
-  footnote(message: string): void;
-  /** Prints the footnotes; main() calls it after the command's output has ended. */
-  printFootnotes(): void;
   /** A line on stderr with --verbose only. */
   debug(message: string): void;
-  /** Work to finish before main() returns (closing an in-process sandbox, sockets). */
-  onExit(cleanup: () => Promise<void> | void): void;
-  /**
-   * Says that what the command printed is its whole answer even though it then fails
-   * (`status -o openmetrics`: an account that failed is in it as mon_up 0), so --output-file
-   * installs it whatever the exit code.
-   */
-  answerWhole(): void;
-  /** Runs `listener` on each SIGHUP (a server re-reading its configuration) until the function returned is called. */
-  onHangup(listener: () => void): () => void;
   /**
    * A context of its own for the account `profile` (or, undefined, this command line's own
    * account), as fresh as a new command's: its client, its deadline, its cleanups, which

@@ -93,7 +93,7 @@ export class VerbPipeline {
   private async forOneAccount(verb: VerbSpec, checked: ParsedInput, ctx: Context): Promise<void> {
     this.answerCode = (await againstAccount(verb, checked, ctx)) ?? 0;
     await this.shownFilter(ctx)?.end();
-    ctx.printFootnotes();
+    ctx.delivery.printFootnotes();
   }
 
   /** --profiles, --all-profiles, MON_PROFILES: the same steps once per account (src/fleet/accounts.ts). */
@@ -112,7 +112,7 @@ export class VerbPipeline {
     // reported; when none answered, nothing is printed, as for one account that fails.
     if (answered) {
       await this.shownFilter(ctx)?.end();
-      ctx.printFootnotes();
+      ctx.delivery.printFootnotes();
     }
     if (failure) throw failure;
     this.answerCode = code;

@@ -29,7 +29,7 @@ export interface MainDeps {
   /** Aborted by SIGINT/SIGTERM in bin/mon; its reason names the signal. */
   signal?: AbortSignal;
   /**
-   * bin/mon's side of Context.letFinish: `forced` is aborted by a second signal while `hold()`
+   * bin/mon's side of Context.life.letFinish: `forced` is aborted by a second signal while `hold()`
    * is in force, and the process is not ended after the first signal's grace until released.
    */
   interrupts?: { forced: AbortSignal; hold(): () => void };
@@ -52,9 +52,9 @@ export interface MainDeps {
    * state, not on which timer ran first. `source` says whether MON_DEADLINE was set or is the default.
    */
   endAtDeadline?: (deadlineMs: number, line: (heldBy?: HeldBy) => string, source: 'set' | 'default') => void;
-  /** Context.delivered when stdout is --jq's filter (src/pipeline.ts): the filter's end, then stdout's flush. */
+  /** Context.delivery.delivered when stdout is --jq's filter (src/pipeline.ts): the filter's end, then stdout's flush. */
   delivered?: () => Promise<void>;
-  /** Context.answerWhole: the verb pipeline (src/pipeline.ts) hears that --output-file may install the answer whatever the exit code. */
+  /** Context.delivery.answerWhole: the verb pipeline (src/pipeline.ts) hears that --output-file may install the answer whatever the exit code. */
   answerWhole?: () => void;
   /** bin/mon's SIGHUP: `listener` runs on each one until the function returned is called. */
   onHangup?: (listener: () => void) => () => void;
@@ -83,7 +83,7 @@ export interface AccountRun {
 /** What one context is made of besides main()'s deps. */
 export interface ContextParts {
   globals: GlobalOptions;
-  /** Work to finish when the command ends (Context.onExit adds to it). */
+  /** Work to finish when the command ends (Context.life.onExit adds to it). */
   cleanups: (() => Promise<void> | void)[];
   program: Command;
   argv?: readonly string[];
@@ -133,6 +133,31 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
     signal: deps.signal ?? new AbortController().signal,
     globals,
     output: account?.output ?? IN_USER_FORMAT,
+    delivery: {
+      delivered: async () => {
+        if (deps.delivered) return deps.delivered();
+        return flushed(io.stdout);
+      },
+      footnote: (message) => {
+        if (account) account.footnote(named(message));
+        else footnotes.push(message);
+      },
+      printFootnotes: () => {
+        for (const message of footnotes.splice(0)) ctx.notice(message);
+      },
+      answerWhole: () => deps.answerWhole?.(),
+    },
+    life: {
+      letFinish: () => {
+        // In a test without bin/mon nothing holds the process: the request's own bounds remain.
+        if (!deps.interrupts) return { inFlight: new AbortController().signal, release: () => undefined };
+        return { inFlight: deps.interrupts.forced, release: deps.interrupts.hold() };
+      },
+      onExit: (cleanup) => {
+        cleanups.push(cleanup);
+      },
+      onHangup: (listener) => deps.onHangup?.(listener) ?? (() => undefined),
+    },
     argv,
     configDir: dir,
     program,
@@ -140,31 +165,10 @@ export function createContext(deps: MainDeps, parts: ContextParts): Context {
     notice: (message) => {
       if (!globals.quiet) io.stderr.write(`${terminalSafe(longRunsCut(scrub(named(message), deps)))}\n`);
     },
-    footnote: (message) => {
-      if (account) account.footnote(named(message));
-      else footnotes.push(message);
-    },
-    delivered: async () => {
-      if (deps.delivered) return deps.delivered();
-      return flushed(io.stdout);
-    },
-    printFootnotes: () => {
-      for (const message of footnotes.splice(0)) ctx.notice(message);
-    },
     debug: (message) => {
       if (globals.verbose) io.stderr.write(`${terminalSafe(scrub(named(message), deps))}\n`);
     },
-    onExit: (cleanup) => {
-      cleanups.push(cleanup);
-    },
-    answerWhole: () => deps.answerWhole?.(),
-    onHangup: (listener) => deps.onHangup?.(listener) ?? (() => undefined),
     forAccount: (profile) => freshContext(deps, { globals, program, argv, choice }, profile),
-    letFinish: () => {
-      // In a test without bin/mon nothing holds the process: the request's own bounds remain.
-      if (!deps.interrupts) return { inFlight: new AbortController().signal, release: () => undefined };
-      return { inFlight: deps.interrupts.forced, release: deps.interrupts.hold() };
-    },
     profiles: profiles.reader,
     profileStore: profiles.store,
     target: () => (target ??= targetOf(choice, globals, env, ctx.profiles)),

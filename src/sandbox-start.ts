@@ -15,6 +15,6 @@ export async function startInProcessSandbox(
       new UsageError(error.message.split('\n')[0] ?? 'the sandbox could not start')
     );
   });
-  ctx.onExit(() => sandbox.close());
+  ctx.life.onExit(() => sandbox.close());
   return { baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.apiKey };
 }

@@ -113,10 +113,10 @@ export async function listChanges(
     renderer.push(differences.map(shown));
     renderer.end();
     // Delivered before saved: a filter that fails, or a full disk, leaves the state as it was.
-    await ctx.delivered();
+    await ctx.delivery.delivered();
     save(states, ctx, name, keys, comparison, collector);
     const count = (change: string) => differences.filter((difference) => difference.change === change).length;
-    ctx.footnote(
+    ctx.delivery.footnote(
       `${count('new')} new, ${count('changed')} changed, ${count('gone')} gone since ${since} (${counted} now)`,
     );
   } finally {

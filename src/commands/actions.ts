@@ -150,7 +150,7 @@ async function pagedList({ ctx, client, route, request, render, opts }: ListRead
 function moreFollow(ctx: Context, left: ReturnType<typeof leftAfter>, shown: number): void {
   if (!left || shown === 0) return;
   const range = left.before > 0 ? `${left.before + 1}–${left.before + shown}` : String(shown);
-  ctx.footnote(
+  ctx.delivery.footnote(
     `showing ${range}${left.total === undefined ? '; more pages follow' : ` of ${left.total}`} — add --all for every page`,
   );
 }

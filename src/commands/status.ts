@@ -109,7 +109,7 @@ async function showStatus(ctx: Context, options: StatusOptions, answer: StatusAn
   const { report } = answer;
   if (ctx.globals.output === 'openmetrics') {
     ctx.io.stdout.write(renderOpenMetrics([{ account: await accountName(ctx), ...answer }]));
-    if (!report) ctx.answerWhole();
+    if (!report) ctx.delivery.answerWhole();
     return;
   }
   if (!report) return;
@@ -241,7 +241,7 @@ async function showStatusAcrossAccounts(
     const held = ({ held, error }: AccountOutcome<StatusAnswer>) =>
       error === undefined ? held : held?.lastSuccess === undefined ? undefined : { lastSuccess: held.lastSuccess };
     ctx.io.stdout.write(renderOpenMetrics(outcomes.map((outcome) => ({ account: outcome.profile, ...held(outcome) }))));
-    ctx.answerWhole();
+    ctx.delivery.answerWhole();
     return;
   }
   const reports = outcomes.flatMap(({ profile, held, error }) =>

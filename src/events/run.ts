@@ -144,7 +144,7 @@ async function serveListener(
             ),
       ),
     onError: (error) => ctx.notice(`a delivery failed: ${error instanceof Error ? error.message : String(error)}`),
-    letFinish: () => ctx.letFinish(),
+    letFinish: () => ctx.life.letFinish(),
     announce: { stderr: ctx.io.stderr, shownPath: shownPath(options) },
   });
   const until: Promise<unknown>[] = [listener.done];

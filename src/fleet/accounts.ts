@@ -77,7 +77,7 @@ export async function runAccounts(
         argv: ctx.argv,
         // Each account is its saved profile alone (src/target.ts).
         choice: { savedProfile: profile },
-        account: { profile, output, footnote: (message) => ctx.footnote(message), startedAt },
+        account: { profile, output, footnote: (message) => ctx.delivery.footnote(message), startedAt },
       },
     );
     try {

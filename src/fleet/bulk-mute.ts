@@ -175,7 +175,7 @@ async function send(
     },
     ctx.rateWait,
   );
-  const finishing = ctx.letFinish();
+  const finishing = ctx.life.letFinish();
   try {
     return await sendMutes(client, plan, requests, {
       signal: ctx.signal,

@@ -147,7 +147,7 @@ function exporterOf(ctx: Context, plan: MetricsPlan, log: (line: string) => void
 
 /** SIGHUP: the profiles again (a profile added to --all-profiles, one removed). Returns the unhook. */
 function rereadOnHangup(ctx: Context, plan: MetricsPlan, exporter: Exporter, log: (line: string) => void): () => void {
-  return ctx.onHangup(() => {
+  return ctx.life.onHangup(() => {
     if (!plan.spans) return;
     const fresh = ctx.forAccount(undefined);
     accountNames(fresh.ctx)

@@ -63,7 +63,7 @@ export interface ServeOptions {
   /** A handler that threw; the sender got 500. */
   onError?(error: unknown): void;
   /**
-   * Context.letFinish: held while a request is in flight, so that a first Ctrl-C or SIGTERM
+   * Context.life.letFinish: held while a request is in flight, so that a first Ctrl-C or SIGTERM
    * lets it finish (its `inFlight` signal, aborted by a second one, cuts them off).
    */
   letFinish?(): { inFlight: AbortSignal; release(): void };
@@ -100,7 +100,7 @@ function serverLimits(options: ServeOptions) {
 }
 
 /**
- * The requests in flight and the ones refused: held (Context.letFinish) while any is in
+ * The requests in flight and the ones refused: held (Context.life.letFinish) while any is in
  * flight, drained on close; every answer goes through here so a closing server says so.
  */
 class Requests {
