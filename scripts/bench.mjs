@@ -190,6 +190,7 @@ async function measure(node) {
   // --all over 10,000 (time and peak memory) and 50,000 computers (peak memory).
   const all = {
     all: [],
+    allStreamed: [],
     allUndici: [],
     json: [],
     jq: [],
@@ -206,6 +207,10 @@ async function measure(node) {
   for (let round = -1; round < ALL_RUNS; round++) {
     const reference = await exec([ALL_PAGES], envFor(big), { memory: true });
     const ten = await mon(['computers', 'list', '--all', '-o', 'ndjson'], big, { memory: true, configDir: freshDir() });
+    // The same read in created order: streamed as it comes, no sort (what the sort costs).
+    const streamed = await mon(['computers', 'list', '--all', '--order', 'created_desc', '-o', 'ndjson'], big, {
+      configDir: freshDir(),
+    });
     // --jq over the whole array: jq (WebAssembly) parses the 24 MB that --json would print.
     const json = await mon(['computers', 'list', '--all', '--json'], big, { configDir: freshDir() });
     const jq = await mon(['computers', 'list', '--all', '--jq', 'length'], big, { configDir: freshDir() });
@@ -226,6 +231,7 @@ async function measure(node) {
     for (const [label, result] of [
       ['undici alone --all', reference],
       ['--all 10,000', ten],
+      ['--all --order created_desc', streamed],
       ['--all --json', json],
       ['--all --jq', jq],
       ['--all 50,000', fifty],
@@ -242,6 +248,7 @@ async function measure(node) {
     all.allUndici.push(reference.ms);
     all.rssUndici.push(reference.rssMb);
     all.all.push(ten.ms);
+    all.allStreamed.push(streamed.ms);
     all.rssBig.push(ten.rssMb);
     all.rssHuge.push(fifty.rssMb);
     all.json.push(json.ms);
@@ -416,6 +423,8 @@ function report() {
   header();
   row('reference: the same pages with undici alone', 'allUndici');
   row(`mon computers list --all -o ndjson (≤ ${TARGETS.all.limit}×)`, 'all', TARGETS.all);
+  // The default order is sorted after the whole read (client.ts, STABLE_ORDERS; sorted-read.ts).
+  row('information: the same, --order created_desc (no sort)', 'allStreamed', { of: 'allUndici' });
   row('mon computers list --all --json', 'json');
   row(`mon computers list --all --jq length (≤ ${TARGETS.jq.limit}× --json)`, 'jq', TARGETS.jq);
   say();
