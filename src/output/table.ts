@@ -3,6 +3,7 @@
  * CLI must start fast, and json/ndjson/csv/tsv never need either.
  */
 import type { Palette } from './format.js';
+import { cutToWidth, displayWidth } from './width.js';
 
 /** A loaded table layout, with the palette to colour cells when colour is on. */
 export interface TableKit {
@@ -82,9 +83,8 @@ async function loadPalette(): Promise<Palette> {
 
 /** Loads cli-table3, the width measure (and chalk when `color`). */
 export async function loadTableKit(color: boolean): Promise<TableKit> {
-  const [{ default: Table }, { displayWidth, cutToWidth }, palette] = await Promise.all([
+  const [{ default: Table }, palette] = await Promise.all([
     import('cli-table3'),
-    import('./width.js'),
     color ? loadPalette() : Promise.resolve(undefined),
   ]);
 

@@ -33,7 +33,7 @@ import {
   workerBuildOptions,
   // @ts-expect-error plain ESM script without types
 } from '../../scripts/esbuild.config.mjs';
-import { computersPage, startFakeApi } from '../helpers/fake-api.js';
+import { computersPage, json, startFakeApi } from '../helpers/fake-api.js';
 import { MON_BIN, tempConfigDir, tempDir } from '../helpers/run-mon.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -216,15 +216,15 @@ describe('the bundle', () => {
       for (const name of ['http', 'http2', 'tls', 'internal/deps/undici/undici', 'fs/promises'])
         expect(builtins, name).not.toContain(name);
       // A table needs cli-table3 as well, --jq jq-wasm: the probe sees what a command loads later on.
-      expect(
-        (
-          await probe(bundle, ['computers', 'list'], {
-            MON_BASE_URL: api.url,
-            MON_API_KEY: 'k_perf',
-            MON_CONFIG_DIR: dir,
-          })
-        ).evaluated,
-      ).toContain('cli-table3');
+      // Text of one-column characters is measured by its length: string-width (and the ICU
+      // grapheme rules its load sets up) waits for text that needs it (src/output/width.ts).
+      const table = await probe(bundle, ['computers', 'list'], {
+        MON_BASE_URL: api.url,
+        MON_API_KEY: 'k_perf',
+        MON_CONFIG_DIR: dir,
+      });
+      expect(table.evaluated).toContain('cli-table3');
+      expect(table.evaluated).not.toContain('string-width');
       // --jq: jq-wasm is loaded by the worker thread, never by the main one.
       const jq = await probe(bundle, ['computers', 'list', '--jq', 'length'], {
         MON_BASE_URL: api.url,
@@ -234,6 +234,30 @@ describe('the bundle', () => {
       expect(jq.code).toBe(0);
       expect(jq.external).toEqual([]);
       expect(jq.builtins).toContain('worker_threads');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a table loads string-width for text that is not all one-column characters, and only then', async () => {
+    let name = 'Zoë’s MacBook – office';
+    const api = await startFakeApi((_req, res) => {
+      json(res, 200, [{ uid: 'c_1', client_id: 'client-1', computer_name: name, platform: 'mac' }], {
+        'x-page': '1',
+        'x-per-page': '50',
+        'x-total': '1',
+        'x-total-pages': '1',
+      });
+    });
+    try {
+      const env = { MON_BASE_URL: api.url, MON_API_KEY: 'k_perf', MON_CONFIG_DIR: tempDir('mon-perf-config-') };
+      const latin = await probe(bundle, ['computers', 'list'], env);
+      expect(latin.code).toBe(0);
+      expect(latin.evaluated).not.toContain('string-width');
+      name = '東京オフィス';
+      const wide = await probe(bundle, ['computers', 'list'], env);
+      expect(wide.code).toBe(0);
+      expect(wide.evaluated).toContain('string-width');
     } finally {
       await api.close();
     }

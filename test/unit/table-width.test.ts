@@ -6,7 +6,31 @@
 import { describe, expect, it } from 'vitest';
 import { createListRenderer } from '../../src/output/render.js';
 import type { Column, RenderOptions } from '../../src/output/types.js';
+import stringWidth from 'string-width';
 import { cutToWidth, displayWidth } from '../../src/output/width.js';
+
+/** Every character the measure takes for one column without string-width (src/output/width.ts). */
+const ONE_COLUMN = [
+  [0x20, 0x7e],
+  [0xa0, 0xac],
+  [0xae, 0x24f],
+  [0x2010, 0x2027],
+].flatMap(([from, to]) => Array.from({ length: to! - from! + 1 }, (_, i) => String.fromCharCode(from! + i)));
+
+describe('text measured by its length', () => {
+  it('is what string-width measures, character by character and in a row', () => {
+    for (const char of ONE_COLUMN) expect(stringWidth(char), `U+${char.charCodeAt(0).toString(16)}`).toBe(1);
+    const all = ONE_COLUMN.join('');
+    expect(displayWidth(all)).toBe(stringWidth(all));
+    expect(displayWidth(`\x1b[1m${all}\x1b[22m`)).toBe(all.length);
+  });
+
+  it('is cut where string-width and the graphemes would cut it', () => {
+    expect(cutToWidth('Zoë’s MacBook – office', 10)).toBe('Zoë’s Mac…');
+    // The soft hyphen takes no column: left to string-width.
+    expect(displayWidth('co\u00adop')).toBe(4);
+  });
+});
 
 describe('displayWidth', () => {
   it.each([
