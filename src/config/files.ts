@@ -11,8 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { setTimeout as wait } from 'node:timers/promises';
-import type { Clock } from '../clock.js';
+import { type Clock, sleep } from '../clock.js';
 import { removeStaleTemps } from './trust.js';
 
 /**
@@ -78,7 +77,7 @@ export interface HeldLock {
  */
 export async function acquireLock(lockFile: string, options: LockOptions): Promise<HeldLock> {
   // The system's time by default, without importing src/api: the sandbox takes this lock too.
-  const clock: Clock = options.clock ?? { now: Date.now, sleep: (ms, signal) => wait(ms, undefined, { signal }) };
+  const clock: Clock = options.clock ?? { now: Date.now, sleep };
   // The wait is measured from the last time the lock changed hands: a queue of live holders
   // taking it in turns on a busy machine is not one holder keeping it.
   let started = clock.now();

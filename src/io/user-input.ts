@@ -11,8 +11,8 @@
  */
 import { close, constants, fstat, open, read } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { sleep } from '../clock.js';
 import type { Context } from '../context.js';
 import { InterruptedError, MonError, UsageError } from '../errors.js';
 import { quoted } from '../text/escape.js';
@@ -162,7 +162,7 @@ async function* fileChunks(path: string, signal: AbortSignal): AsyncGenerator<Bu
         ({ bytesRead: bytes } = await readChunk(fd, buffer, 0, CHUNK_BYTES, null));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        await sleep(RETRY_MS, undefined, { signal });
+        await sleep(RETRY_MS, signal);
         continue;
       }
       if (bytes === 0) return;

@@ -1,6 +1,7 @@
 import { toJson } from '../text/json.js';
 import { pickFields } from './columns.js';
 import type { RawOptions } from './types.js';
+import { writeText } from './write.js';
 
 /** A decoded body as received: pretty JSON, or one compact line per item with ndjson. --fields keeps those keys of objects. */
 export function printRaw(data: unknown, opts: RawOptions): void {
@@ -10,8 +11,8 @@ export function printRaw(data: unknown, opts: RawOptions): void {
       : value;
   if (opts.format === 'ndjson') {
     const items = Array.isArray(data) ? data : [data];
-    opts.out.write(items.map((item) => `${toJson(pick(item))}\n`).join(''));
+    writeText(opts.out, items.map((item) => `${toJson(pick(item))}\n`).join(''));
     return;
   }
-  opts.out.write(`${toJson(Array.isArray(data) ? data.map(pick) : pick(data), opts.compact ? undefined : 2)}\n`);
+  writeText(opts.out, `${toJson(Array.isArray(data) ? data.map(pick) : pick(data), opts.compact ? undefined : 2)}\n`);
 }

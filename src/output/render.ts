@@ -7,6 +7,7 @@ import { formatCell, plainValue, toCsvRow, toTsvRow } from './format.js';
 import { loadTableKit, type TableKit } from './table.js';
 import type { FirstKey, ListRenderer, Reading, RenderOptions } from './types.js';
 import { toJson } from '../text/json.js';
+import { writeText } from './write.js';
 
 export type { ListRenderer } from './types.js';
 
@@ -39,7 +40,7 @@ function jsonList(opts: RenderOptions): ListRenderer {
         ? copies.map((item) => pickFields(item, opts.fields, opts.columns, machineReading(opts)))
         : copies;
       const text = toJson(page, opts.compact ? undefined : 2);
-      opts.out.write((first ? open : between) + text.slice(cut, -cut));
+      writeText(opts.out, (first ? open : between) + text.slice(cut, -cut));
       first = false;
     },
     end() {
@@ -59,7 +60,7 @@ function ndjsonList(opts: RenderOptions): ListRenderer {
       const line = spliced
         ? firstKeyLine(firstKey)
         : (item: Row) => toJson(pickFields(item, opts.fields, opts.columns, reading));
-      opts.out.write((spliced ? items : withFirstKey(items, firstKey)).map((item) => `${line(item)}\n`).join(''));
+      writeText(opts.out, (spliced ? items : withFirstKey(items, firstKey)).map((item) => `${line(item)}\n`).join(''));
     },
     end() {},
   };
@@ -170,12 +171,13 @@ export async function createListRenderer(opts: RenderOptions): Promise<ListRende
 export async function renderObject(obj: Row, opts: RenderOptions): Promise<void> {
   switch (opts.format) {
     case 'json':
-      opts.out.write(
+      writeText(
+        opts.out,
         `${toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts)), opts.compact ? undefined : 2)}\n`,
       );
       return;
     case 'ndjson':
-      opts.out.write(`${toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts)))}\n`);
+      writeText(opts.out, `${toJson(pickFields(obj, opts.fields, opts.columns, machineReading(opts)))}\n`);
       return;
     case 'csv':
     case 'tsv': {

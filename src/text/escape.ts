@@ -8,6 +8,8 @@
  * JSON's own escapes, those of C1 and the separators too (jsonSafe): the same value.
  */
 
+import { utf8Bytes } from './utf8.js';
+
 // Keep in sync with the escapes below: C0, DEL, C1, U+2028/2029, bidi embeddings/overrides/isolates.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
@@ -37,10 +39,46 @@ const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
  * 0x9b, is an escape sequence to some terminals). Only strings can hold them, so this is exact.
  */
 export function jsonSafe(json: string): string {
-  UNSAFE_IN_JSON.lastIndex = 0;
-  return UNSAFE_IN_JSON.test(json)
+  return holdsUnsafe(json)
     ? json.replace(UNSAFE_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
     : json;
+}
+
+/** JSON at least this long is looked through as UTF-8 bytes (see holdsUnsafe). */
+const BYTES_FROM = 16 * 1024;
+/** How many lead bytes C2 and E2 holdsUnsafe looks behind before it leaves the answer to the regex. */
+const LEADS_AT_MOST = 256;
+
+/**
+ * Whether `json` holds a character of UNSAFE_IN_JSON. The regex costs about 16 instructions a
+ * character (a page of 50 computers, 145 KB: over 2 M on Node 22 and 24). Long text is
+ * looked at as its UTF-8 bytes instead (utf8Bytes), where each of those characters starts with a
+ * byte that memchr finds at once: DEL is 7F, C1 is C2 80..9F, U+2028..202E are E2 80 A8..AE and
+ * U+2066..2069 are E2 81 A6..A9. Only the C2 and E2 found are looked behind (other characters
+ * start so: ©, ’, €); past LEADS_AT_MOST of them, or for text transcode refuses, the regex answers.
+ */
+function holdsUnsafe(json: string): boolean {
+  const bytes = json.length >= BYTES_FROM ? utf8Bytes(json) : undefined;
+  if (bytes === undefined) return regexFinds(json);
+  if (bytes.includes(0x7f)) return true;
+  let leads = 0;
+  for (let at = bytes.indexOf(0xc2); at !== -1; at = bytes.indexOf(0xc2, at + 1)) {
+    if (++leads > LEADS_AT_MOST) return regexFinds(json);
+    if (bytes[at + 1]! <= 0x9f) return true;
+  }
+  for (let at = bytes.indexOf(0xe2); at !== -1; at = bytes.indexOf(0xe2, at + 1)) {
+    if (++leads > LEADS_AT_MOST) return regexFinds(json);
+    const second = bytes[at + 1]!;
+    const third = bytes[at + 2]!;
+    if ((second === 0x80 && third >= 0xa8 && third <= 0xae) || (second === 0x81 && third >= 0xa6 && third <= 0xa9))
+      return true;
+  }
+  return false;
+}
+
+function regexFinds(json: string): boolean {
+  UNSAFE_IN_JSON.lastIndex = 0;
+  return UNSAFE_IN_JSON.test(json);
 }
 
 /** The most characters of a value a message quotes whole; a longer one is cut (see {@link quoted}). */
