@@ -1,6 +1,7 @@
 'use strict';
 // Loads dist/mon.cjs with its compiled code kept between runs, so that a command does not parse
-// and compile the bundle again at every start (a cron job may run mon thousands of times a day).
+// and compile the bundle again at every start (a cron job may run mon thousands of times a day);
+// the --jq worker thread loads dist/jq-worker.cjs the same way (bin/jq-worker.cjs).
 // This is V8's code cache through vm.Script, as Node's own compile cache uses it, with one
 // difference that pays: Node's (module.enableCompileCache, 22.1+) keeps only what V8 compiled when
 // the module loaded; this one is written after a run, so it also holds the functions the command
@@ -58,7 +59,10 @@ exports.loadBundle = function loadBundle(file, env = process.env) {
   // dist/, in the same node_modules. Not node:module's createRequire(), whose module costs every
   // run about 4 M instructions to load.
   const dir = path.dirname(file);
-  const bundleRequire = (id) => require(id.startsWith('./') ? path.join(dir, id) : id);
+  const found = (id) => (id.startsWith('./') ? path.join(dir, id) : id);
+  const bundleRequire = (id) => require(found(id));
+  // The --jq worker finds jq-wasm's jq.wasm with require.resolve().
+  bundleRequire.resolve = (id) => require.resolve(found(id));
   script.runInThisContext().call(bundle.exports, bundle.exports, bundleRequire, bundle, file, dir);
   // V8 rejects a cache made by another V8, under other flags, or for another source: it then
   // compiles as usual, and this run writes a new one.

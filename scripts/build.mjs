@@ -31,7 +31,7 @@ const engine = new URL(JQ_ENGINE_NAME, fresh).pathname;
 const [engineOutput] = (await build({ ...engineBuildOptions({ outfile: engine }), write: false })).outputFiles;
 mkdirSync(fresh, { recursive: true });
 writeFileSync(bundle, stamped(output.text));
-writeFileSync(worker, workerOutput.text);
+writeFileSync(worker, stamped(workerOutput.text));
 writeFileSync(engine, engineOutput.text);
 for (const { file, entry } of SEPARATE_FILES) {
   const outfile = new URL(file, fresh).pathname;

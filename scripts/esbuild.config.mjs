@@ -1,6 +1,7 @@
 // The esbuild options of dist/: shared by scripts/build.mjs and by the tests that check what
 // start-up loads (test/perf), so both always see the same bundle.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 /** Packages only some commands need: bundled, but evaluated only when a command imports them. */
 export const LAZY_PACKAGES = ['undici', 'zod', 'cli-table3', 'string-width', 'chalk'];
@@ -182,10 +183,34 @@ export function buildOptions({ outfile, version }) {
   };
 }
 
-/** Options for the build of the --jq worker (src/output/jq-worker.ts), written beside the bundle. */
+/**
+ * Options for the build of the --jq worker (src/output/jq-worker.ts), written beside the bundle.
+ * jq-wasm's loader is bundled in: the file is stamped and loaded with a code cache, as the
+ * bundle is (bin/jq-worker.cjs); jq.wasm is read from the package, where it is.
+ */
 export function workerBuildOptions({ outfile }) {
-  return { ...COMMON, entryPoints: ['src/output/jq-worker.ts'], outfile };
+  return {
+    ...COMMON,
+    // Its names kept: the worker finds the system calls it wraps by their function names.
+    minify: false,
+    minifyWhitespace: true,
+    external: ['jq-wasm/jq.wasm'],
+    plugins: [jqWasmCommonJs],
+    entryPoints: ['src/output/jq-worker.ts'],
+    outfile,
+  };
 }
+
+/**
+ * jq-wasm's CommonJS build, the file Node requires: its ES module build finds itself through
+ * import.meta.url, which a CommonJS bundle has not.
+ */
+const jqWasmCommonJs = {
+  name: 'jq-wasm-commonjs',
+  setup(build) {
+    build.onResolve({ filter: /^jq-wasm$/ }, () => ({ path: createRequire(import.meta.url).resolve('jq-wasm') }));
+  },
+};
 
 /** Options for the build of one of SEPARATE_FILES into `outfile`. */
 export function separateBuildOptions({ entry, outfile }) {

@@ -54,7 +54,22 @@ export interface EngineOptions {
   mainLoadWaitMs?: number;
 }
 
-/** Starts the worker for `expression`; `workerFile` is dist/jq-worker.cjs. */
+/**
+ * The variables the worker reads: NODE_PATH, and those that place or turn off the code cache of
+ * bin/jq-worker.cjs (bin/load-bundle.cjs; the temporary folder as node:os finds it).
+ */
+const WORKER_VARIABLES = ['NODE_PATH', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE', 'TMPDIR', 'TMP', 'TEMP'];
+
+function workerEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of WORKER_VARIABLES) if (env[name] !== undefined) picked[name] = env[name];
+  return picked;
+}
+
+/**
+ * Starts the worker for `expression`: `workerFile` is dist/jq-worker.cjs, or bin/jq-worker.cjs,
+ * which loads it with a code cache.
+ */
 export function startJqEngine(
   expression: string,
   workerFile: string,
@@ -79,9 +94,9 @@ export function startJqEngine(
   const worker = new Worker(workerFile, {
     workerData: data,
     transferList: [port2],
-    // None of mon's environment (the key): only where modules are found, as the main thread finds them.
-    // (jq's $ENV is the engine's own anyway.)
-    env: process.env.NODE_PATH === undefined ? {} : { NODE_PATH: process.env.NODE_PATH },
+    // None of mon's environment (the key): only where modules are found, as the main thread finds
+    // them, and where the code cache is (bin/load-bundle.cjs). (jq's $ENV is the engine's own anyway.)
+    env: workerEnv(process.env),
     stdout: true,
     stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },

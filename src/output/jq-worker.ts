@@ -244,6 +244,13 @@ async function run(): Promise<void> {
   // its code cache (not while they are changed: CONTROL.FLAGS_CHANGED).
   restoreFlags();
   Atomics.store(state, CONTROL.FLAGS_CHANGED, 0);
+  // Before the main thread hears, which then ends this thread: a cache is never left half written.
+  // Nothing of the cache's may change jq's outcome.
+  try {
+    jqDone?.({ late: optimised });
+  } catch {
+    // no cache this time
+  }
   if ('error' in outcome) {
     const { error } = outcome;
     if (error instanceof Stop) return;
@@ -262,6 +269,20 @@ async function run(): Promise<void> {
   }
   if (errText !== '') post({ type: 'warn', text: `${errText}\n` });
   post({ type: 'done', exitCode });
+}
+
+/** Called once jq is done and V8's flags are back (set by bin/jq-worker.cjs): see whenJqDone(). */
+let jqDone: ((options: { late: boolean }) => void) | undefined;
+
+/**
+ * `save` is called once jq is done, under the flags every run starts with: bin/jq-worker.cjs,
+ * which loaded this file with its code cache (bin/load-bundle.cjs), writes the cache then. jq
+ * runs only after the module has loaded (it waits for loadJq), so the call that sets it, right
+ * after the load, always comes first. `late`: the run optimised jq (a long input), see
+ * saveCodeCache().
+ */
+export function whenJqDone(save: (options: { late: boolean }) => void): void {
+  jqDone = save;
 }
 
 void run().catch((error: unknown) =>

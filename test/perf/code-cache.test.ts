@@ -25,14 +25,14 @@ import { asRoot } from '../helpers/programs.js';
 import { waitFor } from '../helpers/slow.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-/** The name bin/load-bundle.cjs gives the cache of this bundle on this Node. */
-const cacheName = () => {
-  const hash = /^\/\/ mon build ([0-9a-f]+)\n/.exec(
-    readFileSync(join(root, 'dist', 'mon.cjs'), 'utf8').slice(0, 96),
-  )?.[1];
-  expect(hash, 'the build stamps the bundle with its hash').toBeDefined();
+/** The name bin/load-bundle.cjs gives the cache of this file of dist/ (the bundle unless named) on this Node. */
+const cacheName = (file = 'mon.cjs') => {
+  const hash = /^\/\/ mon build ([0-9a-f]+)\n/.exec(readFileSync(join(root, 'dist', file), 'utf8').slice(0, 96))?.[1];
+  expect(hash, `the build stamps dist/${file} with its hash`).toBeDefined();
   return `mon-${process.version}-${process.arch}-${hash}.cache`;
 };
+/** The cache of the --jq worker's file, jq-wasm's loader inside (bin/jq-worker.cjs). */
+const workerCacheName = () => cacheName('jq-worker.cjs');
 /** How many runs took the cache and added to it: its first byte (1 for a fresh one). */
 const runsIn = (file: string) => readFileSync(file)[0];
 const AS_ROOT = asRoot('test/perf/code-cache.test.ts');
@@ -137,6 +137,34 @@ describe('the code cache of the bundle', () => {
     expect(jq.stdout).toBe('20\n');
     expect(runsIn(file)).toBe(1);
     await nextRunAdds(dir, file, 2);
+  });
+
+  it("the --jq worker's file is cached as well, in the same folder, and the next run takes it", async () => {
+    const jq = (env: Record<string, string>) =>
+      runMon(['computers', 'list', '--jq', 'length'], {
+        env: { MON_BASE_URL: api.url, MON_API_KEY: 'k_cache_test', ...env },
+      });
+    const dir = join(freshDir(), 'cache');
+    const file = join(dir, workerCacheName());
+    const first = await jq({ NODE_COMPILE_CACHE: dir });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('20\n');
+    expect(monFiles(dir).sort()).toEqual([cacheName(), workerCacheName()].sort());
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(runsIn(file)).toBe(1);
+    // Taken by the worker of the next run (V8 checks the flags it was made under), which adds to it.
+    expect((await jq({ NODE_COMPILE_CACHE: dir })).stdout).toBe('20\n');
+    expect(runsIn(file)).toBe(2);
+    // The worker, which has none of mon's environment, finds the folder the main thread uses…
+    const tmp = freshDir();
+    expect((await jq({ TMPDIR: tmp })).code).toBe(0);
+    const byDefault = join(tmp, `mon-code-cache-${process.getuid?.() ?? ''}`.replace(/-$/, ''));
+    expect(monFiles(byDefault)).toContain(workerCacheName());
+    // …and is told when there is to be none.
+    const none = join(freshDir(), 'cache');
+    const off = await jq({ NODE_COMPILE_CACHE: none, NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(off.stdout).toBe('20\n');
+    expect(existsSync(none)).toBe(false);
   });
 
   it('a --jq run of many requests, whose worker had the flags changed when its work had run once, writes one only where there is none', async () => {
