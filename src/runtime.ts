@@ -3,7 +3,7 @@ import { ensureConfigDir, forgetTrustedFolders } from './config/trust.js';
 import { readProfiles, type ProfileReader } from './config/profiles.js';
 import { RATE_LIMIT, sharedBudget } from './api/budget.js';
 import { flushed } from './output/drain.js';
-import { createWaitNotice } from './output/progress.js';
+import { createWaitNotice, lineOptions } from './output/progress.js';
 import { printRaw } from './output/raw.js';
 import { startInProcessSandbox } from './sandbox-start.js';
 import type { Command } from 'commander';
@@ -272,12 +272,7 @@ async function openClient(
   const { log } = run;
   // The budget's clock: its waits are dated by it (a test's moves only when it sleeps).
   const clock = deps.clock;
-  ctx.rateWait = createWaitNotice(
-    deps.io.stderr,
-    clock ? () => clock.now() : Date.now,
-    { quiet: globals.quiet, term: deps.env.TERM },
-    log,
-  );
+  ctx.rateWait = createWaitNotice(deps.io.stderr, clock ? () => clock.now() : Date.now, lineOptions(ctx), log);
   // The sandbox's local CA, trusted for a loopback https:// base only (client.ts): `--tls` needs nothing set.
   const loopbackCa = reached.baseUrl.startsWith('https://') ? sandboxCaCert(dir) : undefined;
   const made = new ApiClient({

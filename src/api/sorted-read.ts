@@ -138,12 +138,13 @@ class Spool {
    */
   write(records: Held[]): void {
     const texts = records.map((held) => JSON.stringify(held.record));
-    const text = texts.join('');
-    const bytes = writeSync(this.fd, text, this.end);
-    if (bytes !== Buffer.byteLength(text)) throw new Error(`a short write to the temporary file (${bytes} bytes)`);
+    const lengths = texts.map((text) => Buffer.byteLength(text));
+    const expected = lengths.reduce((sum, bytes) => sum + bytes, 0);
+    const written = writeSync(this.fd, texts.join(''), this.end);
+    if (written !== expected) throw new Error(`a short write to the temporary file (${written} of ${expected} bytes)`);
     for (const [i, held] of records.entries()) {
       held.at = this.end;
-      held.bytes = Buffer.byteLength(texts[i]!);
+      held.bytes = lengths[i]!;
       held.record = undefined;
       this.end += held.bytes;
     }

@@ -49,9 +49,11 @@ export function displayWidth(text: string): number {
  * narrower than `width`.
  */
 export function cutToWidth(text: string, width: number): string {
-  if (width < 1 || displayWidth(text) <= width) return text;
+  if (width < 1) return text;
+  const plain = oneColumnEach(text);
+  if ((plain?.length ?? stringWidth(text)) <= width) return text;
   const room = width - 1; // the `…` takes one
-  if (oneColumnEach(text) === text) return `${text.slice(0, room)}…`;
+  if (plain === text) return `${text.slice(0, room)}…`;
   let kept = '';
   let used = 0;
   graphemes ??= new Intl.Segmenter();
