@@ -29,6 +29,8 @@ const inReportOrder = [...fleet]
   .sort((a, b) => b.when - a.when || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0))
   .map((c) => c.uid);
 
+const fleetInReportOrder = inReportOrder.map((uid) => fleet.find((c) => c.uid === uid)!);
+
 /** The temporary files of processes still running, as /proc shows them (Linux). */
 function openSpools(tmp: string): { link: string; mode: number }[] {
   const found: { link: string; mode: number }[] = [];
@@ -69,7 +71,7 @@ describe(`computers list --all over ${COUNT} computers: sorted through a tempora
       if (Number(req.query.get('page')) === last && process.platform === 'linux')
         seen.set(tmpOfRun, openSpools(tmpOfRun));
       const created = req.query.get('order') === 'created_desc';
-      page(req, res, created ? fleet : inReportOrder.map((uid) => fleet.find((c) => c.uid === uid)!));
+      page(req, res, created ? fleet : fleetInReportOrder);
     });
   });
   afterAll(() => api.close());
